@@ -1,0 +1,81 @@
+# preemptlab top-level build.  `make bench` and `make test` bootstrap the
+# machine themselves: they run ./configure (with --install-deps as root)
+# when config.mk is missing.
+
+-include config.mk
+
+CC ?= cc
+CSTD = -std=c11 -D_GNU_SOURCE
+WARN = -Wall -Wextra -Werror
+OPT = -O2 -g
+LAB_REVISION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+CFLAGS += $(CSTD) $(WARN) $(OPT) -I. -Ibuffer_pool -Ilab -DLAB_REVISION='"$(LAB_REVISION)"'
+LDLIBS += -lm -lpthread
+ifeq ($(HAVE_NUMA),1)
+NUMA_LIBS = -lnuma
+endif
+ifeq ($(HAVE_HUGETLBFS),1)
+HUGETLBFS_LIBS = -lhugetlbfs
+endif
+
+B = build
+# Things other mk/ fragments add to.
+ALL_TARGETS :=
+UNIT_TESTS :=
+
+# Inputs of `make bench`, passed to scripts through the environment.
+KERNEL ?= host
+HUGEPAGES ?= compare
+export KERNEL HUGEPAGES BASELINE MODELS PAGES CLIENTS DURATION REPEAT PGBENCH PROFILE LOCKS
+
+.PHONY: all test unit-test e2e-test bench report flamegraph attach kernel clean distclean lint configure-if-needed
+
+all: config.mk build-all
+
+config.mk:
+	@if [ "$$(id -u)" = 0 ]; then ./configure --install-deps; else ./configure; fi
+
+configure-if-needed: config.mk
+
+include mk/buffer_pool.mk
+-include mk/kernel.mk
+-include mk/pg.mk
+-include mk/report.mk
+
+build-all: $(ALL_TARGETS)
+.PHONY: build-all
+
+test: config.mk
+	$(MAKE) build-all
+	tests/run.sh all
+
+unit-test: config.mk
+	$(MAKE) build-all
+	tests/run.sh unit
+
+e2e-test: config.mk
+	$(MAKE) build-all
+	tests/run.sh e2e
+
+bench: config.mk
+	$(MAKE) build-all
+	scripts/bench.sh
+
+lint:
+	shellcheck -x configure scripts/*.sh tests/*.sh tests/e2e/*.sh $(wildcard kernels/*.sh lab/*.sh)
+
+clean:
+	rm -rf $(B)
+
+distclean: clean
+	rm -f config.mk config.h
+
+$(B)/%.o: %.c config.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/static/%.o: %.c config.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
