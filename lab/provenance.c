@@ -1,0 +1,251 @@
+#include "provenance.h"
+
+#include <errno.h>
+#include <gnu/libc-version.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PREEMPT_DEBUGFS "/sys/kernel/debug/sched/preempt"
+
+static void copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "");
+}
+
+/* First line of a file, newline stripped; "" when unreadable. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	buf[0] = '\0';
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+int prov_parse_preempt(const char *line, char *out, size_t outlen)
+{
+	const char *open = strchr(line, '(');
+	const char *close = open ? strchr(open, ')') : NULL;
+	if (!open || !close || close == open + 1)
+		return -1;
+	size_t n = (size_t)(close - open - 1);
+	if (n >= outlen)
+		n = outlen - 1;
+	memcpy(out, open + 1, n);
+	out[n] = '\0';
+	return 0;
+}
+
+static void detect_preempt(struct provenance *p)
+{
+	char line[128];
+	int err;
+
+	if (read_line(PREEMPT_DEBUGFS, line, sizeof(line)) == 0 &&
+	    prov_parse_preempt(line, p->preempt_model, sizeof(p->preempt_model)) == 0) {
+		copy(p->preempt_model_raw, sizeof(p->preempt_model_raw), line);
+		copy(p->preempt_model_source, sizeof(p->preempt_model_source), "debugfs");
+		return;
+	}
+	err = errno;
+	/* The guest runner reads debugfs itself and may hand the model down. */
+	const char *env = getenv("PREEMPTLAB_MODEL");
+	if (env && *env) {
+		copy(p->preempt_model, sizeof(p->preempt_model), env);
+		copy(p->preempt_model_source, sizeof(p->preempt_model_source), "env");
+		return;
+	}
+	copy(p->preempt_model, sizeof(p->preempt_model), "unknown");
+	/*
+	 * Without PREEMPT_DYNAMIC the model is fixed at build time and uname
+	 * names it (PREEMPT, PREEMPT_RT, PREEMPT_LAZY); with it, only debugfs
+	 * can tell.
+	 */
+	if (strstr(p->kernel_version, "PREEMPT_RT"))
+		copy(p->preempt_model, sizeof(p->preempt_model), "rt");
+	snprintf(p->preempt_model_source, sizeof(p->preempt_model_source),
+		 "unknown: %s unreadable (%s)%s", PREEMPT_DEBUGFS,
+		 line[0] ? "no model marked" : strerror(err),
+		 strstr(p->kernel_version, "PREEMPT_DYNAMIC") ?
+			 "; kernel is PREEMPT_DYNAMIC, so uname cannot tell" : "");
+}
+
+void prov_detect_virt(char *out, size_t outlen)
+{
+	const char *env = getenv("PREEMPTLAB_VIRT");
+	char vendor[128] = "", product[128] = "";
+	if (env && *env) {
+		snprintf(out, outlen, "%s", env);
+		return;
+	}
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[1024];
+	int hypervisor = 0, qemu_cpu = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor"))
+			hypervisor = 1;
+		if (strncmp(line, "model name", 10) == 0 && strstr(line, "QEMU"))
+			qemu_cpu = 1;
+	}
+	if (f)
+		fclose(f);
+	read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	read_line("/sys/class/dmi/id/product_name", product, sizeof(product));
+	if (!hypervisor) {
+		snprintf(out, outlen, "none");
+	} else if (qemu_cpu) {
+		/* TCG presents "QEMU Virtual CPU"; KVM passes the host's model. */
+		snprintf(out, outlen, "tcg");
+	} else if (strstr(vendor, "QEMU") || strstr(product, "KVM")) {
+		snprintf(out, outlen, "kvm");
+	} else {
+		snprintf(out, outlen, "other:%s", vendor[0] ? vendor : "hypervisor");
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* Under QEMU a 1 us sleep can cost far more: the report must say so. */
+static double measure_sleep_ns(void)
+{
+	double v[50];
+	struct timespec req = { 0, 1000 };
+	for (int i = 0; i < 50; i++) {
+		double t = now_ns();
+		nanosleep(&req, NULL);
+		v[i] = now_ns() - t;
+	}
+	qsort(v, 50, sizeof(v[0]), cmp_double);
+	return v[25];
+}
+
+/* What one first-touch minor fault costs: the event the lab is about. */
+static double measure_fault_ns(void)
+{
+	enum { PAGES = 256 };
+	long pg = sysconf(_SC_PAGESIZE);
+	double v[PAGES];
+	char *m = mmap(NULL, (size_t)pg * PAGES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	for (int i = 0; i < PAGES; i++) {
+		double t = now_ns();
+		((volatile char *)m)[(long)i * pg] = 1;
+		v[i] = now_ns() - t;
+	}
+	munmap(m, (size_t)pg * PAGES);
+	qsort(v, PAGES, sizeof(v[0]), cmp_double);
+	return v[PAGES / 2];
+}
+
+static void cpu_model(char *out, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+	copy(out, len, "unknown");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) == 0) {
+			char *v = strchr(line, ':');
+			if (v) {
+				v += 1 + (v[1] == ' ');
+				v[strcspn(v, "\n")] = '\0';
+				copy(out, len, v);
+			}
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+void prov_collect(struct provenance *p, int argc, char **argv)
+{
+	struct utsname u;
+	const char *label = getenv("PREEMPTLAB_KERNEL");
+
+	memset(p, 0, sizeof(*p));
+	copy(p->kernel_label, sizeof(p->kernel_label), label && *label ? label : "host");
+	if (uname(&u) == 0) {
+		copy(p->kernel_release, sizeof(p->kernel_release), u.release);
+		copy(p->kernel_version, sizeof(p->kernel_version), u.version);
+		copy(p->hostname, sizeof(p->hostname), u.nodename);
+	}
+	detect_preempt(p);
+	p->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	prov_detect_virt(p->virtualization, sizeof(p->virtualization));
+	if (read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		      p->clocksource, sizeof(p->clocksource)) != 0)
+		copy(p->clocksource, sizeof(p->clocksource), "unknown");
+	cpu_model(p->cpu_model, sizeof(p->cpu_model));
+	p->sleep_cost_ns = measure_sleep_ns();
+	p->fault_cost_ns = measure_fault_ns();
+#ifdef __VERSION__
+	snprintf(p->compiler, sizeof(p->compiler), "gcc-compatible %s", __VERSION__);
+#endif
+	copy(p->libc, sizeof(p->libc), gnu_get_libc_version());
+
+	size_t off = 0;
+	for (int i = 0; i < argc && off < sizeof(p->command_line) - 1; i++)
+		off += (size_t)snprintf(p->command_line + off, sizeof(p->command_line) - off,
+					"%s%s", i ? " " : "", argv[i]);
+
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(p->timestamp, sizeof(p->timestamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void prov_write(struct json *j, const struct provenance *p)
+{
+	json_begin_object(j, "provenance");
+	json_str(j, "kernel_label", p->kernel_label);
+	json_str(j, "kernel_release", p->kernel_release);
+	json_str(j, "kernel_version", p->kernel_version);
+	json_str(j, "preempt_model", p->preempt_model);
+	json_str(j, "preempt_model_source", p->preempt_model_source);
+	json_str(j, "preempt_model_raw", p->preempt_model_raw);
+	json_str(j, "page_policy", p->page_policy);
+	json_int(j, "page_size_kb", p->page_size_kb);
+	json_str(j, "page_size_source", p->page_size_source);
+	json_str(j, "lock", p->lock);
+	json_str(j, "strategy", p->strategy);
+	json_int(j, "cpus", p->cpus);
+	json_str(j, "virtualization", p->virtualization);
+	json_bool(j, "emulated", strcmp(p->virtualization, "tcg") == 0);
+	json_str(j, "clocksource", p->clocksource);
+	json_str(j, "cpu_model", p->cpu_model);
+	json_double(j, "sleep_cost_ns", p->sleep_cost_ns);
+	json_double(j, "fault_cost_ns", p->fault_cost_ns);
+	json_str(j, "lab_revision", LAB_REVISION);
+	json_begin_object(j, "versions");
+	json_str(j, "compiler", p->compiler);
+	json_str(j, "libc", p->libc);
+	if (p->postgresql[0])
+		json_str(j, "postgresql", p->postgresql);
+	json_end_object(j);
+	json_str(j, "command_line", p->command_line);
+	json_str(j, "timestamp", p->timestamp);
+	json_str(j, "hostname", p->hostname);
+	json_end_object(j);
+}

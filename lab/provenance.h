@@ -1,0 +1,55 @@
+/*
+ * Where a number came from.  Every result document carries the same
+ * provenance object (docs/json.md) so that a report can set bufbench and
+ * pgbench numbers side by side per kernel, model and page size, and so a
+ * number pasted into a mail can be traced to the machine that made it.
+ */
+#ifndef PREEMPTLAB_PROVENANCE_H
+#define PREEMPTLAB_PROVENANCE_H
+
+#include "json.h"
+
+struct provenance {
+	char kernel_label[64];
+	char kernel_release[128];
+	char kernel_version[256];
+	char preempt_model[32];
+	char preempt_model_source[160];
+	char preempt_model_raw[128];
+	/* Set by the caller: what was asked and what was obtained. */
+	char page_policy[32];
+	long page_size_kb;
+	char page_size_source[96];
+	char lock[32];
+	char strategy[32];
+	int cpus;
+	char virtualization[64];
+	char clocksource[64];
+	char cpu_model[128];
+	double sleep_cost_ns;
+	double fault_cost_ns;
+	char compiler[64];
+	char libc[32];
+	char postgresql[64];
+	char command_line[2048];
+	char timestamp[32];
+	char hostname[128];
+};
+
+/* Fill everything the machine can tell; measures sleep and fault cost. */
+void prov_collect(struct provenance *p, int argc, char **argv);
+
+/* Write the "provenance" object into an open JSON object. */
+void prov_write(struct json *j, const struct provenance *p);
+
+/*
+ * Parse the debugfs preempt file ("none voluntary (full) lazy" or
+ * "full (lazy)"): copies the parenthesised model to out.  Returns 0 on
+ * success, -1 if no model is marked.
+ */
+int prov_parse_preempt(const char *line, char *out, size_t outlen);
+
+/* Virtualization as none | kvm | tcg | other:<what>, honouring PREEMPTLAB_VIRT. */
+void prov_detect_virt(char *out, size_t outlen);
+
+#endif
