@@ -1,0 +1,57 @@
+/*
+ * The report's JSON reader: values, escapes, paths, and clear errors on the
+ * documents an interrupted run leaves behind.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "report/json_read.h"
+
+int main(void)
+{
+	char err[200];
+	const char *doc =
+		"{\"tool\":\"bufbench\",\"results\":{\"tps\":1234.5,"
+		"\"latency_us\":{\"p99\":-1.5e2}},\"ok\":true,\"none\":null,"
+		"\"hist\":[0,1,2,3],\"s\":\"a\\\"b\\\\c\\n\\u00e9\\ud83d\\ude00\"}";
+	struct jr_val *v = jr_parse(doc, err, sizeof(err));
+	CHECK(v != NULL, "parse a document (%s)", v ? "ok" : err);
+	if (!v)
+		return CHECK_DONE();
+	double d = 0;
+	CHECK(jr_num(v, "results.tps", &d) && d == 1234.5, "number by path");
+	CHECK(jr_num(v, "results.latency_us.p99", &d) && d == -150, "nested exponent number");
+	CHECK(!jr_num(v, "results.nope", &d), "absent path is absent");
+	CHECK(!jr_num(v, "tool", &d), "a string is not a number");
+	CHECK(!strcmp(jr_str(v, "tool", ""), "bufbench"), "string by path");
+	CHECK(jr_path(v, "ok")->type == JR_BOOL && jr_path(v, "ok")->b, "true");
+	CHECK(jr_path(v, "none")->type == JR_NULL, "null");
+	const struct jr_val *h = jr_path(v, "hist");
+	CHECK(h && h->type == JR_ARR && h->n == 4 && h->items[3]->num == 3, "array");
+	CHECK(!strcmp(jr_str(v, "s", ""), "a\"b\\c\n\xc3\xa9\xf0\x9f\x98\x80"),
+	      "escapes and surrogate pairs decode to UTF-8");
+	jr_free(v);
+
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "{\"a\":1", "unexpected end" },
+		{ "{\"a\":1,}", "expected a string key" },
+		{ "[1 2]", "expected ',' or ']'" },
+		{ "{\"a\":01}", "expected ','" },
+		{ "{\"a\":nan}", "unknown literal" },
+		{ "{\"a\":\"x}", "unterminated" },
+		{ "{} {}", "trailing" },
+		{ "{\"a\":-}", "bad number" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		v = jr_parse(bad[i].text, err, sizeof(err));
+		CHECK(!v && strstr(err, bad[i].msg) && strstr(err, "line 1 column"),
+		      "reject %s: %s", bad[i].text, err);
+		jr_free(v);
+	}
+	v = jr_parse("{\n  \"a\": [1,\n  x]}", err, sizeof(err));
+	CHECK(!v && strstr(err, "line 3 column 3"), "error position: %s", err);
+	v = jr_parse_file("/nonexistent/x.json", err, sizeof(err));
+	CHECK(!v && strstr(err, "/nonexistent/x.json"), "missing file named: %s", err);
+	return CHECK_DONE();
+}

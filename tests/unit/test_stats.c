@@ -1,0 +1,84 @@
+/*
+ * The report's statistics against published values: Welch's t-test on the
+ * three worked examples of the Wikipedia article "Welch's t-test" (t, df,
+ * p as printed there; p checked to 1e-6 against a numerical integration of
+ * the t density), closed forms of the t distribution for 1 and 2 degrees
+ * of freedom, percentiles against R's type 7, harmonic and geometric means.
+ */
+#include <math.h>
+
+#include "check.h"
+#include "report/stats.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define NEAR(x, y, tol) (fabs((x) - (y)) <= (tol))
+
+static const double a1[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+			     21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4 };
+static const double b1[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+			     24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4 };
+static const double a2[] = { 17.2, 20.9, 22.6, 18.1, 21.7, 21.4, 23.5, 24.2,
+			     14.7, 21.8 };
+static const double b2[] = { 21.5, 22.8, 21.0, 23.0, 21.6, 23.6, 22.5, 20.7,
+			     23.4, 21.8, 20.7, 21.7, 21.5, 22.5, 23.6, 21.5,
+			     22.5, 23.5, 21.5, 21.8 };
+static const double a3[] = { 19.8, 20.4, 19.6, 17.8, 18.5, 18.9, 18.3, 18.9,
+			     19.5, 22.0 };
+static const double b3[] = { 28.2, 26.6, 20.1, 23.3, 25.2, 22.1, 17.7, 27.6,
+			     20.6, 13.7, 23.2, 17.5, 20.6, 18.0, 23.9, 21.6,
+			     24.3, 20.4, 23.9, 13.3 };
+
+static void welch_case(const char *name, const double *a, size_t na,
+		       const double *b, size_t nb, double t, double df,
+		       double p)
+{
+	struct welch w = st_welch(a, na, b, nb);
+	/* st_welch reports b - a; the article reports a - b. */
+	CHECK(w.ok && NEAR(-w.t, t, 1e-9), "welch %s t = %.6f (want %.6f)", name, -w.t, t);
+	CHECK(NEAR(w.df, df, 1e-9), "welch %s df = %.6f (want %.6f)", name, w.df, df);
+	CHECK(NEAR(w.p, p, 1e-6), "welch %s p = %.8f (want %.8f)", name, w.p, p);
+}
+
+int main(void)
+{
+	welch_case("example 1", a1, N(a1), b1, N(b1), -2.455356398286006,
+		   24.98852929023142, 0.0213780015);
+	welch_case("example 2", a2, N(a2), b2, N(b2), -1.5654335235985073,
+		   9.904741248650831, 0.1488416966);
+	welch_case("example 3", a3, N(a3), b3, N(b3), -2.225512039969852,
+		   24.524634944257343, 0.0354845308);
+
+	/* df = 1 is the Cauchy distribution, df = 2 has a closed form too. */
+	for (double t = 0.25; t < 40; t *= 2) {
+		double p1 = 1 - 2 * atan(t) / M_PI;
+		double p2 = 1 - t / sqrt(2 + t * t);
+		CHECK(NEAR(st_t_pvalue(t, 1), p1, 1e-12), "t p-value df=1 t=%g", t);
+		CHECK(NEAR(st_t_pvalue(-t, 2), p2, 1e-12), "t p-value df=2 t=%g", -t);
+	}
+	/* The 97.5% quantile of t(10) from any table. */
+	CHECK(NEAR(st_t_pvalue(2.228138852, 10), 0.05, 1e-8), "t(10) critical value gives p = 0.05");
+	CHECK(NEAR(st_betai(2, 3, 0.4), 0.5248, 1e-12), "I_0.4(2,3) = 0.5248");
+	CHECK(NEAR(st_betai(0.5, 0.5, 0.5), 0.5, 1e-12), "I_0.5(0.5,0.5) = 0.5");
+
+	double one[] = { 5 };
+	CHECK(!st_welch(one, 1, a1, N(a1)).ok, "welch with one repetition is not computable");
+	double c[] = { 3, 3, 3 };
+	CHECK(!st_welch(c, 3, c, 3).ok, "welch on identical constant samples is not computable");
+
+	double x[] = { 7, 1, 3, 9, 5, 2 };
+	CHECK(NEAR(st_median(x, 6), 4, 1e-12), "median of an even sample");
+	CHECK(NEAR(st_median(x, 5), 5, 1e-12), "median of an odd sample");
+	CHECK(NEAR(st_percentile(x, 6, 90), 8, 1e-12), "p90 type 7 = 8");
+	CHECK(NEAR(st_percentile(x, 6, 99), 8.9, 1e-12), "p99 type 7 = 8.9");
+	CHECK(NEAR(st_percentile(x, 6, 0), 1, 1e-12) && NEAR(st_percentile(x, 6, 100), 9, 1e-12),
+	      "p0 and p100 are min and max");
+	CHECK(NEAR(st_mean(x, 6), 4.5, 1e-12), "mean");
+	CHECK(NEAR(st_stddev(x, 6), sqrt(9.5), 1e-12), "sample stddev");
+	double r[] = { 40, 60 };
+	CHECK(NEAR(st_hmean(r, 2), 48, 1e-12), "harmonic mean of 40 and 60 is 48");
+	double g[] = { 2, 8 };
+	CHECK(NEAR(st_gmean(g, 2), 4, 1e-12), "geometric mean of 2 and 8 is 4");
+	double z[] = { 2, 0 };
+	CHECK(st_hmean(z, 2) == 0 && st_gmean(z, 2) == 0, "means of non-positive data are 0");
+	return CHECK_DONE();
+}
