@@ -1,0 +1,52 @@
+#!/bin/sh
+# Builds the guest's self-contained initramfs: busybox-static, the lab's
+# static binaries and the guest runner; no kernel modules, so any packaged
+# kernel boots it.  When scripts/pg-guest-files.sh exists and PGBENCH is not
+# off, the files it prints (absolute paths, one a line) and the shared
+# libraries ldd finds for them are added at the same paths.
+# Usage: scripts/initramfs.sh OUT.cpio.gz
+set -eu
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+[ $# -eq 1 ] || die "usage: $0 OUT.cpio.gz"
+out=$1
+top=$(lab_top)
+busybox=${BUSYBOX:-/bin/busybox}
+# BUFBENCH_STATIC: another static build of bufbench (e.g. a custom one).
+bench=${BUFBENCH_STATIC:-$top/build/bufbench-static}
+
+file "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	die "$busybox is not a static busybox; apt-get install busybox-static"
+[ -x "$bench" ] || die "no $bench; run make build-all first"
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT INT TERM
+mkdir -p "$stage/bin" "$stage/guest" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
+cp "$busybox" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
+cp "$bench" "$stage/bin/bufbench-static"
+cp "$top/guest/init" "$stage/init"
+cp "$top/guest/runner.sh" "$stage/guest/runner.sh"
+chmod 755 "$stage/init" "$stage/guest/runner.sh"
+# The kernel opens /dev/console before init runs; devtmpfs comes later.
+mknod -m 600 "$stage/dev/console" c 5 1 2>/dev/null || true
+
+# copy_with_libs FILE: FILE and what it links against, at the same paths.
+copy_with_libs() {
+	[ -e "$1" ] || die "pg-guest-files.sh named $1, which does not exist"
+	mkdir -p "$stage$(dirname "$1")"
+	cp -L "$1" "$stage$1"
+	ldd "$1" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
+		[ -e "$stage$lib" ] && continue
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+pgfiles=$top/scripts/pg-guest-files.sh
+if [ -x "$pgfiles" ] && [ "${PGBENCH:-}" != off ]; then
+	for f in $("$pgfiles"); do copy_with_libs "$f"; done
+fi
+
+mkdir -p "$(dirname "$out")"
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"

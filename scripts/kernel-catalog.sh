@@ -1,0 +1,117 @@
+# shellcheck shell=sh
+# The kernel catalog (kernels/<series>) and the private apt that fetches its
+# images (sourced, not run).  Needs common.sh.
+#
+# Every apt call goes through kapt, which points apt at a sources.list, lists
+# and archive cache inside $PREEMPTLAB_CACHE/apt/<suite>/: /etc/apt is never
+# written, so the host never sees trixie or sid.  Signatures stay checked:
+# each source line names the keyring with signed-by and insecure
+# repositories stay refused.
+
+KCAT_DIR=${KCAT_DIR:-$(lab_top)/kernels}
+PREEMPTLAB_CACHE=${PREEMPTLAB_CACHE:-$KCAT_DIR/cache}
+PREEMPTLAB_MIRROR=${PREEMPTLAB_MIRROR:-http://deb.debian.org/debian}
+PREEMPTLAB_KEYRING=${PREEMPTLAB_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
+# Package lists younger than this are reused without asking the archive.
+PREEMPTLAB_APT_MAX_AGE=${PREEMPTLAB_APT_MAX_AGE:-86400}
+
+# kcat_known: the catalog's series names, one a line.
+kcat_known() {
+	for f in "$KCAT_DIR"/*; do
+		[ -f "$f" ] || continue
+		case ${f##*/} in *.*.*|*.md|*.sh|*.config) continue ;; esac
+		grep -q '^source:' "$f" && echo "${f##*/}"
+	done | sort -V
+}
+
+# kcat_get SERIES KEY: the value of "KEY: value" in kernels/SERIES.
+kcat_get() {
+	sed -n "s/^$2:[[:space:]]*//p" "$KCAT_DIR/$1" | head -n1 | sed 's/[[:space:]]*$//'
+}
+
+kcat_unknown() {
+	echo "preemptlab: unknown kernel '$1'; known: $(kcat_known | tr '\n' ' ')(a series, an exact version such as 7.0.13, or a path to a bzImage)" >&2
+	exit 2
+}
+
+kapt_dir() { echo "$PREEMPTLAB_CACHE/apt/$1"; }
+
+# kapt SUITE apt-get|apt-cache ARGS...
+kapt() {
+	d=$(kapt_dir "$1"); tool=$2; shift 2
+	"$tool" -q \
+		-o Dir::Etc::SourceList="$d/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::Etc::Preferences=/dev/null \
+		-o Dir::Etc::PreferencesParts=/dev/null \
+		-o Dir::State::Lists="$d/lists" \
+		-o Dir::State::Status=/dev/null \
+		-o Dir::Cache="$d/cache" \
+		-o Acquire::AllowInsecureRepositories=false \
+		-o Acquire::AllowDowngradeToInsecureRepositories=false \
+		-o APT::Sandbox::User=root \
+		"$@"
+}
+
+kapt_setup() {
+	d=$(kapt_dir "$1")
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	[ -r "$PREEMPTLAB_KEYRING" ] ||
+		die "no archive keyring at $PREEMPTLAB_KEYRING; apt-get install debian-archive-keyring (or set PREEMPTLAB_KEYRING)"
+	line="deb [signed-by=$PREEMPTLAB_KEYRING] $PREEMPTLAB_MIRROR $1 main"
+	[ "$(cat "$d/sources.list" 2>/dev/null)" = "$line" ] || {
+		echo "$line" > "$d/sources.list"
+		rm -f "$d/updated"
+	}
+}
+
+# kapt_update SUITE: refresh the suite's lists unless they are fresh; an
+# archive that cannot be reached is fine when lists from before exist.
+kapt_update() {
+	kapt_setup "$1"
+	d=$(kapt_dir "$1")
+	if [ -f "$d/updated" ]; then
+		age=$(( $(date +%s) - $(stat -c %Y "$d/updated") ))
+		[ "$age" -lt "$PREEMPTLAB_APT_MAX_AGE" ] && return 0
+	fi
+	note "refreshing the package list of $1 (private apt in $d)"
+	if kapt "$1" apt-get update >"$d/update.log" 2>&1 &&
+		! grep -q -e '^W: GPG error' -e '^E:' -e 'NO_PUBKEY' "$d/update.log"; then
+		touch "$d/updated"
+	elif [ -f "$d/updated" ]; then
+		note "could not refresh $1 (see $d/update.log); using the lists from $(date -r "$d/updated" +%F)"
+	else
+		sed 's/^/  /' "$d/update.log" >&2
+		die "apt-get update of $1 failed (above); check the network or PREEMPTLAB_MIRROR"
+	fi
+}
+
+# kapt_candidates SUITE REGEX: "package upstream-version package-version" for
+# every package of the suite whose name matches REGEX, newest first.
+kapt_candidates() {
+	names=$(kapt "$1" apt-cache search --names-only "$2" 2>/dev/null | cut -d' ' -f1 | grep -E "$2" || true)
+	[ -n "$names" ] || return 0
+	# shellcheck disable=SC2086 # one argument per package name
+	kapt "$1" apt-cache madison $names 2>/dev/null |
+		awk -F'|' '{gsub(/ /,"",$1); gsub(/ /,"",$2); u=$2; sub(/^[0-9]+:/,"",u); sub(/-[^-]*$/,"",u); print $1, u, $2}' |
+		sort -u | sort -k2,2Vr
+}
+
+# kapt_fetch SUITE PACKAGE VERSION DIR: download the .deb (apt checks its
+# hash against the signed lists) and unpack it into DIR, unless done before.
+kapt_fetch() {
+	[ -f "$4/.unpacked" ] && return 0
+	debs="$PREEMPTLAB_CACHE/debs"
+	mkdir -p "$debs"
+	# apt-get download's own file name: an epoch's colon becomes %3a.
+	deb="$debs/${2}_$(echo "$3" | sed 's/:/%3a/')_amd64.deb"
+	if [ ! -f "$deb" ]; then
+		note "downloading $2 $3 from $1"
+		(cd "$debs" && kapt "$1" apt-get download "$2=$3") >&2 ||
+			die "apt-get download $2=$3 failed; check the network or PREEMPTLAB_MIRROR"
+		[ -f "$deb" ] || die "apt-get download left no $deb"
+	fi
+	rm -rf "$4"; mkdir -p "$4"
+	dpkg -x "$deb" "$4" || die "dpkg -x $deb failed"
+	touch "$4/.unpacked"
+}

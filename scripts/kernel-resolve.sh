@@ -1,0 +1,112 @@
+#!/bin/sh
+# shellcheck disable=SC2034,SC2012 # K_ variables are printed by emit (eval); ls globs are ours
+# Resolves a KERNEL value through the catalog and fetches its image.
+# Usage: scripts/kernel-resolve.sh [--list] KERNEL
+#   KERNEL = a series (7.0: the newest packaged 7.0.x), an exact version
+#   (7.0.13), host, or a path to a kernel image.
+# Prints shell assignments (K_LABEL K_SOURCE K_VERSION K_SUITE K_PACKAGE
+# K_PKGVERSION K_IMAGE K_SHA256 K_CONFIG K_RELEASE K_MODELS K_DEFAULT) for
+# callers to eval; progress goes to stderr.  Unknown values list the known
+# ones and exit 2.
+set -eu
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+# shellcheck source=scripts/kernel-catalog.sh
+. "$(dirname "$0")/kernel-catalog.sh"
+
+if [ "${1:-}" = --list ]; then
+	for s in $(kcat_known); do printf '%-6s %s\n' "$s" "$(kcat_get "$s" description)"; done
+	exit 0
+fi
+{ [ $# -eq 1 ] && [ -n "$1" ]; } || die "usage: $0 KERNEL (one of: $(kcat_known | tr '\n' ' ')an exact version, or a path)"
+want=$1
+
+q() { printf "%s='%s'\n" "$1" "$(printf '%s' "$2" | sed "s/'/'\\\\''/g")"; }
+
+# emit: print the resolved kernel from the K_ variables.
+emit() {
+	for v in K_LABEL K_SOURCE K_VERSION K_SUITE K_PACKAGE K_PKGVERSION K_IMAGE K_SHA256 K_CONFIG K_RELEASE K_MODELS K_DEFAULT; do
+		eval "q $v \"\${$v:-}\""
+	done
+}
+
+# A user's image: anything that names an existing file.
+case $want in
+*/*|*.img|bzImage*|vmlinuz*)
+	[ -f "$want" ] || die "no kernel image at '$want' (give an existing bzImage/vmlinuz path, or one of: $(kcat_known | tr '\n' ' '))"
+	K_LABEL=$(basename "$want"); K_SOURCE=path
+	K_IMAGE=$(cd "$(dirname "$want")" && pwd)/$(basename "$want")
+	K_SHA256=$(sha256sum "$K_IMAGE" | cut -d' ' -f1)
+	# The bzImage header holds the release string ("7.0.13 (user@host) #1 ...").
+	K_RELEASE=$(strings -n 8 "$K_IMAGE" 2>/dev/null | grep -m1 -E '^[0-9]+\.[0-9]+[^ ]* \(' | cut -d' ' -f1 || true)
+	K_VERSION=${K_RELEASE%%[-+]*}
+	cfg=$(dirname "$K_IMAGE")/.config
+	[ -f "$cfg" ] && K_CONFIG=$cfg
+	K_MODELS="" K_DEFAULT=""	# unknown until booted: the guest reads debugfs
+	emit; exit 0 ;;
+esac
+
+# A series, or an exact version whose series is its longest catalog prefix.
+series=""
+for s in $(kcat_known); do
+	case $want in "$s"|"$s".*) series=$s ;; esac
+done
+[ -n "$series" ] || kcat_unknown "$want"
+K_LABEL=$series
+K_SOURCE=$(kcat_get "$series" source)
+K_MODELS=$(kcat_get "$series" models)
+K_DEFAULT=$(kcat_get "$series" default)
+if [ "$K_SOURCE" = host ]; then
+	[ "$want" = "$series" ] || kcat_unknown "$want"
+	K_RELEASE=$(uname -r); K_VERSION=${K_RELEASE%%[-+]*}
+	[ -f "/boot/vmlinuz-$K_RELEASE" ] && K_IMAGE=/boot/vmlinuz-$K_RELEASE
+	[ -f "/boot/config-$K_RELEASE" ] && K_CONFIG=/boot/config-$K_RELEASE
+	emit; exit 0
+fi
+[ "$K_SOURCE" = apt ] || die "kernels/$series: unknown source '$K_SOURCE' (apt or host)"
+
+# An exact version fetched before needs no archive at all.
+store="$PREEMPTLAB_CACHE/images/$series"
+if [ "$want" != "$series" ] && [ -f "$store/$want/resolved" ]; then
+	cat "$store/$want/resolved"; exit 0
+fi
+
+K_SUITE=$(kcat_get "$series" suite)
+re=$(kcat_get "$series" package)
+also=$(kcat_get "$series" also)
+kapt_update "$K_SUITE"
+cands=$(kapt_candidates "$K_SUITE" "$re")
+[ -n "$cands" ] || die "no package matching $re in $K_SUITE (has Debian dropped it? edit kernels/$series)"
+if [ "$want" = "$series" ]; then
+	line=$(echo "$cands" | head -n1)
+else
+	line=$(echo "$cands" | awk -v v="$want" '$2 == v' | head -n1)
+	[ -n "$line" ] || die "no $want in $K_SUITE; packaged $series versions: $(echo "$cands" | awk '{print $2}' | sort -uV | tr '\n' ' ')"
+fi
+# shellcheck disable=SC2086 # three fields
+set -- $line
+K_PACKAGE=$1 K_VERSION=$2 K_PKGVERSION=$3
+dir="$store/$K_VERSION"
+if [ -f "$dir/resolved" ]; then cat "$dir/resolved"; exit 0; fi
+
+kapt_fetch "$K_SUITE" "$K_PACKAGE" "$K_PKGVERSION" "$dir/root"
+# "also": packages the main one depends on that carry what we need (config).
+if [ -n "$also" ]; then
+	deps=$(kapt "$K_SUITE" apt-cache show "$K_PACKAGE=$K_PKGVERSION" | sed -n 's/^Depends: //p' |
+		tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -E "$also" || true)
+	for p in $deps; do
+		v=$(kapt_candidates "$K_SUITE" "^$(printf '%s' "$p" | sed 's/[.+]/\\&/g')\$" | awk -v p="$p" '$1 == p {print $3}' | head -n1)
+		[ -n "$v" ] && kapt_fetch "$K_SUITE" "$p" "$v" "$dir/also-$p"
+	done
+fi
+# Older packages install boot/vmlinuz-REL; newer ones usr/lib/modules/REL/.
+K_IMAGE=$(ls "$dir"/root/boot/vmlinuz-* "$dir"/root/usr/lib/modules/*/vmlinuz 2>/dev/null | head -n1 || true)
+[ -n "$K_IMAGE" ] || die "$K_PACKAGE $K_PKGVERSION holds no boot/vmlinuz-* or usr/lib/modules/*/vmlinuz; edit kernels/$series"
+case $K_IMAGE in
+*/boot/vmlinuz-*) K_RELEASE=${K_IMAGE##*/vmlinuz-} ;;
+*) K_RELEASE=$(basename "$(dirname "$K_IMAGE")") ;;
+esac
+K_SHA256=$(sha256sum "$K_IMAGE" | cut -d' ' -f1)
+K_CONFIG=$(ls "$dir"/*/boot/config-* "$dir"/*/usr/lib/modules/*/config 2>/dev/null | head -n1 || true)
+emit > "$dir/resolved.tmp" && mv "$dir/resolved.tmp" "$dir/resolved"
+cat "$dir/resolved"

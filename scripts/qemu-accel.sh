@@ -1,0 +1,39 @@
+#!/bin/sh
+# Prints the accelerator to use for KERNEL: kvm when a short probe boot under
+# KVM reaches the guest's userspace within PREEMPTLAB_KVM_PROBE_S seconds,
+# tcg otherwise (some /dev/kvm, e.g. nested or paravirtual ones, exist yet
+# hang a stock kernel).  PREEMPTLAB_ACCEL=kvm|tcg skips the probe.  The
+# answer is cached per host kernel, QEMU and image.
+# Usage: scripts/qemu-accel.sh KERNEL INITRD
+set -eu
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+[ $# -eq 2 ] || die "usage: $0 KERNEL INITRD"
+case ${PREEMPTLAB_ACCEL:-} in
+kvm|tcg) echo "$PREEMPTLAB_ACCEL"; exit 0 ;;
+"") ;;
+*) die "PREEMPTLAB_ACCEL must be kvm or tcg, not '$PREEMPTLAB_ACCEL'" ;;
+esac
+if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+	note "no usable /dev/kvm: using TCG (emulated)"
+	echo tcg; exit 0
+fi
+cache=${PREEMPTLAB_CACHE:-$(lab_top)/kernels/cache}/accel
+mkdir -p "$cache"
+key=$(printf '%s %s %s' "$(uname -r)" "$(${QEMU:-qemu-system-x86_64} --version | head -n1)" \
+	"$(sha256sum "$1" | cut -d' ' -f1)" | sha256sum | cut -c1-16)
+if [ -f "$cache/$key" ]; then cat "$cache/$key"; exit 0; fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+limit=${PREEMPTLAB_KVM_PROBE_S:-30}
+timeout -k 5 "$limit" "$(dirname "$0")/qemu-boot.sh" "$1" "$2" \
+	"console=ttyS0 panic=-1 preemptlab.probe" kvm 1 512 "$tmp/console" "$tmp/chan" \
+	>"$tmp/out" 2>&1 || true
+if grep -q preemptlab-probe-ok "$tmp/console" 2>/dev/null; then
+	echo kvm > "$cache/$key"
+else
+	note "KVM probe boot did not reach userspace in ${limit}s ($(head -c 200 "$tmp/out" | tr '\n' ' ')): using TCG (emulated)"
+	echo tcg > "$cache/$key"
+fi
+cat "$cache/$key"

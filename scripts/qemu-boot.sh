@@ -1,0 +1,23 @@
+#!/bin/sh
+# Boots one guest: kernel + initramfs, console on the first serial port and
+# the result channel on the second, both into host files that QEMU writes as
+# the guest does, so they survive a guest crash.  Runs QEMU in the
+# foreground (exec), so the caller's $! is QEMU's pid.
+# Usage: scripts/qemu-boot.sh KERNEL INITRD CMDLINE ACCEL VCPUS MEM_MB CONSOLE CHANNEL
+set -eu
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+[ $# -eq 8 ] || die "usage: $0 KERNEL INITRD CMDLINE ACCEL VCPUS MEM_MB CONSOLE CHANNEL"
+qemu=${QEMU:-qemu-system-x86_64}
+command -v "$qemu" >/dev/null || die "no $qemu; apt-get install qemu-system-x86"
+case $4 in
+kvm) accel="-enable-kvm -cpu host" ;;
+# TCG's "max" model has pdpe1gb, which 1 GB pages need.
+tcg) accel="-accel tcg,thread=multi -cpu max" ;;
+*) die "accel must be kvm or tcg, not '$4'" ;;
+esac
+# shellcheck disable=SC2086 # accel holds several options
+exec "$qemu" -nodefaults -no-reboot -display none -monitor none \
+	-machine pc $accel -smp "$5" -m "$6" \
+	-kernel "$1" -initrd "$2" -append "$3" \
+	-serial "file:$7" -serial "file:$8"

@@ -1,0 +1,43 @@
+#!/bin/sh
+# Reads the guest's result channel (the host file behind its second serial
+# port; protocol in guest/runner.sh) and writes every complete run whose
+# length and sha256 check out to RUNS/<id>.json.  Safe to call again and
+# again while the guest runs: finished runs land as soon as they arrive, and
+# a truncated last block (crash, kill) is simply not written.
+# Prints one status line per event to stdout:
+#   ready RELEASE MODELS... | start ID | ok ID | fail ID REASON | bad ID | done
+# Usage: scripts/qemu-channel.sh CHANNEL RUNS
+set -eu
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+[ $# -eq 2 ] || die "usage: $0 CHANNEL RUNS"
+chan=$1 runs=$2
+[ -f "$chan" ] || exit 0
+mkdir -p "$runs"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# awk splits the stream; each complete block goes to its own base64 file
+# named after its id, with "bytes sha256" beside it.
+tr -d '\r' < "$chan" | awk -v dir="$tmp" '
+	$1 != "@@PL" { if (cur != "") print >> (dir "/" cur ".b64"); next }
+	$2 == "READY" { $1 = ""; $2 = ""; sub(/^ +/, ""); print "ready " $0; next }
+	$2 == "START" { print "start " $3; next }
+	$2 == "FAIL"  { $1 = ""; $2 = ""; sub(/^ +/, ""); print "fail " $0; next }
+	$2 == "DONE"  { print "done"; next }
+	$2 == "JSON"  { cur = $3; printf "" > (dir "/" cur ".b64"); print $4, $5 > (dir "/" cur ".sum"); next }
+	$2 == "END"   { if (cur == $3) { close(dir "/" cur ".b64"); print "end " cur }; cur = ""; next }
+' > "$tmp/events"
+
+while read -r ev id rest; do
+	if [ "$ev" != end ]; then echo "$ev $id $rest" | sed 's/ *$//'; continue; fi
+	read -r bytes sum < "$tmp/$id.sum"
+	base64 -d < "$tmp/$id.b64" > "$tmp/$id.json" 2>/dev/null || true
+	if [ "$(wc -c < "$tmp/$id.json")" = "$bytes" ] &&
+		[ "$(sha256sum < "$tmp/$id.json" | cut -d' ' -f1)" = "$sum" ]; then
+		[ -f "$runs/$id.json" ] || mv "$tmp/$id.json" "$runs/$id.json"
+		echo "ok $id"
+	else
+		echo "bad $id"
+	fi
+done < "$tmp/events"
