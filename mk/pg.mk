@@ -1,0 +1,24 @@
+# PostgreSQL + pgbench beside the miniature pool (docs/postgres.md).
+# build/pgsample samples pg_stat_activity and writes pgbench's result
+# document; it needs libpq, so it is built only when configure found it.
+
+PGSAMPLE_CORE = $(B)/lab/pgsample_tally.o $(B)/lab/pgsample_pgbench.o \
+	$(B)/lab/pgsample_pages.o $(B)/lab/json.o
+PGSAMPLE_OBJS = $(B)/lab/pgsample.o $(B)/lab/pgsample_sampler.o \
+	$(B)/lab/pgsample_runas.o $(B)/lab/provenance.o $(PGSAMPLE_CORE)
+
+ifeq ($(HAVE_PQ),1)
+$(B)/lab/pgsample.o $(B)/lab/pgsample_sampler.o: CFLAGS += $(PQ_CFLAGS)
+
+$(B)/pgsample: $(PGSAMPLE_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PQ_LIBS) $(LDLIBS)
+
+ALL_TARGETS += $(B)/pgsample
+endif
+
+# The parsers and counting rules need no libpq: always tested.
+$(B)/tests/test_pgsample: $(B)/tests/unit/test_pgsample.o $(PGSAMPLE_CORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+ALL_TARGETS += $(B)/tests/test_pgsample
