@@ -1,0 +1,341 @@
+/*
+ * Charts in the lab's own SVG (no gnuplot needed on the machine that
+ * renders a report, and the files stay small enough to mail):
+ *   tps-<tool>.svg   tps against clients, one line per kernel/model (and
+ *                    lock, when several), one panel per page size; points
+ *                    are medians, whiskers min..max over repetitions.
+ *   hold-<tool>.svg  strategy-lock hold-time histogram per kernel/model,
+ *                    one panel per page size, at the largest client count;
+ *                    share of acquisitions per power-of-two bucket, log y.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "report.h"
+#include "svg.h"
+
+#define PW 420   /* panel width */
+#define PH 300
+#define ML 70    /* left margin inside a panel (axis labels) */
+#define MB 40
+#define MT 30
+#define LEGEND_W 230
+
+static const char *palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+				 "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22" };
+
+struct series {
+	char name[200];
+	const struct cell *any;
+};
+
+/* Series = variant (+ lock/strategy/workload when those vary). */
+static void series_name(const struct cell *c, int many_locks, char *buf, size_t len)
+{
+	if (many_locks)
+		snprintf(buf, len, "%s %s %s %s", c->variant, c->lock, c->strategy, c->workload);
+	else
+		snprintf(buf, len, "%s", c->variant);
+}
+
+static size_t collect(const struct results *r, const char *tool, int many, struct series *s,
+		      size_t max, long *pages, size_t *npages, long *clients, size_t *nclients)
+{
+	size_t n = 0;
+	*npages = *nclients = 0;
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *c = &r->cells[k];
+		if (strcmp(c->tool, tool))
+			continue;
+		char name[200];
+		series_name(c, many, name, sizeof(name));
+		size_t i;
+		for (i = 0; i < n && strcmp(s[i].name, name); i++)
+			;
+		if (i == n && n < max) {
+			snprintf(s[n].name, sizeof(s[n].name), "%s", name);
+			s[n++].any = c;
+		}
+		for (i = 0; i < *npages && pages[i] != c->page_kb; i++)
+			;
+		if (i == *npages && *npages < 8)
+			pages[(*npages)++] = c->page_kb;
+		for (i = 0; i < *nclients && clients[i] != c->clients; i++)
+			;
+		if (i == *nclients && *nclients < 64)
+			clients[(*nclients)++] = c->clients;
+	}
+	/* ascending pages and clients */
+	for (size_t a = 0; a < *npages; a++)
+		for (size_t b = a + 1; b < *npages; b++)
+			if (pages[b] < pages[a]) {
+				long t = pages[a]; pages[a] = pages[b]; pages[b] = t;
+			}
+	for (size_t a = 0; a < *nclients; a++)
+		for (size_t b = a + 1; b < *nclients; b++)
+			if (clients[b] < clients[a]) {
+				long t = clients[a]; clients[a] = clients[b]; clients[b] = t;
+			}
+	return n;
+}
+
+static int several_locks(const struct results *r, const char *tool)
+{
+	const struct cell *first = NULL;
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *c = &r->cells[k];
+		if (strcmp(c->tool, tool))
+			continue;
+		if (!first)
+			first = c;
+		else if (strcmp(first->lock, c->lock) || strcmp(first->strategy, c->strategy) ||
+			 strcmp(first->workload, c->workload))
+			return 1;
+	}
+	return 0;
+}
+
+/* A "nice" axis maximum: 1, 2 or 5 times a power of ten above v. */
+static double nice_max(double v)
+{
+	if (v <= 0)
+		return 1;
+	double p = pow(10, floor(log10(v)));
+	for (int i = 0; i < 3; i++) {
+		double m = (double[]){ 1, 2, 5 }[i] * p;
+		if (m >= v)
+			return m;
+	}
+	return 10 * p;
+}
+
+static void legend(FILE *f, double x, double y, const struct series *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+			x, y + i * 18 - 4, x + 24, y + i * 18 - 4, palette[i % 10]);
+		svg_text(f, x + 30, y + i * 18, "start", 11, s[i].name);
+	}
+}
+
+static int same_line(const struct cell *c, const struct series *s, int many)
+{
+	char name[200];
+	series_name(c, many, name, sizeof(name));
+	return !strcmp(name, s->name);
+}
+
+static int tps_chart(struct report *rp, const char *tool)
+{
+	const struct results *r = rp->r;
+	struct series s[16];
+	long pages[8], clients[64];
+	size_t np, nc;
+	int many = several_locks(r, tool);
+	size_t ns = collect(r, tool, many, s, 16, pages, &np, clients, &nc);
+	if (!ns)
+		return 0;
+	static const struct metric tps = { "tps", "results.tps", "", 1, true, true };
+	double ymax = 0;
+	for (size_t k = 0; k < r->ncells; k++) {
+		struct side sd;
+		if (!strcmp(r->cells[k].tool, tool) && side_of(&r->cells[k], &tps, &sd) && sd.max > ymax)
+			ymax = sd.max;
+	}
+	ymax = nice_max(ymax * 1.05);
+	char path[4096], name[128];
+	snprintf(name, sizeof(name), "tps-%s.svg", tool);
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	int W = (int)np * PW + LEGEND_W, H = PH + 40;
+	svg_begin(f, W, H);
+	char title[160];
+	snprintf(title, sizeof(title), "%s: tps against clients (median, whiskers min..max)", tool);
+	svg_text(f, W / 2.0, 20, "middle", 14, title);
+	for (size_t p = 0; p < np; p++) {
+		double x0 = p * PW + ML, y0 = 40 + MT, w = PW - ML - 20, h = PH - MT - MB;
+		char pg[32], lab[64];
+		snprintf(lab, sizeof(lab), "%s pages", page_name(pages[p], pg, sizeof(pg)));
+		svg_text(f, x0 + w / 2, y0 - 8, "middle", 12, lab);
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n",
+			x0, y0, w, h);
+		for (int t = 0; t <= 5; t++) {
+			double yv = ymax * t / 5, y = y0 + h - h * t / 5;
+			char v[32];
+			snprintf(v, sizeof(v), "%g", yv);
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+				x0, y, x0 + w, y);
+			svg_text(f, x0 - 5, y + 4, "end", 10, v);
+		}
+		for (size_t i = 0; i < nc; i++) {
+			double x = x0 + (nc == 1 ? w / 2 : w * (0.05 + 0.9 * i / (nc - 1.0)));
+			char v[32];
+			snprintf(v, sizeof(v), "%ld", clients[i]);
+			svg_text(f, x, y0 + h + 15, "middle", 10, v);
+		}
+		svg_text(f, x0 + w / 2, y0 + h + 32, "middle", 11, "clients");
+		for (size_t si = 0; si < ns; si++) {
+			const char *col = palette[si % 10];
+			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+			for (size_t i = 0; i < nc; i++)
+				for (size_t k = 0; k < r->ncells; k++) {
+					const struct cell *c = &r->cells[k];
+					struct side sd;
+					if (strcmp(c->tool, tool) || c->page_kb != pages[p] || c->clients != clients[i] ||
+					    !same_line(c, &s[si], many) || !side_of(c, &tps, &sd))
+						continue;
+					double x = x0 + (nc == 1 ? w / 2 : w * (0.05 + 0.9 * i / (nc - 1.0)));
+					fprintf(f, "%.1f,%.1f ", x, y0 + h - h * sd.median / ymax);
+					break;
+				}
+			fprintf(f, "\"/>\n");
+			for (size_t i = 0; i < nc; i++)
+				for (size_t k = 0; k < r->ncells; k++) {
+					const struct cell *c = &r->cells[k];
+					struct side sd;
+					if (strcmp(c->tool, tool) || c->page_kb != pages[p] || c->clients != clients[i] ||
+					    !same_line(c, &s[si], many) || !side_of(c, &tps, &sd))
+						continue;
+					double x = x0 + (nc == 1 ? w / 2 : w * (0.05 + 0.9 * i / (nc - 1.0)));
+					fprintf(f, "<g><title>C%d ", c->id);
+					svg_escape(f, s[si].name);
+					fprintf(f, ": median %.0f tps (min %.0f, max %.0f, %zu runs)</title>"
+						   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
+						   "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/></g>\n",
+						sd.median, sd.min, sd.max, sd.n,
+						x, y0 + h - h * sd.min / ymax, x, y0 + h - h * sd.max / ymax, col,
+						x, y0 + h - h * sd.median / ymax, col);
+					break;
+				}
+		}
+	}
+	legend(f, np * PW + 10, 40 + MT + 10, s, ns);
+	svg_end(f);
+	fclose(f);
+	snprintf(rp->charts[rp->ncharts], sizeof(rp->charts[0]), "%s", name);
+	snprintf(rp->chart_titles[rp->ncharts++], sizeof(rp->chart_titles[0]), "%s", title);
+	return 1;
+}
+
+/* Sum of hold_hist over the runs of the cells of one line and page size at
+ * the largest client count. Returns the total count. */
+static double hold_hist(const struct results *r, const char *tool, const struct series *s,
+			int many, long page, long clients, double *h)
+{
+	double total = 0;
+	memset(h, 0, 32 * sizeof(*h));
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *c = &r->cells[k];
+		if (strcmp(c->tool, tool) || c->page_kb != page || c->clients != clients ||
+		    !same_line(c, s, many))
+			continue;
+		for (size_t i = 0; i < c->nruns; i++) {
+			const struct jr_val *a = jr_path(c->runs[i]->doc, "locks.strategy.hold_hist");
+			if (!a || a->type != JR_ARR)
+				continue;
+			for (size_t b = 0; b < a->n && b < 32; b++)
+				if (a->items[b]->type == JR_NUM) {
+					h[b] += a->items[b]->num;
+					total += a->items[b]->num;
+				}
+		}
+	}
+	return total;
+}
+
+static int hold_chart(struct report *rp, const char *tool)
+{
+	const struct results *r = rp->r;
+	struct series s[16];
+	long pages[8], clients[64];
+	size_t np, nc;
+	int many = several_locks(r, tool);
+	size_t ns = collect(r, tool, many, s, 16, pages, &np, clients, &nc);
+	if (!ns || !nc)
+		return 0;
+	long cl = clients[nc - 1];
+	double h[32];
+	int any = 0;
+	for (size_t p = 0; p < np; p++)
+		for (size_t si = 0; si < ns; si++)
+			if (hold_hist(r, tool, &s[si], many, pages[p], cl, h) > 0)
+				any = 1;
+	if (!any)
+		return 0;
+	char path[4096], name[128];
+	snprintf(name, sizeof(name), "hold-%s.svg", tool);
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	const double lo = -7;  /* log10 of the smallest share drawn */
+	int W = (int)np * PW + LEGEND_W, H = PH + 40;
+	svg_begin(f, W, H);
+	char title[160];
+	snprintf(title, sizeof(title), "%s: strategy lock hold time at %ld clients (share of acquisitions)",
+		 tool, cl);
+	svg_text(f, W / 2.0, 20, "middle", 14, title);
+	for (size_t p = 0; p < np; p++) {
+		double x0 = p * PW + ML, y0 = 40 + MT, w = PW - ML - 20, hh = PH - MT - MB;
+		char pg[32], lab[64];
+		snprintf(lab, sizeof(lab), "%s pages", page_name(pages[p], pg, sizeof(pg)));
+		svg_text(f, x0 + w / 2, y0 - 8, "middle", 12, lab);
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n",
+			x0, y0, w, hh);
+		for (int t = 0; t <= 7; t++) {
+			double y = y0 + hh * t / 7.0;
+			char v[32];
+			snprintf(v, sizeof(v), "1e%d", -t);
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+				x0, y, x0 + w, y);
+			svg_text(f, x0 - 5, y + 4, "end", 10, v);
+		}
+		static const char *ticks[] = { "1ns", "1us", "1ms", "1s" };
+		for (int t = 0; t < 4; t++) {
+			/* bucket i holds [2^i, 2^(i+1)) ns: 1us ~ bucket 10, 1ms ~ 20, 1s ~ 30 */
+			double x = x0 + w * (t * 10) / 31.0;
+			svg_text(f, x, y0 + hh + 15, "middle", 10, ticks[t]);
+		}
+		svg_text(f, x0 + w / 2, y0 + hh + 32, "middle", 11, "hold time (log2 buckets)");
+		for (size_t si = 0; si < ns; si++) {
+			double tot = hold_hist(r, tool, &s[si], many, pages[p], cl, h);
+			if (tot <= 0)
+				continue;
+			fprintf(f, "<g><title>");
+			svg_escape(f, s[si].name);
+			fprintf(f, ": %.0f acquisitions</title><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+				tot, palette[si % 10]);
+			for (int b = 0; b < 32; b++) {
+				double share = h[b] / tot;
+				double lv = share > 0 ? log10(share) : lo;
+				if (lv < lo)
+					lv = lo;
+				fprintf(f, "%.1f,%.1f ", x0 + w * b / 31.0, y0 + hh * (lv / lo));
+			}
+			fprintf(f, "\"/></g>\n");
+		}
+	}
+	legend(f, np * PW + 10, 40 + MT + 10, s, ns);
+	svg_end(f);
+	fclose(f);
+	snprintf(rp->charts[rp->ncharts], sizeof(rp->charts[0]), "%s", name);
+	snprintf(rp->chart_titles[rp->ncharts++], sizeof(rp->chart_titles[0]), "%s", title);
+	return 1;
+}
+
+void write_charts(struct report *rp)
+{
+	const char *tools[] = { "bufbench", "pgbench" };
+	for (int t = 0; t < 2; t++) {
+		tps_chart(rp, tools[t]);
+		hold_chart(rp, tools[t]);
+	}
+}

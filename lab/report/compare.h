@@ -1,0 +1,46 @@
+/*
+ * One row of an lkp-style table: a metric of a cell against the same metric
+ * of its baseline cell (same tool, workload, lock, strategy, page size and
+ * clients; another kernel or preemption model).
+ */
+#ifndef PREEMPTLAB_COMPARE_H
+#define PREEMPTLAB_COMPARE_H
+
+#include <stdbool.h>
+
+#include "metrics.h"
+#include "results.h"
+#include "stats.h"
+
+struct side {
+	size_t n;
+	double median, mean, hmean, stddev;
+	double pct_stddev;  /* stddev / mean, in % (lkp's %stddev) */
+	double min, max;
+};
+
+struct comparison {
+	const struct cell *base, *cell;
+	const struct metric *m;
+	struct side a, b;    /* a = baseline, b = cell */
+	double change_pct;   /* of the medians; NAN when base median is 0 */
+	struct welch w;      /* w.ok == 0: not computable */
+	bool significant;    /* w.ok && p < 0.05 */
+	bool worse;          /* significant and in the bad direction */
+};
+
+/* Summaries of one cell's values of m; false if no run carries m. */
+bool side_of(const struct cell *c, const struct metric *m, struct side *s);
+
+bool compare_cells(const struct cell *base, const struct cell *c,
+		   const struct metric *m, struct comparison *out);
+
+/*
+ * The baseline cell of c's group: the cell of variant `want` ("KERNEL/MODEL")
+ * when given and present, else the first cell whose model is none, else the
+ * first in sort order.  May return c itself.
+ */
+const struct cell *baseline_of(const struct results *r, const struct cell *c,
+			       const char *want);
+
+#endif

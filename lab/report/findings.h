@@ -1,0 +1,26 @@
+/*
+ * The sentences a reader sees first: the largest significant throughput
+ * change per tool, the same comparison on the largest page size (does
+ * huge_pages make it go away?), caveats of the environment, and where a good
+ * and a bad kernel are known, a suggested regzbot line.
+ */
+#ifndef PREEMPTLAB_FINDINGS_H
+#define PREEMPTLAB_FINDINGS_H
+
+#include "compare.h"
+#include "results.h"
+
+struct findings {
+	char headline[2048];   /* one or two sentences per tool */
+	char caveats[1024];    /* emulation and the like; may be "" */
+	char regzbot[64];      /* e.g. "7dadeaa6e851" or "v6.12..v7.0"; "" */
+	char regzbot_why[512];
+	/* The comparison behind the first headline, for the differential
+	 * flame graph; NULL when there is nothing to compare. */
+	const struct cell *base, *worst;
+};
+
+void find_headline(const struct results *r, const char *baseline,
+		   struct findings *fd);
+
+#endif

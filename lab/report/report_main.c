@@ -1,0 +1,156 @@
+/*
+ * build/report RUN [--baseline KERNEL/MODEL]: regenerates report.txt,
+ * report.md, the SVG charts and the flame graphs of RUN from its raw
+ * results, so a report can be remade after the fact (or after a fix to
+ * the report) without rerunning anything.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flame.h"
+#include "report.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: report RUNDIR [--baseline KERNEL/MODEL]\n"
+		   "  writes RUNDIR/report.txt, report.md, *.svg from RUNDIR/runs/*.json\n"
+		   "  (and flame graphs from RUNDIR/perf/*.folded when profiled)\n");
+}
+
+static FILE *open_out(const char *dir, const char *name, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "report: cannot write %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+void write_flamegraphs(struct report *rp)
+{
+	const struct results *r = rp->r;
+	char path[4096];
+	for (size_t i = 0; i < rp->prof.n; i++) {
+		struct profile *p = &rp->prof.p[i];
+		char slug[256], title[1024], name[300];
+		cell_slug(p->cell, slug, sizeof(slug));
+		snprintf(name, sizeof(name), "flame-%s.svg", slug);
+		FILE *f = open_out(r->dir, name, path, sizeof(path));
+		if (!f)
+			continue;
+		snprintf(title, sizeof(title), "C%d %s: %s", p->cell->id, p->cell->variant, p->cell->group);
+		struct flame_opts o = { title, "perf record -g; width = samples; hover a frame for its count", 1200, 0.1 };
+		flame_svg(f, &p->f, &o);
+		fclose(f);
+		snprintf(p->svg, sizeof(p->svg), "%s", name);
+	}
+	const struct profile *pb = rp->fd.base ? profile_of(&rp->prof, rp->fd.base) : NULL;
+	const struct profile *pw = rp->fd.worst ? profile_of(&rp->prof, rp->fd.worst) : NULL;
+	if (pb && pw) {
+		char name[300], title[1024], sub[1024];
+		snprintf(name, sizeof(name), "flame-diff-C%d-C%d.svg", pb->cell->id, pw->cell->id);
+		FILE *f = open_out(r->dir, name, path, sizeof(path));
+		if (!f)
+			return;
+		snprintf(title, sizeof(title), "Differential: C%d %s against C%d %s (%s)", pw->cell->id,
+			 pw->cell->variant, pb->cell->id, pb->cell->variant, pw->cell->group);
+		snprintf(sub, sizeof(sub), "shape of C%d %s; red = larger share of samples than in C%d %s, blue = smaller",
+			 pw->cell->id, pw->cell->variant, pb->cell->id, pb->cell->variant);
+		struct flame_opts o = { title, sub, 1200, 0.1 };
+		flame_diff_svg(f, &pb->f, &pw->f, &o);
+		fclose(f);
+		snprintf(rp->diff_svg, sizeof(rp->diff_svg), "%s", name);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = NULL, *baseline = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--baseline") && i + 1 < argc) {
+			baseline = argv[++i];
+		} else if (!strncmp(argv[i], "--baseline=", 11)) {
+			baseline = argv[i] + 11;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (argv[i][0] == '-' || dir) {
+			fprintf(stderr, "report: unexpected argument '%s'\n", argv[i]);
+			usage(stderr);
+			return 2;
+		} else {
+			dir = argv[i];
+		}
+	}
+	if (!dir) {
+		usage(stderr);
+		return 2;
+	}
+	if (baseline && !strchr(baseline, '/')) {
+		fprintf(stderr, "report: --baseline wants KERNEL/MODEL, e.g. --baseline 6.12/none\n");
+		return 2;
+	}
+	/* Trailing slashes would show up in titles. */
+	char *d = strdup(dir);
+	for (size_t l = strlen(d); l > 1 && d[l - 1] == '/'; l--)
+		d[l - 1] = 0;
+
+	struct results r;
+	char err[1024];
+	if (results_load(&r, d, err, sizeof(err))) {
+		fprintf(stderr, "report: %s\n", err);
+		free(d);
+		return 1;
+	}
+	if (baseline) {
+		int found = 0;
+		char all[1024] = "";
+		for (size_t k = 0; k < r.ncells; k++) {
+			if (!strcmp(r.cells[k].variant, baseline))
+				found = 1;
+			if (!strstr(all, r.cells[k].variant) && strlen(all) + strlen(r.cells[k].variant) + 3 < sizeof(all))
+				strcat(strcat(all, all[0] ? ", " : ""), r.cells[k].variant);
+		}
+		if (!found) {
+			fprintf(stderr, "report: --baseline %s matches no cell; this run has: %s\n", baseline, all);
+			results_free(&r);
+			free(d);
+			return 2;
+		}
+	}
+
+	struct report rp;
+	memset(&rp, 0, sizeof(rp));
+	rp.r = &r;
+	rp.baseline = baseline;
+	find_headline(&r, baseline, &rp.fd);
+	profiles_load(&rp.prof, &r);
+	write_charts(&rp);
+	write_flamegraphs(&rp);
+
+	char path[4096];
+	int rc = 0;
+	FILE *f = open_out(d, "report.txt", path, sizeof(path));
+	if (f) {
+		write_txt(f, &rp);
+		rc |= fclose(f) != 0;
+	} else {
+		rc = 1;
+	}
+	f = open_out(d, "report.md", path, sizeof(path));
+	if (f) {
+		write_md(f, &rp);
+		rc |= fclose(f) != 0;
+	} else {
+		rc = 1;
+	}
+	if (!rc)
+		fprintf(stderr, "report: wrote %s/report.txt, report.md, %d chart(s), %zu flame graph(s)%s\n",
+			d, rp.ncharts, rp.prof.n, rp.diff_svg[0] ? " and a differential one" : "");
+	profiles_free(&rp.prof);
+	results_free(&r);
+	free(d);
+	return rc;
+}

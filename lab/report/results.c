@@ -1,0 +1,230 @@
+/*
+ * Loading and grouping.  Cells are sorted so every output lists them in the
+ * same order: tool, group (workload, lock, strategy, page size, clients),
+ * then variant, least preemptible model first, so the baseline usually
+ * comes first.
+ */
+#include "results.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d) {
+		fprintf(stderr, "report: out of memory\n");
+		exit(1);
+	}
+	return d;
+}
+
+int model_rank(const char *m)
+{
+	static const char *order[] = { "none", "voluntary", "full", "lazy", "rt" };
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(m, order[i]))
+			return i;
+	return 5;
+}
+
+int variant_cmp(const struct cell *a, const struct cell *b)
+{
+	int c = strverscmp(a->kernel_label, b->kernel_label);
+	if (c)
+		return c;
+	c = model_rank(a->model) - model_rank(b->model);
+	if (c)
+		return c;
+	return strverscmp(a->kernel_release, b->kernel_release);
+}
+
+const char *page_name(long kb, char *buf, size_t len)
+{
+	if (kb >= 1048576 && kb % 1048576 == 0)
+		snprintf(buf, len, "%ld GB", kb / 1048576);
+	else if (kb >= 1024 && kb % 1024 == 0)
+		snprintf(buf, len, "%ld MB", kb / 1024);
+	else
+		snprintf(buf, len, "%ld KB", kb);
+	return buf;
+}
+
+static int cell_cmp(const void *pa, const void *pb)
+{
+	const struct cell *a = pa, *b = pb;
+	int c = strcmp(a->tool, b->tool);
+	if (!c)
+		c = strcmp(a->workload, b->workload);
+	if (!c)
+		c = strcmp(a->lock, b->lock);
+	if (!c)
+		c = strcmp(a->strategy, b->strategy);
+	if (!c)
+		c = (a->page_kb > b->page_kb) - (a->page_kb < b->page_kb);
+	if (!c)
+		c = (a->clients > b->clients) - (a->clients < b->clients);
+	if (!c)
+		c = variant_cmp(a, b);
+	return c;
+}
+
+static int same_cell(const struct cell *a, const struct cell *b)
+{
+	return !strcmp(a->tool, b->tool) &&
+	       !strcmp(a->kernel_label, b->kernel_label) &&
+	       !strcmp(a->kernel_release, b->kernel_release) &&
+	       !strcmp(a->model, b->model) && a->page_kb == b->page_kb &&
+	       !strcmp(a->lock, b->lock) && !strcmp(a->strategy, b->strategy) &&
+	       !strcmp(a->workload, b->workload) && a->clients == b->clients;
+}
+
+/* Fill the identity of a cell from a document; -1 names what is missing. */
+static int cell_of(const struct jr_val *d, struct cell *c, const char **missing)
+{
+	double pk, cl, tps;
+	memset(c, 0, sizeof(*c));
+	c->tool = jr_str(d, "tool", NULL);
+	c->kernel_label = jr_str(d, "provenance.kernel_label", NULL);
+	c->kernel_release = jr_str(d, "provenance.kernel_release", "");
+	c->model = jr_str(d, "provenance.preempt_model", "unknown");
+	c->lock = jr_str(d, "provenance.lock", "");
+	c->strategy = jr_str(d, "provenance.strategy", "");
+	if (!c->tool) {
+		*missing = "tool";
+		return -1;
+	}
+	c->workload = jr_str(d, !strcmp(c->tool, "pgbench") ? "config.builtin" : "config.workload", "");
+	if (!c->kernel_label) {
+		*missing = "provenance.kernel_label";
+		return -1;
+	}
+	if (!jr_num(d, "provenance.page_size_kb", &pk)) {
+		*missing = "provenance.page_size_kb";
+		return -1;
+	}
+	if (!jr_num(d, "config.clients", &cl)) {
+		*missing = "config.clients";
+		return -1;
+	}
+	if (!jr_num(d, "results.tps", &tps)) {
+		*missing = "results.tps";
+		return -1;
+	}
+	c->page_kb = (long)pk;
+	c->clients = (long)cl;
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+int results_load(struct results *r, const char *dir, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->dir = xstrdup(dir);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/runs", dir);
+	DIR *dh = opendir(path);
+	if (!dh) {
+		snprintf(err, errlen, "%s: no runs/ directory; give a results directory made by make bench (results/<timestamp>-<kernel>)", dir);
+		return -1;
+	}
+	char **names = NULL;
+	size_t nn = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		size_t l = strlen(de->d_name);
+		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
+			continue;
+		if (nn == cap) {
+			cap = cap ? cap * 2 : 64;
+			names = realloc(names, cap * sizeof(*names));
+			if (!names)
+				exit(1);
+		}
+		names[nn++] = xstrdup(de->d_name);
+	}
+	closedir(dh);
+	qsort(names, nn, sizeof(*names), name_cmp);
+
+	r->runs = calloc(nn ? nn : 1, sizeof(*r->runs));
+	r->cells = calloc(nn ? nn : 1, sizeof(*r->cells));
+	if (!r->runs || !r->cells)
+		exit(1);
+	for (size_t i = 0; i < nn; i++) {
+		char msg[512];
+		snprintf(path, sizeof(path), "%s/runs/%s", dir, names[i]);
+		struct jr_val *doc = jr_parse_file(path, msg, sizeof(msg));
+		if (!doc) {
+			fprintf(stderr, "report: skipping %s\n", msg);
+			r->skipped++;
+			free(names[i]);
+			continue;
+		}
+		struct cell key;
+		const char *missing = "";
+		if (cell_of(doc, &key, &missing)) {
+			fprintf(stderr, "report: skipping %s: no %s (see docs/json.md)\n", path, missing);
+			r->skipped++;
+			jr_free(doc);
+			free(names[i]);
+			continue;
+		}
+		struct run *run = &r->runs[r->nruns++];
+		run->path = xstrdup(path);
+		names[i][strlen(names[i]) - 5] = 0;
+		run->name = names[i];
+		run->doc = doc;
+		struct cell *c = NULL;
+		for (size_t k = 0; k < r->ncells; k++)
+			if (same_cell(&r->cells[k], &key))
+				c = &r->cells[k];
+		if (!c) {
+			c = &r->cells[r->ncells++];
+			*c = key;
+			c->runs = calloc(nn, sizeof(*c->runs));
+			if (!c->runs)
+				exit(1);
+		}
+		c->runs[c->nruns++] = run;
+	}
+	free(names);
+	if (!r->ncells) {
+		snprintf(err, errlen, "%s/runs: no usable result documents (%zu skipped); run make bench first", dir, r->skipped);
+		return -1;
+	}
+	qsort(r->cells, r->ncells, sizeof(*r->cells), cell_cmp);
+	for (size_t k = 0; k < r->ncells; k++) {
+		struct cell *c = &r->cells[k];
+		char pg[32];
+		c->id = (int)k + 1;
+		snprintf(c->variant, sizeof(c->variant), "%s/%s", c->kernel_label, c->model);
+		snprintf(c->group, sizeof(c->group), "%s %s, %ld clients, %s pages, lock %s, strategy %s",
+			 c->tool, c->workload, c->clients, page_name(c->page_kb, pg, sizeof(pg)),
+			 c->lock, c->strategy);
+	}
+	snprintf(path, sizeof(path), "%s/manifest.json", dir);
+	char msg[512];
+	r->manifest = jr_parse_file(path, msg, sizeof(msg));
+	return 0;
+}
+
+void results_free(struct results *r)
+{
+	for (size_t i = 0; i < r->nruns; i++) {
+		free(r->runs[i].path);
+		free(r->runs[i].name);
+		jr_free(r->runs[i].doc);
+	}
+	for (size_t k = 0; k < r->ncells; k++)
+		free(r->cells[k].runs);
+	free(r->runs);
+	free(r->cells);
+	free(r->dir);
+	jr_free(r->manifest);
+}

@@ -1,0 +1,60 @@
+/*
+ * A results directory as the report sees it: every runs/<name>.json document,
+ * grouped into cells.  A cell is one point of the matrix (tool, kernel,
+ * model, page size, lock, strategy, workload, clients); its documents are
+ * the repetitions the statistics run over.
+ */
+#ifndef PREEMPTLAB_RESULTS_H
+#define PREEMPTLAB_RESULTS_H
+
+#include <stddef.h>
+
+#include "json_read.h"
+
+struct run {
+	char *path;        /* runs/<name>.json */
+	char *name;        /* <name>, also the stem of perf/<name>.folded */
+	struct jr_val *doc;
+};
+
+struct cell {
+	/* The identity of the cell. */
+	const char *tool, *kernel_label, *kernel_release, *model;
+	long page_kb;
+	const char *lock, *strategy, *workload;
+	long clients;
+	/* Derived. */
+	char variant[160];  /* "kernel_label/model", how people name it */
+	char group[200];    /* what a comparison holds constant */
+	int id;             /* C1, C2, ... in sort order */
+	struct run **runs;
+	size_t nruns;
+};
+
+struct results {
+	char *dir;
+	struct run *runs;
+	size_t nruns;
+	struct cell *cells;
+	size_t ncells;
+	struct jr_val *manifest;  /* manifest.json, or NULL */
+	size_t skipped;           /* documents that could not be used */
+};
+
+/*
+ * Load dir/runs/<name>.json and dir/manifest.json.  Documents that do not parse
+ * or lack the fields of docs/json.md are reported on stderr and skipped.
+ * Returns -1 with a one-line message in err when nothing usable is there.
+ */
+int results_load(struct results *r, const char *dir, char *err, size_t errlen);
+void results_free(struct results *r);
+
+/* Sort order of preemption models, least preemptible first. */
+int model_rank(const char *model);
+/* Compare variants: kernel label (version order), model, release. */
+int variant_cmp(const struct cell *a, const struct cell *b);
+
+/* "4 KB", "2 MB", "1 GB". */
+const char *page_name(long kb, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * Plain-text layout for report.txt: everything goes through these helpers
+ * so no line exceeds TXT_WIDTH columns (mail clients wrap longer ones and
+ * break the tables).
+ */
+#ifndef PREEMPTLAB_TEXTFMT_H
+#define PREEMPTLAB_TEXTFMT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define TXT_WIDTH 80
+
+/* Word-wrap text to TXT_WIDTH; continuation lines get `indent` spaces.
+ * The first line starts with `lead` (may be ""). */
+void tw_para(FILE *f, const char *lead, const char *text, int indent);
+
+/* A shell command, indented by 2, broken at spaces with " \" so that it
+ * still pastes into a shell (over-long words break mid-word with "\"). */
+void tw_cmd(FILE *f, const char *cmd);
+
+/* A heading underlined with '-'. */
+void tw_heading(FILE *f, const char *title);
+
+/* A value in at most 10 columns with sensible precision. */
+const char *fmt_val(double v, char *buf, size_t len);
+
+#endif
