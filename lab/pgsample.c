@@ -297,7 +297,8 @@ static void write_doc(struct json *j, const struct run *r)
 	for (size_t i = 0; i < p->nprogress; i++)
 		json_double(j, NULL, p->progress_tps[i]);
 	json_end_array(j);
-	json_str(j, "progress_log", r->progress_log);
+	/* Relative to the run directory: guest paths mean nothing on the host. */
+	json_str(j, "progress_log", r->progress_log + strlen(r->o.out_dir) + 1);
 	json_end_object(j);
 	json_begin_object(j, "sampler");
 	json_double(j, "interval_ms", r->o.interval_ms);

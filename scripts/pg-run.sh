@@ -1,0 +1,214 @@
+#!/bin/sh
+# One PostgreSQL cell: a private cluster with one huge_pages setting,
+# pgbench -i, then pgbench per builtin x client count x repetition, each
+# sampled by build/pgsample, which writes RUNDIR/runs/pgbench-*.json.
+# The cluster, its socket directory and the huge page reservation are
+# removed afterwards, also on failure and Ctrl-C.  POSIX sh: the guests
+# run it under busybox sh.
+#
+# Usage: scripts/pg-run.sh [options] RUNDIR
+#   --huge-pages off|on|try   (default off)
+#   --shared-buffers SIZE     (k/M/G suffix; default $POOL or 16M)
+#   --scale N                 (default: pgbench_accounts ~4x shared_buffers)
+#   --clients "N ..."         (default 8)
+#   --builtins "B ..."        (select-only simple-update tpcb-like; default
+#                              "select-only simple-update")
+#   --duration S --repeat N   (default 10 and 1)
+#   --bindir DIR              (PostgreSQL's bin; default $PG_BINDIR or
+#                              /usr/lib/postgresql/15/bin)
+#   --user NAME               (who runs the server; default postgres)
+# Exit: 0 all cells measured, 1 a cell failed, 2 bad usage, 3 the page
+# policy cannot be had (as bufbench).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+# shellcheck source=scripts/hugepages.sh
+. "$here/hugepages.sh"
+# shellcheck source=scripts/pg-lib.sh
+. "$here/pg-lib.sh"
+
+usage() { echo "preemptlab: $*" >&2; sed -n '10,20p' "$0" >&2; exit 2; }
+
+HP=off SB=${POOL:-16M} SCALE="" CLIENTS_L=8 BUILTINS="select-only simple-update"
+DUR=10 REP=1 PG_USER=postgres PG_PORT=5432
+PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
+PGSAMPLE=${PGSAMPLE:-$(dirname "$here")/build/pgsample}
+while [ $# -gt 1 ]; do
+	case $1 in
+	--huge-pages) HP=$2 ;;
+	--shared-buffers) SB=$2 ;;
+	--scale) SCALE=$2 ;;
+	--clients) CLIENTS_L=$(split_list "$2") ;;
+	--builtins) BUILTINS=$(split_list "$2") ;;
+	--duration) DUR=$2 ;;
+	--repeat) REP=$2 ;;
+	--bindir) PG_BINDIR=$2 ;;
+	--user) PG_USER=$2 ;;
+	*) usage "unknown option $1" ;;
+	esac
+	shift 2
+done
+[ $# -eq 1 ] || usage "need RUNDIR as the last argument"
+RUNDIR=$1
+
+# Validate everything before touching the machine.
+case $HP in off | on | try) ;; *) usage "--huge-pages must be off, on or try (got '$HP')" ;; esac
+isnum() { case $1 in '' | *[!0-9]*) return 1 ;; *) [ "$1" -gt 0 ] ;; esac; }
+isnum "$DUR" || usage "--duration must be a positive number of seconds (got '$DUR')"
+isnum "$REP" || usage "--repeat must be a positive number (got '$REP')"
+[ -z "$SCALE" ] || isnum "$SCALE" || usage "--scale must be a positive number (got '$SCALE')"
+maxc=1
+for c in $CLIENTS_L; do
+	isnum "$c" || usage "--clients must list positive numbers (got '$c')"
+	[ "$c" -gt "$maxc" ] && maxc=$c
+done
+for b in $BUILTINS; do
+	case $b in select-only | simple-update | tpcb-like) ;;
+	*) usage "--builtins must list select-only, simple-update or tpcb-like (got '$b')" ;; esac
+done
+SB_KB=$(pg_size_kb "$SB") || usage "--shared-buffers must be a size like 16M or 1G (got '$SB')"
+[ "$SB_KB" -ge 128 ] || usage "--shared-buffers must be at least 128k (PostgreSQL's minimum)"
+for t in initdb pg_ctl postgres pgbench; do
+	[ -x "$PG_BINDIR/$t" ] || die "no $PG_BINDIR/$t: apt-get install postgresql-15 postgresql-contrib-15, or pass --bindir"
+done
+[ -x "$PGSAMPLE" ] || die "no $PGSAMPLE: run make (it needs libpq-dev; ./configure --install-deps)"
+
+# pgbench_accounts takes about 15 MB per scale unit; a table several times
+# larger than shared_buffers makes backends evict, which is what runs
+# StrategyGetBuffer and its spinlock.
+if [ -z "$SCALE" ]; then
+	SCALE=$(( (4 * SB_KB + 15359) / 15360 ))
+elif [ $((SCALE * 15360)) -le "$SB_KB" ]; then
+	note "warning: scale $SCALE (~$((SCALE * 15)) MB) fits in shared_buffers ($((SB_KB / 1024)) MB): no evictions"
+fi
+CPUS=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
+
+mkdir -p "$RUNDIR/runs" "$RUNDIR/logs"
+RUNDIR=$(cd "$RUNDIR" && pwd)
+PG_LOGS=$RUNDIR/logs
+PG_SERVER_LOG=postgres-hp$HP-$(date -u +%H%M%S).log
+pg_ensure_user
+
+trap 'pg_cleanup' EXIT
+trap 'note "interrupted; cleaning up"; exit 130' INT
+trap 'note "terminated; cleaning up"; exit 143' TERM
+
+# The cluster lives under the run directory; the socket directory too,
+# unless that path is too long for a unix socket (107 bytes).
+PG_CLUSTER=$(mktemp -d "$RUNDIR/pgcluster.XXXXXX")
+if [ ${#RUNDIR} -lt 70 ]; then
+	PG_SOCK=$(mktemp -d "$RUNDIR/pgsock.XXXXXX")
+else
+	PG_SOCK=$(mktemp -d "${TMPDIR:-/tmp}/pgsock.XXXXXX")
+fi
+chmod 700 "$PG_CLUSTER" "$PG_SOCK"
+if [ "$(id -u)" = 0 ]; then
+	chown "$PG_USER" "$PG_CLUSTER" "$PG_SOCK"
+	# shellcheck disable=SC2016 # $1 is expanded by the inner shell
+	pg_runas /bin/sh -c 'test -w "$1"' sh "$PG_CLUSTER" ||
+		die "user $PG_USER cannot reach $PG_CLUSTER: make the parents of $RUNDIR world-searchable (chmod o+x) or pick another run directory"
+fi
+PGDATA=$PG_CLUSTER/data
+
+note "pg hp=$HP: initdb ($("$PG_BINDIR/postgres" --version))"
+# -N: a throw-away cluster needs no fsync of its catalog.
+pg_wait_job "$PGSAMPLE" run-as "$PG_USER" "$PG_BINDIR/initdb" -D "$PGDATA" -U postgres --auth=trust \
+	--no-locale -E UTF8 -N > "$PG_LOGS/initdb-hp$HP.log" 2>&1 ||
+	die "initdb failed; see $PG_LOGS/initdb-hp$HP.log"
+
+# Non-default settings, kept in the run's logs for the report.
+cat >> "$PGDATA/postgresql.conf" <<CONF
+
+# preemptlab (scripts/pg-run.sh)
+listen_addresses = ''
+unix_socket_directories = '$PG_SOCK'
+port = $PG_PORT
+shared_buffers = ${SB_KB}kB
+huge_pages = $HP
+max_connections = $((maxc + 10))
+# Commit latency would be the disk's, not the buffer manager's.
+synchronous_commit = off
+CONF
+sed -n '/^# preemptlab/,$p' "$PGDATA/postgresql.conf" > "$PG_LOGS/postgresql-hp$HP.conf"
+
+# huge_pages=on|try: reserve exactly what the server will map.
+if [ "$HP" != off ]; then
+	need=$(pg_runas "$PG_BINDIR/postgres" -D "$PGDATA" -C shared_memory_size_in_huge_pages)
+	hpkb=$(pg_meminfo Hugepagesize)
+	why=""
+	if [ -z "$hpkb" ] || [ "${need:-0}" -le 0 ] 2>/dev/null; then
+		why="this kernel offers no huge pages (no Hugepagesize in /proc/meminfo)"
+		fix="use a kernel with CONFIG_HUGETLBFS, or HUGEPAGES=off"
+	else
+		pool=$(hp_pool "$hpkb")
+		free=$(cat "$pool/free_hugepages" 2>/dev/null || echo 0)
+		cur=$(cat "$pool/nr_hugepages" 2>/dev/null || echo 0)
+		want=$((cur + need - free))
+		avail=$(pg_meminfo MemAvailable)
+		fix="as root: sysctl -w vm.nr_hugepages=$want (then retry), or lower shared_buffers (POOL), or HUGEPAGES=off|try"
+		if [ "$free" -ge "$need" ]; then
+			note "pg hp=$HP: $free huge pages of $hpkb kB already free, $need needed"
+		elif [ $(( (need - free) * hpkb )) -gt $(( ${avail:-0} * 9 / 10 )) ]; then
+			why="shared_buffers=${SB_KB}kB needs $need huge pages of $hpkb kB ($((need * hpkb / 1024)) MB) but only $((${avail:-0} / 1024)) MB of memory is available"
+			fix="lower shared_buffers (POOL) or free memory, then as root: sysctl -w vm.nr_hugepages=$want; or HUGEPAGES=off|try"
+		elif [ "$(id -u)" != 0 ]; then
+			why="$need huge pages of $hpkb kB are needed, $free are free, and only root can reserve more"
+		elif ! hp_reserve "$hpkb" "$need"; then
+			why="could not reserve $need huge pages of $hpkb kB (only $(cat "$pool/free_hugepages") free after asking for $want; memory too fragmented?)"
+			fix="as root: echo 1 > /proc/sys/vm/compact_memory; sysctl -w vm.nr_hugepages=$want, or reserve at boot (hugepages=$want), or HUGEPAGES=off|try"
+		else
+			note "pg hp=$HP: reserved $need huge pages of $hpkb kB"
+		fi
+	fi
+	if [ -n "$why" ]; then
+		if [ "$HP" = on ]; then
+			echo "preemptlab: huge_pages=on cannot be had: $why. Fix: $fix" >&2
+			exit 3
+		fi
+		note "pg hp=try: $why; PostgreSQL will fall back to 4 KB pages (the result records what it got)"
+	fi
+fi
+
+note "pg hp=$HP: starting the server (shared_buffers ${SB_KB}kB)"
+if ! pg_wait_job "$PGSAMPLE" run-as "$PG_USER" "$PG_BINDIR/pg_ctl" -D "$PGDATA" -l "$PG_CLUSTER/server.log" \
+	-w -t 300 start > "$PG_LOGS/pg_ctl-hp$HP.log" 2>&1; then
+	tail -n 5 "$PG_CLUSTER/server.log" >&2 || true
+	if [ "$HP" = on ]; then
+		echo "preemptlab: PostgreSQL could not start with huge_pages=on (its log above); reserve more huge pages as root: sysctl -w vm.nr_hugepages=<more>, or HUGEPAGES=off|try" >&2
+		exit 3
+	fi
+	die "the PostgreSQL server did not start; its log: $PG_LOGS/$PG_SERVER_LOG"
+fi
+
+note "pg hp=$HP: pgbench -i -s $SCALE"
+pg_wait_job "$PG_BINDIR/pgbench" -h "$PG_SOCK" -p "$PG_PORT" -U postgres -i -s "$SCALE" -q postgres \
+	> "$PG_LOGS/pgbench-init-hp$HP.log" 2>&1 ||
+	die "pgbench -i failed; see $PG_LOGS/pgbench-init-hp$HP.log"
+
+failed=0
+r=1
+while [ "$r" -le "$REP" ]; do
+	for b in $BUILTINS; do
+		for c in $CLIENTS_L; do
+			j=$CPUS
+			[ "$j" -gt "$c" ] && j=$c
+			if pg_wait_job "$PGSAMPLE" --host "$PG_SOCK" --port "$PG_PORT" \
+				--pgbench "$PG_BINDIR/pgbench" --builtin "$b" --clients "$c" \
+				--threads "$j" --duration "$DUR" --huge-pages "$HP" --pgdata "$PGDATA" \
+				--out-dir "$RUNDIR" --rep "$r" > "$PG_LOGS/.pgsample.out"; then
+				doc=$(cat "$PG_LOGS/.pgsample.out")
+				tps=$(sed -n 's/^ *"tps": *\([0-9.]*\).*/\1/p' "$doc" | head -n1)
+				spin=$(sed -n 's/^ *"spindelay_samples": *\([0-9]*\).*/\1/p' "$doc")
+				pk=$(sed -n 's/^ *"page_size_kb": *\([0-9-]*\).*/\1/p' "$doc")
+				note "pg hp=$HP $b c=$c r$r: tps $tps, SpinDelay samples $spin, pages ${pk} kB -> ${doc#"$RUNDIR"/}"
+			else
+				failed=$((failed + 1))
+				note "pg hp=$HP $b c=$c r$r: FAILED (logs in $PG_LOGS)"
+			fi
+		done
+	done
+	r=$((r + 1))
+done
+rm -f "$PG_LOGS/.pgsample.out"
+[ "$failed" -eq 0 ] || die "$failed pgbench cell(s) failed"
