@@ -8,8 +8,7 @@ CC ?= cc
 CSTD = -std=c11 -D_GNU_SOURCE
 WARN = -Wall -Wextra -Werror
 OPT = -O2 -g
-LAB_REVISION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-CFLAGS += $(CSTD) $(WARN) $(OPT) -I. -Ibuffer_pool -Ilab -DLAB_REVISION='"$(LAB_REVISION)"'
+CFLAGS += $(CSTD) $(WARN) $(OPT) -I. -Ibuffer_pool -Ilab -I$(B)
 LDLIBS += -lm -lpthread
 ifeq ($(HAVE_NUMA),1)
 NUMA_LIBS = -lnuma
@@ -77,5 +76,16 @@ $(B)/%.o: %.c config.h
 $(B)/static/%.o: %.c config.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The lab's git revision, rewritten only when it changes so that a commit
+# does not rebuild everything.
+$(B)/revision.h: FORCE
+	@mkdir -p $(B)
+	@rev=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	new="#define LAB_REVISION \"$$rev\""; \
+	[ "$$(cat $@ 2>/dev/null)" = "$$new" ] || echo "$$new" > $@
+$(B)/lab/provenance.o $(B)/static/lab/provenance.o: $(B)/revision.h
+FORCE:
+.PHONY: FORCE
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

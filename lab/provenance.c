@@ -1,4 +1,5 @@
 #include "provenance.h"
+#include "revision.h"
 
 #include <errno.h>
 #include <gnu/libc-version.h>

@@ -1,0 +1,72 @@
+/*
+ * The buffer mapping table: block number -> buffer id, a hash table split
+ * into partitions that each have their own lock, as PostgreSQL's
+ * BufferMapping LWLock tranche.  Lookups take the partition lock shared,
+ * insertions and deletions exclusive.  The lock is a process-shared
+ * pthread rwlock: like an LWLock, its waiters sleep.
+ *
+ * Each partition has its own entry pool, sized with slack because a
+ * replacement inserts the new mapping before it deletes the old one and
+ * because hashing never spreads blocks perfectly evenly.
+ */
+#ifndef PREEMPTLAB_BUF_TABLE_H
+#define PREEMPTLAB_BUF_TABLE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lockstats.h"
+
+#define MAPPING_PARTITIONS 128
+
+struct buf_table_part {
+	_Alignas(64) pthread_rwlock_t lock;
+	int32_t free_head;
+	uint32_t nbuckets;	/* power of two */
+	uint32_t nentries;	/* capacity */
+	uint32_t used;
+	size_t buckets_off;	/* from the table's base */
+	size_t entries_off;
+};
+
+struct buf_table {
+	uint32_t npart;
+	struct buf_table_part part[MAPPING_PARTITIONS];
+};
+
+/* Bytes needed for a table that maps nbuffers buffers. */
+size_t buf_table_size(uint32_t nbuffers);
+void buf_table_init(struct buf_table *t, uint32_t nbuffers);
+
+static inline uint32_t buf_table_hash(uint32_t tag)
+{
+	/* Murmur3's finalizer: consecutive blocks land in different partitions. */
+	uint32_t h = tag;
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h;
+}
+
+static inline uint32_t buf_table_partition(uint32_t hash)
+{
+	return hash % MAPPING_PARTITIONS;
+}
+
+/* Partition lock, timed into stats when stats is not NULL; returns the
+ * time it was acquired, to be handed to buf_table_unlock. */
+uint64_t buf_table_lock_shared(struct buf_table *t, uint32_t part, struct lockstats *stats);
+uint64_t buf_table_lock_exclusive(struct buf_table *t, uint32_t part, struct lockstats *stats);
+void buf_table_unlock(struct buf_table *t, uint32_t part, struct lockstats *stats,
+		      uint64_t t_acquired);
+
+/* The caller holds the partition lock (exclusive for insert/delete). */
+int32_t buf_table_lookup(struct buf_table *t, uint32_t hash, uint32_t tag);
+/* Returns -1 if inserted, else the buffer id already mapped for tag; -2 when full. */
+int32_t buf_table_insert(struct buf_table *t, uint32_t hash, uint32_t tag, int32_t buf_id);
+void buf_table_delete(struct buf_table *t, uint32_t hash, uint32_t tag);
+
+#endif

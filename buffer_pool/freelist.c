@@ -1,0 +1,185 @@
+#include "freelist.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int strategy_parse(const char *s, enum strategy_kind *kind, uint32_t *nparts)
+{
+	if (strcmp(s, "pg") == 0 || strcmp(s, "global") == 0) {
+		*kind = s[0] == 'p' ? STRATEGY_PG : STRATEGY_GLOBAL;
+		*nparts = 1;
+		return 0;
+	}
+	if (strncmp(s, "partitioned:", 12) == 0) {
+		char *end;
+		long n = strtol(s + 12, &end, 10);
+		if (*end || n < 1 || n > MAX_STRATEGY_PARTS)
+			return -1;
+		*kind = STRATEGY_PARTITIONED;
+		*nparts = (uint32_t)n;
+		return 0;
+	}
+	return -1;
+}
+
+void strategy_name(enum strategy_kind kind, uint32_t nparts, char *out, unsigned len)
+{
+	if (kind == STRATEGY_PARTITIONED)
+		snprintf(out, len, "partitioned:%u", nparts);
+	else
+		snprintf(out, len, "%s", kind == STRATEGY_PG ? "pg" : "global");
+}
+
+void strategy_init(struct strategy_ctl *c, enum strategy_kind kind, uint32_t nparts,
+		   enum lab_lock_kind lock, struct buf_desc *descs, uint32_t nbuffers)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	c->nparts = nparts;
+	for (uint32_t i = 0; i < nparts; i++) {
+		struct strategy_part *p = &c->part[i];
+		lab_lock_init(&p->lock, lock);
+		p->start = (uint32_t)((uint64_t)nbuffers * i / nparts);
+		p->len = (uint32_t)((uint64_t)nbuffers * (i + 1) / nparts) - p->start;
+		p->first_free = p->len ? (int32_t)p->start : FREENEXT_END_OF_LIST;
+		for (uint32_t b = p->start; b < p->start + p->len; b++)
+			descs[b].free_next = b + 1 < p->start + p->len ? (int32_t)(b + 1) :
+									 FREENEXT_END_OF_LIST;
+	}
+}
+
+/*
+ * Pop from the freelist under the lock.  A buffer on the freelist can have
+ * been pinned since it was put there (a hit through a stale lookup), so
+ * each candidate is checked under its header lock, outside the strategy
+ * lock, and skipped if in use.
+ */
+static int32_t pop_free(struct strategy_part *p, struct buf_desc *descs, struct lock_ctx *lc,
+			int hold_lock, uint32_t *state)
+{
+	/* An unlocked peek: once the freelist is empty it stays cheap. */
+	while (__atomic_load_n(&p->first_free, __ATOMIC_RELAXED) >= 0) {
+		if (!hold_lock)
+			lab_lock_acquire(&p->lock, lc);
+		int32_t id = p->first_free;
+		if (id >= 0) {
+			/* Touches the descriptor with the lock held. */
+			p->first_free = descs[id].free_next;
+			descs[id].free_next = FREENEXT_NOT_IN_LIST;
+		}
+		if (!hold_lock)
+			lab_lock_release(&p->lock, lc);
+		if (id < 0)
+			break;
+		uint32_t s = buf_hdr_lock(&descs[id]);
+		if (BUF_REFCOUNT(s) == 0 && BUF_USAGECOUNT(s) == 0) {
+			*state = s;
+			return id;
+		}
+		buf_hdr_unlock(&descs[id], s);
+	}
+	return -1;
+}
+
+/* Advance the hand; the backend that wraps it counts the pass, under the lock. */
+static uint32_t clock_tick(struct strategy_part *p, struct lock_ctx *lc, int hold_lock)
+{
+	uint32_t victim = __atomic_fetch_add(&p->next_victim, 1, __ATOMIC_RELAXED);
+	if (victim >= p->len) {
+		uint32_t original = victim;
+		victim %= p->len;
+		if (victim == 0) {
+			uint32_t expected = original + 1;
+			if (!hold_lock)
+				lab_lock_acquire(&p->lock, lc);
+			/* Others may have ticked meanwhile: keep their advance. */
+			while (!__atomic_compare_exchange_n(&p->next_victim, &expected,
+							    expected % p->len, false,
+							    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+				;
+			p->complete_passes++;
+			if (!hold_lock)
+				lab_lock_release(&p->lock, lc);
+		}
+	}
+	return p->start + victim;
+}
+
+static int32_t clock_sweep(struct strategy_part *p, struct buf_desc *descs, struct lock_ctx *lc,
+			   int hold_lock, uint32_t *state)
+{
+	uint32_t tries = p->len;
+	while (tries > 0) {
+		uint32_t id = clock_tick(p, lc, hold_lock);
+		struct buf_desc *d = &descs[id];
+		uint32_t s = buf_hdr_lock(d);
+		if (BUF_REFCOUNT(s) == 0) {
+			if (BUF_USAGECOUNT(s) == 0) {
+				*state = s;
+				return (int32_t)id;
+			}
+			/* Someone used it recently: one more round of grace. */
+			s -= BUF_USAGECOUNT_ONE;
+			tries = p->len;
+		} else {
+			tries--;
+		}
+		buf_hdr_unlock(d, s);
+	}
+	return -1;
+}
+
+static int32_t get_from_part(struct strategy_ctl *c, struct strategy_part *p,
+			     struct buf_desc *descs, struct lock_ctx *lc, uint32_t *state)
+{
+	int hold = c->kind == STRATEGY_GLOBAL;
+	int32_t id;
+
+	if (p->len == 0)
+		return -1;
+	__atomic_fetch_add(&p->allocs, 1, __ATOMIC_RELAXED);
+	if (hold)
+		lab_lock_acquire(&p->lock, lc);
+	id = pop_free(p, descs, lc, hold, state);
+	if (id < 0)
+		id = clock_sweep(p, descs, lc, hold, state);
+	if (hold)
+		lab_lock_release(&p->lock, lc);
+	return id;
+}
+
+int32_t strategy_get_buffer(struct strategy_ctl *c, struct buf_desc *descs, struct lock_ctx *lc,
+			    uint32_t home, uint32_t *state)
+{
+	for (uint32_t i = 0; i < c->nparts; i++) {
+		int32_t id = get_from_part(c, &c->part[(home + i) % c->nparts], descs, lc, state);
+		if (id >= 0)
+			return id;
+	}
+	return -1;
+}
+
+void strategy_free_buffer(struct strategy_ctl *c, struct buf_desc *descs, struct lock_ctx *lc,
+			  int32_t buf_id)
+{
+	struct strategy_part *p = &c->part[0];
+	for (uint32_t i = 0; i < c->nparts; i++)
+		if ((uint32_t)buf_id >= c->part[i].start &&
+		    (uint32_t)buf_id < c->part[i].start + c->part[i].len)
+			p = &c->part[i];
+	lab_lock_acquire(&p->lock, lc);
+	if (descs[buf_id].free_next == FREENEXT_NOT_IN_LIST) {
+		descs[buf_id].free_next = p->first_free;
+		p->first_free = buf_id;
+	}
+	lab_lock_release(&p->lock, lc);
+}
+
+uint32_t strategy_complete_passes(struct strategy_ctl *c)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < c->nparts; i++)
+		n += c->part[i].complete_passes;
+	return n;
+}

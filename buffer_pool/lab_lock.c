@@ -1,0 +1,125 @@
+/*
+ * Dispatch and instrumentation around the lock implementations.
+ *
+ * Timing costs two clock reads per acquisition (start of wait, acquired)
+ * and one per release; the uncontended fast path skips the first read's
+ * use.  bufbench --no-instrument (ctx->stats == NULL) removes all of it so
+ * the cost of measuring can itself be measured.
+ */
+#include <string.h>
+
+#include "clock.h"
+#include "lab_lock.h"
+#include "rseq_slice.h"
+
+static const char *const kind_names[] = {
+	[LOCK_TAS] = "tas", [LOCK_RSEQ] = "rseq", [LOCK_FUTEX] = "futex", [LOCK_MCS] = "mcs",
+};
+
+const char *lab_lock_kind_name(enum lab_lock_kind k)
+{
+	return k <= LOCK_MCS ? kind_names[k] : "?";
+}
+
+int lab_lock_kind_parse(const char *s, enum lab_lock_kind *out)
+{
+	for (int k = LOCK_TAS; k <= LOCK_MCS; k++) {
+		if (strcmp(s, kind_names[k]) == 0) {
+			*out = (enum lab_lock_kind)k;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void lab_lock_init(struct lab_lock *l, enum lab_lock_kind kind)
+{
+	memset(l, 0, sizeof(*l));
+	l->kind = kind;
+}
+
+static bool raw_acquire(struct lab_lock *l, struct lock_ctx *c, struct lock_wait *w)
+{
+	switch (l->kind) {
+	case LOCK_FUTEX:
+		return futex_lock_acquire(&l->futex, w);
+	case LOCK_MCS:
+		return mcs_acquire(&l->mcs_tail, c->mcs_nodes, c->backend, w);
+	case LOCK_RSEQ:
+	case LOCK_TAS:
+	default:
+		return tas_acquire(&l->tas, w, c->name);
+	}
+}
+
+static void raw_release(struct lab_lock *l, struct lock_ctx *c)
+{
+	switch (l->kind) {
+	case LOCK_FUTEX:
+		futex_lock_release(&l->futex);
+		break;
+	case LOCK_MCS:
+		mcs_release(&l->mcs_tail, c->mcs_nodes, c->backend);
+		break;
+	case LOCK_RSEQ:
+	case LOCK_TAS:
+	default:
+		tas_release(&l->tas);
+		break;
+	}
+}
+
+void lab_lock_acquire(struct lab_lock *l, struct lock_ctx *c)
+{
+	struct lock_wait w = { 0, 0 };
+	struct lockstats *s = c->stats;
+
+	if (!s) {
+		raw_acquire(l, c, &w);
+	} else {
+		uint64_t t0 = clock_ns();
+		bool contended = raw_acquire(l, c, &w);
+		uint64_t t1 = clock_ns();
+
+		s->acquisitions++;
+		if (contended) {
+			uint64_t waited = t1 - t0;
+			s->contended++;
+			s->spins += w.spins;
+			s->sleeps += w.sleeps;
+			s->wait_ns += waited;
+			s->wait_hist[lockstats_bucket(waited)]++;
+			if (waited > s->max_wait_ns)
+				s->max_wait_ns = waited;
+		}
+		c->t_acquired = t1;
+	}
+	/*
+	 * Ask for the extension only once the lock is ours: a waiter that
+	 * asked too would be shielded from preemption while it spins.
+	 */
+	if (l->kind == LOCK_RSEQ)
+		rseq_slice_request();
+}
+
+void lab_lock_release(struct lab_lock *l, struct lock_ctx *c)
+{
+	struct lockstats *s = c->stats;
+
+	if (s) {
+		uint64_t held = clock_ns() - c->t_acquired;
+		s->hold_ns += held;
+		s->hold_hist[lockstats_bucket(held)]++;
+		if (held > s->max_hold_ns)
+			s->max_hold_ns = held;
+	}
+	raw_release(l, c);
+	if (l->kind == LOCK_RSEQ && rseq_slice_withdraw()) {
+		/* The kernel let us finish; hand the CPU back now. */
+		if (s) {
+			s->rseq_grants++;
+			s->rseq_yields++;
+		}
+		rseq_slice_yield();
+	}
+}

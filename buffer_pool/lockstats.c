@@ -1,0 +1,21 @@
+#include "lockstats.h"
+
+void lockstats_add(struct lockstats *sum, const struct lockstats *s)
+{
+	sum->acquisitions += s->acquisitions;
+	sum->contended += s->contended;
+	sum->spins += s->spins;
+	sum->sleeps += s->sleeps;
+	sum->wait_ns += s->wait_ns;
+	sum->hold_ns += s->hold_ns;
+	sum->rseq_grants += s->rseq_grants;
+	sum->rseq_yields += s->rseq_yields;
+	if (s->max_wait_ns > sum->max_wait_ns)
+		sum->max_wait_ns = s->max_wait_ns;
+	if (s->max_hold_ns > sum->max_hold_ns)
+		sum->max_hold_ns = s->max_hold_ns;
+	for (int i = 0; i < LOCKSTATS_BUCKETS; i++) {
+		sum->hold_hist[i] += s->hold_hist[i];
+		sum->wait_hist[i] += s->wait_hist[i];
+	}
+}

@@ -1,0 +1,38 @@
+/*
+ * Per-backend lock statistics.  Each backend owns its counters (in shared
+ * memory, one slot per backend) so that counting never adds a shared cache
+ * line to the very critical sections being measured; the parent sums the
+ * slots after the run.
+ */
+#ifndef PREEMPTLAB_LOCKSTATS_H
+#define PREEMPTLAB_LOCKSTATS_H
+
+#include <stdint.h>
+
+#define LOCKSTATS_BUCKETS 32
+
+struct lockstats {
+	uint64_t acquisitions;
+	uint64_t contended;	/* first attempt failed */
+	uint64_t spins;		/* delay-loop iterations while waiting */
+	uint64_t sleeps;	/* backoff sleeps (tas) or futex waits */
+	uint64_t wait_ns;
+	uint64_t hold_ns;
+	uint64_t max_wait_ns;
+	uint64_t max_hold_ns;
+	uint64_t rseq_grants;	/* slice extensions the kernel granted */
+	uint64_t rseq_yields;
+	uint64_t hold_hist[LOCKSTATS_BUCKETS];
+	uint64_t wait_hist[LOCKSTATS_BUCKETS];
+};
+
+/* Bucket i holds 2^i <= ns < 2^(i+1); 0 and 1 go to bucket 0. */
+static inline int lockstats_bucket(uint64_t ns)
+{
+	int b = ns < 2 ? 0 : 63 - __builtin_clzll(ns);
+	return b < LOCKSTATS_BUCKETS ? b : LOCKSTATS_BUCKETS - 1;
+}
+
+void lockstats_add(struct lockstats *sum, const struct lockstats *s);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * The layout of the shared segment, in the order PostgreSQL lays out its
+ * buffer manager's share of shared memory:
+ *
+ *   control (config, strategy control, spin estimate, run phase)
+ *   buffer descriptors      64 bytes each
+ *   buffer mapping table    partitioned hash
+ *   per-backend stats and MCS nodes
+ *   buffer blocks           BLCKSZ each, page aligned
+ *
+ * Offsets rather than pointers are stored, but since the segment is mapped
+ * before fork every process sees it at the same address anyway.
+ */
+#ifndef PREEMPTLAB_POOL_H
+#define PREEMPTLAB_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf_desc.h"
+#include "buf_table.h"
+#include "freelist.h"
+#include "lab_lock.h"
+#include "stats.h"
+
+#define BLCKSZ 8192
+
+enum run_phase { PHASE_WARMUP, PHASE_MEASURE, PHASE_STOP };
+
+struct pool_config {
+	uint32_t nbuffers;
+	uint32_t relation_blocks;
+	uint32_t max_backends;
+	enum strategy_kind strategy;
+	uint32_t strategy_parts;
+	enum lab_lock_kind lock;
+	int stuck_limit;
+};
+
+struct pool_ctl {
+	struct pool_config cfg;
+	struct spin_shared spin;
+	int relation_fd;	/* backing store; inherited by fork */
+	size_t descs_off, table_off, stats_off, mcs_off, blocks_off;
+	int phase;		/* enum run_phase, atomic */
+	struct strategy_ctl strategy;
+};
+
+struct pool {
+	struct pool_ctl *ctl;
+	struct buf_desc *descs;
+	struct buf_table *table;
+	struct backend_stats *stats;
+	struct mcs_node *mcs;
+	char *blocks;
+};
+
+size_t pool_segment_size(const struct pool_config *cfg);
+
+/* Format a zeroed segment of pool_segment_size bytes; fd is the relation. */
+void pool_init(struct pool *p, void *base, const struct pool_config *cfg, int relation_fd);
+
+static inline char *pool_page(struct pool *p, int32_t buf_id)
+{
+	return p->blocks + (size_t)buf_id * BLCKSZ;
+}
+
+#endif

@@ -1,0 +1,113 @@
+#include "rseq_slice.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/prctl.h>
+#include <sys/rseq.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* From the 7.0 uapi, absent from Debian 12's headers. */
+#define PR_RSEQ_SLICE_EXTENSION 79
+#define PR_RSEQ_SLICE_EXTENSION_SET 2
+#define PR_RSEQ_SLICE_EXT_ENABLE 0x01
+#define RSEQ_FLAG_SLICE_EXT_ENABLED (1u << 5)
+#define SLICE_CTRL_OFFSET 28	/* after mm_cid in struct rseq */
+#define SLICE_CTRL_END (SLICE_CTRL_OFFSET + 4)
+#define SYS_rseq_slice_yield 471
+#ifndef AT_RSEQ_FEATURE_SIZE
+#define AT_RSEQ_FEATURE_SIZE 27
+#endif
+#define RSEQ_SIG 0x53053053
+
+struct slice_ctrl {
+	volatile uint8_t request;
+	volatile uint8_t granted;
+	uint16_t reserved;
+};
+
+/* Our own registration, used when glibc registered none (tunable off). */
+static _Thread_local _Alignas(64) unsigned char own_area[64];
+static _Thread_local struct slice_ctrl *ctrl;
+
+static unsigned char *glibc_area(void)
+{
+	return (unsigned char *)__builtin_thread_pointer() + __rseq_offset;
+}
+
+int rseq_slice_enable(char *err, size_t errlen)
+{
+	unsigned long feature = getauxval(AT_RSEQ_FEATURE_SIZE);
+	unsigned char *area;
+
+	if (feature < SLICE_CTRL_END) {
+		snprintf(err, errlen,
+			 "this kernel's rseq has no slice_ctrl field (AT_RSEQ_FEATURE_SIZE=%lu < %d): "
+			 "boot a 7.0+ kernel built with CONFIG_RSEQ_SLICE_EXTENSION=y",
+			 feature, SLICE_CTRL_END);
+		return -1;
+	}
+	if (__rseq_size > 0) {
+		/*
+		 * glibc registered the thread already and a second
+		 * registration fails with EINVAL, so its area must do; from
+		 * 7.1 the kernel also wants it to cover the feature size.
+		 */
+		if (__rseq_size < feature) {
+			snprintf(err, errlen,
+				 "glibc registered a %u-byte rseq area, the kernel needs %lu for the "
+				 "slice extension: rerun with GLIBC_TUNABLES=glibc.pthread.rseq=0",
+				 __rseq_size, feature);
+			return -1;
+		}
+		area = glibc_area();
+	} else {
+		uint32_t len = (uint32_t)(feature > 32 ? (feature + 31) & ~31ul : 32);
+		if (len > sizeof(own_area) ||
+		    syscall(SYS_rseq, own_area, len, 0, RSEQ_SIG) != 0) {
+			snprintf(err, errlen, "rseq registration (%u bytes) failed: %s", len,
+				 strerror(errno));
+			return -1;
+		}
+		area = own_area;
+	}
+	if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_SET,
+		  PR_RSEQ_SLICE_EXT_ENABLE, 0, 0) != 0) {
+		const char *why = errno == EINVAL ? "the kernel lacks CONFIG_RSEQ_SLICE_EXTENSION" :
+				  errno == ENXIO ? "no rseq area registered for this thread" :
+						   "disabled at boot (rseq_slice_ext=off?)";
+		snprintf(err, errlen, "prctl(PR_RSEQ_SLICE_EXTENSION) failed: %s (%s)",
+			 strerror(errno), why);
+		return -1;
+	}
+	uint32_t flags = __atomic_load_n((uint32_t *)(area + 16), __ATOMIC_RELAXED);
+	if (!(flags & RSEQ_FLAG_SLICE_EXT_ENABLED)) {
+		snprintf(err, errlen, "prctl succeeded but rseq flags 0x%x lack SLICE_EXT_ENABLED",
+			 flags);
+		return -1;
+	}
+	ctrl = (struct slice_ctrl *)(area + SLICE_CTRL_OFFSET);
+	return 0;
+}
+
+void rseq_slice_request(void)
+{
+	ctrl->request = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+bool rseq_slice_withdraw(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	ctrl->request = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return ctrl->granted != 0;
+}
+
+void rseq_slice_yield(void)
+{
+	syscall(SYS_rseq_slice_yield);
+}

@@ -1,0 +1,30 @@
+/*
+ * The Linux 7.0 rseq time-slice extension (CONFIG_RSEQ_SLICE_EXTENSION):
+ * a thread sets a request flag in its rseq area while it holds a lock; if
+ * the scheduler wants to preempt it then, the kernel grants a short
+ * extension (5-50 us) instead, and the thread gives the CPU back with
+ * rseq_slice_yield() as soon as it has released the lock.
+ */
+#ifndef PREEMPTLAB_RSEQ_SLICE_H
+#define PREEMPTLAB_RSEQ_SLICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Enable the extension for the calling thread.  Returns 0, or -1 with a
+ * message in err naming the reason (kernel without the feature, disabled at
+ * boot, rseq area too small, ...).
+ */
+int rseq_slice_enable(char *err, size_t errlen);
+
+/* Request an extension: call with the lock just taken. */
+void rseq_slice_request(void);
+
+/* Withdraw the request; returns true when the kernel had granted one
+ * (the caller then yields with rseq_slice_yield()). */
+bool rseq_slice_withdraw(void);
+
+void rseq_slice_yield(void);
+
+#endif

@@ -1,0 +1,155 @@
+/*
+ * PostgreSQL's spinlock algorithm, reimplemented.
+ *
+ * The lock is one byte set with an atomic exchange.  A waiter first reads
+ * the byte and only attempts the exchange when it looks free (TAS_SPIN), so
+ * that waiters spin on a shared cache line instead of bouncing it with
+ * writes.  After spins_per_delay unsuccessful iterations it sleeps, starting
+ * at 1 ms and growing each sleep by a random factor between 1x and 2x, so
+ * that waiters do not wake in lock step; past 1 s the delay wraps back to
+ * 1 ms.  A waiter that has slept stuck_limit times (PostgreSQL: 1000, a few
+ * minutes) concludes that the holder died with the lock held and ends the
+ * process, as PostgreSQL PANICs with "stuck spinlock".
+ *
+ * spins_per_delay adapts per process: an acquisition that never slept means
+ * spinning is worthwhile (we are on a multiprocessor and holders run), so
+ * it grows by 100 up to 1000; one that had to sleep shrinks it by 1 down to
+ * 10.  The asymmetry is deliberate: a uniprocessor, where spinning is pure
+ * waste, is detected quickly, while a multiprocessor only drifts down after
+ * many bad experiences.  At exit a backend folds its value into a shared
+ * estimate ((15 * old + new) / 16) that new backends start from.
+ *
+ * Why this matters to the lab: a holder that is descheduled (preempted in a
+ * page fault, say) leaves every waiter spinning for spins_per_delay
+ * iterations and then sleeping for at least a millisecond: a delay of one
+ * holder's scheduling turns into milliseconds of lost work per waiter.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "lab_lock.h"
+#include "spin_delay.h"
+
+#define MIN_SPINS_PER_DELAY 10
+#define MAX_SPINS_PER_DELAY 1000
+#define DEFAULT_SPINS_PER_DELAY 100
+#define MIN_DELAY_USEC 1000L
+#define MAX_DELAY_USEC 1000000L
+#define DEFAULT_STUCK_LIMIT 1000
+
+/* Process-local, as in PostgreSQL: each backend learns for itself. */
+static int spins_per_delay = DEFAULT_SPINS_PER_DELAY;
+static int stuck_limit = DEFAULT_STUCK_LIMIT;
+static uint32_t rng_state = 2463534242u;
+
+static uint32_t next_random(void)
+{
+	uint32_t x = rng_state;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return rng_state = x;
+}
+
+void spin_shared_init(struct spin_shared *sh, int limit)
+{
+	sh->spins_per_delay = DEFAULT_SPINS_PER_DELAY;
+	sh->stuck_limit = limit > 0 ? limit : DEFAULT_STUCK_LIMIT;
+}
+
+void spin_backend_start(struct spin_shared *sh, uint32_t seed)
+{
+	spins_per_delay = __atomic_load_n(&sh->spins_per_delay, __ATOMIC_RELAXED);
+	stuck_limit = sh->stuck_limit;
+	rng_state = seed ? seed : 2463534242u;
+}
+
+void spin_backend_exit(struct spin_shared *sh)
+{
+	int old = __atomic_load_n(&sh->spins_per_delay, __ATOMIC_RELAXED);
+	int new;
+	/* A lost update would only skew an estimate, but CAS is cheap here. */
+	do {
+		new = (old * 15 + spins_per_delay) / 16;
+	} while (!__atomic_compare_exchange_n(&sh->spins_per_delay, &old, new, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+int spin_local_spins_per_delay(void)
+{
+	return spins_per_delay;
+}
+
+static inline int tas_try(volatile uint8_t *lock)
+{
+	return __atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE);
+}
+
+/* TAS_SPIN: look before exchanging, so waiters only read the line. */
+static inline int tas_spin(volatile uint8_t *lock)
+{
+	return *lock ? 1 : tas_try(lock);
+}
+
+static void sleep_usec(long usec)
+{
+	struct timespec ts = { usec / 1000000L, (usec % 1000000L) * 1000L };
+	nanosleep(&ts, NULL);
+}
+
+static _Noreturn void stuck(const char *name, int delays, uint64_t waited_ns)
+{
+	fprintf(stderr,
+		"bufbench: stuck spinlock (%s) detected in backend pid %d after %d sleeps "
+		"(%.1f s): its holder never released it\n",
+		name ? name : "lock", (int)getpid(), delays, waited_ns / 1e9);
+	fflush(stderr);
+	_exit(SPIN_STUCK_EXIT);
+}
+
+bool tas_acquire(volatile uint8_t *lock, struct lock_wait *w, const char *name)
+{
+	if (!tas_try(lock))
+		return false;
+
+	int spins = 0, delays = 0;
+	long cur_delay = 0;
+	uint64_t start = 0;
+
+	while (tas_spin(lock)) {
+		spin_delay();
+		w->spins++;
+		if (++spins < spins_per_delay)
+			continue;
+		if (delays == 0)
+			start = clock_ns();
+		if (++delays > stuck_limit)
+			stuck(name, delays - 1, clock_ns() - start);
+		if (cur_delay == 0)
+			cur_delay = MIN_DELAY_USEC;
+		sleep_usec(cur_delay);
+		w->sleeps++;
+		/* Grow by a random fraction of itself, rounding to nearest. */
+		cur_delay += (long)(cur_delay * ((double)next_random() / UINT32_MAX) + 0.5);
+		if (cur_delay > MAX_DELAY_USEC)
+			cur_delay = MIN_DELAY_USEC;
+		spins = 0;
+	}
+
+	if (cur_delay == 0) {
+		if (spins_per_delay < MAX_SPINS_PER_DELAY)
+			spins_per_delay = spins_per_delay + 100 < MAX_SPINS_PER_DELAY ?
+						  spins_per_delay + 100 : MAX_SPINS_PER_DELAY;
+	} else if (spins_per_delay > MIN_SPINS_PER_DELAY) {
+		spins_per_delay--;
+	}
+	return true;
+}
+
+void tas_release(volatile uint8_t *lock)
+{
+	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,230 @@
+/*
+ * bufbench: create the segment, fork the clients, time the measured
+ * interval, collect, print one JSON document.
+ *
+ * The parent never touches buffer blocks; it formats the control area and
+ * the descriptors (as the postmaster does) and then only watches the clock
+ * and its children.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bufbench.h"
+#include "clock.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static pid_t spawn(struct pool *p, const struct bench_opts *o, uint32_t slot, uint32_t inc)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		/* The parent decides when to stop; a terminal's ^C goes to it. */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_DFL);
+		bench_client(p, o, slot, inc);
+	}
+	return pid;
+}
+
+/* Sleep until deadline (ns) unless interrupted. */
+static void sleep_until(uint64_t deadline)
+{
+	while (!interrupted) {
+		uint64_t now = clock_ns();
+		if (now >= deadline)
+			return;
+		uint64_t left = deadline - now;
+		struct timespec ts = { (time_t)(left / 1000000000u), (long)(left % 1000000000u) };
+		if (ts.tv_sec > 0) {
+			ts.tv_sec = 0;
+			ts.tv_nsec = 200000000;	/* wake to look at our children */
+		}
+		nanosleep(&ts, NULL);
+		return;
+	}
+}
+
+struct children {
+	pid_t *pid;
+	uint32_t *incarnation;
+	int n;
+	int alive;
+};
+
+/*
+ * Reap whatever has exited: re-fork reconnecting clients, record a
+ * failure for anything else.  Returns -1 once a client has failed.
+ */
+static int reap(struct children *c, struct pool *p, const struct bench_opts *o, int block,
+		struct bench_result *r)
+{
+	int status;
+	pid_t pid;
+	while ((pid = waitpid(-1, &status, block ? 0 : WNOHANG)) > 0) {
+		int slot = -1;
+		for (int i = 0; i < c->n; i++)
+			if (c->pid[i] == pid)
+				slot = i;
+		if (slot < 0)
+			continue;
+		c->pid[slot] = 0;
+		c->alive--;
+		int phase = __atomic_load_n(&p->ctl->phase, __ATOMIC_ACQUIRE);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_RECONNECT && phase != PHASE_STOP) {
+			c->pid[slot] = spawn(p, o, (uint32_t)slot, ++c->incarnation[slot]);
+			if (c->pid[slot] > 0)
+				c->alive++;
+		} else if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 &&
+						  WEXITSTATUS(status) != EXIT_RECONNECT)) {
+			if (!r->error[0])
+				snprintf(r->error, sizeof(r->error), "client %d %s %d%s", slot,
+					 WIFEXITED(status) ? "exited with status" : "killed by signal",
+					 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+					 WIFEXITED(status) && WEXITSTATUS(status) == SPIN_STUCK_EXIT ?
+						 " (stuck spinlock)" : "");
+			return -1;
+		}
+		if (block)
+			break;
+	}
+	return 0;
+}
+
+static void stop_children(struct children *c, struct pool *p, const struct bench_opts *o,
+			  struct bench_result *r)
+{
+	__atomic_store_n(&p->ctl->phase, PHASE_STOP, __ATOMIC_RELEASE);
+	/* A client stuck behind a dead lock holder never sees the phase. */
+	uint64_t deadline = clock_ns() + 30ull * 1000000000u;
+	while (c->alive > 0 && clock_ns() < deadline) {
+		reap(c, p, o, 0, r);
+		if (c->alive > 0)
+			usleep(10000);
+	}
+	if (c->alive > 0) {
+		for (int i = 0; i < c->n; i++)
+			if (c->pid[i] > 0)
+				kill(c->pid[i], SIGKILL);
+		while (c->alive > 0 && reap(c, p, o, 1, r) >= 0)
+			;
+		if (!r->error[0])
+			snprintf(r->error, sizeof(r->error), "clients did not stop within 30 s; killed");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_opts o;
+	struct provenance prov;
+	struct shmem_seg seg;
+	struct pool pool;
+	struct bench_result r;
+	char err[512];
+
+	bench_parse_args(&o, argc, argv);
+	memset(&r, 0, sizeof(r));
+
+	struct pool_config cfg = {
+		.nbuffers = (uint32_t)(o.pool_bytes / BLCKSZ),
+		.relation_blocks = (uint32_t)(o.relation_bytes / BLCKSZ),
+		.max_backends = (uint32_t)o.clients,
+		.strategy = o.strategy,
+		.strategy_parts = o.strategy_parts,
+		.lock = o.lock,
+		.stuck_limit = o.stuck_limit,
+	};
+
+	FILE *out = stdout;
+	if (o.json && !(out = fopen(o.json, "w"))) {
+		fprintf(stderr, "bufbench: cannot write %s: %s\n", o.json, strerror(errno));
+		return EXIT_BAD_OPTION;
+	}
+
+	if (shmem_create(&seg, pool_segment_size(&cfg), o.pages, o.numa, err, sizeof(err)) != 0) {
+		fprintf(stderr, "bufbench: %s\n", err);
+		return EXIT_NO_PAGES;
+	}
+	if (seg.note[0])
+		fprintf(stderr, "bufbench: note: %s\n", seg.note);
+
+	/* The relation: a sparse memory file, read and written like a data file. */
+	int fd = memfd_create("bufbench-relation", 0);
+	if (fd < 0 || ftruncate(fd, (off_t)cfg.relation_blocks * BLCKSZ) != 0) {
+		fprintf(stderr, "bufbench: cannot create the relation file: %s\n", strerror(errno));
+		return EXIT_RUN_FAILED;
+	}
+	pool_init(&pool, seg.base, &cfg, fd);
+
+	/* Measure the environment before the clients load the machine. */
+	prov_collect(&prov, argc, argv);
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	struct children c = { calloc((size_t)o.clients, sizeof(pid_t)),
+			      calloc((size_t)o.clients, sizeof(uint32_t)), o.clients, 0 };
+	for (int i = 0; i < o.clients; i++) {
+		c.pid[i] = spawn(&pool, &o, (uint32_t)i, 0);
+		if (c.pid[i] < 0) {
+			snprintf(r.error, sizeof(r.error), "fork: %s", strerror(errno));
+			break;
+		}
+		c.alive++;
+	}
+
+	uint64_t t = clock_ns();
+	uint64_t warm_end = t + (uint64_t)(o.warmup_s * 1e9);
+	while (!interrupted && !r.error[0] && clock_ns() < warm_end) {
+		sleep_until(warm_end);
+		reap(&c, &pool, &o, 0, &r);
+	}
+	__atomic_store_n(&pool.ctl->phase, PHASE_MEASURE, __ATOMIC_RELEASE);
+	uint64_t start = clock_ns(), end = start + (uint64_t)(o.duration_s * 1e9);
+	while (!interrupted && !r.error[0] && clock_ns() < end) {
+		sleep_until(end);
+		reap(&c, &pool, &o, 0, &r);
+	}
+	r.elapsed_s = (clock_ns() - start) / 1e9;
+	r.interrupted = interrupted;
+	stop_children(&c, &pool, &o, &r);
+
+	for (int i = 0; i < o.clients; i++)
+		backend_stats_add(&r.sum, &pool.stats[i]);
+	r.complete_passes = strategy_complete_passes(&pool.ctl->strategy);
+
+	snprintf(prov.page_policy, sizeof(prov.page_policy), "%s", page_policy_name(o.pages));
+	prov.page_size_kb = seg.page_size_kb;
+	snprintf(prov.page_size_source, sizeof(prov.page_size_source), "%s", seg.page_size_source);
+	if (o.pages == PAGES_THP)
+		prov.page_size_kb = r.sum.pmd_mapped_kb > 0 ? 2048 : 4;
+	snprintf(prov.lock, sizeof(prov.lock), "%s", lab_lock_kind_name(o.lock));
+	strategy_name(o.strategy, o.strategy_parts, prov.strategy, sizeof(prov.strategy));
+
+	bench_write_json(out, &o, &prov, &seg, &cfg, &r);
+	if (out != stdout)
+		fclose(out);
+	if (r.error[0])
+		fprintf(stderr, "bufbench: run failed: %s\n", r.error);
+	shmem_destroy(&seg);
+	close(fd);
+	free(c.pid);
+	free(c.incarnation);
+	return r.error[0] ? EXIT_RUN_FAILED : 0;
+}

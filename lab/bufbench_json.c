@@ -1,0 +1,110 @@
+/* The bufbench result document; its schema is docs/json.md. */
+#include "bufbench.h"
+
+static void write_hist(struct json *j, const char *key, const uint64_t *h)
+{
+	json_begin_array(j, key);
+	for (int i = 0; i < LOCKSTATS_BUCKETS; i++)
+		json_uint(j, NULL, h[i]);
+	json_end_array(j);
+}
+
+static void write_lock(struct json *j, const char *key, const struct lockstats *s)
+{
+	json_begin_object(j, key);
+	json_uint(j, "acquisitions", s->acquisitions);
+	json_uint(j, "contended", s->contended);
+	json_uint(j, "spins", s->spins);
+	json_uint(j, "sleeps", s->sleeps);
+	json_uint(j, "wait_ns", s->wait_ns);
+	json_uint(j, "hold_ns", s->hold_ns);
+	json_uint(j, "max_hold_ns", s->max_hold_ns);
+	json_uint(j, "max_wait_ns", s->max_wait_ns);
+	json_uint(j, "rseq_grants", s->rseq_grants);
+	json_uint(j, "rseq_yields", s->rseq_yields);
+	write_hist(j, "hold_hist", s->hold_hist);
+	write_hist(j, "wait_hist", s->wait_hist);
+	json_end_object(j);
+}
+
+static double per(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+void bench_write_json(FILE *out, const struct bench_opts *o, const struct provenance *prov,
+		      const struct shmem_seg *seg, const struct pool_config *cfg,
+		      const struct bench_result *r)
+{
+	struct json j;
+	const struct backend_stats *s = &r->sum;
+	double txn = (double)s->transactions;
+
+	json_init(&j, out);
+	json_begin_object(&j, NULL);
+	json_str(&j, "tool", "bufbench");
+	json_str(&j, "schema", "preemptlab.bufbench/1");
+
+	json_begin_object(&j, "config");
+	json_int(&j, "clients", o->clients);
+	json_double(&j, "duration_s", o->duration_s);
+	json_double(&j, "warmup_s", o->warmup_s);
+	json_str(&j, "workload", workload_name(o->workload));
+	json_uint(&j, "relation_pages", cfg->relation_blocks);
+	json_uint(&j, "pool_pages", cfg->nbuffers);
+	json_int(&j, "block_size", BLCKSZ);
+	json_str(&j, "pages", page_policy_name(o->pages));
+	json_str(&j, "lock", prov->lock);
+	json_str(&j, "strategy", prov->strategy);
+	json_str(&j, "numa", o->numa);
+	json_int(&j, "reconnect", o->reconnect);
+	json_uint(&j, "seed", o->seed);
+	json_bool(&j, "instrument", o->instrument);
+	json_uint(&j, "segment_bytes", seg->size);
+	json_str(&j, "page_note", seg->note);
+	json_end_object(&j);
+
+	prov_write(&j, prov);
+
+	json_begin_object(&j, "results");
+	json_bool(&j, "interrupted", r->interrupted);
+	json_str(&j, "error", r->error);
+	json_double(&j, "elapsed_s", r->elapsed_s);
+	json_uint(&j, "transactions", s->transactions);
+	json_double(&j, "tps", per(txn, r->elapsed_s));
+	json_begin_object(&j, "latency_us");
+	json_double(&j, "mean", per((double)s->lat_sum_ns, txn) / 1e3);
+	json_double(&j, "p50", lat_quantile(s->lat_hist, 0.50) / 1e3);
+	json_double(&j, "p90", lat_quantile(s->lat_hist, 0.90) / 1e3);
+	json_double(&j, "p99", lat_quantile(s->lat_hist, 0.99) / 1e3);
+	json_double(&j, "p999", lat_quantile(s->lat_hist, 0.999) / 1e3);
+	json_double(&j, "max", (double)s->lat_max_ns / 1e3);
+	json_end_object(&j);
+	json_uint(&j, "hits", s->hits);
+	json_uint(&j, "misses", s->misses);
+	json_uint(&j, "evictions", s->evictions);
+	json_uint(&j, "writes", s->writes);
+	json_int(&j, "minor_faults", s->minflt);
+	json_int(&j, "major_faults", s->majflt);
+	json_double(&j, "minor_faults_per_txn", per((double)s->minflt, txn));
+	json_int(&j, "minor_faults_total", s->minflt_total);
+	json_int(&j, "vcsw", s->nvcsw);
+	json_int(&j, "ivcsw", s->nivcsw);
+	json_double(&j, "vcsw_per_txn", per((double)s->nvcsw, txn));
+	json_double(&j, "ivcsw_per_txn", per((double)s->nivcsw, txn));
+	json_double(&j, "cpu_user_s", s->utime_s);
+	json_double(&j, "cpu_sys_s", s->stime_s);
+	json_double(&j, "spin_share",
+		    per((double)s->strategy.wait_ns / 1e9, o->clients * r->elapsed_s));
+	json_uint(&j, "processes", s->processes);
+	json_uint(&j, "complete_passes", r->complete_passes);
+	json_end_object(&j);
+
+	json_begin_object(&j, "locks");
+	write_lock(&j, "strategy", &s->strategy);
+	write_lock(&j, "mapping", &s->mapping);
+	json_end_object(&j);
+
+	json_end_object(&j);
+	json_finish(&j);
+}

@@ -1,0 +1,186 @@
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bufbench.h"
+
+static const char usage[] =
+	"Usage: bufbench [options]\n"
+	"A miniature PostgreSQL shared buffer pool driven by forked client processes.\n"
+	"\n"
+	"  --clients N          client processes (default 8)\n"
+	"  --duration S         measured seconds (default 10)\n"
+	"  --warmup S           seconds before measuring (default 0: the first-touch\n"
+	"                       faults of fresh backends are part of what is measured)\n"
+	"  --workload W         select-only | simple-update (default select-only)\n"
+	"  --relation SIZE      relation size, k/M/G suffixes (default 4 x pool)\n"
+	"  --pool SIZE          shared buffer pool size (default 256M)\n"
+	"  --pages P            4k | thp | 2m | 1g | try-2m | try-1g (default 4k)\n"
+	"  --lock L             strategy lock: tas | rseq | futex | mcs (default tas)\n"
+	"  --strategy S         pg | global | partitioned:N (default pg)\n"
+	"  --numa N             none | local | interleave | bind:NODE (default none)\n"
+	"  --reconnect N        re-fork each client every N transactions (0: never)\n"
+	"  --seed N             random seed (default 1)\n"
+	"  --json FILE          write the result document there (default stdout)\n"
+	"  --no-instrument      no lock timing or counting (to measure its cost)\n"
+	"  --stuck-limit N      backoff sleeps before 'stuck spinlock' (default 1000)\n"
+	"  --help               this text\n"
+	"\n"
+	"Exit status: 0 done, 2 bad option, 3 page policy cannot be had (the message\n"
+	"names the sysctl), 4 the run failed (stuck lock, no unpinned buffers).\n"
+	"Environment: PREEMPTLAB_KERNEL (catalog label), PREEMPTLAB_VIRT\n"
+	"(none|kvm|tcg), PREEMPTLAB_MODEL (when debugfs is not readable).\n";
+
+static _Noreturn void bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "bufbench: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (try --help)\n");
+	exit(EXIT_BAD_OPTION);
+}
+
+static uint64_t parse_size(const char *opt, const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	uint64_t mult = 1;
+	switch (*end) {
+	case 'k': case 'K': mult = 1ull << 10; end++; break;
+	case 'm': case 'M': mult = 1ull << 20; end++; break;
+	case 'g': case 'G': mult = 1ull << 30; end++; break;
+	default: break;
+	}
+	if (end == s || *end || v <= 0)
+		bad("bad size '%s': expected e.g. 512M or 2G", s);
+	(void)opt;
+	return (uint64_t)(v * (double)mult);
+}
+
+static long parse_long(const char *opt, const char *s, long min, long max)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || v < min || v > max) {
+		fprintf(stderr, "bufbench: %s wants an integer in %ld..%ld, not '%s' (try --help)\n",
+			opt, min, max, s);
+		exit(EXIT_BAD_OPTION);
+	}
+	return v;
+}
+
+static double parse_seconds(const char *opt, const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || *end || v < 0 || v > 86400) {
+		fprintf(stderr, "bufbench: %s wants seconds (0..86400), not '%s' (try --help)\n",
+			opt, s);
+		exit(EXIT_BAD_OPTION);
+	}
+	return v;
+}
+
+const char *workload_name(enum workload w)
+{
+	return w == WL_SIMPLE_UPDATE ? "simple-update" : "select-only";
+}
+
+void bench_parse_args(struct bench_opts *o, int argc, char **argv)
+{
+	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
+	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR, O_STUCK,
+	       O_HELP };
+	static const struct option longopts[] = {
+		{ "clients", required_argument, 0, O_CLIENTS },
+		{ "duration", required_argument, 0, O_DURATION },
+		{ "warmup", required_argument, 0, O_WARMUP },
+		{ "workload", required_argument, 0, O_WORKLOAD },
+		{ "relation", required_argument, 0, O_RELATION },
+		{ "pool", required_argument, 0, O_POOL },
+		{ "pages", required_argument, 0, O_PAGES },
+		{ "lock", required_argument, 0, O_LOCK },
+		{ "strategy", required_argument, 0, O_STRATEGY },
+		{ "numa", required_argument, 0, O_NUMA },
+		{ "reconnect", required_argument, 0, O_RECONNECT },
+		{ "seed", required_argument, 0, O_SEED },
+		{ "json", required_argument, 0, O_JSON },
+		{ "no-instrument", no_argument, 0, O_NOINSTR },
+		{ "stuck-limit", required_argument, 0, O_STUCK },
+		{ "help", no_argument, 0, O_HELP },
+		{ 0, 0, 0, 0 },
+	};
+
+	memset(o, 0, sizeof(*o));
+	o->clients = 8;
+	o->duration_s = 10;
+	o->pool_bytes = 256ull << 20;
+	o->pages = PAGES_4K;
+	o->lock = LOCK_TAS;
+	o->strategy = STRATEGY_PG;
+	o->strategy_parts = 1;
+	snprintf(o->numa, sizeof(o->numa), "none");
+	o->seed = 1;
+	o->instrument = true;
+	o->stuck_limit = 1000;
+
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		const char *a = optarg;
+		switch (c) {
+		case O_CLIENTS: o->clients = (int)parse_long("--clients", a, 1, 4096); break;
+		case O_DURATION: o->duration_s = parse_seconds("--duration", a); break;
+		case O_WARMUP: o->warmup_s = parse_seconds("--warmup", a); break;
+		case O_WORKLOAD:
+			if (strcmp(a, "select-only") == 0)
+				o->workload = WL_SELECT_ONLY;
+			else if (strcmp(a, "simple-update") == 0)
+				o->workload = WL_SIMPLE_UPDATE;
+			else
+				bad("unknown --workload '%s': expected select-only or simple-update", a);
+			break;
+		case O_RELATION: o->relation_bytes = parse_size("--relation", a); break;
+		case O_POOL: o->pool_bytes = parse_size("--pool", a); break;
+		case O_PAGES:
+			if (page_policy_parse(a, &o->pages) != 0)
+				bad("unknown --pages '%s': expected 4k, thp, 2m, 1g, try-2m or try-1g", a);
+			break;
+		case O_LOCK:
+			if (lab_lock_kind_parse(a, &o->lock) != 0)
+				bad("unknown --lock '%s': expected tas, rseq, futex or mcs", a);
+			break;
+		case O_STRATEGY:
+			if (strategy_parse(a, &o->strategy, &o->strategy_parts) != 0)
+				bad("unknown --strategy '%s': expected pg, global or partitioned:N (N 1..64)", a);
+			break;
+		case O_NUMA:
+			if (strcmp(a, "none") && strcmp(a, "local") && strcmp(a, "interleave") &&
+			    strncmp(a, "bind:", 5))
+				bad("unknown --numa '%s': expected none, local, interleave or bind:N", a);
+			snprintf(o->numa, sizeof(o->numa), "%s", a);
+			break;
+		case O_RECONNECT: o->reconnect = parse_long("--reconnect", a, 0, 1L << 40); break;
+		case O_SEED: o->seed = (uint64_t)parse_long("--seed", a, 0, 1L << 62); break;
+		case O_JSON: o->json = a; break;
+		case O_NOINSTR: o->instrument = false; break;
+		case O_STUCK: o->stuck_limit = (int)parse_long("--stuck-limit", a, 1, 1000000); break;
+		case O_HELP: fputs(usage, stdout); exit(0);
+		case ':':
+			bad("option %s needs a value", argv[optind - 1]);
+		default:
+			bad("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		bad("unexpected argument '%s'", argv[optind]);
+	if (o->pool_bytes < 16 * BLCKSZ)
+		bad("--pool %s is too small: at least 128k (16 buffers)", "");
+	if (o->relation_bytes == 0)
+		o->relation_bytes = o->pool_bytes * 4;
+	if (o->relation_bytes / BLCKSZ >= UINT32_MAX || o->pool_bytes / BLCKSZ >= (1u << 30))
+		bad("--pool or --relation too large%s", "");
+	if ((uint32_t)o->clients > (o->pool_bytes / BLCKSZ) / 2)
+		bad("too many clients for the pool: each can pin a buffer%s; raise --pool", "");
+}

@@ -1,0 +1,32 @@
+# The buffer pool library, bufbench (dynamic and static), bufmicro, and
+# their unit tests.
+
+BP_SRCS = $(wildcard buffer_pool/*.c)
+BP_OBJS = $(BP_SRCS:%.c=$(B)/%.o)
+BP_STATIC_OBJS = $(BP_SRCS:%.c=$(B)/static/%.o)
+LAB_COMMON = lab/json.c lab/provenance.c
+BUFBENCH_SRCS = lab/bufbench.c lab/bufbench_opts.c lab/bufbench_client.c lab/bufbench_json.c $(LAB_COMMON)
+
+$(B)/libbufferpool.a: $(BP_OBJS)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(B)/bufbench: $(BUFBENCH_SRCS:%.c=$(B)/%.o) $(B)/libbufferpool.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(NUMA_LIBS) $(LDLIBS)
+
+# Guests boot an initramfs with no libraries: link everything in.
+ifeq ($(NUMA_STATIC),1)
+STATIC_NUMA_LIBS = $(NUMA_LIBS)
+endif
+$(B)/bufbench-static: $(BUFBENCH_SRCS:%.c=$(B)/static/%.o) $(BP_STATIC_OBJS)
+	$(CC) -static $(LDFLAGS) -o $@ $^ $(STATIC_NUMA_LIBS) $(LDLIBS)
+
+$(B)/bufmicro: $(B)/lab/bufmicro.o $(LAB_COMMON:%.c=$(B)/%.o) $(B)/libbufferpool.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(NUMA_LIBS) $(LDLIBS)
+
+BP_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_bp_*.c))
+$(B)/tests/test_bp_%: $(B)/tests/unit/test_bp_%.o $(LAB_COMMON:%.c=$(B)/%.o) $(B)/libbufferpool.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(NUMA_LIBS) $(LDLIBS)
+
+ALL_TARGETS += $(B)/libbufferpool.a $(B)/bufbench $(B)/bufbench-static $(B)/bufmicro $(BP_TESTS)
