@@ -33,7 +33,7 @@ timeout -k 5 "$limit" "$(dirname "$0")/qemu-boot.sh" "$1" "$2" \
 if grep -q preemptlab-probe-ok "$tmp/console" 2>/dev/null; then
 	echo kvm > "$cache/$key"
 else
-	note "KVM probe boot did not reach userspace in ${limit}s ($(head -c 200 "$tmp/out" | tr '\n' ' ')): using TCG (emulated)"
+	note "KVM probe boot failed or did not reach userspace within ${limit}s ($(head -c 200 "$tmp/out" | tr '\n' ' ')): using TCG (emulated)"
 	echo tcg > "$cache/$key"
 fi
 cat "$cache/$key"

@@ -1,0 +1,358 @@
+#!/bin/sh
+# `make bench KERNEL=<not host>`: boots the asked kernel (and a baseline that
+# still has PREEMPT_NONE) in QEMU, one boot per kernel, and runs the bufbench
+# matrix inside; each run's JSON lands in RUNDIR/runs/ as soon as it ends.
+# Usage: scripts/bench-kernel.sh RUNDIR
+# Environment (all optional but KERNEL):
+#   KERNEL     catalog series, exact version or image path
+#   BASELINE   kernel run with model none (default 6.12; none skips it)
+#   HUGEPAGES  off (4k) | on (2m, must be had) | try (try-2m) |
+#              compare (4k, 2m and 1g where it can be reserved; default)
+#   MODELS PAGES CLIENTS LOCKS  override the matrix (space or comma lists)
+#   DURATION WARMUP REPEAT      seconds, seconds, repetitions (10, 2, 3)
+#   POOL RELATION WORKLOAD      bufbench sizes and workload (128M, 512M)
+#   VCPUS MEM_MB               guest size (host CPUs, sized from POOL etc.)
+#   PREEMPTLAB_ACCEL=kvm|tcg    skip the KVM probe
+#   PREEMPTLAB_BOOT_TIMEOUT     seconds for a guest to answer (TCG 180)
+#   PREEMPTLAB_CELL_TIMEOUT     seconds for one cell (warmup+duration+slack)
+#   PREEMPTLAB_GUEST_APPEND     extra guest kernel command line
+set -eu
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+[ $# -eq 1 ] || die "usage: $0 RUNDIR"
+rundir=$1
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$rundir/runs" "$rundir/logs"
+command -v jq >/dev/null || die "jq is needed for the summary; apt-get install jq"
+
+# --- what was asked, checked before anything boots -------------------------
+[ -n "${KERNEL:-}" ] || die "KERNEL is not set (e.g. make bench KERNEL=7.0)"
+BASELINE=${BASELINE-6.12}
+HUGEPAGES=${HUGEPAGES:-compare}
+REPEAT=${REPEAT:-3}
+DURATION=${DURATION:-10}
+WARMUP=${WARMUP:-2}
+LOCKS=$(split_list "${LOCKS:-tas}")
+POOL=${POOL:-128M}
+RELATION=${RELATION:-512M}
+WORKLOAD=${WORKLOAD:-}
+
+posint() { case $2 in ''|*[!0-9]*|0) die "$1=$2 must be a positive integer" ;; esac; }
+posint REPEAT "$REPEAT"; posint DURATION "$DURATION"
+case $WARMUP in ''|*[!0-9]*) die "WARMUP=$WARMUP must be a whole number of seconds" ;; esac
+
+# size_mb SIZE: k/M/G suffixed size in MiB, rounded up.
+size_mb() {
+	n=${1%[kKmMgG]}
+	case $n in ''|*[!0-9]*) die "bad size '$1' (use e.g. 128M or 1G)" ;; esac
+	case $1 in
+	*[kK]) echo $(( (n + 1023) / 1024 )) ;;
+	*[gG]) echo $(( n * 1024 )) ;;
+	*[mM]) echo "$n" ;;
+	*) echo $(( (n + 1048575) / 1048576 )) ;;
+	esac
+}
+pool_mb=$(size_mb "$POOL"); rel_mb=$(size_mb "$RELATION")
+
+host_cpus=$(nproc)
+VCPUS=${VCPUS:-$host_cpus}
+posint VCPUS "$VCPUS"
+if [ "$VCPUS" -gt "$host_cpus" ]; then
+	note "VCPUS=$VCPUS exceeds the host's $host_cpus CPUs; using $host_cpus"
+	VCPUS=$host_cpus
+fi
+CLIENTS=$(split_list "${CLIENTS:-$((VCPUS * 4))}")
+for c in $CLIENTS; do posint CLIENTS "$c"; done
+
+pages_given=0
+if [ -n "${PAGES:-}" ]; then
+	pages_given=1
+	PAGES=$(split_list "$PAGES")
+else
+	case $HUGEPAGES in
+	off) PAGES=4k ;;
+	on) PAGES=2m ;;
+	try) PAGES=try-2m ;;
+	compare) PAGES="4k 2m 1g" ;;
+	*) die "HUGEPAGES=$HUGEPAGES: use off, on, try or compare" ;;
+	esac
+fi
+for p in $PAGES; do
+	case $p in 4k|thp|2m|1g|try-2m|try-1g) ;; *) die "PAGES item '$p': use 4k thp 2m 1g try-2m try-1g" ;; esac
+done
+for l in $LOCKS; do
+	case $l in tas|rseq|futex|mcs) ;; *) die "LOCKS item '$l': use tas rseq futex mcs" ;; esac
+done
+
+# resolve KERNEL_VALUE FILE: fetch and resolve into FILE (shell assignments).
+resolve() {
+	"$here/kernel-resolve.sh" "$1" > "$2" || exit $?
+}
+resolve "$KERNEL" "$rundir/logs/kernel-main.env"
+# shellcheck disable=SC1091 # written just above
+. "$rundir/logs/kernel-main.env"
+main_label=$K_LABEL
+if [ -n "${MODELS:-}" ]; then
+	main_models=$(split_list "$MODELS")
+	for m in $main_models; do
+		case " $K_MODELS " in
+		"  ") ;;
+		*" $m "*) ;;
+		*) die "kernel $main_label accepts the models '$K_MODELS', not '$m' (set MODELS from those)" ;;
+		esac
+	done
+else
+	main_models=${K_MODELS:-current}
+fi
+kernels="main"
+base_label=""
+if [ "$BASELINE" != none ] && [ -n "$BASELINE" ]; then
+	resolve "$BASELINE" "$rundir/logs/kernel-baseline.env"
+	# shellcheck disable=SC1091 # written just above
+	. "$rundir/logs/kernel-baseline.env"
+	case " $K_MODELS " in
+	*" none "*) ;;
+	*) die "BASELINE=$BASELINE has no PREEMPT_NONE (models: ${K_MODELS:-unknown}); use 6.12, 6.1 or BASELINE=none" ;;
+	esac
+	if [ "$K_LABEL" = "$main_label" ] && [ "$K_IMAGE" = "$(sed -n "s/^K_IMAGE='\(.*\)'$/\1/p" "$rundir/logs/kernel-main.env")" ]; then
+		note "BASELINE is the kernel under test; running it once"
+	else
+		kernels="baseline main"
+		base_label=$K_LABEL
+	fi
+fi
+
+# 1 GB pages in the guest cost guest RAM that the host must have free.
+n1g=$(( (pool_mb + 1023) / 1024 ))
+avail_mb=$(( $(sed -n 's/MemAvailable: *\([0-9]*\).*/\1/p' /proc/meminfo) / 1024 ))
+base_mem=$(( 384 + 2 * pool_mb + rel_mb ))
+case " $PAGES " in
+*" 1g "*|*" try-1g "*)
+	if [ $(( base_mem + n1g * 1024 )) -gt $(( avail_mb * 3 / 4 )) ]; then
+		if [ "$HUGEPAGES" = compare ] && [ "$pages_given" = 0 ]; then
+			note "1 GB pages need $(( base_mem + n1g * 1024 )) MB of guest RAM, host has $avail_mb MB available: skipping 1g"
+			PAGES=$(echo "$PAGES" | sed 's/1g//')
+		fi
+	fi ;;
+esac
+has_1g=$(echo " $PAGES " | grep -q -e ' 1g ' -e ' try-1g ' && echo 1 || echo 0)
+MEM_MB=${MEM_MB:-$(( base_mem + has_1g * n1g * 1024 ))}
+hp2m=$(( (pool_mb + 1) / 2 + 16 ))
+
+# --- one initramfs for every kernel -----------------------------------------
+work=$(mktemp -d)
+qpid=""
+interrupted=0
+stop_guest() {
+	[ -n "$qpid" ] || return 0
+	kill -TERM "$qpid" 2>/dev/null || true
+	i=0
+	while kill -0 "$qpid" 2>/dev/null && [ $i -lt 10 ]; do sleep 0.5; i=$((i + 1)); done
+	kill -KILL "$qpid" 2>/dev/null || true
+	wait "$qpid" 2>/dev/null || true
+	qpid=""
+}
+trap 'stop_guest; rm -rf "$work"' EXIT
+trap 'interrupted=1' INT TERM
+"$here/initramfs.sh" "$work/base.cpio.gz"
+
+# --- the matrix ---------------------------------------------------------------
+# Repetition outermost: slow drift in the host then spreads over every cell
+# instead of biasing one model.
+cells_for() { # LABEL MODELS -> lines "id model pages lock clients rep"
+	r=1
+	while [ $r -le "$REPEAT" ]; do
+		for m in $2; do for p in $PAGES; do for l in $LOCKS; do for c in $CLIENTS; do
+			echo "bufbench-$(echo "$1" | tr '/ ' '__')-$m-$p-$l-c$c-r$r $m $p $l $c $r"
+		done; done; done; done
+		r=$((r + 1))
+	done
+}
+: > "$work/all.cells"
+for k in $kernels; do
+	# shellcheck disable=SC1090 # per-kernel file
+	. "$rundir/logs/kernel-$k.env"
+	if [ "$k" = baseline ]; then models=none; else models=$main_models; fi
+	cells_for "$K_LABEL" "$models" > "$work/$k.cells"
+	cat "$work/$k.cells" >> "$work/all.cells"
+done
+total=$(wc -l < "$work/all.cells")
+started_at=$(date +%s)
+cell_est=$((WARMUP + DURATION + 4))
+
+fmt_s() { if [ "$1" -ge 60 ]; then echo "$(($1 / 60))m$(($1 % 60))s"; else echo "${1}s"; fi; }
+finished() { find "$rundir/runs" -name 'bufbench-*.json' | wc -l; }
+
+# progress N ID: one line per cell, with the time left estimated from the
+# cells finished so far (or from DURATION+WARMUP before the first).
+progress() {
+	now=$(date +%s); el=$((now - started_at)); left=$((total - $1 + 1))
+	done_n=$(( $1 - 1 ))
+	if [ "$done_n" -gt 0 ]; then per=$((el / done_n)); else per=$cell_est; fi
+	note "[$1/$total] $2 | $(fmt_s "$el") elapsed, ~$(fmt_s $((left * per))) left ($accel$([ "$accel" = tcg ] && echo ", emulated"))"
+}
+
+: > "$work/boots.jsonl"
+failed_cells=0
+n=0
+
+# fail_cell ID REASON LOG: a cell without a result; the console log is kept.
+# Under HUGEPAGES=compare, 1 GB cells are "where it can be reserved": their
+# failure is recorded as unavailable, not as a failed bench.
+fail_cell() {
+	case $1 in
+	*-1g-*) if [ "$HUGEPAGES" = compare ] && [ "$pages_given" = 0 ]; then
+		printf '%s\nconsole log: %s\n' "$2" "$3" > "$rundir/logs/unavailable-$1.txt"
+		note "cell $1: 1 GB pages unavailable ($2)"
+		return 0
+	fi ;;
+	esac
+	printf '%s\nconsole log: %s\n' "$2" "$3" > "$rundir/logs/failed-$1.txt"
+	note "cell $1 failed: $2 (console log: $3)"
+	failed_cells=$((failed_cells + 1))
+}
+
+# run_kernel K: boot kernel K (main|baseline) until its cells are all tried.
+run_kernel() {
+	# shellcheck disable=SC1090 # per-kernel file
+	. "$rundir/logs/kernel-$1.env"
+	accel=$("$here/qemu-accel.sh" "$K_IMAGE" "$work/base.cpio.gz")
+	cmdline="console=ttyS0 panic=-1 loglevel=4"
+	[ "$has_1g" = 1 ] && cmdline="$cmdline hugepagesz=1G hugepages=$n1g"
+	[ -n "${PREEMPTLAB_GUEST_APPEND:-}" ] && cmdline="$cmdline $PREEMPTLAB_GUEST_APPEND"
+	if [ "$accel" = tcg ]; then boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-180}; slack=120; else boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-60}; slack=60; fi
+	cell_to=${PREEMPTLAB_CELL_TIMEOUT:-$((WARMUP + DURATION + slack))}
+	cp "$work/$1.cells" "$work/todo"
+	boot=0
+	while [ -s "$work/todo" ] && [ "$interrupted" = 0 ]; do
+		boot=$((boot + 1))
+		tag="$(echo "$K_LABEL" | tr '/ ' '__')-boot$boot"
+		con="$rundir/logs/console-$tag.log"; chan="$rundir/logs/channel-$tag.log"
+		mkdir -p "$work/plan"
+		{
+			echo "PL_LABEL='$K_LABEL'"
+			echo "PL_VIRT=$accel"
+			echo "PL_DURATION=$DURATION"
+			echo "PL_WARMUP=$WARMUP"
+			echo "PL_ARGS='--pool $POOL --relation $RELATION${WORKLOAD:+ --workload $WORKLOAD}'"
+			echo "PL_HP2M=$hp2m"
+		} > "$work/plan/plan.env"
+		cp "$work/todo" "$work/plan/plan.cells"
+		(cd "$work/plan" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$work/plan.cpio.gz"
+		cat "$work/base.cpio.gz" "$work/plan.cpio.gz" > "$work/boot.cpio.gz"
+
+		t0=$(date +%s); ready_s=""; first_s=""; end=""; cur=""; cur_t=0; done_t=""
+		: > "$con"; : > "$chan"
+		"$here/qemu-boot.sh" "$K_IMAGE" "$work/boot.cpio.gz" "$cmdline" "$accel" "$VCPUS" "$MEM_MB" \
+			"$con" "$chan" > "$rundir/logs/qemu-$tag.log" 2>&1 &
+		qpid=$!
+		note "booted $K_LABEL ($K_RELEASE) under $accel: $VCPUS vCPUs, $MEM_MB MB, '$cmdline'"
+		# Ctrl-C also hits the children of this loop; "|| true" keeps set -e
+		# from ending the script before the finished runs are settled.
+		while :; do
+			"$here/qemu-channel.sh" "$chan" "$rundir/runs" > "$work/events" || true
+			now=$(date +%s)
+			[ -z "$ready_s" ] && grep -q '^ready' "$work/events" && ready_s=$((now - t0))
+			[ -z "$first_s" ] && grep -q -e '^ok' -e '^fail' "$work/events" && first_s=$((now - t0))
+			last=$(sed -n 's/^start //p' "$work/events" | tail -n1)
+			if [ -n "$last" ] && [ "$last" != "$cur" ]; then
+				cur=$last; cur_t=$now
+				n=$((n + 1))
+				progress "$n" "$(awk -v id="$cur" -v k="$K_LABEL" '$1 == id {printf "%s %s %s %s c%s r%s", k, $2, $3, $4, $5, $6}' "$work/todo")"
+			fi
+			if grep -q '^done$' "$work/events"; then end="done"; fi
+			if ! kill -0 "$qpid" 2>/dev/null; then wait "$qpid" 2>/dev/null || true; qpid=""; [ -n "$end" ] || end=crashed; break; fi
+			if [ -n "$end" ]; then	# DONE seen: let it power off, briefly
+				[ -n "$done_t" ] || done_t=$now
+				[ $((now - done_t)) -ge 30 ] && { stop_guest; break; }
+				sleep 1 || true; continue
+			fi
+			if [ "$interrupted" = 1 ]; then end=interrupted; stop_guest; break; fi
+			if [ -z "$ready_s" ] && [ $((now - t0)) -ge "$boot_to" ]; then end=no-answer; stop_guest; break; fi
+			if [ -n "$cur" ] && [ $((now - cur_t)) -ge "$cell_to" ] &&
+				! grep -q -e "^ok $cur\$" -e "^fail $cur " "$work/events"; then end=cell-timeout; stop_guest; break; fi
+			sleep 1 || true
+		done
+		"$here/qemu-channel.sh" "$chan" "$rundir/runs" > "$work/events" || true
+		wall=$(( $(date +%s) - t0 ))
+		jq -cn --arg lbl "$K_LABEL" --argjson boot "$boot" --arg fin "$end" --argjson wall "$wall" \
+			--arg ready "$ready_s" --arg first "$first_s" --arg con "${con#"$rundir"/}" --arg chan "${chan#"$rundir"/}" \
+			'{label:$lbl, boot:$boot, end:$fin, wall_s:$wall, ready_s:($ready|tonumber? // null),
+			  first_result_s:($first|tonumber? // null), console:$con, channel:$chan}' >> "$work/boots.jsonl"
+		note "$K_LABEL boot $boot: $end after $(fmt_s "$wall") (guest answered after ${ready_s:-never}s, first result after ${first_s:-never}s)"
+
+		# Settle every cell of this boot: result, reported failure, or lost.
+		: > "$work/todo.next"
+		while read -r id rest; do
+			if [ -f "$rundir/runs/$id.json" ]; then continue; fi
+			why=$(sed -n "s/^fail $id //p" "$work/events" | head -n1)
+			if [ -n "$why" ]; then fail_cell "$id" "$why" "${con#"$rundir"/}"; continue; fi
+			if [ "$id" = "$cur" ]; then
+				case $end in
+				cell-timeout) fail_cell "$id" "no result within ${cell_to}s: guest killed" "${con#"$rundir"/}" ;;
+				interrupted) fail_cell "$id" "interrupted (Ctrl-C)" "${con#"$rundir"/}" ;;
+				*) fail_cell "$id" "guest ended ($end) during this cell" "${con#"$rundir"/}" ;;
+				esac
+				continue
+			fi
+			case $end in
+			no-answer) fail_cell "$id" "guest never answered within ${boot_to}s of boot: killed" "${con#"$rundir"/}" ;;
+			interrupted) ;;
+			*) echo "$id $rest" >> "$work/todo.next" ;;
+			esac
+		done < "$work/todo"
+		mv "$work/todo.next" "$work/todo"
+		# A kernel that never reaches its runner will not on a second try.
+		[ "$end" = no-answer ] && break
+		[ "$boot" -ge 3 ] && [ -s "$work/todo" ] && { note "$K_LABEL: giving up after 3 boots"; break; }
+	done
+	while read -r id rest; do
+		[ "$interrupted" = 1 ] || fail_cell "$id" "not run: the guest kept failing" "logs/"
+	done < "$work/todo"
+	jq -cn --arg lbl "$K_LABEL" --arg version "${K_VERSION:-}" --arg package "${K_PACKAGE:-}" \
+		--arg pkgver "${K_PKGVERSION:-}" --arg suite "${K_SUITE:-}" --arg image "$K_IMAGE" \
+		--arg sha "$K_SHA256" --arg config "${K_CONFIG:-}" --arg release "${K_RELEASE:-}" \
+		--arg models "$(awk '{print $2}' "$work/$1.cells" | sort -u | tr '\n' ' ')" --arg accel "$accel" \
+		--argjson vcpus "$VCPUS" --argjson mem "$MEM_MB" --arg cmdline "$cmdline" --arg role "$1" \
+		'{role:$role, label:$lbl, version:$version, package:$package, package_version:$pkgver,
+		  suite:$suite, image:$image, image_sha256:$sha, config:$config, release:$release,
+		  models:($models|split(" ")|map(select(. != ""))), accel:$accel, emulated:($accel == "tcg"),
+		  vcpus:$vcpus, memory_mb:$mem, cmdline:$cmdline}' >> "$work/kernels.jsonl"
+}
+
+: > "$work/kernels.jsonl"
+for k in $kernels; do
+	[ "$interrupted" = 1 ] && break
+	run_kernel "$k"
+done
+trap - INT TERM
+
+# --- manifest and summary ---------------------------------------------------
+jq -n --slurpfile kernels "$work/kernels.jsonl" --slurpfile boots "$work/boots.jsonl" \
+	--arg qemu "$(${QEMU:-qemu-system-x86_64} --version | head -n1)" \
+	--arg kernel "$KERNEL" --arg baseline "$BASELINE" --arg hp "$HUGEPAGES" \
+	--arg models "$main_models" --arg pages "$PAGES" --arg clients "$CLIENTS" --arg locks "$LOCKS" \
+	--argjson duration "$DURATION" --argjson warmup "$WARMUP" --argjson repeat "$REPEAT" \
+	--arg pool "$POOL" --arg relation "$RELATION" --arg workload "$WORKLOAD" \
+	--argjson total "$total" --argjson ok "$(finished)" --argjson failed "$failed_cells" \
+	--argjson interrupted "$interrupted" --arg host "$(uname -r)" --argjson hcpus "$host_cpus" \
+	'def l: split(" ")|map(select(. != ""));
+	 {guest_bench: {asked: {KERNEL:$kernel, BASELINE:$baseline, HUGEPAGES:$hp, MODELS:($models|l),
+	   PAGES:($pages|l), CLIENTS:($clients|l|map(tonumber)), LOCKS:($locks|l), DURATION:$duration,
+	   WARMUP:$warmup, REPEAT:$repeat, POOL:$pool, RELATION:$relation, WORKLOAD:$workload},
+	  qemu:$qemu, host:{release:$host, cpus:$hcpus}, kernels:$kernels, boots:$boots,
+	  cells:{total:$total, ok:$ok, failed:$failed}, interrupted:($interrupted == 1)}}' > "$work/manifest.json"
+if [ -f "$rundir/manifest.json" ]; then
+	jq -s '.[0] * .[1]' "$rundir/manifest.json" "$work/manifest.json" > "$work/m2" && mv "$work/m2" "$rundir/manifest.json"
+else
+	mv "$work/manifest.json" "$rundir/manifest.json"
+fi
+"$here/kernel-summary.sh" "$rundir" "$base_label"
+
+[ "$interrupted" = 1 ] && { note "interrupted: kept the $(finished) finished runs in $rundir"; exit 130; }
+[ "$(finished)" -gt 0 ] || die "no cell produced a result; see $rundir/logs/"
+if [ "$failed_cells" -gt 0 ]; then
+	note "$failed_cells of $total cells failed (reasons in $rundir/logs/failed-*.txt)"
+	exit 1
+fi
+note "all $total cells finished: $rundir"

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Writes RUNDIR/summary.txt: bufbench tps per kernel / model / page size /
+# lock / clients, as median and spread over the repetitions, and the ratio of
+# each median to the baseline cell (BASELINE_LABEL with model none, same
+# pages, lock and clients).  Computed with jq from RUNDIR/runs/*.json.
+# Usage: scripts/kernel-summary.sh RUNDIR [BASELINE_LABEL]
+set -eu
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+[ $# -ge 1 ] || die "usage: $0 RUNDIR [BASELINE_LABEL]"
+rundir=$1 base=${2:-}
+out=$rundir/summary.txt
+set -- "$rundir"/runs/*.json
+[ -f "$1" ] || { echo "no runs in $rundir/runs" > "$out"; cat "$out"; exit 0; }
+
+jq -r -s --arg base "$base" '
+  def median: sort | length as $n |
+    if $n == 0 then null elif $n % 2 == 1 then .[($n - 1) / 2]
+    else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
+  def r1: (. * 10 | round) / 10;
+  def psize: if . == null then "?" elif . >= 1048576 then "\(. / 1048576)G"
+    elif . >= 1024 then "\(. / 1024)M" else "\(.)k" end;
+  [ .[] | select(.tool == "bufbench") |
+    { k: .provenance.kernel_label, m: .provenance.preempt_model,
+      p: (.config.pages // .provenance.page_policy), l: (.config.lock // .provenance.lock),
+      c: .config.clients, tps: .results.tps, got: (.provenance.page_size_kb | psize),
+      virt: .provenance.virtualization, rel: .provenance.kernel_release } ] as $runs |
+  ($runs | group_by([.k, .m, .p, .l, .c]) | map(
+      { k: .[0].k, m: .[0].m, p: .[0].p, l: .[0].l, c: .[0].c, rel: .[0].rel,
+        got: (map(.got) | unique | join(",")), n: length,
+        med: (map(.tps) | median), min: (map(.tps) | min), max: (map(.tps) | max) })) as $cells |
+  ($runs | map(.virt) | unique | join(",")) as $virt |
+  def basecell($x): $cells | map(select(.k == $base and .m == "none" and .p == $x.p
+    and .l == $x.l and .c == $x.c)) | first;
+  "bufbench tps per cell: median of n runs, spread = (max - min) / median",
+  "virtualization: \($virt)" + (if $virt | test("tcg") then
+    " (TCG: emulated, times are those of an emulator, compare cells with each other only)" else "" end),
+  "baseline: " + (if $base == "" then "none" else "\($base) with model none" end),
+  "",
+  (["kernel", "release", "model", "pages", "got", "lock", "clients", "n", "tps_median",
+    "min", "max", "spread%", "vs_baseline"] | @tsv),
+  def porder: {"4k": 0, "thp": 1, "try-2m": 2, "2m": 3, "try-1g": 4, "1g": 5}[.] // 9;
+  ($cells | sort_by(.k != $base, .k, (.p | porder), .l, .c, .m)[] | . as $x |
+    (basecell($x)) as $b |
+    [ .k, .rel, .m, .p, .got, .l, .c, .n, (.med | r1), (.min | r1), (.max | r1),
+      (if .med > 0 then ((.max - .min) / .med * 100 | r1) else "-" end),
+      (if $b != null and $b.med > 0 then ((.med / $b.med * 1000 | round) / 1000 | tostring) + "x"
+       else "-" end) ] | @tsv)
+' "$@" | awk -F'\t' '
+	# Align the tab-separated table (column(1) is not on every machine).
+	{ line[NR] = $0; nf[NR] = NF; if (NF > 1) for (i = 1; i <= NF; i++) if (length($i) > w[i]) w[i] = length($i) }
+	END { for (r = 1; r <= NR; r++) {
+		if (nf[r] < 2) { print line[r]; continue }
+		n = split(line[r], f, "\t"); s = ""
+		for (i = 1; i <= n; i++) s = s sprintf(i < n ? "%-" w[i] "s  " : "%s", f[i])
+		print s } }' > "$out"
+
+# Cells that produced nothing are part of the answer too.
+for f in "$rundir"/logs/failed-*.txt "$rundir"/logs/unavailable-*.txt; do
+	[ -f "$f" ] || continue
+	kind=${f##*/}; kind=${kind%%-*}
+	id=${f##*/"$kind"-}; id=${id%.txt}
+	echo "$kind: $id: $(head -n1 "$f")"
+done > "$out.tmp"
+if [ -s "$out.tmp" ]; then { echo; cat "$out.tmp"; } >> "$out"; fi
+rm -f "$out.tmp"
+cat "$out"
