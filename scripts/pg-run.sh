@@ -9,7 +9,7 @@
 # Usage: scripts/pg-run.sh [options] RUNDIR
 #   --huge-pages off|on|try   (default off)
 #   --shared-buffers SIZE     (k/M/G suffix; default $POOL or 16M)
-#   --scale N                 (default: pgbench_accounts ~4x shared_buffers)
+#   --scale N                 (default: pgbench_accounts ~2x shared_buffers)
 #   --clients "N ..."         (default 8)
 #   --builtins "B ..."        (select-only simple-update tpcb-like; default
 #                              "select-only simple-update")
@@ -74,11 +74,11 @@ for t in initdb pg_ctl postgres pgbench; do
 done
 [ -x "$PGSAMPLE" ] || die "no $PGSAMPLE: run make (it needs libpq-dev; ./configure --install-deps)"
 
-# pgbench_accounts takes about 15 MB per scale unit; a table several times
-# larger than shared_buffers makes backends evict, which is what runs
+# pgbench_accounts takes about 15 MB per scale unit; a table twice as
+# large as shared_buffers makes backends evict, which is what runs
 # StrategyGetBuffer and its spinlock.
 if [ -z "$SCALE" ]; then
-	SCALE=$(( (4 * SB_KB + 15359) / 15360 ))
+	SCALE=$(( (2 * SB_KB + 15359) / 15360 ))
 elif [ $((SCALE * 15360)) -le "$SB_KB" ]; then
 	note "warning: scale $SCALE (~$((SCALE * 15)) MB) fits in shared_buffers ($((SB_KB / 1024)) MB): no evictions"
 fi
