@@ -9,7 +9,7 @@
 #   HUGEPAGES  off (4k) | on (2m, must be had) | try (try-2m) |
 #              compare (4k, 2m and 1g where it can be reserved; default)
 #   MODELS PAGES CLIENTS LOCKS  override the matrix (space or comma lists)
-#   DURATION WARMUP REPEAT      seconds, seconds, repetitions (10, 2, 3)
+#   DURATION WARMUP REPEAT      seconds, seconds, repetitions (10, 0, 3)
 #   POOL RELATION WORKLOAD      bufbench sizes and workload (128M, 512M)
 #   VCPUS MEM_MB               guest size (host CPUs, sized from POOL etc.)
 #   PREEMPTLAB_ACCEL=kvm|tcg    skip the KVM probe
@@ -31,7 +31,7 @@ BASELINE=${BASELINE-6.12}
 HUGEPAGES=${HUGEPAGES:-compare}
 REPEAT=${REPEAT:-3}
 DURATION=${DURATION:-10}
-WARMUP=${WARMUP:-2}
+WARMUP=${WARMUP:-0}	# bufbench's default: first-touch faults are measured
 LOCKS=$(split_list "${LOCKS:-tas}")
 POOL=${POOL:-128M}
 RELATION=${RELATION:-512M}
@@ -123,9 +123,12 @@ if [ "$BASELINE" != none ] && [ -n "$BASELINE" ]; then
 fi
 
 # 1 GB pages in the guest cost guest RAM that the host must have free.
-n1g=$(( (pool_mb + 1023) / 1024 ))
+# bufbench's segment is the pool plus its descriptors and tables (about 6%
+# more at the default sizes): reserve 10% over the pool, plus slack.
+seg_mb=$(( pool_mb + pool_mb / 10 ))
+n1g=$(( (seg_mb + 1023) / 1024 ))
 avail_mb=$(( $(sed -n 's/MemAvailable: *\([0-9]*\).*/\1/p' /proc/meminfo) / 1024 ))
-base_mem=$(( 384 + 2 * pool_mb + rel_mb ))
+base_mem=$(( 384 + 2 * seg_mb + rel_mb ))
 case " $PAGES " in
 *" 1g "*|*" try-1g "*)
 	if [ $(( base_mem + n1g * 1024 )) -gt $(( avail_mb * 3 / 4 )) ]; then
@@ -136,8 +139,7 @@ case " $PAGES " in
 	fi ;;
 esac
 has_1g=$(echo " $PAGES " | grep -q -e ' 1g ' -e ' try-1g ' && echo 1 || echo 0)
-MEM_MB=${MEM_MB:-$(( base_mem + has_1g * n1g * 1024 ))}
-hp2m=$(( (pool_mb + 1) / 2 + 16 ))
+hp2m=$(( (seg_mb + 1) / 2 + 16 ))
 
 # --- one initramfs for every kernel -----------------------------------------
 work=$(mktemp -d)
@@ -155,6 +157,10 @@ stop_guest() {
 trap 'stop_guest; rm -rf "$work"' EXIT
 trap 'interrupted=1' INT TERM
 "$here/initramfs.sh" "$work/base.cpio.gz"
+# The initramfs unpacks into guest RAM (PostgreSQL's files make it large).
+rootfs_mb=$(( $(wc -c < "$work/base.cpio.gz") * 4 / 1048576 ))
+MEM_MB=${MEM_MB:-$(( base_mem + rootfs_mb + has_1g * n1g * 1024 ))}
+posint MEM_MB "$MEM_MB"
 
 # --- the matrix ---------------------------------------------------------------
 # Repetition outermost: slow drift in the host then spreads over every cell
@@ -298,12 +304,16 @@ run_kernel() {
 			case $end in
 			no-answer) fail_cell "$id" "guest never answered within ${boot_to}s of boot: killed" "${con#"$rundir"/}" ;;
 			interrupted) ;;
-			*) echo "$id $rest" >> "$work/todo.next" ;;
+			*) if [ -z "$ready_s" ]; then
+				fail_cell "$id" "guest ended ($end) before its runner answered" "${con#"$rundir"/}"
+			else
+				echo "$id $rest" >> "$work/todo.next"
+			fi ;;
 			esac
 		done < "$work/todo"
 		mv "$work/todo.next" "$work/todo"
 		# A kernel that never reaches its runner will not on a second try.
-		[ "$end" = no-answer ] && break
+		[ -z "$ready_s" ] && break
 		[ "$boot" -ge 3 ] && [ -s "$work/todo" ] && { note "$K_LABEL: giving up after 3 boots"; break; }
 	done
 	while read -r id rest; do

@@ -1,0 +1,16 @@
+# Kernels and QEMU guests (issue 3).  `make kernel KERNEL=X` resolves X
+# through kernels/ (fetching the image into kernels/cache/ when needed) and
+# prints the image path; `make initramfs` builds the guest's initramfs alone
+# (scripts/bench-kernel.sh builds its own per bench).
+
+.PHONY: kernel initramfs
+
+kernel:
+	@out=$$(scripts/kernel-resolve.sh '$(KERNEL)') && eval "$$out" && \
+	if [ -n "$$K_IMAGE" ]; then echo "$$K_IMAGE"; \
+	else echo "$(KERNEL): $$K_RELEASE (no image file to boot; KERNEL=host runs on the machine itself)"; fi
+
+initramfs: $(B)/guest/initramfs.cpio.gz
+
+$(B)/guest/initramfs.cpio.gz: $(B)/bufbench-static guest/init guest/runner.sh scripts/initramfs.sh
+	scripts/initramfs.sh $@
