@@ -22,3 +22,19 @@ $(B)/report: $(REPORT_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 ALL_TARGETS += $(B)/report
+
+$(B)/stackfold: $(B)/lab/report/stackfold_main.o $(B)/lab/report/perf_script.o $(B)/lab/report/fold.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/flamegraph: $(B)/lab/report/flamegraph_main.o $(B)/lab/report/flame.o \
+		$(B)/lab/report/fold.o $(B)/lab/report/svg.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+ALL_TARGETS += $(B)/stackfold $(B)/flamegraph
+
+$(B)/tests/test_fold: $(B)/tests/unit/test_fold.o $(B)/lab/report/perf_script.o \
+		$(B)/lab/report/fold.o $(B)/lab/report/flame.o $(B)/lab/report/svg.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+ALL_TARGETS += $(B)/tests/test_fold

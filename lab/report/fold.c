@@ -145,7 +145,10 @@ void fold_write(const struct folded *f, FILE *out)
 
 int sym_is_spin(const char *name)
 {
-	static const char *pat[] = { "s_lock", "spin", "tas_", "_tas", "spin_delay", "pause" };
+	/* PostgreSQL's s_lock and the lab's loops (buffer_pool/s_lock.c,
+	 * lab_lock.c, mcs_lock.c); kernel spinlocks match "spin" too. */
+	static const char *pat[] = { "s_lock", "spin", "tas_acquire", "mcs_acquire",
+				     "lab_lock_acquire" };
 	for (size_t i = 0; i < sizeof(pat) / sizeof(pat[0]); i++)
 		if (strcasestr(name, pat[i]))
 			return 1;

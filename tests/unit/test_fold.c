@@ -1,0 +1,121 @@
+/*
+ * The stack folder and the folded-profile helpers: perf script's corner
+ * cases (comm with spaces, samples without a call chain, unsymbolized and
+ * kernel frames, ';' inside a name), merging, the top-symbols counts, and
+ * the flame graph's one-frame-per-tree-node rule.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "report/flame.h"
+#include "report/fold.h"
+#include "report/perf_script.h"
+
+static double count_of(const struct folded *f, const char *stack)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->e[i].stack, stack))
+			return f->e[i].count;
+	return -1;
+}
+
+static int fold_text(const char *text, struct folded *f, struct fold_stats *st, char *err)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	fold_init(f);
+	int rc = perf_script_fold(in, "test", f, st, err, 256);
+	fclose(in);
+	return rc;
+}
+
+int main(void)
+{
+	struct folded f;
+	struct fold_stats st;
+	char err[256];
+	const char *text =
+		"# ========\n"
+		"# captured on: x\n"
+		"postgres: bench 12 [local] UPDATE  4711/4711  [001]  100.000001:  250000 cpu-clock:ppp: \n"
+		"\tffffffff81000001 native_queued_spin_lock_slowpath+0x1f ([kernel.kallsyms])\n"
+		"\t            1234 s_lock+0x40 (/usr/lib/postgresql/15/bin/postgres)\n"
+		"\t            2345 StrategyGetBuffer+0x10 (/usr/lib/postgresql/15/bin/postgres)\n"
+		"\t            3456 [unknown] (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+		"\t               0 [unknown] ([unknown])\n"
+		"\n"
+		"postgres: bench 12 [local] UPDATE  4711/4711  [001]  100.000002:  250000 cpu-clock:ppp: \n"
+		"\t            1234 s_lock+0x44 (/usr/lib/postgresql/15/bin/postgres)\n"
+		"\t            2345 StrategyGetBuffer+0x12 (/usr/lib/postgresql/15/bin/postgres)\n"
+		"\t            3456 [unknown] (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+		"\t               0 [unknown] ([unknown])\n"
+		"\n"
+		"bufbench 99 1.5: 1 cpu-clock:ppp:  4010 tas_acquire+0x3 (/x/bufbench)\n"
+		"odd 7 1.6: 1 cpu-clock:ppp: \n"
+		"\t4010 operator;weird+0x3 (/x/odd)\n";
+	CHECK(fold_text(text, &f, &st, err) == 0, "fold a perf script text (%s)", err);
+	CHECK(st.samples == 4, "4 samples (%ld)", st.samples);
+	CHECK(f.n == 4, "4 distinct stacks (%zu)", f.n);
+	CHECK(count_of(&f, "postgres: bench 12 [local] UPDATE;[unknown];[libc.so.6];StrategyGetBuffer;"
+			   "s_lock;native_queued_spin_lock_slowpath_[k]") == 1,
+	      "comm with spaces, root first, offsets dropped, kernel frame suffix, dso for unknown");
+	CHECK(count_of(&f, "postgres: bench 12 [local] UPDATE;[unknown];[libc.so.6];StrategyGetBuffer;s_lock") == 1,
+	      "second sample's stack");
+	CHECK(count_of(&f, "bufbench;tas_acquire") == 1, "a sample without a call chain");
+	CHECK(count_of(&f, "odd;operator:weird") == 1, "';' in a frame name is replaced");
+	fold_free(&f);
+
+	CHECK(fold_text("\t1234 s_lock (/x)\n", &f, &st, err) == -1 && strstr(err, "test:1:"),
+	      "a frame outside a sample is an error naming the line: %s", err);
+	fold_free(&f);
+	CHECK(fold_text("hello world\n", &f, &st, err) == -1 && strstr(err, "sample header"),
+	      "text that is not perf script is refused: %s", err);
+	fold_free(&f);
+	CHECK(fold_text("", &f, &st, err) == -1 && strstr(err, "no samples"),
+	      "empty input says there were no samples: %s", err);
+	fold_free(&f);
+
+	/* Folded text: reading, merging, the top-symbols table. */
+	const char *folded = "a;b;s_lock 6\na;b;c 3\na;c;c 1\na;b;s_lock 2\n\n";
+	FILE *in = fmemopen((void *)folded, strlen(folded), "r");
+	fold_init(&f);
+	CHECK(fold_read(&f, in, "t", err, sizeof(err)) == 0 && f.n == 3 && f.total == 12,
+	      "read folded lines, merging repeats (n=%zu total=%g)", f.n, f.total);
+	fclose(in);
+	struct symstat *s;
+	size_t ns = fold_symbols(&f, &s);
+	CHECK(ns == 4 && !strcmp(s[0].name, "s_lock") && s[0].self == 8 && s[0].total == 8,
+	      "spin symbol first: s_lock self 8 total 8");
+	int okc = 0, oka = 0;
+	for (size_t i = 0; i < ns; i++) {
+		if (!strcmp(s[i].name, "c"))
+			okc = s[i].self == 4 && s[i].total == 4;  /* recursion counted once */
+		if (!strcmp(s[i].name, "a"))
+			oka = s[i].self == 0 && s[i].total == 12;
+	}
+	CHECK(okc, "self and total of a recursive frame");
+	CHECK(oka, "root frame: total 12, self 0");
+	fold_symbols_free(s, ns);
+
+	/* Tree nodes: all, a, a;b, a;b;s_lock, a;b;c, a;c, a;c;c = 7 frames. */
+	FILE *out = fopen("/dev/null", "w");
+	struct flame_opts o = { "t", NULL, 1200, 0 };
+	CHECK(flame_svg(out, &f, &o) == 7, "one frame per tree node");
+	struct folded g;
+	fold_init(&g);
+	fold_add(&g, "a;b;c", 5);
+	CHECK(flame_diff_svg(out, &g, &f, &o) == 7, "differential keeps the second profile's shape");
+	o.minwidth = 1180.0 * 1.5 / 12;  /* one-sample frames (a;c, a;c;c) vanish */
+	CHECK(flame_svg(out, &f, &o) == 5, "minwidth prunes narrow frames");
+	fclose(out);
+	fold_free(&g);
+
+	in = fmemopen((void *)"a;b 3\nbroken\n", 13, "r");
+	CHECK(fold_read(&f, in, "x.folded", err, sizeof(err)) == -1 && strstr(err, "x.folded:2"),
+	      "a bad folded line is named: %s", err);
+	fclose(in);
+	fold_free(&f);
+	CHECK(sym_is_spin("s_lock") && sym_is_spin("tas_acquire") && !sym_is_spin("StrategyGetBuffer"),
+	      "spin symbol classification");
+	return CHECK_DONE();
+}
