@@ -15,12 +15,13 @@ busybox=${BUSYBOX:-/bin/busybox}
 # BUFBENCH_STATIC: another static build of bufbench (e.g. a custom one).
 bench=${BUFBENCH_STATIC:-$top/build/bufbench-static}
 
-file "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+# ldd fails on a static binary ("not a dynamic executable").
+[ -x "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1 ||
 	die "$busybox is not a static busybox; apt-get install busybox-static"
 [ -x "$bench" ] || die "no $bench; run make build-all first"
 
 stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT INT TERM
+trap 'rm -rf "$stage" "$stage.pgfiles"' EXIT INT TERM
 mkdir -p "$stage/bin" "$stage/guest" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
 cp "$busybox" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
@@ -36,6 +37,7 @@ copy_with_libs() {
 	[ -e "$1" ] || die "pg-guest-files.sh named $1, which does not exist"
 	mkdir -p "$stage$(dirname "$1")"
 	cp -L "$1" "$stage$1"
+	[ "$(head -c4 "$1" | tr -d '\177')" = ELF ] || return 0
 	ldd "$1" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
 		[ -e "$stage$lib" ] && continue
 		mkdir -p "$stage$(dirname "$lib")"
@@ -44,7 +46,9 @@ copy_with_libs() {
 }
 pgfiles=$top/scripts/pg-guest-files.sh
 if [ -x "$pgfiles" ] && [ "${PGBENCH:-}" != off ]; then
-	for f in $("$pgfiles"); do copy_with_libs "$f"; done
+	"$pgfiles" > "$stage.pgfiles" || die "$pgfiles failed (above); or build without it: PGBENCH=off"
+	while read -r f; do copy_with_libs "$f"; done < "$stage.pgfiles"
+	rm -f "$stage.pgfiles"
 fi
 
 mkdir -p "$(dirname "$out")"

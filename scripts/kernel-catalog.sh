@@ -82,6 +82,8 @@ kapt_update() {
 		note "could not refresh $1 (see $d/update.log); using the lists from $(date -r "$d/updated" +%F)"
 	else
 		sed 's/^/  /' "$d/update.log" >&2
+		grep -q -e 'GPG error' -e NO_PUBKEY -e 'is not signed' "$d/update.log" &&
+			die "the $1 lists could not be verified with $PREEMPTLAB_KEYRING (above); upgrade debian-archive-keyring or set PREEMPTLAB_KEYRING"
 		die "apt-get update of $1 failed (above); check the network or PREEMPTLAB_MIRROR"
 	fi
 }

@@ -1,0 +1,95 @@
+#!/bin/sh
+# The kernel catalog: a series resolves to its newest packaged version, an
+# exact version to that one, a path to the user's image, and an unknown value
+# lists the known ones and fails.  Fetches go through the private apt in the
+# cache (PREEMPTLAB_CACHE, kept for the rest of the run) and leave /etc/apt
+# alone.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+resolve=$top/scripts/kernel-resolve.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+etc_apt() { find /etc/apt -type f -exec sha256sum {} + 2>/dev/null | sort; }
+etc_apt > "$tmp/apt.before"
+
+if ! "$resolve" 7.0 > "$tmp/series" 2> "$tmp/series.err"; then
+	if grep -q 'apt-get update of .* failed' "$tmp/series.err"; then
+		skip "kernel catalog: Debian's archive is unreachable and nothing is cached ($(tail -n1 "$tmp/series.err"))"
+		exit 0
+	fi
+	cat "$tmp/series.err"
+	fail "kernel catalog: resolve 7.0"
+	exit 1
+fi
+# shellcheck disable=SC1091 # written just above
+. "$tmp/series"
+case $K_VERSION in 7.0.[0-9]*) pass "catalog: 7.0 resolves to a packaged 7.0.x ($K_VERSION)" ;;
+*) fail "catalog: 7.0 resolved to '$K_VERSION'" ;; esac
+check "catalog: the image exists and its sha256 is recorded" \
+	test "$(sha256sum "$K_IMAGE" 2>/dev/null | cut -d' ' -f1)" = "$K_SHA256"
+check "catalog: 7.0 accepts lazy and full, default lazy" \
+	test "$K_MODELS/$K_DEFAULT" = "lazy full/lazy"
+series_img=$K_IMAGE series_ver=$K_VERSION
+"$resolve" "$series_ver" > "$tmp/exact" 2>/dev/null
+# shellcheck disable=SC1091 # written just above
+. "$tmp/exact"
+check "catalog: exact version $series_ver resolves to the same image" test "$K_IMAGE" = "$series_img"
+if "$resolve" 7.0.999 > /dev/null 2> "$tmp/missing"; then
+	fail "catalog: a version Debian does not have was accepted"
+else
+	check "catalog: a missing version lists the packaged ones" grep -q "packaged 7.0 versions: .*$series_ver" "$tmp/missing"
+	newest=$(sed -n 's/.*packaged 7.0 versions: //p' "$tmp/missing" | tr ' ' '\n' | sort -V | tail -n1)
+	check "catalog: 7.0 is the newest packaged 7.0.x ($newest)" test "$newest" = "$series_ver"
+fi
+
+if "$resolve" 9.9 > /dev/null 2> "$tmp/unknown"; then
+	fail "catalog: unknown kernel 9.9 was accepted"
+else
+	check "catalog: unknown kernel lists the known ones" \
+		grep -q "unknown kernel '9.9'; known: 6.1 6.12 7.0 7.2 host" "$tmp/unknown"
+fi
+
+"$resolve" "$series_img" > "$tmp/path"
+# shellcheck disable=SC1091 # written just above
+. "$tmp/path"
+check "catalog: a path resolves to the user's image" test "$K_SOURCE:$K_IMAGE" = "path:$series_img"
+check "catalog: a path's release is read from the bzImage header" \
+	test "$K_RELEASE" = "$(sed -n "s/^K_RELEASE='\(.*\)'$/\1/p" "$tmp/series")"
+if "$resolve" /nonexistent/bzImage > /dev/null 2>&1; then
+	fail "catalog: a missing image path was accepted"
+else
+	pass "catalog: a missing image path is refused"
+fi
+
+src=$(cat "${PREEMPTLAB_CACHE:-$top/kernels/cache}/apt/trixie-backports/sources.list")
+case $src in
+*trusted=yes*) fail "catalog: the private sources.list disables verification" ;;
+*signed-by=/*) pass "catalog: the private sources.list names its keyring (signed-by)" ;;
+*) fail "catalog: the private sources.list has no signed-by: $src" ;;
+esac
+
+# A second resolve reuses the download: no new file under debs/.
+before=$(find "${PREEMPTLAB_CACHE:-$top/kernels/cache}/debs" -type f | wc -l)
+"$resolve" 7.0 > /dev/null 2>&1
+after=$(find "${PREEMPTLAB_CACHE:-$top/kernels/cache}/debs" -type f | wc -l)
+check "catalog: a second resolve downloads nothing new" test "$before" = "$after"
+
+# Verification is on: with a keyring that cannot verify the suite, apt
+# refuses its lists and nothing resolves.
+if [ -r /usr/share/keyrings/debian-archive-removed-keys.gpg ]; then
+	if PREEMPTLAB_CACHE=$tmp/badkey PREEMPTLAB_KEYRING=/usr/share/keyrings/debian-archive-removed-keys.gpg \
+		"$resolve" 7.0 > /dev/null 2> "$tmp/badkey.err"; then
+		fail "catalog: lists signed by keys outside the keyring were accepted"
+	else
+		check "catalog: an unverifiable archive is refused" grep -q 'could not be verified' "$tmp/badkey.err"
+	fi
+else
+	skip "catalog: signature refusal: no debian-archive-removed-keys.gpg to test with"
+fi
+
+etc_apt > "$tmp/apt.after"
+check "catalog: /etc/apt is unchanged" cmp -s "$tmp/apt.before" "$tmp/apt.after"
+tests_done
