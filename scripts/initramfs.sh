@@ -16,7 +16,7 @@ busybox=${BUSYBOX:-/bin/busybox}
 bench=${BUFBENCH_STATIC:-$top/build/bufbench-static}
 
 # ldd fails on a static binary ("not a dynamic executable").
-[ -x "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1 ||
+{ [ -x "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1; } ||
 	die "$busybox is not a static busybox; apt-get install busybox-static"
 [ -x "$bench" ] || die "no $bench; run make build-all first"
 
