@@ -38,3 +38,20 @@ $(B)/tests/test_fold: $(B)/tests/unit/test_fold.o $(B)/lab/report/perf_script.o 
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 ALL_TARGETS += $(B)/tests/test_fold
+
+# make report RUN=DIR [BASELINE=KERNEL/MODEL]; make flamegraph RUN=DIR
+# [DIFF=A,B]; make attach RUN=DIR [ATTACH_MAX_KB=1024].  Without RUN the
+# newest results directory is used.
+REPORT_TOOLS = $(B)/report $(B)/stackfold $(B)/flamegraph
+
+report: config.mk
+	$(MAKE) $(REPORT_TOOLS)
+	scripts/report.sh $(RUN)
+
+flamegraph: config.mk
+	$(MAKE) $(REPORT_TOOLS)
+	DIFF='$(DIFF)' scripts/flamegraph.sh $(RUN)
+
+attach: config.mk
+	$(MAKE) $(REPORT_TOOLS)
+	scripts/attach.sh $(RUN)

@@ -74,6 +74,28 @@ void repro_command(const struct results *r, char *buf, size_t len)
 		snprintf(buf, len, "%s", m);
 		return;
 	}
+	/* scripts/bench-kernel.sh records the make variables it was given. */
+	const struct jr_val *asked = r->manifest ? jr_path(r->manifest, "guest_bench.asked") : NULL;
+	if (asked && asked->type == JR_OBJ && asked->n) {
+		size_t n = (size_t)snprintf(buf, len, "make bench");
+		for (size_t i = 0; i < asked->n && n < len; i++) {
+			const struct jr_val *v = asked->items[i];
+			char val[512] = "";
+			if (v->type == JR_ARR) {
+				for (size_t k = 0; k < v->n; k++) {
+					char one[128];
+					value_text(v->items[k], one, sizeof(one));
+					size_t l = strlen(val);
+					snprintf(val + l, sizeof(val) - l, "%s%s", k ? "," : "", one);
+				}
+			} else {
+				value_text(v, val, sizeof(val));
+			}
+			if (val[0] && !strchr(val, ' '))
+				n += (size_t)snprintf(buf + n, len - n, " %s=%s", asked->keys[i], val);
+		}
+		return;
+	}
 	char k[256], mo[128], pg[128], cl[128], lk[128], du[64];
 	list_of(r, NULL, "provenance.kernel_label", k, sizeof(k));
 	list_of(r, NULL, "provenance.preempt_model", mo, sizeof(mo));

@@ -14,7 +14,7 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: report RUNDIR [--baseline KERNEL/MODEL]\n"
+	fprintf(f, "usage: report RUNDIR [--baseline KERNEL/MODEL] [--reproduce-command]\n"
 		   "  writes RUNDIR/report.txt, report.md, *.svg from RUNDIR/runs/*.json\n"
 		   "  (and flame graphs from RUNDIR/perf/*.folded when profiled)\n");
 }
@@ -68,11 +68,14 @@ void write_flamegraphs(struct report *rp)
 int main(int argc, char **argv)
 {
 	const char *dir = NULL, *baseline = NULL;
+	int print_repro = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--baseline") && i + 1 < argc) {
 			baseline = argv[++i];
 		} else if (!strncmp(argv[i], "--baseline=", 11)) {
 			baseline = argv[i] + 11;
+		} else if (!strcmp(argv[i], "--reproduce-command")) {
+			print_repro = 1;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
@@ -103,6 +106,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "report: %s\n", err);
 		free(d);
 		return 1;
+	}
+	if (print_repro) {
+		char cmd[4096];
+		repro_command(&r, cmd, sizeof(cmd));
+		printf("%s\n", cmd);
+		results_free(&r);
+		free(d);
+		return 0;
 	}
 	if (baseline) {
 		int found = 0;
