@@ -83,6 +83,8 @@ elif [ $((SCALE * 15360)) -le "$SB_KB" ]; then
 	note "warning: scale $SCALE (~$((SCALE * 15)) MB) fits in shared_buffers ($((SB_KB / 1024)) MB): no evictions"
 fi
 CPUS=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
+# One zone everywhere: a guest has only this one (scripts/pg-guest-files.sh).
+export TZ=UTC
 
 mkdir -p "$RUNDIR/runs" "$RUNDIR/logs"
 RUNDIR=$(cd "$RUNDIR" && pwd)

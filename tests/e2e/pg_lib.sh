@@ -1,0 +1,67 @@
+# shellcheck shell=sh
+# Helpers shared by the PostgreSQL end-to-end tests (sourced).  Not a test
+# itself: tests/run.sh runs *.sh under tests/e2e, so this file only defines
+# functions and prints nothing.
+
+PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
+
+# pg_test_prereq: ($top is the checkout, set by the caller) why a PostgreSQL test cannot run here, or nothing.
+pg_test_prereq() {
+	[ "$(id -u)" = 0 ] || { echo "needs root (to run the server as postgres and reserve huge pages)"; return; }
+	# shellcheck disable=SC2154 # set by the sourcing test
+	[ -x "$top/build/pgsample" ] || { echo "no build/pgsample (HAVE_PQ=0: apt-get install libpq-dev)"; return; }
+	if [ ! -x "$PG_BINDIR/postgres" ] || [ ! -x "$PG_BINDIR/pgbench" ]; then
+		echo "no PostgreSQL 15 in $PG_BINDIR (apt-get install postgresql-15 postgresql-contrib-15)"
+		return
+	fi
+	id -u postgres >/dev/null 2>&1 || { echo "no postgres user"; return; }
+	command -v jq >/dev/null 2>&1 || { echo "no jq"; return; }
+}
+
+# pg_user_pids: non-zombie processes of the postgres user, one pid a line.
+pg_user_pids() {
+	uid=$(id -u postgres)
+	for d in /proc/[0-9]*; do
+		st=$(cat "$d/stat" 2>/dev/null) || continue
+		st=${st##*") "}
+		[ "${st%% *}" = Z ] && continue
+		u=$(sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p' "$d/status" 2>/dev/null)
+		[ "$u" = "$uid" ] && echo "${d#/proc/}"
+	done
+	return 0
+}
+
+# pg_mentions DIR: processes whose command line names DIR.
+pg_mentions() {
+	for d in /proc/[0-9]*; do
+		[ "${d#/proc/}" = "$$" ] && continue
+		cmd=$(tr '\0' ' ' 2>/dev/null < "$d/cmdline") || continue
+		case $cmd in *"$1"*) echo "${d#/proc/} $cmd" ;; esac
+	done
+	return 0
+}
+
+# pg_leftovers DIR BEFORE: what a run left: processes naming DIR, postgres
+# processes not in BEFORE, cluster or socket directories.  Waits up to
+# 10 s, since an exiting backend takes a moment to go.
+pg_leftovers() {
+	i=0
+	while :; do
+		left=$(pg_mentions "$1")
+		for p in $(pg_user_pids); do
+			case " $2 " in *" $p "*) ;; *) left="$left postgres-pid:$p" ;; esac
+		done
+		for d in "$1"/pgcluster.* "$1"/pgsock.* "${TMPDIR:-/tmp}"/pgsock.*; do
+			[ -e "$d" ] && left="$left dir:$d"
+		done
+		[ -z "$left" ] && return 0
+		i=$((i + 1))
+		[ "$i" -ge 20 ] && { echo "$left"; return 0; }
+		sleep 0.5
+	done
+}
+
+hp_total() { cat /proc/sys/vm/nr_hugepages; }
+
+# pg_hp_possible: 2 MB pages can be reserved here (writable pool).
+pg_hp_possible() { [ -w /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages ]; }
