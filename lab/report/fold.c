@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -145,12 +144,16 @@ void fold_write(const struct folded *f, FILE *out)
 
 int sym_is_spin(const char *name)
 {
-	/* PostgreSQL's s_lock and the lab's loops (buffer_pool/s_lock.c,
-	 * lab_lock.c, mcs_lock.c); kernel spinlocks match "spin" too. */
-	static const char *pat[] = { "s_lock", "spin", "tas_acquire", "mcs_acquire",
-				     "lab_lock_acquire" };
+	/* PostgreSQL's s_lock/perform_spin_delay and the lab's loops
+	 * (buffer_pool/s_lock.c, lab_lock.c, mcs_lock.c).  Kernel spinlocks
+	 * are not the strategy lock and rank by their samples like the rest. */
+	static const char *pat[] = { "s_lock", "spin_delay", "tas_acquire", "tas_spin",
+				     "mcs_acquire", "lab_lock_acquire" };
+	size_t l = strlen(name);
+	if (l > 4 && !strcmp(name + l - 4, "_[k]"))
+		return 0;
 	for (size_t i = 0; i < sizeof(pat) / sizeof(pat[0]); i++)
-		if (strcasestr(name, pat[i]))
+		if (strstr(name, pat[i]))
 			return 1;
 	return 0;
 }
@@ -161,6 +164,9 @@ static int sym_cmp(const void *pa, const void *pb)
 	int sa = sym_is_spin(a->name), sb = sym_is_spin(b->name);
 	if (sa != sb)
 		return sb - sa;
+	/* A spin loop's share is what runs under it (total). */
+	if (sa && a->total != b->total)
+		return a->total < b->total ? 1 : -1;
 	if (a->self != b->self)
 		return a->self < b->self ? 1 : -1;
 	if (a->total != b->total)

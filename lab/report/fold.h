@@ -44,7 +44,7 @@ struct symstat {
 size_t fold_symbols(const struct folded *f, struct symstat **out);
 void fold_symbols_free(struct symstat *s, size_t n);
 
-/* Is this frame a spinlock's spin loop (s_lock, the lab's TAS loops)? */
+/* Is this frame the user-space lock's spin loop (s_lock, the lab's loops)? */
 int sym_is_spin(const char *name);
 
 #endif

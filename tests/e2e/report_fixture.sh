@@ -1,0 +1,95 @@
+#!/bin/sh
+# build/report on the recorded fixture run (tests/data/run-fixture): the
+# headline and the table agree with medians computed here with jq, stars
+# follow Welch's test, report.txt fits 80 columns, the regzbot suggestion
+# appears only for 6.x/none -> 7.x/lazy, and bad input gets clear errors.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$(dirname "$here")")
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+report=$top/build/report
+[ -x "$report" ] || { fail "report_fixture: build/report missing (make first)"; exit 1; }
+command -v jq >/dev/null || { skip "report_fixture: jq not installed (apt-get install jq)"; exit 0; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+cp -r "$top/tests/data/run-fixture" "$tmp/run"
+run=$tmp/run
+
+check "report runs on the fixture" "$report" "$run"
+txt=$run/report.txt
+check "report.txt and report.md written" test -s "$txt" -a -s "$run/report.md"
+check "report.txt within 80 columns" test "$(awk 'length > 80' "$txt" | wc -l)" -eq 0
+check "report.txt is ASCII" test "$(LC_ALL=C grep -c '[^ -~]' "$txt")" -eq 0
+
+# median tps of a cell, from the documents themselves
+med() {
+	jq -s --arg k "$1" --arg m "$2" --argjson p "$3" --argjson c "$4" '
+	  map(select(.tool == "bufbench" and .provenance.kernel_label == $k and
+	      .provenance.preempt_model == $m and .provenance.page_size_kb == $p and
+	      .config.clients == $c) | .results.tps) | sort |
+	  if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end' \
+	  "$run"/runs/*.json
+}
+b=$(med 6.12 none 4 4)
+n=$(med 7.0 lazy 4 4)
+want=$(awk -v b="$b" -v n="$n" 'BEGIN { printf "%+.1f%%", 100 * (n - b) / b }')
+row=$(awk '/-> C[0-9]+ 7.0\/lazy: bufbench select-only, 4 clients, 4 KB/ { f = 1 } f && / tps$/ { print; exit }' "$txt")
+case $row in
+*"$want*"*) pass "4 KB, 4 clients, 7.0/lazy tps row shows $want with a star" ;;
+*) fail "4 KB, 4 clients, 7.0/lazy tps row: want $want*, got: $row" ;;
+esac
+check "headline names the same change" grep -q "falls ${want#-}" "$txt"
+row=$(awk '/-> C[0-9]+ 7.0\/lazy: bufbench select-only, 4 clients, 2 MB/ { f = 1 } f && / tps$/ { print; exit }' "$txt")
+case $row in
+*"%*"*) fail "2 MB lazy tps difference is noise (p ~ 0.3) but is starred: $row" ;;
+*"%"*) pass "2 MB lazy tps row has no star" ;;
+*) fail "2 MB lazy tps row missing" ;;
+esac
+check "regzbot suggestion for 6.12/none -> 7.0/lazy" grep -qx '#regzbot introduced: 7dadeaa6e851' "$txt"
+check "the environment says emulated (TCG)" grep -q 'emulated (TCG)' "$txt"
+check "reproduce command from manifest.json" grep -q 'make bench KERNEL=6.12,7.0' "$txt"
+check "provenance line for every cell" test "$(grep -c '^C[0-9]\{1,3\} ' "$txt")" -ge 14
+
+for s in "$run"/*.svg; do
+	check "$(basename "$s") is well-formed XML" xmllint --noout "$s"
+	check "report.md links $(basename "$s")" grep -q "($(basename "$s"))" "$run/report.md"
+done
+check "tps chart has a panel per page size" test "$(grep -c '>[0-9]* [KMG]B pages<' "$run/tps-bufbench.svg")" -eq 2
+
+# An explicit baseline: 7.0/full vs 7.0/lazy is not a kernel range (the
+# pgbench cells have no 7.0/full and would fall back to 6.12/none).
+mkdir -p "$tmp/bb"
+cp -r "$run" "$tmp/bb/run"
+rm "$tmp/bb/run"/runs/pgbench-*.json
+check "report --baseline 7.0/full" "$report" "$tmp/bb/run" --baseline 7.0/full
+check "no regzbot line without a kernel change" sh -c "! grep -q '#regzbot' '$tmp/bb/run/report.txt'"
+check "C1 is now compared against the 7.0/full baseline" grep -q -- '-> C1 6.12/none' "$tmp/bb/run/report.txt"
+if "$report" "$run" --baseline 9.9/none 2> "$tmp/err"; then
+	fail "unknown baseline accepted"
+else
+	check "unknown baseline names the cells there" grep -q 'this run has: 6.12/none' "$tmp/err"
+fi
+
+# One repetition: significance cannot be computed, and the report says so.
+rm "$run"/runs/pgbench-7.0-lazy-off-s_lock-c8-r[23].json
+"$report" "$run" 2>/dev/null
+row=$(awk '/-> C[0-9]+ 7.0\/lazy: pgbench/ { f = 1 } f && / tps$/ { print; exit }' "$txt")
+case $row in
+*"%?"*) pass "single repetition marked not computable" ;;
+*) fail "single repetition row: $row" ;;
+esac
+check "report.md says not computable" grep -q 'not computable (n=3, 1)' "$run/report.md"
+
+# Bad input.
+echo '{"tool": "bufbench", "config": ' > "$run/runs/broken.json"
+check "a truncated document is skipped, the report still made" sh -c "'$report' '$run' 2> '$tmp/err'"
+check "the skipped file is named with the problem" grep -q 'broken.json: line [0-9]* column [0-9]*: .*truncated' "$tmp/err"
+mkdir -p "$tmp/empty/runs"
+if "$report" "$tmp/empty" 2> "$tmp/err"; then fail "empty run accepted"; else
+	check "empty run: one-line error naming make bench" sh -c "test \$(wc -l < '$tmp/err') -eq 1 && grep -q 'make bench' '$tmp/err'"
+fi
+if "$report" "$tmp/nowhere" 2> "$tmp/err"; then fail "missing directory accepted"; else
+	check "missing directory: clear error" grep -q 'no runs/ directory' "$tmp/err"
+fi
+tests_done
