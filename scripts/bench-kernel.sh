@@ -223,7 +223,9 @@ run_kernel() {
 	# shellcheck disable=SC1090 # per-kernel file
 	. "$rundir/logs/kernel-$1.env"
 	accel=$("$here/qemu-accel.sh" "$K_IMAGE" "$work/base.cpio.gz")
-	cmdline="console=ttyS0 panic=-1 loglevel=4"
+	# Full boot messages: a guest that hangs or panics is diagnosed from its
+	# console log, and printing them costs under a second even under TCG.
+	cmdline="console=ttyS0 panic=-1"
 	[ "$has_1g" = 1 ] && cmdline="$cmdline hugepagesz=1G hugepages=$n1g"
 	[ -n "${PREEMPTLAB_GUEST_APPEND:-}" ] && cmdline="$cmdline $PREEMPTLAB_GUEST_APPEND"
 	if [ "$accel" = tcg ]; then boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-180}; slack=120; else boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-60}; slack=60; fi

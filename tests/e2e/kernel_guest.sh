@@ -1,0 +1,108 @@
+#!/bin/sh
+# End to end in a real guest: boot Debian's 7.0 under TCG, switch between
+# two models, run a 3-second bufbench under each, and check both results
+# arrived over the serial channel with the right model and kernel release.
+# Then the failure paths: a guest that never answers, a cell that overruns,
+# and an interrupted bench, each killed and reported without hanging.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+command -v qemu-system-x86_64 >/dev/null || { fail "guest: no qemu-system-x86_64 (./configure --install-deps)"; exit 1; }
+[ -x "$top/build/bufbench-static" ] || { fail "guest: no build/bufbench-static (make build-all)"; exit 1; }
+if ! "$top/scripts/kernel-resolve.sh" 7.0 > "$tmp/k" 2> "$tmp/k.err"; then
+	if grep -q 'apt-get update of .* failed' "$tmp/k.err"; then
+		skip "guest: Debian's archive is unreachable and no 7.0 image is cached"; exit 0
+	fi
+	cat "$tmp/k.err"; fail "guest: resolve 7.0"; exit 1
+fi
+# shellcheck disable=SC1091 # written just above
+. "$tmp/k"
+
+# The small matrix CI can afford; TCG is asked for so every machine runs the
+# same path (the KVM probe is tested where KVM works, not here).
+export KERNEL=7.0 BASELINE=none MODELS=lazy,full PAGES=4k CLIENTS=2 DURATION=3 REPEAT=1
+export PREEMPTLAB_ACCEL=tcg PGBENCH=off POOL=64M RELATION=256M
+
+# no_guest_left DIR: no QEMU still runs with its logs in DIR.
+no_guest_left() {
+	for p in /proc/[0-9]*; do
+		{ tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null | grep -q "^[^ ]*qemu-system[^ ]* .*$1" && return 1
+	done
+	return 0
+}
+# jqt FILE EXPR: EXPR holds for the JSON in FILE.
+jqt() { jq -e "$2" "$1" > /dev/null; }
+
+run=$tmp/ok
+start=$(date +%s)
+if "$top/scripts/bench-kernel.sh" "$run" > "$tmp/ok.out" 2>&1; then
+	pass "guest: 7.0 bench with two models finished ($(( $(date +%s) - start ))s)"
+else
+	cat "$tmp/ok.out"; fail "guest: 7.0 bench with two models"
+fi
+for m in lazy full; do
+	f=$run/runs/bufbench-7.0-$m-4k-tas-c2-r1.json
+	if [ ! -f "$f" ]; then fail "guest: no $m result arrived"; continue; fi
+	check "guest: $m result says model $m, read from debugfs" \
+		test "$(jq -r '.provenance | "\(.preempt_model) \(.preempt_model_source)"' "$f")" = "$m debugfs"
+	check "guest: $m result has the booted release $K_RELEASE and label 7.0" \
+		test "$(jq -r '.provenance | "\(.kernel_release) \(.kernel_label)"' "$f")" = "$K_RELEASE 7.0"
+	check "guest: $m result is labelled tcg and emulated" \
+		test "$(jq -r '.provenance | "\(.virtualization) \(.emulated)"' "$f")" = "tcg true"
+	check "guest: $m result ran 3 s with 2 clients and has tps" \
+		jqt "$f" '.config.duration_s == 3 and .config.clients == 2 and .results.tps > 0'
+done
+check "guest: summary has a row per model" \
+	test "$(grep -c -E '^7\.0 .* (lazy|full) +4k ' "$run/summary.txt" 2>/dev/null)" = 2
+check "guest: manifest records the image sha256, accel and vCPUs" jqt "$run/manifest.json" \
+	".guest_bench.kernels[0] | .image_sha256 == \"$K_SHA256\" and .accel == \"tcg\" and .emulated and .vcpus == $(nproc)"
+check "guest: manifest records when the first result arrived" \
+	jqt "$run/manifest.json" '.guest_bench.boots[0].first_result_s > 0'
+check "guest: console log kept" grep -q 'runner: cell' "$run/logs/console-7.0-boot1.log"
+check "guest: no QEMU left" no_guest_left "$run"
+
+# A guest that never answers: its init only sleeps.
+run=$tmp/hang
+start=$(date +%s)
+if PREEMPTLAB_BOOT_TIMEOUT=20 PREEMPTLAB_GUEST_APPEND='rdinit=/bin/busybox -- sleep 100000' \
+	"$top/scripts/bench-kernel.sh" "$run" > "$tmp/hang.out" 2>&1; then
+	fail "guest: a silent guest was reported as success"
+else
+	took=$(( $(date +%s) - start ))
+	check "guest: a silent guest is killed by the timeout (${took}s)" test "$took" -lt 90
+	check "guest: its cells are reported failed with the reason" \
+		grep -q 'never answered within 20s' "$run/logs/failed-bufbench-7.0-lazy-4k-tas-c2-r1.txt"
+	check "guest: and its console log is kept" test -s "$run/logs/console-7.0-boot1.log"
+fi
+check "guest: no QEMU left after the timeout" no_guest_left "$run"
+
+# A cell that overruns its budget: killed, marked failed, nothing hangs.
+run=$tmp/slow
+if PREEMPTLAB_CELL_TIMEOUT=2 MODELS=lazy DURATION=8 \
+	"$top/scripts/bench-kernel.sh" "$run" > "$tmp/slow.out" 2>&1; then
+	fail "guest: an overrunning cell was reported as success"
+else
+	check "guest: an overrunning cell is killed and marked failed" \
+		grep -q 'no result within 2s' "$run/logs/failed-bufbench-7.0-lazy-4k-tas-c2-r1.txt"
+fi
+check "guest: no QEMU left after a cell timeout" no_guest_left "$run"
+
+# Ctrl-C after the first result: the guest stops, the finished run stays.
+# (A background job ignores SIGINT in sh; perl restores it, as a terminal would.)
+run=$tmp/int
+perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
+	"$top/scripts/bench-kernel.sh" "$run" > "$tmp/int.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 180 ] && [ -z "$(ls "$run/runs" 2>/dev/null)" ]; do sleep 1; i=$((i + 1)); done
+kill -INT "$pid"
+rc=0; wait "$pid" || rc=$?
+check "guest: Ctrl-C ends the bench with 130" test "$rc" = 130
+check "guest: and keeps the finished run" test "$(find "$run/runs" -name '*.json' | wc -l)" -ge 1
+check "guest: and says it was interrupted" jqt "$run/manifest.json" '.guest_bench.interrupted'
+check "guest: no QEMU left after Ctrl-C" no_guest_left "$run"
+tests_done
