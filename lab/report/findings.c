@@ -105,6 +105,12 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 			continue;
 		char pg[32], p[160], s[1024];
 		describe_p(&best, p, sizeof(p));
+		if (!best.significant)
+			append(fd->headline, sizeof(fd->headline), "%s",
+			       fd->headline[0] ? " No significant " : "No significant ");
+		if (!best.significant)
+			append(fd->headline, sizeof(fd->headline), "%s tps change (Welch's t-test, "
+			       "p < 0.05) against the baseline; the largest:", tools[t]);
 		snprintf(s, sizeof(s),
 			 "%s%s %s tps at %ld clients on %s pages (lock %s) %s %.1f%% from "
 			 "%s to %s (%.0f -> %.0f; %s).",

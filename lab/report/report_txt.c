@@ -121,6 +121,25 @@ static void txt_profile(FILE *f, const struct profile *p)
 	fold_symbols_free(st, n);
 }
 
+/* Measured costs differ per run: median (min..max) reads better than a
+ * list.  Returns 0 for fields that are not numbers or all equal. */
+static int numeric_summary(const struct results *r, const char *path, char *buf, size_t len)
+{
+	double *v = calloc(r->nruns + 1, sizeof(*v));
+	size_t n = 0;
+	if (!v)
+		exit(1);
+	for (size_t i = 0; i < r->nruns; i++)
+		if (jr_num(r->runs[i].doc, path, &v[n]))
+			n++;
+	double lo = st_percentile(v, n, 0), hi = st_percentile(v, n, 100);
+	int ok = n > 1 && lo != hi;
+	if (ok)
+		snprintf(buf, len, "median %.0f (%.0f..%.0f) over %zu runs", st_median(v, n), lo, hi, n);
+	free(v);
+	return ok;
+}
+
 void write_txt(FILE *f, const struct report *rp)
 {
 	const struct results *r = rp->r;
@@ -188,6 +207,10 @@ void write_txt(FILE *f, const struct report *rp)
 		{ "Host: ", "provenance.hostname" },
 	};
 	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++) {
+		if (numeric_summary(r, env[i].path, buf, sizeof(buf))) {
+			tw_para(f, env[i].label, buf, 4);
+			continue;
+		}
 		distinct_values(r, env[i].path, buf, sizeof(buf) - 64);
 		if (!buf[0])
 			continue;
