@@ -41,7 +41,7 @@ void write_flamegraphs(struct report *rp)
 		if (!f)
 			continue;
 		snprintf(title, sizeof(title), "C%d %s: %s", p->cell->id, p->cell->variant, p->cell->group);
-		struct flame_opts o = { title, "perf record -g; width = samples; hover a frame for its count", 1200, 0.1 };
+		struct flame_opts o = { title, "perf record call graphs; width = samples; hover a frame for its count", 1200, 0.1 };
 		flame_svg(f, &p->f, &o);
 		fclose(f);
 		snprintf(p->svg, sizeof(p->svg), "%s", name);
@@ -138,6 +138,12 @@ int main(int argc, char **argv)
 	rp.baseline = baseline;
 	find_headline(&r, baseline, &rp.fd);
 	profiles_load(&rp.prof, &r);
+	if (rp.prof.n) {
+		size_t l = strlen(rp.fd.caveats);
+		snprintf(rp.fd.caveats + l, sizeof(rp.fd.caveats) - l,
+			 "%sProfiled cells ran under perf record (PROFILE=on): their rates "
+			 "include perf's overhead (dwarf unwinding costs most).", l ? " " : "");
+	}
 	write_charts(&rp);
 	write_flamegraphs(&rp);
 

@@ -167,7 +167,7 @@ void write_txt(FILE *f, const struct report *rp)
 	txt_tables(f, rp);
 
 	if (rp->prof.n) {
-		tw_heading(f, "Profiles (perf record -g; top symbols, spin loops first)");
+		tw_heading(f, "Profiles (perf record; top symbols, lock spin loops first)");
 		/* The headline pair first: that is what the mail is about. */
 		const struct profile *pb = fd->base ? profile_of(&rp->prof, fd->base) : NULL;
 		const struct profile *pw = fd->worst ? profile_of(&rp->prof, fd->worst) : NULL;
