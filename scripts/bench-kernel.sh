@@ -190,13 +190,17 @@ fmt_s() { if [ "$1" -ge 60 ]; then echo "$(($1 / 60))m$(($1 % 60))s"; else echo 
 finished() { find "$rundir/runs" -name 'bufbench-*.json' | wc -l; }
 
 # progress N ID: one line per cell, with the time left estimated from the
-# cells finished so far (or from DURATION+WARMUP before the first).
+# time cells took so far (boots excluded: each kernel adds its own boot) or,
+# before the first, from DURATION+WARMUP.
+cell_secs=0
+boot_est=15
 progress() {
 	now=$(date +%s); el=$((now - started_at)); left=$((total - $1 + 1))
-	done_n=$(( $1 - 1 ))
-	if [ "$done_n" -gt 0 ]; then per=$((el / done_n)); else per=$cell_est; fi
-	note "[$1/$total] $2 | $(fmt_s "$el") elapsed, ~$(fmt_s $((left * per))) left ($accel$([ "$accel" = tcg ] && echo ", emulated"))"
+	if [ "$cells_timed" -gt 0 ]; then per=$((cell_secs / cells_timed)); else per=$cell_est; fi
+	note "[$1/$total] $2 | $(fmt_s "$el") elapsed, ~$(fmt_s $((left * per + boots_left * boot_est))) left ($accel$([ "$accel" = tcg ] && echo ", emulated"))"
 }
+cells_timed=0
+boots_left=0
 
 : > "$work/boots.jsonl"
 failed_cells=0
@@ -260,10 +264,11 @@ run_kernel() {
 		while :; do
 			"$here/qemu-channel.sh" "$chan" "$rundir/runs" > "$work/events" || true
 			now=$(date +%s)
-			[ -z "$ready_s" ] && grep -q '^ready' "$work/events" && ready_s=$((now - t0))
+			if [ -z "$ready_s" ] && grep -q '^ready' "$work/events"; then ready_s=$((now - t0)); boot_est=$ready_s; fi
 			[ -z "$first_s" ] && grep -q -e '^ok' -e '^fail' "$work/events" && first_s=$((now - t0))
 			last=$(sed -n 's/^start //p' "$work/events" | tail -n1)
 			if [ -n "$last" ] && [ "$last" != "$cur" ]; then
+				if [ -n "$cur" ]; then cell_secs=$((cell_secs + now - cur_t)); cells_timed=$((cells_timed + 1)); fi
 				cur=$last; cur_t=$now
 				n=$((n + 1))
 				progress "$n" "$(awk -v id="$cur" -v k="$K_LABEL" '$1 == id {printf "%s %s %s %s c%s r%s", k, $2, $3, $4, $5, $6}' "$work/todo")"
@@ -333,8 +338,10 @@ run_kernel() {
 }
 
 : > "$work/kernels.jsonl"
+boots_left=$(echo "$kernels" | wc -w)
 for k in $kernels; do
 	[ "$interrupted" = 1 ] && break
+	boots_left=$((boots_left - 1))
 	run_kernel "$k"
 done
 trap - INT TERM
