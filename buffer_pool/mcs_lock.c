@@ -8,8 +8,12 @@
  * Nodes are identified by backend index + 1 (0 means none) instead of
  * pointers, so the queue means the same thing in every process.
  */
+#include <sched.h>
+
 #include "lab_lock.h"
 #include "spin_delay.h"
+
+#define MCS_SPINS_BEFORE_YIELD 1000
 
 bool mcs_acquire(uint32_t *tail, struct mcs_node *nodes, uint32_t me, struct lock_wait *w)
 {
@@ -24,7 +28,15 @@ bool mcs_acquire(uint32_t *tail, struct mcs_node *nodes, uint32_t me, struct loc
 	__atomic_store_n(&nodes[prev - 1].next, id, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&n->locked, __ATOMIC_ACQUIRE)) {
 		spin_delay();
-		w->spins++;
+		/*
+		 * With more waiters than CPUs, the next in line may not be
+		 * running; yielding now and then lets it run instead of burning
+		 * our whole time slice (counted as a sleep).
+		 */
+		if (++w->spins % MCS_SPINS_BEFORE_YIELD == 0) {
+			sched_yield();
+			w->sleeps++;
+		}
 	}
 	return true;
 }
@@ -41,8 +53,11 @@ void mcs_release(uint32_t *tail, struct mcs_node *nodes, uint32_t me)
 						__ATOMIC_RELAXED))
 			return;
 		/* A successor swapped itself in but has not linked yet. */
-		while ((next = __atomic_load_n(&n->next, __ATOMIC_ACQUIRE)) == 0)
+		for (unsigned i = 1; (next = __atomic_load_n(&n->next, __ATOMIC_ACQUIRE)) == 0; i++) {
 			spin_delay();
+			if (i % MCS_SPINS_BEFORE_YIELD == 0)
+				sched_yield();
+		}
 	}
 	__atomic_store_n(&nodes[next - 1].locked, 0, __ATOMIC_RELEASE);
 }
