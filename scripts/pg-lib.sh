@@ -127,3 +127,16 @@ pg_wait_job() {
 
 # pg_meminfo FIELD: a /proc/meminfo value (kB or count).
 pg_meminfo() { sed -n "s/^$1: *\([0-9]*\).*/\1/p" /proc/meminfo; }
+
+# pg_set_model M: switch the preemption model through debugfs and read it
+# back (PREEMPT_DYNAMIC kernels); "current" leaves it.  Prints why not.
+PG_PREEMPT=/sys/kernel/debug/sched/preempt
+pg_set_model() {
+	[ "$1" = current ] && return 0
+	now=$(sed -n 's/.*(\([a-z_]*\)).*/\1/p' "$PG_PREEMPT" 2>/dev/null) || true
+	[ "$now" = "$1" ] && return 0
+	[ -w "$PG_PREEMPT" ] || { echo "no writable $PG_PREEMPT (kernel without PREEMPT_DYNAMIC, or debugfs not mounted)"; return 1; }
+	echo "$1" > "$PG_PREEMPT" 2>/dev/null || true
+	now=$(sed -n 's/.*(\([a-z_]*\)).*/\1/p' "$PG_PREEMPT" 2>/dev/null) || true
+	[ "$now" = "$1" ] || { echo "model $1 not accepted: debugfs reads '$(cat "$PG_PREEMPT")'"; return 1; }
+}

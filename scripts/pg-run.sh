@@ -17,6 +17,10 @@
 #   --bindir DIR              (PostgreSQL's bin; default $PG_BINDIR or
 #                              /usr/lib/postgresql/15/bin)
 #   --user NAME               (who runs the server; default postgres)
+#   --models "M ..."          preemption models to switch to through debugfs
+#                             before each group of runs, so one cluster
+#                             serves every model (guests); default: leave
+#                             the model as it is
 # Exit: 0 all cells measured, 1 a cell failed, 2 bad usage, 3 the page
 # policy cannot be had (as bufbench).
 set -eu
@@ -28,10 +32,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/pg-lib.sh
 . "$here/pg-lib.sh"
 
-usage() { echo "preemptlab: $*" >&2; sed -n '10,20p' "$0" >&2; exit 2; }
+help() { sed -n '/^# Usage:/,/^# policy cannot/s/^# \{0,1\}//p' "$0"; }
+usage() { echo "preemptlab: $*" >&2; help >&2; exit 2; }
+case ${1:-} in -h | --help) help; exit 0 ;; esac
 
 HP=off SB=${POOL:-16M} SCALE="" CLIENTS_L=8 BUILTINS="select-only simple-update"
-DUR=10 REP=1 PG_USER=postgres PG_PORT=5432
+DUR=10 REP=1 PG_USER=postgres PG_PORT=5432 MODELS=current
 PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
 PGSAMPLE=${PGSAMPLE:-$(dirname "$here")/build/pgsample}
 while [ $# -gt 1 ]; do
@@ -45,6 +51,7 @@ while [ $# -gt 1 ]; do
 	--repeat) REP=$2 ;;
 	--bindir) PG_BINDIR=$2 ;;
 	--user) PG_USER=$2 ;;
+	--models) MODELS=$(split_list "$2") ;;
 	*) usage "unknown option $1" ;;
 	esac
 	shift 2
@@ -63,6 +70,10 @@ for c in $CLIENTS_L; do
 	isnum "$c" || usage "--clients must list positive numbers (got '$c')"
 	[ "$c" -gt "$maxc" ] && maxc=$c
 done
+for m in $MODELS; do
+	case $m in current | none | voluntary | full | lazy) ;;
+	*) usage "--models must list none, voluntary, full or lazy (got '$m')" ;; esac
+done
 for b in $BUILTINS; do
 	case $b in select-only | simple-update | tpcb-like) ;;
 	*) usage "--builtins must list select-only, simple-update or tpcb-like (got '$b')" ;; esac
@@ -72,6 +83,9 @@ SB_KB=$(pg_size_kb "$SB") || usage "--shared-buffers must be a size like 16M or 
 for t in initdb pg_ctl postgres pgbench; do
 	[ -x "$PG_BINDIR/$t" ] || die "no $PG_BINDIR/$t: apt-get install postgresql-15 postgresql-contrib-15, or pass --bindir"
 done
+if [ "$MODELS" != current ] && [ ! -w "$PG_PREEMPT" ]; then
+	die "--models needs a writable $PG_PREEMPT (root, debugfs mounted, a PREEMPT_DYNAMIC kernel); leave --models out to keep the current model"
+fi
 [ -x "$PGSAMPLE" ] || die "no $PGSAMPLE: run make (it needs libpq-dev; ./configure --install-deps)"
 
 # pgbench_accounts takes about 15 MB per scale unit; a table twice as
@@ -188,9 +202,8 @@ pg_wait_job "$PG_BINDIR/pgbench" -h "$PG_SOCK" -p "$PG_PORT" -U postgres -i -s "
 	> "$PG_LOGS/pgbench-init-hp$HP.log" 2>&1 ||
 	die "pgbench -i failed; see $PG_LOGS/pgbench-init-hp$HP.log"
 
-failed=0
-r=1
-while [ "$r" -le "$REP" ]; do
+# run_cells MODEL REP: every builtin x client count once.
+run_cells() {
 	for b in $BUILTINS; do
 		for c in $CLIENTS_L; do
 			j=$CPUS
@@ -198,17 +211,30 @@ while [ "$r" -le "$REP" ]; do
 			if pg_wait_job "$PGSAMPLE" --host "$PG_SOCK" --port "$PG_PORT" \
 				--pgbench "$PG_BINDIR/pgbench" --builtin "$b" --clients "$c" \
 				--threads "$j" --duration "$DUR" --huge-pages "$HP" --pgdata "$PGDATA" \
-				--out-dir "$RUNDIR" --rep "$r" > "$PG_LOGS/.pgsample.out"; then
+				--out-dir "$RUNDIR" --rep "$2" > "$PG_LOGS/.pgsample.out"; then
 				doc=$(cat "$PG_LOGS/.pgsample.out")
 				tps=$(sed -n 's/^ *"tps": *\([0-9.]*\).*/\1/p' "$doc" | head -n1)
 				spin=$(sed -n 's/^ *"spindelay_samples": *\([0-9]*\).*/\1/p' "$doc")
 				pk=$(sed -n 's/^ *"page_size_kb": *\([0-9-]*\).*/\1/p' "$doc")
-				note "pg hp=$HP $b c=$c r$r: tps $tps, SpinDelay samples $spin, pages ${pk} kB -> ${doc#"$RUNDIR"/}"
+				note "pg hp=$HP model=$1 $b c=$c r$2: tps $tps, SpinDelay samples $spin, pages ${pk} kB -> ${doc#"$RUNDIR"/}"
 			else
 				failed=$((failed + 1))
-				note "pg hp=$HP $b c=$c r$r: FAILED (logs in $PG_LOGS)"
+				note "pg hp=$HP model=$1 $b c=$c r$2: FAILED (logs in $PG_LOGS)"
 			fi
 		done
+	done
+}
+
+failed=0
+r=1
+while [ "$r" -le "$REP" ]; do
+	for m in $MODELS; do
+		if why=$(pg_set_model "$m"); then
+			run_cells "$m" "$r"
+		else
+			failed=$((failed + 1))
+			note "pg hp=$HP model=$m r$r: skipped: $why"
+		fi
 	done
 	r=$((r + 1))
 done
