@@ -49,8 +49,10 @@ set_hugepages() {
 	esac
 	echo "$want" > /proc/sys/vm/nr_hugepages 2>/dev/null
 	have=$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)
+	hp_short=""
 	[ "$have" -ge "$want" ] && return 0
-	log "only $have of $want 2 MB pages could be reserved in the guest"
+	hp_short="the guest could reserve only $have of $want 2 MB pages: give it more memory (MEM_MB)"
+	log "$hp_short"
 	return 0	# bufbench decides: 2m fails clearly (exit 3), try-2m falls back
 }
 
@@ -86,7 +88,7 @@ while read -r id model pages lock clients rep; do
 	if [ "$rc" = 0 ] && [ -s /tmp/run.json ]; then
 		send_json "$id" /tmp/run.json
 	else
-		say FAIL "$id" "bufbench exit $rc: $(tail -n1 /tmp/run.log)"
+		say FAIL "$id" "bufbench exit $rc: $(tail -n1 /tmp/run.log)${hp_short:+ ($hp_short)}"
 	fi
 done < /plan.cells
 set_hugepages 4k

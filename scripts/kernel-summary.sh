@@ -11,8 +11,9 @@ set -eu
 rundir=$1 base=${2:-}
 out=$rundir/summary.txt
 set -- "$rundir"/runs/*.json
-[ -f "$1" ] || { echo "no runs in $rundir/runs" > "$out"; cat "$out"; exit 0; }
-
+if [ ! -f "$1" ]; then
+	echo "no runs in $rundir/runs" > "$out"
+else
 jq -r -s --arg base "$base" '
   def median: sort | length as $n |
     if $n == 0 then null elif $n % 2 == 1 then .[($n - 1) / 2]
@@ -54,6 +55,7 @@ jq -r -s --arg base "$base" '
 		n = split(line[r], f, "\t"); s = ""
 		for (i = 1; i <= n; i++) s = s sprintf(i < n ? "%-" w[i] "s  " : "%s", f[i])
 		print s } }' > "$out"
+fi
 
 # Cells that produced nothing are part of the answer too.
 for f in "$rundir"/logs/failed-*.txt "$rundir"/logs/unavailable-*.txt; do
