@@ -1,0 +1,39 @@
+#!/bin/sh
+# summary.txt: the median and spread over repetitions and the ratio to the
+# baseline cell (baseline kernel, model none, same pages/lock/clients),
+# checked on run documents with known tps.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir -p "$tmp/runs" "$tmp/logs"
+
+# doc KERNEL MODEL PAGES REP TPS: one bufbench document with the fields the
+# summary reads, as docs/json.md lays them out.
+doc() {
+	jq -n --arg k "$1" --arg m "$2" --arg p "$3" --argjson t "$5" \
+		'{tool: "bufbench", schema: "preemptlab.bufbench/1",
+		  config: {clients: 8, pages: $p, lock: "tas"},
+		  provenance: {kernel_label: $k, kernel_release: "\($k).1-test", preempt_model: $m,
+		    page_policy: $p, page_size_kb: (if $p == "2m" then 2048 else 4 end),
+		    virtualization: "tcg", emulated: true},
+		  results: {tps: $t}}' > "$tmp/runs/bufbench-$1-$2-$3-tas-c8-r$4.json"
+}
+doc 6.12 none 4k 1 100; doc 6.12 none 4k 2 120; doc 6.12 none 4k 3 110
+doc 7.0 lazy 4k 1 50;   doc 7.0 lazy 4k 2 60;   doc 7.0 lazy 4k 3 55
+doc 7.0 lazy 2m 1 90;   doc 7.0 lazy 2m 2 100
+echo "bufbench exit 3: no pages" > "$tmp/logs/failed-bufbench-7.0-full-4k-tas-c8-r1.txt"
+
+"$top/scripts/kernel-summary.sh" "$tmp" 6.12 > /dev/null
+row() { grep -E "^$1 +[^ ]+ +$2 +$3 " "$tmp/summary.txt" | tr -s ' '; }
+check "summary: baseline median 110, min 100, max 120, spread 18.2%, 1x" \
+	test "$(row 6.12 none 4k | cut -d' ' -f8-13)" = "3 110 100 120 18.2 1x"
+check "summary: 7.0 lazy 4k median 55 is 0.5x the baseline" \
+	test "$(row 7.0 lazy 4k | cut -d' ' -f8,9,13)" = "3 55 0.5x"
+check "summary: an even count takes the middle two (95), no baseline cell for 2m" \
+	test "$(row 7.0 lazy 2m | cut -d' ' -f5,8,9,13)" = "2M 2 95 -"
+check "summary: says the runs were emulated" grep -q 'TCG: emulated' "$tmp/summary.txt"
+check "summary: lists the failed cell" grep -q '^failed: bufbench-7.0-full-4k-tas-c8-r1: bufbench exit 3' "$tmp/summary.txt"
+tests_done
