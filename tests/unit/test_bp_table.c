@@ -1,0 +1,140 @@
+/*
+ * The mapping table under concurrent misses from many processes: every
+ * page read matches its block (no buffer mapped to the wrong block), no
+ * block is mapped twice, no mapping is lost, and every pin is returned.
+ */
+#include <string.h>
+#include <sys/wait.h>
+
+#include "bp_fixture.h"
+#include "check.h"
+
+#define NBUF 64
+#define NBLOCKS 1024
+#define PROCS 8
+#define READS 20000
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	return x ^ (x >> 33);
+}
+
+static void client(struct pool *p, uint32_t me, uint64_t *wrong, int update)
+{
+	struct backend b;
+	backend_attach(&b, p, me, true);
+	for (uint64_t i = 0; i < READS; i++) {
+		uint32_t block = (uint32_t)(mix(i * PROCS + me + 1) % NBLOCKS);
+		bool hit;
+		int32_t id = read_buffer(&b, block, &hit);
+		if (id < 0)
+			_exit(3);
+		uint32_t *stamp = (uint32_t *)pool_page(p, id);
+		if (stamp[0] != block)
+			__atomic_fetch_add(wrong, 1, __ATOMIC_RELAXED);
+		if (update) {
+			/* Dirty the page: eviction must write it back intact. */
+			buffer_lock_content(&b, id);
+			stamp[1]++;
+			mark_buffer_dirty(&b, id);
+			buffer_unlock_content(&b, id);
+		}
+		release_buffer(&b, id);
+	}
+	_exit(0);
+}
+
+static void run(int update)
+{
+	struct shmem_seg seg;
+	struct pool *p = fixture_pool(NBUF, NBLOCKS, STRATEGY_PG, 1, PROCS, &seg);
+	const char *mode = update ? "with writes" : "read-only";
+	uint64_t *wrong = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	/* Stamp every block with its number, as a data file would hold. */
+	char page[BLCKSZ];
+	memset(page, 0, sizeof(page));
+	for (uint32_t blk = 0; blk < NBLOCKS; blk++) {
+		memcpy(page, &blk, sizeof(blk));
+		if (pwrite(p->ctl->relation_fd, page, BLCKSZ, (off_t)blk * BLCKSZ) != BLCKSZ)
+			exit(1);
+	}
+	*wrong = 0;
+	int clean = 1;
+	for (uint32_t i = 0; i < PROCS; i++)
+		if (fork() == 0)
+			client(p, i, wrong, update);
+	for (int i = 0; i < PROCS; i++) {
+		int st;
+		wait(&st);
+		clean &= WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	}
+	CHECK(clean, "%s: %d clients finished %d reads each", mode, PROCS, READS);
+	CHECK(*wrong == 0, "%s: every page read held its own block (%llu wrong)", mode,
+	      (unsigned long long)*wrong);
+
+	int mapped = 0, lost = 0, dup = 0, pinned = 0;
+	static int owner[NBLOCKS];
+	memset(owner, -1, sizeof(owner));
+	for (int i = 0; i < NBUF; i++) {
+		struct buf_desc *d = &p->descs[i];
+		pinned += BUF_REFCOUNT(d->state) != 0;
+		if (!(d->state & BM_TAG_VALID))
+			continue;
+		mapped++;
+		if (owner[d->tag] >= 0)
+			dup++;
+		owner[d->tag] = i;
+		uint32_t h = buf_table_hash(d->tag);
+		if (buf_table_lookup(p->table, h, d->tag) != i)
+			lost++;
+	}
+	uint32_t entries = 0;
+	for (int i = 0; i < MAPPING_PARTITIONS; i++)
+		entries += p->table->part[i].used;
+	CHECK(mapped == NBUF, "%s: all %d buffers hold a block (%d)", mode, NBUF, mapped);
+	CHECK(dup == 0, "%s: no block is in two buffers (%d)", mode, dup);
+	CHECK(lost == 0 && entries == (uint32_t)mapped,
+	      "%s: every buffer is found through the table, %u entries for %d buffers", mode,
+	      entries, mapped);
+	CHECK(pinned == 0, "%s: every pin was released (%d pinned)", mode, pinned);
+
+	uint64_t evictions = 0, misses = 0;
+	for (int i = 0; i < PROCS; i++) {
+		evictions += p->stats[i].evictions;
+		misses += p->stats[i].misses;
+	}
+	CHECK(misses >= evictions && evictions > 0,
+	      "%s: %llu misses caused %llu evictions", mode, (unsigned long long)misses,
+	      (unsigned long long)evictions);
+
+	if (update) {
+		/* Sum of write counts on disk + in dirty buffers == updates done. */
+		uint64_t total = 0;
+		for (uint32_t blk = 0; blk < NBLOCKS; blk++) {
+			int32_t id = owner[blk];
+			const uint32_t *w;
+			if (id >= 0 && (p->descs[id].state & BM_DIRTY)) {
+				w = (const uint32_t *)pool_page(p, id);
+			} else {
+				if (pread(p->ctl->relation_fd, page, BLCKSZ, (off_t)blk * BLCKSZ) != BLCKSZ)
+					exit(1);
+				w = (const uint32_t *)page;
+			}
+			total += w[1];
+		}
+		CHECK(total == (uint64_t)PROCS * READS,
+		      "no update lost through eviction: %llu of %d", (unsigned long long)total,
+		      PROCS * READS);
+	}
+	shmem_destroy(&seg);
+}
+
+int main(void)
+{
+	run(0);
+	run(1);
+	return CHECK_DONE();
+}
