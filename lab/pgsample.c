@@ -44,6 +44,8 @@ struct run {
 	char name[512];
 	char progress_log[4096], output_log[4096];
 	char shared_buffers[32];
+	/* Non-default settings a PostgreSQL bug report must name. */
+	char sync_commit[16], max_conn[16], dsm_type[16];
 	long shared_buffers_kb;
 	double sampling_s, max_gap_ms, query_us_sum;
 	int pgbench_status;
@@ -284,6 +286,11 @@ static void write_doc(struct json *j, const struct run *r)
 	json_int(j, "shared_buffers_kb", r->shared_buffers_kb);
 	json_str(j, "huge_pages", r->o.huge_pages);
 	json_int(j, "repetition", r->o.rep);
+	json_begin_object(j, "settings");
+	json_str(j, "synchronous_commit", r->sync_commit);
+	json_str(j, "max_connections", r->max_conn);
+	json_str(j, "dynamic_shared_memory_type", r->dsm_type);
+	json_end_object(j);
 	json_end_object(j);
 	prov_write(j, &r->prov);
 	json_begin_object(j, "results");
@@ -394,6 +401,9 @@ static int measure(struct run *r, int argc, char **argv)
 	snprintf(r->prov.postgresql, sizeof(r->prov.postgresql), "%s", sampler_server_version(s));
 	if (sampler_show(s, "shared_buffers", r->shared_buffers, sizeof(r->shared_buffers)) == 0)
 		r->shared_buffers_kb = pg_size_kb(r->shared_buffers);
+	sampler_show(s, "synchronous_commit", r->sync_commit, sizeof(r->sync_commit));
+	sampler_show(s, "max_connections", r->max_conn, sizeof(r->max_conn));
+	sampler_show(s, "dynamic_shared_memory_type", r->dsm_type, sizeof(r->dsm_type));
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

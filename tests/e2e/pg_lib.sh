@@ -49,7 +49,12 @@ pg_leftovers() {
 	while :; do
 		left=$(pg_mentions "$1")
 		for p in $(pg_user_pids); do
-			case " $2 " in *" $p "*) ;; *) left="$left postgres-pid:$p" ;; esac
+			# A system cluster running before (and the backends and
+			# autovacuum workers it starts meanwhile) is not ours.
+			pp=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+			pp=${pp##*") "}
+			pp=${pp#* }
+			case " $2 " in *" $p "* | *" ${pp%% *} "*) ;; *) left="$left postgres-pid:$p" ;; esac
 		done
 		for d in "$1"/pgcluster.* "$1"/pgsock.* "${TMPDIR:-/tmp}"/pgsock.*; do
 			[ -e "$d" ] && left="$left dir:$d"
