@@ -80,6 +80,17 @@ else
 fi
 check "guest: no QEMU left after the timeout" no_guest_left "$run"
 
+# A guest that panics before its runner starts: reported once, not rebooted.
+run=$tmp/panic
+if PREEMPTLAB_GUEST_APPEND='rdinit=/nonexistent' "$top/scripts/bench-kernel.sh" "$run" > "$tmp/panic.out" 2>&1; then
+	fail "guest: a guest that panics was reported as success"
+else
+	check "guest: a panicking guest fails its cells with the reason" \
+		grep -q 'guest ended (crashed) before its runner answered' "$run/logs/failed-bufbench-7.0-full-4k-tas-c2-r1.txt"
+	check "guest: and is booted only once" test ! -e "$run/logs/console-7.0-boot2.log"
+	check "guest: and its panic is in the console log" grep -q 'Kernel panic' "$run/logs/console-7.0-boot1.log"
+fi
+
 # A cell that overruns its budget: killed, marked failed, nothing hangs.
 run=$tmp/slow
 if PREEMPTLAB_CELL_TIMEOUT=2 MODELS=lazy DURATION=8 \
