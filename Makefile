@@ -7,7 +7,8 @@
 CC ?= cc
 CSTD = -std=c11 -D_GNU_SOURCE
 WARN = -Wall -Wextra -Werror
-OPT = -O2 -g
+# Frame pointers let perf -g (PROFILE_CALLGRAPH=fp) see user-space callers cheaply.
+OPT = -O2 -g -fno-omit-frame-pointer
 CFLAGS += $(CSTD) $(WARN) $(OPT) -I. -Ibuffer_pool -Ilab -I$(B)
 LDLIBS += -lm -lpthread
 ifeq ($(HAVE_NUMA),1)
@@ -25,7 +26,8 @@ UNIT_TESTS :=
 # Inputs of `make bench`, passed to scripts through the environment.
 KERNEL ?= host
 HUGEPAGES ?= compare
-export KERNEL HUGEPAGES BASELINE MODELS PAGES CLIENTS DURATION REPEAT PGBENCH PROFILE LOCKS
+export KERNEL HUGEPAGES BASELINE MODELS PAGES CLIENTS DURATION REPEAT PGBENCH PROFILE LOCKS \
+	WARMUP POOL RELATION WORKLOAD STRATEGY VCPUS MEM_MB PG_SCALE PG_BUILTINS PG_SHARED_BUFFERS
 
 .PHONY: all test unit-test e2e-test bench report flamegraph attach kernel clean distclean lint configure-if-needed
 

@@ -147,10 +147,9 @@ int main(int argc, char **argv)
 		.stuck_limit = o.stuck_limit,
 	};
 
-	FILE *out = stdout;
-	if (o.json && !(out = fopen(o.json, "w"))) {
-		fprintf(stderr, "bufbench: cannot write %s: %s\n", o.json, strerror(errno));
-		return EXIT_BAD_OPTION;
+	if (o.print_segment_size) {
+		printf("%zu\n", pool_segment_size(&cfg));
+		return 0;
 	}
 
 	if (shmem_create(&seg, pool_segment_size(&cfg), o.pages, o.numa, err, sizeof(err)) != 0) {
@@ -217,6 +216,12 @@ int main(int argc, char **argv)
 	snprintf(prov.lock, sizeof(prov.lock), "%s", lab_lock_kind_name(o.lock));
 	strategy_name(o.strategy, o.strategy_parts, prov.strategy, sizeof(prov.strategy));
 
+	/* Opened only now: a run that never started leaves no empty document. */
+	FILE *out = stdout;
+	if (o.json && !(out = fopen(o.json, "w"))) {
+		fprintf(stderr, "bufbench: cannot write %s: %s\n", o.json, strerror(errno));
+		return EXIT_RUN_FAILED;
+	}
 	bench_write_json(out, &o, &prov, &seg, &cfg, &r);
 	if (out != stdout)
 		fclose(out);

@@ -30,6 +30,7 @@ struct bench_opts {
 	const char *json;
 	bool instrument;
 	int stuck_limit;
+	bool print_segment_size;
 };
 
 /* Exit codes: documented in --help and docs/bufbench.md. */

@@ -26,6 +26,8 @@ static const char usage[] =
 	"  --json FILE          write the result document there (default stdout)\n"
 	"  --no-instrument      no lock timing or counting (to measure its cost)\n"
 	"  --stuck-limit N      backoff sleeps before 'stuck spinlock' (default 1000)\n"
+	"  --segment-size       print the shared segment's size in bytes and exit\n"
+	"                       (what a huge page reservation must cover)\n"
 	"  --help               this text\n"
 	"\n"
 	"Exit status: 0 done, 2 bad option, 3 page policy cannot be had (the message\n"
@@ -91,7 +93,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
 	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR, O_STUCK,
-	       O_HELP };
+	       O_SEGSIZE, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -108,6 +110,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "json", required_argument, 0, O_JSON },
 		{ "no-instrument", no_argument, 0, O_NOINSTR },
 		{ "stuck-limit", required_argument, 0, O_STUCK },
+		{ "segment-size", no_argument, 0, O_SEGSIZE },
 		{ "help", no_argument, 0, O_HELP },
 		{ 0, 0, 0, 0 },
 	};
@@ -166,6 +169,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_JSON: o->json = a; break;
 		case O_NOINSTR: o->instrument = false; break;
 		case O_STUCK: o->stuck_limit = (int)parse_long("--stuck-limit", a, 1, 1000000); break;
+		case O_SEGSIZE: o->print_segment_size = true; break;
 		case O_HELP: fputs(usage, stdout); exit(0);
 		case ':':
 			bad("option %s needs a value", argv[optind - 1]);

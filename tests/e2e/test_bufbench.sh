@@ -1,0 +1,107 @@
+#!/bin/sh
+# bufbench end to end: options, the JSON document and its documented
+# fields, faults per transaction on 4 KB against 2 MB pages, --reconnect,
+# and an interrupted run that still reports.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$(dirname "$here")")
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+# shellcheck source=scripts/hugepages.sh
+. "$top/scripts/hugepages.sh"
+bb=$top/build/bufbench
+tmp=$(mktemp -d)
+trap 'hp_restore_all; rm -rf "$tmp"' EXIT INT TERM
+
+check "--help lists every option" sh -c "'$bb' --help | grep -q -- '--reconnect' && '$bb' --help | grep -q -- '--numa'"
+set +e
+"$bb" --pages 3m > "$tmp/out" 2> "$tmp/err"; rc=$?
+set -e
+if [ "$rc" -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "expected 4k" "$tmp/err"; then
+	pass "a bad option is a one-line error and exit 2"
+else
+	fail "bad option: rc=$rc, stderr: $(cat "$tmp/err")"
+fi
+
+run() { # run NAME ARGS...: a short run into $tmp/NAME.json
+	name=$1; shift
+	"$bb" --clients 4 --duration 2 --pool 32M --relation 128M --json "$tmp/$name.json" "$@" \
+		2> "$tmp/$name.err"
+}
+
+if run r4k --pages 4k; then pass "4 KB run completes"; else fail "4 KB run: $(cat "$tmp/r4k.err")"; fi
+check "the document parses" jq -e . "$tmp/r4k.json" >/dev/null
+
+# Every field docs/json.md promises.
+missing=""
+for f in tool schema config.clients config.duration_s config.warmup_s config.workload \
+	config.relation_pages config.pool_pages config.block_size config.pages config.lock \
+	config.strategy config.numa config.reconnect config.seed config.instrument \
+	provenance.kernel_label provenance.kernel_release provenance.kernel_version \
+	provenance.preempt_model provenance.preempt_model_source provenance.page_policy \
+	provenance.page_size_kb provenance.page_size_source provenance.lock provenance.strategy \
+	provenance.cpus provenance.virtualization provenance.emulated provenance.clocksource \
+	provenance.cpu_model provenance.sleep_cost_ns provenance.fault_cost_ns \
+	provenance.lab_revision provenance.versions.compiler provenance.versions.libc \
+	provenance.command_line provenance.timestamp provenance.hostname \
+	results.transactions results.tps results.latency_us.p50 results.latency_us.p90 \
+	results.latency_us.p99 results.latency_us.p999 results.latency_us.max results.hits \
+	results.misses results.evictions results.minor_faults results.major_faults \
+	results.minor_faults_per_txn results.vcsw results.ivcsw results.vcsw_per_txn \
+	results.ivcsw_per_txn results.cpu_user_s results.cpu_sys_s results.spin_share \
+	locks.strategy.acquisitions locks.strategy.contended locks.strategy.spins \
+	locks.strategy.sleeps locks.strategy.wait_ns locks.strategy.hold_ns \
+	locks.strategy.max_hold_ns locks.strategy.max_wait_ns locks.strategy.hold_hist \
+	locks.strategy.wait_hist locks.mapping.acquisitions; do
+	jq -e "getpath(\"$f\" | split(\".\")) != null" "$tmp/r4k.json" >/dev/null || missing="$missing $f"
+done
+if [ -z "$missing" ]; then pass "every documented field is present"; else fail "missing fields:$missing"; fi
+check "hold_hist has 32 buckets summing to the acquisitions" jq -e \
+	'.locks.strategy | (.hold_hist | length) == 32 and (.hold_hist | add) == .acquisitions' "$tmp/r4k.json"
+check "tps > 0 and page size 4 kB" jq -e '.results.tps > 0 and .provenance.page_size_kb == 4' "$tmp/r4k.json"
+f4k=$(jq '.results.minor_faults_per_txn' "$tmp/r4k.json")
+check "4 KB pages: minor faults per transaction > 0 ($f4k)" jq -e '.results.minor_faults_per_txn > 0' "$tmp/r4k.json"
+
+seg=$("$bb" --pool 32M --relation 128M --segment-size)
+n=$(hp_pages_for "$seg" 2048)
+if hp_reserve 2048 "$n" 2>/dev/null; then
+	if run r2m --pages 2m; then
+		f2m=$(jq '.results.minor_faults_per_txn' "$tmp/r2m.json")
+		check "2 MB run got 2048 kB pages" jq -e '.provenance.page_size_kb == 2048' "$tmp/r2m.json"
+		# Same run length: 512 times fewer pages to fault, allow a wide margin.
+		check "2 MB pages fault far less per transaction ($f2m vs $f4k)" \
+			awk -v a="$f2m" -v b="$f4k" 'BEGIN { exit !(a * 10 < b) }'
+	else
+		fail "2 MB run with $n pages reserved: $(cat "$tmp/r2m.err")"
+	fi
+	hp_restore_all
+else
+	skip "2 MB comparison: cannot reserve $n huge pages here"
+fi
+
+if run rc --reconnect 500; then
+	check "--reconnect re-forks clients (processes > clients)" \
+		jq -e '.results.processes > .config.clients and .results.tps > 0' "$tmp/rc.json"
+else
+	fail "--reconnect run: $(cat "$tmp/rc.err")"
+fi
+
+for l in futex mcs; do
+	if run "l$l" --lock "$l" --strategy global; then
+		check "--lock $l --strategy global runs and counts acquisitions" \
+			jq -e ".config.lock == \"$l\" and .locks.strategy.acquisitions > 0" "$tmp/l$l.json"
+	else
+		fail "--lock $l: $(cat "$tmp/l$l.err")"
+	fi
+done
+
+# Interrupted: SIGINT midway still writes what was measured.
+"$bb" --clients 2 --duration 30 --pool 32M --json "$tmp/int.json" 2>/dev/null &
+pid=$!
+sleep 2
+kill -INT "$pid"
+wait "$pid" || true
+check "an interrupted run reports what it measured" \
+	jq -e '.results.interrupted and .results.transactions > 0 and .results.elapsed_s < 20' "$tmp/int.json"
+check "...and leaves no client behind" sh -c "! pgrep -f 'bufbench --clients 2 --duration 3[0]'"
+tests_done
