@@ -79,12 +79,11 @@ long smaps_pmd_mapped_kb(const void *addr)
 	return smaps_field_kb(addr, "ShmemPmdMapped");
 }
 
-long hugetlb_free_pages(long page_kb)
+static long hugetlb_counter(long page_kb, const char *name)
 {
 	char path[128];
 	long n = -1;
-	snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/hugepages-%ldkB/free_hugepages",
-		 page_kb);
+	snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/hugepages-%ldkB/%s", page_kb, name);
 	FILE *f = fopen(path, "r");
 	if (f) {
 		if (fscanf(f, "%ld", &n) != 1)
@@ -92,6 +91,11 @@ long hugetlb_free_pages(long page_kb)
 		fclose(f);
 	}
 	return n;
+}
+
+long hugetlb_free_pages(long page_kb)
+{
+	return hugetlb_counter(page_kb, "free_hugepages");
 }
 
 static void *map_hugetlb(size_t *size, long page_kb)
@@ -107,17 +111,20 @@ static void hugetlb_hint(char *err, size_t errlen, long page_kb, size_t size)
 {
 	long need = (long)((size + (size_t)page_kb * 1024 - 1) / ((size_t)page_kb * 1024));
 	long free_pages = hugetlb_free_pages(page_kb);
+	long total = hugetlb_counter(page_kb, "nr_hugepages");
+	/* The pool must grow by what is missing, on top of what others use. */
+	long want = (total > 0 ? total : 0) + need - (free_pages > 0 ? free_pages : 0);
 	if (page_kb == 2048)
 		snprintf(err, errlen,
 			 "cannot map %zu MB on 2 MB pages (%ld free, %ld needed): reserve them with "
 			 "'sysctl vm.nr_hugepages=%ld' (as root), or use --pages try-2m",
-			 size >> 20, free_pages, need, need);
+			 size >> 20, free_pages, need, want);
 	else
 		snprintf(err, errlen,
 			 "cannot map %zu MB on 1 GB pages (%ld free, %ld needed): reserve them with "
 			 "'echo %ld > /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages' or "
 			 "boot with 'hugepagesz=1G hugepages=%ld', or use --pages try-1g",
-			 size >> 20, free_pages < 0 ? 0 : free_pages, need, need, need);
+			 size >> 20, free_pages < 0 ? 0 : free_pages, need, want, want);
 }
 
 static int apply_numa(void *base, size_t size, const char *numa, char *err, size_t errlen)
