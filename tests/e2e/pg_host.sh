@@ -19,19 +19,35 @@ fi
 work=$(mktemp -d /tmp/preemptlab-pgtest.XXXXXX)
 # The server runs as postgres and must reach the run directory.
 chmod 755 "$work"
-trap 'rm -rf "$work"' EXIT
-before=$(pg_user_pids | tr '\n' ' ')
+pid=""
+# Should a check stop the test early, the run under test goes too.
+trap '[ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 hp0=$(hp_total)
 
+# wait_progress DIR: until pgbench has printed two progress lines.
+wait_progress() {
+	i=0
+	while [ "$i" -lt 120 ]; do
+		n=$(cat "$1"/logs/*.progress.log 2>/dev/null | grep -c '^progress:' || true)
+		[ "${n:-0}" -ge 2 ] && return 0
+		i=$((i + 1)); sleep 0.5
+	done
+	return 1
+}
 # --- 1. a short run ---------------------------------------------------------
 run=$work/run
 dur=10
-if "$top/scripts/pg-run.sh" --duration "$dur" --clients 4 --builtins select-only \
-	--shared-buffers 16M "$run" > "$work/run.log" 2>&1; then
+"$top/scripts/pg-run.sh" --duration "$dur" --clients 4 --builtins select-only \
+	--shared-buffers 16M "$run" > "$work/run.log" 2>&1 &
+pid=$!
+wait_progress "$run" || true
+server=$(pg_server_pids "$run")
+if wait "$pid"; then
 	pass "pg_host: pg-run.sh short run exits 0"
 else
 	fail "pg_host: pg-run.sh short run exits 0"; sed 's/^/  /' "$work/run.log"
 fi
+check "pg_host: the run's server was seen ($(echo "$server" | wc -w) processes)" [ -n "$server" ]
 doc=$(find "$run/runs" -name 'pgbench-*-hpoff-s_lock-select-only-c4-r1.json' 2>/dev/null | head -n1)
 if [ -n "$doc" ] && jq -e . "$doc" >/dev/null 2>&1; then
 	pass "pg_host: result document is valid JSON ($(basename "$doc"))"
@@ -62,7 +78,7 @@ fi
 check "pg_host: pgbench -P 1 progress kept in logs/" \
 	grep -q "^progress: " \
 	"$run"/logs/pgbench-*-select-only-c4-r1.progress.log
-left=$(pg_leftovers "$run" "$before")
+left=$(pg_leftovers "$run" "$server")
 check "pg_host: nothing left after a run${left:+: $left}" [ -z "$left" ]
 check "pg_host: huge page pool as before ($hp0)" [ "$(hp_total)" = "$hp0" ]
 
@@ -76,21 +92,11 @@ check "pg_host: HUGEPAGES=on impossible: make bench's pg step fails (rc $rc)" [ 
 check "pg_host: ... with the lab's own error naming the fix" \
 	grep -q 'preemptlab: huge_pages=on cannot be had: .*Fix: .*sysctl -w vm.nr_hugepages=' "$work/hpon.log"
 check "pg_host: ... and before PostgreSQL tried (no FATAL)" sh -c "! grep -q FATAL '$work/hpon.log'"
-left=$(pg_leftovers "$run" "$before")
+left=$(pg_leftovers "$run" "")
 check "pg_host: nothing left after the refused run${left:+: $left}" [ -z "$left" ]
 check "pg_host: huge page pool as before after the refusal" [ "$(hp_total)" = "$hp0" ]
 
 # --- 3. a run killed midway ------------------------------------------------
-# wait_progress DIR: until pgbench has printed two progress lines.
-wait_progress() {
-	i=0
-	while [ "$i" -lt 120 ]; do
-		n=$(cat "$1"/logs/*.progress.log 2>/dev/null | grep -c '^progress:' || true)
-		[ "${n:-0}" -ge 2 ] && return 0
-		i=$((i + 1)); sleep 0.5
-	done
-	return 1
-}
 hp=off
 pg_hp_possible && hp=on
 for how in TERM INT; do
@@ -109,20 +115,19 @@ for how in TERM INT; do
 			--shared-buffers 16M --huge-pages "$hp" "$run" > "$work/kill.log" 2>&1 &
 		pid=$!
 	fi
-	# The test's own cleanup, should a check below stop it early.
-	trap 'kill -TERM "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 	if ! wait_progress "$run"; then
 		fail "pg_host: killed run ($how) reached pgbench"; sed 's/^/  /' "$work/kill.log"
 		kill -TERM "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 		continue
 	fi
+	server=$(pg_server_pids "$run")
 	[ "$hp" = on ] && check "pg_host: ($how) huge pages reserved while running" [ "$(hp_total)" -gt "$hp0" ]
 	if [ "$how" = TERM ]; then kill -TERM "$pid"; else kill -INT "-$pid"; fi
 	rc=0
 	wait "$pid" || rc=$?
 	check "pg_host: run killed with $how exits non-zero (rc $rc)" [ "$rc" -ne 0 ]
-	left=$(pg_leftovers "$run" "$before")
+	left=$(pg_leftovers "$run" "$server")
 	check "pg_host: nothing left after $how midway${left:+: $left}" [ -z "$left" ]
 	check "pg_host: huge page pool as before after $how (hp=$hp)" [ "$(hp_total)" = "$hp0" ]
 	check "pg_host: what was measured is kept after $how" \

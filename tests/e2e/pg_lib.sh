@@ -18,15 +18,27 @@ pg_test_prereq() {
 	command -v jq >/dev/null 2>&1 || { echo "no jq"; return; }
 }
 
-# pg_user_pids: non-zombie processes of the postgres user, one pid a line.
-pg_user_pids() {
-	uid=$(id -u postgres)
-	for d in /proc/[0-9]*; do
-		st=$(cat "$d/stat" 2>/dev/null) || continue
-		st=${st##*") "}
-		[ "${st%% *}" = Z ] && continue
-		u=$(sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p' "$d/status" 2>/dev/null)
-		[ "$u" = "$uid" ] && echo "${d#/proc/}"
+# pg_alive_pid PID: running and not a zombie.
+pg_alive_pid() {
+	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	st=${st##*") "}
+	[ "${st%% *}" != Z ]
+}
+
+# pg_server_pids RUNDIR: the postmaster of the cluster running under RUNDIR
+# and its children, now.  Captured while the run is going, so the check
+# afterwards concerns exactly this run's server even when other servers
+# (a system cluster, another test) run on the machine.
+pg_server_pids() {
+	for f in "$1"/pgcluster.*/data/postmaster.pid; do
+		pm=$(head -n1 "$f" 2>/dev/null) || continue
+		echo "$pm"
+		for d in /proc/[0-9]*; do
+			st=$(cat "$d/stat" 2>/dev/null) || continue
+			st=${st##*") "}
+			st=${st#* }
+			[ "${st%% *}" = "$pm" ] && echo "${d#/proc/}"
+		done
 	done
 	return 0
 }
@@ -41,22 +53,17 @@ pg_mentions() {
 	return 0
 }
 
-# pg_leftovers DIR BEFORE: what a run left: processes naming DIR, postgres
-# processes not in BEFORE, cluster or socket directories.  Waits up to
-# 10 s, since an exiting backend takes a moment to go.
+# pg_leftovers DIR PIDS: what a run left: processes naming DIR, any of
+# PIDS (from pg_server_pids) still running, cluster or socket directories.
+# Waits up to 10 s, since an exiting backend takes a moment to go.
 pg_leftovers() {
 	i=0
 	while :; do
 		left=$(pg_mentions "$1")
-		for p in $(pg_user_pids); do
-			# A system cluster running before (and the backends and
-			# autovacuum workers it starts meanwhile) is not ours.
-			pp=$(cat "/proc/$p/stat" 2>/dev/null) || continue
-			pp=${pp##*") "}
-			pp=${pp#* }
-			case " $2 " in *" $p "* | *" ${pp%% *} "*) ;; *) left="$left postgres-pid:$p" ;; esac
+		for p in $2; do
+			pg_alive_pid "$p" && left="$left server-pid:$p"
 		done
-		for d in "$1"/pgcluster.* "$1"/pgsock.* "${TMPDIR:-/tmp}"/pgsock.*; do
+		for d in "$1"/pgcluster.* "$1"/pgsock.*; do
 			[ -e "$d" ] && left="$left dir:$d"
 		done
 		[ -z "$left" ] && return 0
