@@ -12,18 +12,33 @@
 #   PG_BUILTINS pgbench builtins (default "select-only simple-update")
 #   PG_SCALE    pgbench scale (default: table about twice shared_buffers)
 #   PG_SHARED_BUFFERS  overrides POOL for PostgreSQL only
-# KERNEL other than host: pgbench runs inside the guest (bench-kernel.sh),
-# so this host side has nothing to do.
+#   MODELS      preemption models to switch through debugfs between runs
+#               (one cluster serves them all); used where debugfs is
+#               writable (guests), ignored with a note elsewhere
+# KERNEL other than host: pgbench runs inside the guest, so this host side
+# has nothing to do.  Inside a guest the runner calls this same script with
+# PREEMPTLAB_GUEST=1 (docs/postgres.md), where POOL defaults to 16M so
+# that TCG finishes in minutes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
 [ $# -eq 1 ] || die "usage: $0 RUNDIR"
 rundir=$1
+guest=${PREEMPTLAB_GUEST:-0}
 case ${KERNEL:-host} in
 host) ;;
-*) note "pgbench for KERNEL=$KERNEL runs in the guest; host-side pg-bench.sh skipped"; exit 0 ;;
+*) [ "$guest" = 1 ] || { note "pgbench for KERNEL=$KERNEL runs in the guest; host-side pg-bench.sh skipped"; exit 0; } ;;
 esac
+if [ "$guest" = 1 ]; then sb_default=16M; else sb_default=128M; fi
+models=""
+if [ -n "${MODELS:-}" ]; then
+	if [ -w /sys/kernel/debug/sched/preempt ]; then
+		models=$(split_list "$MODELS")
+	else
+		note "MODELS=$MODELS ignored for pgbench: /sys/kernel/debug/sched/preempt is not writable here"
+	fi
+fi
 case ${PGBENCH:-on} in
 off) exit 0 ;;
 on) ;;
@@ -46,8 +61,8 @@ for m in $modes; do
 	{
 		rc=0
 		"$here/pg-run.sh" --huge-pages "$m" \
-			--shared-buffers "${PG_SHARED_BUFFERS:-${POOL:-128M}}" \
-			${PG_SCALE:+--scale "$PG_SCALE"} \
+			--shared-buffers "${PG_SHARED_BUFFERS:-${POOL:-$sb_default}}" \
+			${PG_SCALE:+--scale "$PG_SCALE"} ${models:+--models "$models"} \
 			--clients "${CLIENTS:-8}" \
 			--builtins "${PG_BUILTINS:-select-only simple-update}" \
 			--duration "${DURATION:-10}" --repeat "${REPEAT:-1}" \
