@@ -15,6 +15,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 why=$(pg_test_prereq)
 [ -z "$why" ] || { skip "pg_guest_chroot: $why"; exit 0; }
 bb=${BUSYBOX:-/bin/busybox}
+command -v file >/dev/null 2>&1 ||
+	{ skip "pg_guest_chroot: no file command, which scripts/initramfs.sh needs (apt-get install file)"; exit 0; }
 file "$bb" 2>/dev/null | grep -q 'statically linked' ||
 	{ skip "pg_guest_chroot: no static busybox (apt-get install busybox-static)"; exit 0; }
 [ -x "$top/build/bufbench-static" ] ||
