@@ -103,7 +103,9 @@ pg_cleanup() {
 	fi
 	pg_kill_server
 	if [ -n "$PG_CLUSTER" ]; then
-		[ -f "$PG_CLUSTER/server.log" ] && cp "$PG_CLUSTER/server.log" "$PG_LOGS/$PG_SERVER_LOG" 2>/dev/null
+		if [ -f "$PG_CLUSTER/server.log" ]; then
+			cp "$PG_CLUSTER/server.log" "$PG_LOGS/$PG_SERVER_LOG" 2>/dev/null || true
+		fi
 		rm -rf "$PG_CLUSTER"
 		PG_CLUSTER=""
 	fi

@@ -21,7 +21,7 @@ work=$(mktemp -d /tmp/preemptlab-pgtest.XXXXXX)
 chmod 755 "$work"
 pid=""
 # Should a check stop the test early, the run under test goes too.
-trap '[ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+trap '[ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 hp0=$(hp_total)
 
 # wait_progress DIR: until pgbench has printed two progress lines.
