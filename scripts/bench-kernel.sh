@@ -87,6 +87,9 @@ done
 # resolve KERNEL_VALUE FILE: fetch and resolve into FILE (shell assignments).
 resolve() {
 	"$here/kernel-resolve.sh" "$1" > "$2" || exit $?
+	grep -q "^K_SOURCE='host'" "$2" &&
+		die "$1 is the running kernel: no guest to boot (make bench KERNEL=host runs scripts/bench-host.sh)"
+	return 0
 }
 resolve "$KERNEL" "$rundir/logs/kernel-main.env"
 # shellcheck disable=SC1091 # written just above
