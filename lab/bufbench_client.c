@@ -34,43 +34,49 @@ static _Noreturn void fail(const char *what, int32_t rc)
 	_exit(EXIT_RUN_FAILED);
 }
 
-/* Read a few words of the page, as an index probe would. */
-static uint64_t read_page(const char *page, uint32_t block)
+/* Where a block's "tuple" lives: a few words somewhere in the page. */
+static uint64_t *tuple(struct backend *b, int32_t id, uint32_t block)
 {
-	const uint64_t *w = (const uint64_t *)(page + (block * 40u) % (BLCKSZ - 64));
+	return (uint64_t *)(pool_page(b->pool, id) + (block * 40u) % (BLCKSZ - 64));
+}
+
+static int32_t pin_block(struct backend *b, uint32_t block)
+{
+	bool hit;
+	int32_t id = read_buffer(b, block, &hit);
+	if (id < 0)
+		fail("read_buffer", id);
+	return id;
+}
+
+/* SELECT abalance ...: read the tuple of one block, as an index probe would. */
+static uint64_t select_block(struct backend *b, uint32_t block)
+{
+	int32_t id = pin_block(b, block);
+	const uint64_t *w = tuple(b, id, block);
 	uint64_t sum = 0;
 	for (int i = 0; i < 8; i++)
 		sum += w[i];
+	release_buffer(b, id);
 	return sum;
 }
 
 static uint64_t txn_select_only(struct backend *b, uint32_t nblocks)
 {
-	uint32_t block = (uint32_t)(next_random() % nblocks);
-	bool hit;
-	int32_t id = read_buffer(b, block, &hit);
-	if (id < 0)
-		fail("read_buffer", id);
-	uint64_t v = read_page(pool_page(b->pool, id), block);
-	release_buffer(b, id);
-	return v;
+	return select_block(b, (uint32_t)(next_random() % nblocks));
 }
 
 /* UPDATE accounts ...; SELECT abalance ...: modify a block, then read it back. */
 static uint64_t txn_simple_update(struct backend *b, uint32_t nblocks)
 {
 	uint32_t block = (uint32_t)(next_random() % nblocks);
-	bool hit;
-	int32_t id = read_buffer(b, block, &hit);
-	if (id < 0)
-		fail("read_buffer", id);
+	int32_t id = pin_block(b, block);
 	buffer_lock_content(b, id);
-	uint64_t *w = (uint64_t *)(pool_page(b->pool, id) + (block * 40u) % (BLCKSZ - 64));
-	(*w)++;
+	(*tuple(b, id, block))++;
 	mark_buffer_dirty(b, id);
 	buffer_unlock_content(b, id);
 	release_buffer(b, id);
-	return txn_select_only(b, nblocks) + *w;
+	return select_block(b, block);
 }
 
 static void point_stats(struct backend *b, struct backend_stats *st, bool instrument)
