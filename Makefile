@@ -63,7 +63,7 @@ bench: config.mk
 	scripts/bench.sh
 
 lint:
-	shellcheck -x configure scripts/*.sh tests/*.sh tests/e2e/*.sh $(wildcard kernels/*.sh lab/*.sh)
+	shellcheck -x configure scripts/*.sh tests/*.sh tests/e2e/*.sh guest/init guest/runner.sh .ci/run
 
 clean:
 	rm -rf $(B)
