@@ -32,10 +32,18 @@ struct slice_ctrl {
 /* Our own registration, used when glibc registered none (tunable off). */
 static _Thread_local _Alignas(64) unsigned char own_area[64];
 static _Thread_local struct slice_ctrl *ctrl;
+/* Registration survives fork: a child of a registered parent must not redo it. */
+static _Thread_local bool own_registered;
 
 static unsigned char *glibc_area(void)
 {
 	return (unsigned char *)__builtin_thread_pointer() + __rseq_offset;
+}
+
+bool rseq_slice_needs_own_area(void)
+{
+	unsigned long feature = getauxval(AT_RSEQ_FEATURE_SIZE);
+	return feature >= SLICE_CTRL_END && __rseq_size > 0 && __rseq_size < feature;
 }
 
 int rseq_slice_enable(char *err, size_t errlen)
@@ -66,12 +74,13 @@ int rseq_slice_enable(char *err, size_t errlen)
 		area = glibc_area();
 	} else {
 		uint32_t len = (uint32_t)(feature > 32 ? (feature + 31) & ~31ul : 32);
-		if (len > sizeof(own_area) ||
-		    syscall(SYS_rseq, own_area, len, 0, RSEQ_SIG) != 0) {
+		if (!own_registered && (len > sizeof(own_area) ||
+					syscall(SYS_rseq, own_area, len, 0, RSEQ_SIG) != 0)) {
 			snprintf(err, errlen, "rseq registration (%u bytes) failed: %s", len,
 				 strerror(errno));
 			return -1;
 		}
+		own_registered = true;
 		area = own_area;
 	}
 	if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_SET,

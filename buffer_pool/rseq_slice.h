@@ -18,6 +18,13 @@
  */
 int rseq_slice_enable(char *err, size_t errlen);
 
+/*
+ * True when the kernel offers the extension but glibc registered an rseq
+ * area too small for it: the process must be restarted with
+ * GLIBC_TUNABLES=glibc.pthread.rseq=0 so that it can register its own.
+ */
+bool rseq_slice_needs_own_area(void);
+
 /* Request an extension: call with the lock just taken. */
 void rseq_slice_request(void);
 

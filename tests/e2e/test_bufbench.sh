@@ -95,6 +95,18 @@ for l in futex mcs; do
 	fi
 done
 
+# rseq: runs where the kernel has the slice extension, else refuses clearly.
+set +e
+run rseq --lock rseq; rc=$?
+set -e
+if [ "$rc" -eq 0 ]; then
+	check "--lock rseq runs on this kernel" jq -e '.config.lock == "rseq" and .results.tps > 0' "$tmp/rseq.json"
+elif [ "$rc" -eq 3 ] && [ "$(wc -l < "$tmp/rseq.err")" -eq 1 ] && grep -q "CONFIG_RSEQ_SLICE_EXTENSION\|GLIBC_TUNABLES" "$tmp/rseq.err"; then
+	pass "--lock rseq without the kernel feature: one clear line, exit 3 ($(cat "$tmp/rseq.err"))"
+else
+	fail "--lock rseq: rc=$rc: $(cat "$tmp/rseq.err")"
+fi
+
 # Interrupted: SIGINT midway still writes what was measured.
 "$bb" --clients 2 --duration 30 --pool 32M --json "$tmp/int.json" 2>/dev/null &
 pid=$!
