@@ -1,0 +1,31 @@
+#!/bin/sh
+# Every shell script of the lab passes shellcheck (the project's standard
+# for shell), and every C source builds warning-free (the Makefile's -Werror
+# already enforces that; this checks the shell half).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$(dirname "$here")")
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+cd "$top"
+if ! command -v shellcheck >/dev/null 2>&1; then
+	fail "shellcheck is not installed (./configure --install-deps installs it)"
+else
+	for f in configure .ci/run scripts/*.sh tests/*.sh tests/e2e/*.sh guest/init guest/runner.sh; do
+		[ -f "$f" ] || continue
+		if out=$(shellcheck -x "$f" 2>&1); then
+			pass "shellcheck $f"
+		else
+			fail "shellcheck $f: $(echo "$out" | head -n 3 | tr '\n' ' ')"
+		fi
+	done
+fi
+# set -eu at the top of every script that runs (sourced libraries excepted;
+# guest/runner.sh is set -u only on purpose: a failing cell must not end the
+# guest's whole matrix, and it reports each failure on the channel itself).
+for f in configure .ci/run scripts/*.sh tests/e2e/*.sh; do
+	case $(head -n 1 "$f") in
+	'#!'*) if grep -q '^set -eu' "$f"; then pass "set -eu in $f"; else fail "$f lacks set -eu"; fi ;;
+	esac
+done
+tests_done
