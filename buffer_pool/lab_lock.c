@@ -94,6 +94,8 @@ void lab_lock_acquire(struct lab_lock *l, struct lock_ctx *c)
 		}
 		c->t_acquired = t1;
 	}
+	if (c->events)
+		hold_events_mark(c->events);
 	/*
 	 * Ask for the extension only once the lock is ours: a waiter that
 	 * asked too would be shielded from preemption while it spins.
@@ -106,12 +108,24 @@ void lab_lock_release(struct lab_lock *l, struct lock_ctx *c)
 {
 	struct lockstats *s = c->stats;
 
+	uint64_t faults = 0, switches = 0;
+	if (c->events)
+		hold_events_since(c->events, &faults, &switches);
 	if (s) {
 		uint64_t held = clock_ns() - c->t_acquired;
 		s->hold_ns += held;
 		s->hold_hist[lockstats_bucket(held)]++;
 		if (held > s->max_hold_ns)
 			s->max_hold_ns = held;
+		if (faults) {
+			s->holds_with_fault++;
+			s->fault_hold_ns += held;
+		}
+		if (switches) {
+			s->holds_with_switch++;
+			s->switch_hold_ns += held;
+			s->switch_hold_hist[lockstats_bucket(held)]++;
+		}
 	}
 	raw_release(l, c);
 	if (l->kind == LOCK_RSEQ && rseq_slice_withdraw()) {

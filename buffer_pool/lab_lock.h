@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hold_events.h"
 #include "lockstats.h"
 
 enum lab_lock_kind { LOCK_TAS, LOCK_RSEQ, LOCK_FUTEX, LOCK_MCS };
@@ -53,6 +54,7 @@ struct lock_ctx {
 	uint32_t backend;
 	uint64_t t_acquired;
 	const char *name;		/* for the stuck-lock message */
+	struct hold_events *events;	/* NULL unless --hold-events */
 };
 
 /* What a slow acquisition did; filled by the implementations. */

@@ -10,6 +10,10 @@ void lockstats_add(struct lockstats *sum, const struct lockstats *s)
 	sum->hold_ns += s->hold_ns;
 	sum->rseq_grants += s->rseq_grants;
 	sum->rseq_yields += s->rseq_yields;
+	sum->holds_with_fault += s->holds_with_fault;
+	sum->holds_with_switch += s->holds_with_switch;
+	sum->fault_hold_ns += s->fault_hold_ns;
+	sum->switch_hold_ns += s->switch_hold_ns;
 	if (s->max_wait_ns > sum->max_wait_ns)
 		sum->max_wait_ns = s->max_wait_ns;
 	if (s->max_hold_ns > sum->max_hold_ns)
@@ -17,5 +21,6 @@ void lockstats_add(struct lockstats *sum, const struct lockstats *s)
 	for (int i = 0; i < LOCKSTATS_BUCKETS; i++) {
 		sum->hold_hist[i] += s->hold_hist[i];
 		sum->wait_hist[i] += s->wait_hist[i];
+		sum->switch_hold_hist[i] += s->switch_hold_hist[i];
 	}
 }

@@ -22,6 +22,12 @@ struct lockstats {
 	uint64_t max_hold_ns;
 	uint64_t rseq_grants;	/* slice extensions the kernel granted */
 	uint64_t rseq_yields;
+	/* With --hold-events: holds during which the holder faulted / was switched out. */
+	uint64_t holds_with_fault;
+	uint64_t holds_with_switch;
+	uint64_t fault_hold_ns;
+	uint64_t switch_hold_ns;
+	uint64_t switch_hold_hist[LOCKSTATS_BUCKETS];
 	uint64_t hold_hist[LOCKSTATS_BUCKETS];
 	uint64_t wait_hist[LOCKSTATS_BUCKETS];
 };

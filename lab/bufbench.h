@@ -31,6 +31,7 @@ struct bench_opts {
 	bool instrument;
 	int stuck_limit;
 	bool print_segment_size;
+	bool hold_events;
 };
 
 /* Exit codes: documented in --help and docs/bufbench.md. */

@@ -108,6 +108,15 @@ _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t
 	rng = o->seed * 0x100000001b3ull + slot * 7919u + incarnation * 104729u;
 	backend_attach(&b, p, slot, o->instrument);
 	point_stats(&b, &scratch, o->instrument);
+	struct hold_events ev;
+	if (o->hold_events) {
+		char err[256];
+		if (hold_events_open(&ev, err, sizeof(err)) != 0) {
+			fprintf(stderr, "bufbench: --hold-events: %s\n", err);
+			_exit(EXIT_NO_PAGES);
+		}
+		b.strategy_lock.events = &ev;
+	}
 	spin_backend_start(&p->ctl->spin, (uint32_t)next_random() | 1u);
 	if (o->lock == LOCK_RSEQ) {
 		char err[256];

@@ -24,6 +24,11 @@ static void write_lock(struct json *j, const char *key, const struct lockstats *
 	json_uint(j, "rseq_yields", s->rseq_yields);
 	write_hist(j, "hold_hist", s->hold_hist);
 	write_hist(j, "wait_hist", s->wait_hist);
+	json_uint(j, "holds_with_fault", s->holds_with_fault);
+	json_uint(j, "holds_with_switch", s->holds_with_switch);
+	json_uint(j, "fault_hold_ns", s->fault_hold_ns);
+	json_uint(j, "switch_hold_ns", s->switch_hold_ns);
+	write_hist(j, "switch_hold_hist", s->switch_hold_hist);
 	json_end_object(j);
 }
 
@@ -60,6 +65,7 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_int(&j, "reconnect", o->reconnect);
 	json_uint(&j, "seed", o->seed);
 	json_bool(&j, "instrument", o->instrument);
+	json_bool(&j, "hold_events", o->hold_events);
 	json_uint(&j, "segment_bytes", seg->size);
 	json_str(&j, "page_note", seg->note);
 	json_end_object(&j);

@@ -25,6 +25,9 @@ static const char usage[] =
 	"  --seed N             random seed (default 1)\n"
 	"  --json FILE          write the result document there (default stdout)\n"
 	"  --no-instrument      no lock timing or counting (to measure its cost)\n"
+	"  --hold-events        count strategy-lock holds during which the holder took\n"
+	"                       a page fault or was switched out (perf counters; adds\n"
+	"                       two system calls to every hold)\n"
 	"  --stuck-limit N      backoff sleeps before 'stuck spinlock' (default 1000)\n"
 	"  --segment-size       print the shared segment's size in bytes and exit\n"
 	"                       (what a huge page reservation must cover)\n"
@@ -93,7 +96,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
 	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR, O_STUCK,
-	       O_SEGSIZE, O_HELP };
+	       O_SEGSIZE, O_HOLDEV, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -111,6 +114,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "no-instrument", no_argument, 0, O_NOINSTR },
 		{ "stuck-limit", required_argument, 0, O_STUCK },
 		{ "segment-size", no_argument, 0, O_SEGSIZE },
+		{ "hold-events", no_argument, 0, O_HOLDEV },
 		{ "help", no_argument, 0, O_HELP },
 		{ 0, 0, 0, 0 },
 	};
@@ -170,6 +174,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_NOINSTR: o->instrument = false; break;
 		case O_STUCK: o->stuck_limit = (int)parse_long("--stuck-limit", a, 1, 1000000); break;
 		case O_SEGSIZE: o->print_segment_size = true; break;
+		case O_HOLDEV: o->hold_events = true; break;
 		case O_HELP: fputs(usage, stdout); exit(0);
 		case ':':
 			bad("option %s needs a value", argv[optind - 1]);
@@ -179,6 +184,8 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		bad("unexpected argument '%s'", argv[optind]);
+	if (o->hold_events && !o->instrument)
+		bad("--hold-events needs the instrumentation that --no-instrument%s removes", "");
 	if (o->pool_bytes < 16 * BLCKSZ)
 		bad("--pool %s is too small: at least 128k (16 buffers)", "");
 	if (o->relation_bytes == 0)

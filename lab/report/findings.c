@@ -8,7 +8,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "pairs.h"
 
 static const struct metric tps = { "tps", "results.tps", "", 1, true, true };
 
@@ -58,6 +61,125 @@ static int is_7x_lazy(const struct cell *c)
 	return c->kernel_label[0] == '7' && c->kernel_label[1] == '.' && !strcmp(c->model, "lazy");
 }
 
+/* "(p = 0.012, significant)" and the like, short enough for a list. */
+static void short_p(const struct comparison *c, char *buf, size_t len)
+{
+	if (!c->w.ok)
+		snprintf(buf, len, "not computable: %zu and %zu runs", c->a.n, c->b.n);
+	else
+		snprintf(buf, len, "p = %.2g, %s", c->w.p,
+			 c->significant ? "significant" : "not significant");
+}
+
+/* Metrics named beside tps in an axis sentence: what the page size or
+ * the lock is expected to move. */
+static const struct metric secondary[] = {
+	{ "minor faults/txn", "results.minor_faults_per_txn", "", 1, false, true },
+	{ "spin share", "results.spin_share", "", 100, false, true },
+	{ "SpinDelay samples", "sampler.spindelay_samples", "", 1, false, true },
+	{ "latency avg", "results.latency_ms_avg", "", 1, false, true },
+};
+
+static int pair_rank_cmp(const struct comparison *a, const struct comparison *b)
+{
+	if (a->significant != b->significant)
+		return a->significant ? -1 : 1;
+	return fabs(b->change_pct) > fabs(a->change_pct) ? 1 :
+	       fabs(b->change_pct) < fabs(a->change_pct) ? -1 : 0;
+}
+
+/*
+ * Page-size and lock comparisons of a single-variant run, e.g. "bufbench
+ * select-only, 8 clients, host/unknown, lock tas: 2 MB pages against 4 KB:
+ * tps +12.0% (...), minor faults/txn -99.7% (significant)."
+ */
+static void axis_headline(const struct results *r, const struct pair *p, size_t n,
+			  struct findings *fd)
+{
+	struct comparison *c = calloc(n + 1, sizeof(*c));
+	size_t *ord = calloc(n + 1, sizeof(*ord));
+	size_t m = 0;
+	if (!c || !ord)
+		exit(1);
+	for (size_t i = 0; i < n; i++)
+		if (compare_cells(p[i].base, p[i].cell, &tps, &c[i]) && !isnan(c[i].change_pct))
+			ord[m++] = i;
+	for (size_t i = 1; i < m; i++)
+		for (size_t j = i; j > 0 && pair_rank_cmp(&c[ord[j]], &c[ord[j - 1]]) < 0; j--) {
+			size_t t = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
+	(void)r;
+	const size_t shown = m < 3 ? m : 3;
+	for (size_t k = 0; k < shown; k++) {
+		const struct pair *pp = &p[ord[k]];
+		const struct comparison *t = &c[ord[k]];
+		char what[512], a[32], b[32], pv[96], s[1400];
+		pair_constant(pp, what, sizeof(what));
+		side_name(pp->axis, pp->base, a, sizeof(a));
+		side_name(pp->axis, pp->cell, b, sizeof(b));
+		short_p(t, pv, sizeof(pv));
+		int l = snprintf(s, sizeof(s), "%s%s: %s%s against %s: tps %+.1f%% (%.0f -> %.0f; %s)",
+				 fd->headline[0] ? " " : "", what, b,
+				 pp->axis == AX_PAGES ? " pages" : pp->axis == AX_LOCK ? " lock" : "",
+				 a, t->change_pct, t->a.median, t->b.median, pv);
+		for (size_t i = 0; i < sizeof(secondary) / sizeof(secondary[0]); i++) {
+			struct comparison x;
+			if (!compare_cells(pp->base, pp->cell, &secondary[i], &x) ||
+			    isnan(x.change_pct) || (x.a.max == 0 && x.b.max == 0))
+				continue;
+			short_p(&x, pv, sizeof(pv));
+			l += snprintf(s + l, sizeof(s) - (size_t)l, ", %s %+.1f%% (%s)",
+				      secondary[i].name, x.change_pct, pv);
+		}
+		snprintf(s + l, sizeof(s) - (size_t)l, ".");
+		append(fd->headline, sizeof(fd->headline), "%s", s);
+		if (!fd->worst) {
+			fd->base = pp->base;
+			fd->worst = pp->cell;
+		}
+	}
+	if (m > shown) {
+		char s[128];
+		snprintf(s, sizeof(s), " %zu more %s comparison(s) are in Results.", m - shown,
+			 c[ord[0]].cell->tool);
+		append(fd->headline, sizeof(fd->headline), "%s", s);
+	}
+	free(c);
+	free(ord);
+}
+
+/*
+ * The spread of the repetitions is what a shared or emulated machine
+ * costs: say how large it was, so a reader does not take a 10% change
+ * measured at 40% spread for a result.
+ */
+static void spread_caveat(const struct results *r, struct findings *fd)
+{
+	const struct cell *worst = NULL;
+	double max = 0;
+	for (size_t k = 0; k < r->ncells; k++) {
+		struct side s;
+		if (side_of(&r->cells[k], &tps, &s) && s.n > 1 && s.pct_stddev > max) {
+			max = s.pct_stddev;
+			worst = &r->cells[k];
+		}
+	}
+	if (!worst || max < 10)
+		return;
+	char pg[32], s[700];
+	size_t l = strlen(fd->caveats);
+	snprintf(s, sizeof(s),
+		 "%sNoisy measurements: tps varies by up to %.0f%% (stddev/mean) between "
+		 "repetitions of one cell (C%d %s %s, %s pages, %ld clients), so changes of "
+		 "that size are within the noise; Welch's test above accounts for it. More "
+		 "repetitions (REPEAT=) or a quiet machine narrow it.",
+		 l ? " " : "", max, worst->id, worst->tool, worst->variant,
+		 page_name(worst->page_kb, pg, sizeof(pg)), worst->clients);
+	snprintf(fd->caveats + l, sizeof(fd->caveats) - l, "%s", s);
+}
+
 void find_headline(const struct results *r, const char *baseline, struct findings *fd)
 {
 	memset(fd, 0, sizeof(*fd));
@@ -65,12 +187,16 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 	for (int t = 0; t < 2; t++) {
 		struct comparison best, c;
 		int have = 0;
-		for (size_t k = 0; k < r->ncells; k++) {
-			const struct cell *x = &r->cells[k];
-			if (strcmp(x->tool, tools[t]))
-				continue;
-			const struct cell *b = baseline_of(r, x, baseline);
-			if (b == x || !compare_cells(b, x, &tps, &c) || isnan(c.change_pct))
+		struct pair *pairs;
+		size_t np = pairs_for(r, tools[t], baseline, &pairs), nv = 0;
+		for (size_t k = 0; k < np; k++)
+			nv += pairs[k].axis == AX_VARIANT;
+		if (!nv && np)
+			axis_headline(r, pairs, np, fd);
+		for (size_t k = 0; k < np; k++) {
+			const struct cell *x = pairs[k].cell, *b = pairs[k].base;
+			if (pairs[k].axis != AX_VARIANT || !compare_cells(b, x, &tps, &c) ||
+			    isnan(c.change_pct))
 				continue;
 			/* Prefer significant drops; among equals, the largest. */
 			int better = !have ||
@@ -101,6 +227,7 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 				}
 			}
 		}
+		free(pairs);
 		if (!have)
 			continue;
 		char pg[32], p[160], s[1024];
@@ -137,8 +264,9 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 	}
 	if (!fd->headline[0])
 		snprintf(fd->headline, sizeof(fd->headline),
-			 "Only one kernel/model per cell group was measured, so there is "
-			 "nothing to compare; the table lists absolute values.");
+			 "Every cell differs from every other in more than one of kernel/model, "
+			 "page size and lock (or there is a single cell), so nothing is "
+			 "compared; the tables list absolute values.");
 	for (size_t i = 0; i < r->nruns; i++) {
 		const struct jr_val *e = jr_path(r->runs[i].doc, "provenance.emulated");
 		const char *v = jr_str(r->runs[i].doc, "provenance.virtualization", "");
@@ -150,4 +278,5 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 			break;
 		}
 	}
+	spread_caveat(r, fd);
 }

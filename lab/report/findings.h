@@ -2,7 +2,9 @@
  * The sentences a reader sees first: the largest significant throughput
  * change per tool, the same comparison on the largest page size (does
  * huge_pages make it go away?), caveats of the environment, and where a good
- * and a bad kernel are known, a suggested regzbot line.
+ * and a bad kernel are known, a suggested regzbot line.  A run of a single
+ * kernel/model gets its page-size (against 4 KB) and lock (against tas)
+ * comparisons instead, with the fault and spin numbers that explain them.
  */
 #ifndef PREEMPTLAB_FINDINGS_H
 #define PREEMPTLAB_FINDINGS_H
@@ -11,8 +13,8 @@
 #include "results.h"
 
 struct findings {
-	char headline[2048];   /* one or two sentences per tool */
-	char caveats[1024];    /* emulation and the like; may be "" */
+	char headline[4096];   /* one to three sentences per tool */
+	char caveats[2048];    /* emulation, spread and the like; may be "" */
 	char regzbot[64];      /* e.g. "7dadeaa6e851" or "v6.12..v7.0"; "" */
 	char regzbot_why[512];
 	/* The comparison behind the first headline, for the differential

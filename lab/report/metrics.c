@@ -1,8 +1,9 @@
 /*
  * Metric discovery.  The headline list follows the issue: throughput,
  * tail latency, time spent spinning, faults per transaction, SpinDelay
- * samples, and the strategy lock's worst hold, which is where a holder
- * preempted in a fault shows first.
+ * samples (and their share of the samples of active backends), and the
+ * strategy lock's worst hold, which is where a holder preempted in a fault
+ * shows first.
  */
 #include "metrics.h"
 
@@ -22,6 +23,7 @@ static const struct metric headline[] = {
 	{ "strategy sleeps", "locks.strategy.sleeps", "", 1, false, true },
 	{ "rseq grants", "locks.strategy.rseq_grants", "", 1, false, true },
 	{ "SpinDelay samples", "sampler.spindelay_samples", "", 1, false, true },
+	{ "SpinDelay % of active", "sampler.spindelay_samples", "sampler.active_backend_samples", 100, false, true },
 	{ "failed txns", "results.failed", "", 1, false, true },
 };
 
@@ -34,6 +36,11 @@ bool metric_value(const struct metric *m, const struct jr_val *doc, double *v)
 		return false;
 	*v = m->scale * num / den;
 	return true;
+}
+
+bool metric_always(const struct metric *m)
+{
+	return !strncmp(m->path, "sampler.spindelay_samples", 25);
 }
 
 size_t metric_values(const struct metric *m, const struct cell *c, double *out)

@@ -31,6 +31,9 @@ size_t metrics_for(const struct results *r, const char *tool, struct metric **ou
 /* Value of a metric in one document; false when absent. */
 bool metric_value(const struct metric *m, const struct jr_val *doc, double *v);
 
+/* Shown even when zero on both sides: no SpinDelay is itself a result. */
+bool metric_always(const struct metric *m);
+
 /* The metric values of a cell's runs; returns how many runs carry it. */
 size_t metric_values(const struct metric *m, const struct cell *c, double *out);
 

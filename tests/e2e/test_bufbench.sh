@@ -95,6 +95,16 @@ for l in futex mcs; do
 	fi
 done
 
+# Evidence mode: holds during which the holder faulted or was switched out.
+if run ev --hold-events --strategy global; then
+	check "--hold-events counts faulted holds on 4 KB pages, within the acquisitions" jq -e \
+		'.config.hold_events and (.locks.strategy | .holds_with_fault > 0 and
+		 .holds_with_fault <= .acquisitions and .holds_with_switch <= .acquisitions and
+		 (.switch_hold_hist | add) == .holds_with_switch)' "$tmp/ev.json"
+else
+	fail "--hold-events: $(cat "$tmp/ev.err")"
+fi
+
 # rseq: runs where the kernel has the slice extension, else refuses clearly.
 set +e
 run rseq --lock rseq; rc=$?

@@ -32,7 +32,7 @@ static void test_strategy(enum strategy_kind kind, uint32_t parts, const char *n
 	struct pool *p = fixture_pool(N, 64, kind, parts, 1, &seg);
 	struct lockstats ls;
 	memset(&ls, 0, sizeof(ls));
-	struct lock_ctx c = { &ls, p->mcs, 0, 0, "strategy lock" };
+	struct lock_ctx c = { &ls, p->mcs, 0, 0, "strategy lock", NULL };
 	int seen[N] = { 0 }, distinct = 0;
 
 	/* Each call from another home: partitioned pools start in their own. */
@@ -78,7 +78,7 @@ static void test_passes(void)
 {
 	struct shmem_seg seg;
 	struct pool *p = fixture_pool(N, 64, STRATEGY_PG, 1, 1, &seg);
-	struct lock_ctx c = { NULL, p->mcs, 0, 0, "strategy lock" };
+	struct lock_ctx c = { NULL, p->mcs, 0, 0, "strategy lock", NULL };
 	for (int i = 0; i < N; i++)
 		get(p, &c, 0);
 	set_all(p, 0, 0);

@@ -1,0 +1,73 @@
+#include "hold_events.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int open_counter(uint64_t config, int group)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	a.read_format = PERF_FORMAT_GROUP;
+	a.disabled = group < 0;
+	/* Kernel-side events are the point: the fault is handled in the kernel. */
+	a.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, 0);
+}
+
+int hold_events_open(struct hold_events *h, char *err, size_t errlen)
+{
+	memset(h, 0, sizeof(*h));
+	h->group_fd = open_counter(PERF_COUNT_SW_PAGE_FAULTS_MIN, -1);
+	if (h->group_fd < 0) {
+		snprintf(err, errlen,
+			 "perf_event_open(minor faults) failed: %s (kernel.perf_event_paranoid=%s?)",
+			 strerror(errno), errno == EACCES ? "too high" : "ok");
+		return -1;
+	}
+	if (open_counter(PERF_COUNT_SW_CONTEXT_SWITCHES, h->group_fd) < 0) {
+		snprintf(err, errlen, "perf_event_open(context switches) failed: %s",
+			 strerror(errno));
+		close(h->group_fd);
+		h->group_fd = -1;
+		return -1;
+	}
+	ioctl(h->group_fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	return 0;
+}
+
+void hold_events_close(struct hold_events *h)
+{
+	if (h->group_fd >= 0)
+		close(h->group_fd);
+	h->group_fd = -1;
+}
+
+static void read_group(struct hold_events *h, uint64_t *faults, uint64_t *switches)
+{
+	uint64_t v[3] = { 0, 0, 0 };	/* nr, then one value per counter */
+	if (read(h->group_fd, v, sizeof(v)) != (ssize_t)sizeof(v))
+		v[1] = v[2] = 0;
+	*faults = v[1];
+	*switches = v[2];
+}
+
+void hold_events_mark(struct hold_events *h)
+{
+	read_group(h, &h->faults_at_acquire, &h->switches_at_acquire);
+}
+
+void hold_events_since(struct hold_events *h, uint64_t *faults, uint64_t *switches)
+{
+	uint64_t f, s;
+	read_group(h, &f, &s);
+	*faults = f - h->faults_at_acquire;
+	*switches = s - h->switches_at_acquire;
+}
