@@ -11,6 +11,8 @@
 #   DURATION WARMUP REPEAT  seconds, seconds, repetitions (default 10, 0, 3)
 #   POOL RELATION WORKLOAD  bufbench sizes and workload (128M, 512M, select-only)
 #   PROFILE=on              perf record each run (scripts/profile.sh)
+#   BUFBENCH_ARGS           more bufbench options for every run, e.g.
+#                           "--hold-events" or "--reconnect 1000"
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
@@ -77,17 +79,27 @@ done
 
 "$top/build/bufmicro" > "$rundir/logs/bufmicro.json" 2>/dev/null || true
 
-jq -n --arg cmd "make bench KERNEL=host HUGEPAGES=$HUGEPAGES" --arg pages "$runnable" \
+# The command that reruns this matrix: every knob the user set, quoted.
+cmd="make bench KERNEL=host"
+for v in HUGEPAGES PAGES CLIENTS LOCKS STRATEGY DURATION WARMUP REPEAT POOL RELATION \
+	WORKLOAD BUFBENCH_ARGS PGBENCH PROFILE; do
+	eval "val=\${$v:-}"
+	# shellcheck disable=SC2154 # val is set by the eval above
+	[ -n "$val" ] && cmd="$cmd $v='$val'"
+done
+jq -n --arg cmd "$cmd" --arg pages "$runnable" \
 	--arg clients "$CLIENTS" --arg locks "$LOCKS" --arg strategy "$STRATEGY" \
 	--arg duration "$DURATION" --arg warmup "$WARMUP" --arg repeat "$REPEAT" \
 	--arg pool "$POOL" --arg relation "$RELATION" --arg workload "$WORKLOAD" \
+	--arg extra "${BUFBENCH_ARGS:-}" \
 	--arg kernel "$(uname -r)" --arg uname "$(uname -a)" \
 	--arg rev "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)" \
 	'{command: $cmd, kernel: "host", kernel_release: $kernel, uname: $uname,
 	  lab_revision: $rev,
 	  matrix: {pages: $pages, clients: $clients, locks: $locks, strategy: $strategy,
 	           duration: $duration, warmup: $warmup, repeat: $repeat, pool: $pool,
-	           relation: $relation, workload: $workload}}' > "$rundir/manifest.json"
+	           relation: $relation, workload: $workload, bufbench_args: $extra}}' \
+	> "$rundir/manifest.json"
 
 ncells=0
 for _r in $(seq 1 "$REPEAT"); do for _p in $runnable; do for _c in $(split_list "$CLIENTS"); do
@@ -110,6 +122,7 @@ for rep in $(seq 1 "$REPEAT"); do
 					"$bufbench" --clients "$c" --duration "$DURATION" --warmup "$WARMUP" \
 					--pool "$POOL" --relation "$RELATION" --workload "$WORKLOAD" \
 					--pages "$p" --lock "$l" --strategy "$STRATEGY" --seed "$rep" \
+					${BUFBENCH_ARGS:+$BUFBENCH_ARGS} \
 					--json "$rundir/runs/$name.json" 2> "$rundir/logs/$name.err"; then
 					note "$name failed: $(tail -n 1 "$rundir/logs/$name.err")"
 					echo "$name" >> "$rundir/logs/failed.txt"
