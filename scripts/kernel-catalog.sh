@@ -105,12 +105,15 @@ kapt_fetch() {
 	[ -f "$4/.unpacked" ] && return 0
 	debs="$PREEMPTLAB_CACHE/debs"
 	mkdir -p "$debs"
-	# apt-get download's own file name: an epoch's colon becomes %3a.
+	# apt-get download's own file name: an epoch's colon becomes %3a, and
+	# source packages (linux-source-*) are architecture "all".
 	deb="$debs/${2}_$(echo "$3" | sed 's/:/%3a/')_amd64.deb"
+	[ -f "$deb" ] || [ ! -f "${deb%_amd64.deb}_all.deb" ] || deb=${deb%_amd64.deb}_all.deb
 	if [ ! -f "$deb" ]; then
 		note "downloading $2 $3 from $1"
 		(cd "$debs" && kapt "$1" apt-get download "$2=$3") >&2 ||
 			die "apt-get download $2=$3 failed; check the network or PREEMPTLAB_MIRROR"
+		[ -f "$deb" ] || [ ! -f "${deb%_amd64.deb}_all.deb" ] || deb=${deb%_amd64.deb}_all.deb
 		[ -f "$deb" ] || die "apt-get download left no $deb"
 	fi
 	rm -rf "$4"; mkdir -p "$4"
@@ -118,4 +121,60 @@ kapt_fetch() {
 	# The guest loads no modules: keep the image and config, not 400 MB of .ko.
 	rm -rf "$4"/lib/modules/*/kernel "$4"/usr/lib/modules/*/kernel
 	touch "$4/.unpacked"
+}
+
+# --- custom builds (source: build) -------------------------------------------
+# A build is kept in $PREEMPTLAB_CACHE/build/<series>/<pkgversion>-<recipe
+# hash>/: a new source package or a changed base/target/fragment gives a new
+# directory, so nothing stale is ever reused.  A finished one holds bzImage,
+# config and "resolved" (the K_ assignments kernel-resolve.sh prints).
+
+kbuild_root() { echo "$PREEMPTLAB_CACHE/build/$1"; }
+
+# kbuild_fragment SERIES: the fragment file's path ("" when none).
+kbuild_fragment() {
+	f=$(kcat_get "$1" fragment)
+	[ -n "$f" ] || return 0
+	[ -f "$KCAT_DIR/$f" ] || die "kernels/$1 names fragment $f, which is not in kernels/"
+	echo "$KCAT_DIR/$f"
+}
+
+# kbuild_recipe_hash SERIES: 12 hex digits over everything that shapes the
+# config and the image (base targets, build target, fragment text).
+kbuild_recipe_hash() {
+	frag=$(kbuild_fragment "$1")
+	{
+		echo "base: $(kcat_get "$1" base)"
+		echo "target: $(kcat_get "$1" target)"
+		[ -z "$frag" ] || cat "$frag"
+	} | sha256sum | cut -c1-12
+}
+
+# kbuild_minutes SERIES: the catalog's measured 2-core build time, scaled to
+# this machine's CPU count.
+kbuild_minutes() {
+	m=$(kcat_get "$1" build_minutes)
+	case $m in ''|*[!0-9]*) m=60 ;; esac
+	n=$(nproc)
+	echo $(( (m * 2 + n - 1) / n ))
+}
+
+# kbuild_finished SERIES: finished builds of the current recipe, newest
+# source version first, one directory a line.
+kbuild_finished() {
+	h=$(kbuild_recipe_hash "$1")
+	for r in "$(kbuild_root "$1")"/*-"$h"/resolved; do
+		[ -f "$r" ] && dirname "$r"
+	done | awk -v h="-$h" '{v = $0; sub(/.*\//, "", v); sub(h "$", "", v); print v "\t" $0}' |
+		sort -k1,1Vr | cut -f2-
+}
+
+# kbuild_not_built SERIES: the error for a series nobody built yet.
+kbuild_not_built() {
+	other=""
+	for r in "$(kbuild_root "$1")"/*/resolved; do
+		[ -f "$r" ] && other="$other $(basename "$(dirname "$r")")"
+	done
+	echo "preemptlab: kernel $1 is not built; \`make kernel KERNEL=$1\` builds it in ~$(kbuild_minutes "$1") min${other:+ (the cache holds builds of an older recipe:$other; kernels/$1 or its fragment changed since)}" >&2
+	exit 1
 }

@@ -1,9 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2034,SC2012 # K_ variables are printed by emit (eval); ls globs are ours
 # Resolves a KERNEL value through the catalog and fetches its image.
-# Usage: scripts/kernel-resolve.sh [--list] KERNEL
+# Usage: scripts/kernel-resolve.sh [--list] [--build] KERNEL
 #   KERNEL = a series (7.0: the newest packaged 7.0.x), an exact version
 #   (7.0.13), host, or a path to a kernel image.
+#   A series built from source (source: build, e.g. 7.2-rseq) resolves to
+#   its finished build in the cache; --build (make kernel) builds it when
+#   there is none, which takes half an hour or more (scripts/kernel-build.sh).
 # Prints shell assignments (K_LABEL K_SOURCE K_VERSION K_SUITE K_PACKAGE
 # K_PKGVERSION K_IMAGE K_SHA256 K_CONFIG K_RELEASE K_MODELS K_DEFAULT) for
 # callers to eval; progress goes to stderr.  Unknown values list the known
@@ -15,9 +18,11 @@ set -eu
 . "$(dirname "$0")/kernel-catalog.sh"
 
 if [ "${1:-}" = --list ]; then
-	for s in $(kcat_known); do printf '%-6s %s\n' "$s" "$(kcat_get "$s" description)"; done
+	for s in $(kcat_known); do printf '%-9s %s\n' "$s" "$(kcat_get "$s" description)"; done
 	exit 0
 fi
+build=0
+[ "${1:-}" = --build ] && { build=1; shift; }
 { [ $# -eq 1 ] && [ -n "$1" ]; } || die "usage: $0 KERNEL (one of: $(kcat_known | tr '\n' ' ')an exact version, or a path)"
 want=$1
 
@@ -63,7 +68,21 @@ if [ "$K_SOURCE" = host ]; then
 	[ -f "/boot/config-$K_RELEASE" ] && K_CONFIG=/boot/config-$K_RELEASE
 	emit; exit 0
 fi
-[ "$K_SOURCE" = apt ] || die "kernels/$series: unknown source '$K_SOURCE' (apt or host)"
+if [ "$K_SOURCE" = build ]; then
+	[ "$want" = "$series" ] || die "$series is built from source: ask for '$series' itself (its version is that of $(kcat_get "$series" package | sed 's/[]^$\\[]//g') in $(kcat_get "$series" suite))"
+	[ "$build" = 1 ] && exec "$(dirname "$0")/kernel-build.sh" "$series"
+	found=$(kbuild_finished "$series" | head -n1)
+	[ -n "$found" ] || kbuild_not_built "$series"
+	# A newer source package only matters to those who rebuild: say so from
+	# the lists already fetched, without asking the archive.
+	newest=$(kapt_candidates "$(kcat_get "$series" suite)" "$(kcat_get "$series" package)" 2>/dev/null | head -n1 | cut -d' ' -f3)
+	built=$(sed -n "s/^K_PKGVERSION='\(.*\)'$/\1/p" "$found/resolved")
+	if [ -n "$newest" ] && [ "$newest" != "$built" ]; then
+		note "$series: using the build of $built; $(kcat_get "$series" suite) now has $newest (\`make kernel KERNEL=$series\` builds it)"
+	fi
+	cat "$found/resolved"; exit 0
+fi
+[ "$K_SOURCE" = apt ] || die "kernels/$series: unknown source '$K_SOURCE' (apt, build or host)"
 
 # An exact version fetched before needs no archive at all.
 store="$PREEMPTLAB_CACHE/images/$series"

@@ -1,0 +1,211 @@
+#!/bin/sh
+# Builds a catalog kernel whose source is "build" (kernels/7.2-rseq): fetches
+# the Debian source package with the private apt (kernel-catalog.sh), runs
+# `make <base>` for each base target, applies the fragment with scripts/config
+# (=y -e, =m -m, "is not set" -d, other values --set-val), `make olddefconfig`,
+# checks that every fragment option stuck, and builds the target.  The result
+# lands in $PREEMPTLAB_CACHE/build/<series>/<pkgversion>-<recipe hash>/
+# (bzImage, config, build.log, resolved) and a finished build is reused.
+#
+# Usage: scripts/kernel-build.sh [--from-tree DIR] SERIES
+#   --from-tree DIR  adopt a tree built by hand instead of compiling: its
+#                    .config must be byte-identical to the one this recipe
+#                    generates (checked), its bzImage newer than that .config.
+# Prints the K_ assignments of kernel-resolve.sh on stdout; progress on
+# stderr.  Takes ~35 min on 2 cores; an interrupted build resumes where it
+# stopped when run again.  PREEMPTLAB_KEEP_BUILD_TREE=1 keeps the object tree
+# (several GB) after a successful build.
+set -eu
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+# shellcheck source=scripts/kernel-catalog.sh
+. "$(dirname "$0")/kernel-catalog.sh"
+
+from_tree=""
+if [ "${1:-}" = --from-tree ]; then
+	[ $# -ge 2 ] || die "usage: $0 [--from-tree DIR] SERIES"
+	from_tree=$(cd "$2" 2>/dev/null && pwd) || die "--from-tree $2: no such directory"
+	shift 2
+fi
+[ $# -eq 1 ] || die "usage: $0 [--from-tree DIR] SERIES (one of: $(for s in $(kcat_known); do [ "$(kcat_get "$s" source)" = build ] && printf '%s ' "$s"; done))"
+series=$1
+[ -f "$KCAT_DIR/$series" ] || kcat_unknown "$series"
+[ "$(kcat_get "$series" source)" = build ] || die "kernels/$series is not built from source (source: $(kcat_get "$series" source)); make kernel KERNEL=$series fetches it"
+need="./configure --install-deps installs it (or apt-get install build-essential flex bison bc xz-utils libelf-dev libssl-dev)"
+for tool in make gcc flex bison bc xz; do
+	command -v "$tool" >/dev/null || die "building a kernel needs $tool: $need"
+done
+for h in libelf.h openssl/ssl.h; do
+	[ -f "/usr/include/$h" ] || die "building a kernel needs /usr/include/$h: $need"
+done
+
+suite=$(kcat_get "$series" suite)
+re=$(kcat_get "$series" package)
+base=$(kcat_get "$series" base)
+target=$(kcat_get "$series" target)
+target=${target:-bzImage}
+frag=$(kbuild_fragment "$series")
+minutes=$(kbuild_minutes "$series")
+hash=$(kbuild_recipe_hash "$series")
+
+kapt_update "$suite"
+line=$(kapt_candidates "$suite" "$re" | head -n1)
+[ -n "$line" ] || die "no package matching $re in $suite (has Debian dropped it? edit kernels/$series)"
+# shellcheck disable=SC2086 # three fields
+set -- $line
+pkg=$1 ver=$2 pkgver=$3
+out=$(kbuild_root "$series")/$pkgver-$hash
+if [ -f "$out/resolved" ]; then
+	note "$series: reusing the finished build in $out"
+	cat "$out/resolved"; exit 0
+fi
+mkdir -p "$out"
+
+# One build per directory: a second one would race the first on the tree.
+lock=$out/.building
+if ! mkdir "$lock" 2>/dev/null; then
+	pid=$(cat "$lock/pid" 2>/dev/null || true)
+	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+		die "a build of $series is already running (pid $pid, log $out/build.log); wait for it"
+	fi
+	rm -rf "$lock"; mkdir "$lock"
+fi
+echo $$ > "$lock/pid"
+mpid=""
+stop_make() {
+	[ -n "$mpid" ] || return 0
+	kill -TERM -- "-$mpid" 2>/dev/null || kill -TERM "$mpid" 2>/dev/null || true
+	wait "$mpid" 2>/dev/null || true
+	mpid=""
+}
+trap 'stop_make; rm -rf "$lock"' EXIT
+trap 'note "interrupted: the tree in $out/tree is kept and a rerun resumes the build"; exit 130' INT TERM
+
+# --- source ---------------------------------------------------------------
+kapt_fetch "$suite" "$pkg" "$pkgver" "$out/deb"
+tarball=$(find "$out/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' 2>/dev/null | head -n1)
+[ -n "$tarball" ] || die "$pkg $pkgver holds no usr/src/linux-source-*.tar.*; edit kernels/$series"
+tree=$out/tree
+if [ ! -f "$tree/.unpacked" ]; then
+	note "unpacking $(basename "$tarball") into $tree (a minute or two)"
+	rm -rf "$tree"; mkdir -p "$tree"
+	tar -xf "$tarball" -C "$tree" --strip-components=1 || die "could not unpack $tarball"
+	touch "$tree/.unpacked"
+fi
+
+# --- config -------------------------------------------------------------------
+# kmake ARGS: make in the tree, quietly; the output goes to the build log.
+kmake() { make -C "$tree" "$@" >> "$out/config.log" 2>&1 || { tail -n 20 "$out/config.log" >&2; die "make $* failed (log: $out/config.log)"; }; }
+
+# fragment_ops: "OP SYMBOL [VALUE]" per fragment line, in order.
+fragment_ops() {
+	[ -n "$frag" ] || return 0
+	sed 's/[[:space:]]*$//' "$frag" | while IFS= read -r l; do
+		case $l in
+		'') ;;
+		'# CONFIG_'*' is not set') s=${l#\# CONFIG_}; echo "d ${s% is not set}" ;;
+		'#'*) ;;
+		CONFIG_*=y) s=${l#CONFIG_}; echo "e ${s%=y}" ;;
+		CONFIG_*=m) s=${l#CONFIG_}; echo "m ${s%=m}" ;;
+		CONFIG_*=*) s=${l#CONFIG_}; echo "v ${s%%=*} ${s#*=}" ;;
+		*) die "$frag: cannot read '$l' (use CONFIG_X=y|m|value or '# CONFIG_X is not set')" ;;
+		esac
+	done
+}
+
+note "configuring $series from $pkg $pkgver: make $base, then $(basename "${frag:-no fragment}"), then olddefconfig"
+: > "$out/config.log"
+for t in $base; do kmake "$t"; done
+fragment_ops > "$out/fragment.ops"
+set --
+while read -r op sym val; do
+	case $op in
+	e) set -- "$@" -e "$sym" ;;
+	m) set -- "$@" -m "$sym" ;;
+	d) set -- "$@" -d "$sym" ;;
+	v) set -- "$@" --set-val "$sym" "$val" ;;
+	esac
+done < "$out/fragment.ops"
+[ $# -eq 0 ] || (cd "$tree" && scripts/config "$@") || die "scripts/config $* failed"
+kmake olddefconfig
+# An option whose dependencies are missing is dropped by olddefconfig
+# without a word: refuse to build a kernel that lacks what was asked.
+bad=""
+while read -r op sym val; do
+	case $op in
+	e) grep -qx "CONFIG_$sym=y" "$tree/.config" || bad="$bad $sym=y" ;;
+	m) grep -qx "CONFIG_$sym=m" "$tree/.config" || bad="$bad $sym=m" ;;
+	d) grep -q "^CONFIG_$sym=" "$tree/.config" && bad="$bad $sym(unset)" ;;
+	v) grep -qx "CONFIG_$sym=$val" "$tree/.config" || bad="$bad $sym=$val" ;;
+	esac
+done < "$out/fragment.ops"
+[ -z "$bad" ] || die "$frag: these options did not survive olddefconfig (missing dependencies?):$bad"
+
+# install IMAGE CONFIG RELEASE NOTE: the finished build, then its resolved file.
+install_build() {
+	cp "$1" "$out/bzImage.tmp" && mv "$out/bzImage.tmp" "$out/bzImage"
+	cp "$2" "$out/config"
+	[ -z "$4" ] || printf '%s\n' "$4" > "$out/ORIGIN"
+	sha=$(sha256sum "$out/bzImage" | cut -d' ' -f1)
+	{
+		for kv in "K_LABEL=$series" K_SOURCE=build "K_VERSION=$ver" "K_SUITE=$suite" "K_PACKAGE=$pkg" \
+			"K_PKGVERSION=$pkgver" "K_IMAGE=$out/bzImage" "K_SHA256=$sha" "K_CONFIG=$out/config" \
+			"K_RELEASE=$3" "K_MODELS=$(kcat_get "$series" models)" "K_DEFAULT=$(kcat_get "$series" default)"; do
+			printf "%s='%s'\n" "${kv%%=*}" "$(printf '%s' "${kv#*=}" | sed "s/'/'\\\\''/g")"
+		done
+	} > "$out/resolved.tmp"
+	mv "$out/resolved.tmp" "$out/resolved"
+	if [ "${PREEMPTLAB_KEEP_BUILD_TREE:-0}" = 1 ]; then
+		note "kept the tree in $tree"
+	else
+		rm -rf "$tree" "$out/deb"
+	fi
+	note "$series built: $out/bzImage ($3)"
+	cat "$out/resolved"
+}
+
+# --- a tree built by hand with the same recipe --------------------------------
+if [ -n "$from_tree" ]; then
+	[ -f "$from_tree/.config" ] || die "$from_tree has no .config"
+	if ! cmp -s "$from_tree/.config" "$tree/.config"; then
+		diff "$from_tree/.config" "$tree/.config" | sed -n '1,20s/^/  /p' >&2
+		die "$from_tree/.config differs from what kernels/$series generates (above: < that tree, > the recipe)"
+	fi
+	img=$from_tree/arch/x86/boot/bzImage
+	[ -f "$img" ] || die "$from_tree/.config matches the recipe, but there is no arch/x86/boot/bzImage yet (is its build finished?)"
+	[ "$(stat -c %Y "$img")" -ge "$(stat -c %Y "$from_tree/.config")" ] || die "$img is older than $from_tree/.config: rebuild it"
+	rel=$(cat "$from_tree/include/config/kernel.release" 2>/dev/null || echo "$ver")
+	note "$from_tree/.config is identical to the recipe's: adopting its bzImage"
+	install_build "$img" "$from_tree/.config" "$rel" \
+		"Adopted on $(date -u +%FT%TZ) from $from_tree (built by hand: make $base, the fragment's options with scripts/config, olddefconfig, make $target; its .config is byte-identical to the one scripts/kernel-build.sh generates for recipe $hash), not compiled by kernel-build.sh."
+	exit 0
+fi
+
+# --- build ----------------------------------------------------------------------
+jobs=$(nproc)
+steps=$(kcat_get "$series" build_steps)
+note "building $series ($pkg $pkgver, recipe $hash) with make -j$jobs $target: ~$minutes min here (measured: $(kcat_get "$series" build_minutes) min on 2 cores); log $out/build.log"
+t0=$(date +%s)
+# Its own process group, so that Ctrl-C stops every compiler it started.
+setsid nice -n 5 make -C "$tree" -j"$jobs" "$target" >> "$out/build.log" 2>&1 &
+mpid=$!
+last=0
+while kill -0 "$mpid" 2>/dev/null; do
+	sleep 5
+	now=$(date +%s)
+	[ $((now - last)) -ge 60 ] || continue
+	last=$now
+	el=$(( (now - t0) / 60 ))
+	n=$(grep -c '^  [A-Z]' "$out/build.log" || true)
+	if [ -n "$steps" ] && [ "$n" -gt 0 ] && [ "$n" -lt "$steps" ]; then
+		left=$(( (now - t0) * (steps - n) / n / 60 ))
+		note "building $series: ${el} min elapsed, $n of ~$steps steps, ~$left min left"
+	else
+		note "building $series: ${el} min elapsed, $n steps (of ~$minutes min in all)"
+	fi
+done
+rc=0; wait "$mpid" || rc=$?
+mpid=""
+[ "$rc" = 0 ] || { tail -n 20 "$out/build.log" >&2; die "make $target failed (exit $rc; log $out/build.log)"; }
+note "$series compiled in $(( ($(date +%s) - t0) / 60 )) min"
+install_build "$tree/arch/x86/boot/bzImage" "$tree/.config" "$(cat "$tree/include/config/kernel.release")" ""
