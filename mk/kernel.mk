@@ -6,7 +6,7 @@
 .PHONY: kernel initramfs
 
 kernel:
-	@out=$$(scripts/kernel-resolve.sh '$(KERNEL)') && eval "$$out" && \
+	@out=$$(scripts/kernel-resolve.sh --build '$(KERNEL)') && eval "$$out" && \
 	if [ -n "$$K_IMAGE" ]; then echo "$$K_IMAGE"; \
 	else echo "$(KERNEL): $$K_RELEASE (no image file to boot; KERNEL=host runs on the machine itself)"; fi
 
