@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "findings.h"
+#include "micro.h"
 #include "profiles.h"
 #include "results.h"
 
@@ -17,6 +18,8 @@ struct report {
 	char chart_titles[8][160];
 	int ncharts;
 	char diff_svg[320];          /* differential flame graph, or "" */
+	struct micro micro[8];       /* logs/bufmicro*.json */
+	size_t nmicro;
 };
 
 void write_txt(FILE *f, const struct report *rp);
@@ -24,6 +27,17 @@ void write_md(FILE *f, const struct report *rp);
 
 /* Common values of a provenance field over all runs, joined with ", ". */
 void distinct_values(const struct results *r, const char *path, char *buf, size_t len);
+/* Distinct per-document texts made by fn, joined with ", ". */
+typedef void (*doc_fmt)(const struct jr_val *doc, char *buf, size_t len);
+void distinct_fmt(const struct results *r, doc_fmt fn, char *buf, size_t len);
+/* Per-document provenance texts for the environment block. */
+void fmt_kernel(const struct jr_val *d, char *buf, size_t len);  /* label = release version */
+void fmt_model(const struct jr_val *d, char *buf, size_t len);   /* label/model (from source) */
+void fmt_pages(const struct jr_val *d, char *buf, size_t len);   /* asked -> obtained (how) */
+void fmt_lock(const struct jr_val *d, char *buf, size_t len);    /* tool lock/strategy */
+void fmt_cpus(const struct jr_val *d, char *buf, size_t len);    /* N x model */
+void fmt_virt(const struct jr_val *d, char *buf, size_t len);    /* virt, emulated or not */
+
 /* The make command that reproduces the matrix (manifest's, or derived). */
 void repro_command(const struct results *r, char *buf, size_t len);
 

@@ -138,6 +138,7 @@ int main(int argc, char **argv)
 	rp.baseline = baseline;
 	find_headline(&r, baseline, &rp.fd);
 	profiles_load(&rp.prof, &r);
+	rp.nmicro = micro_load(d, rp.micro, sizeof(rp.micro) / sizeof(rp.micro[0]));
 	if (rp.prof.n) {
 		size_t l = strlen(rp.fd.caveats);
 		snprintf(rp.fd.caveats + l, sizeof(rp.fd.caveats) - l,

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "compare.h"
+#include "pairs.h"
 #include "report.h"
+#include "sampler.h"
 #include "textfmt.h"
 
 static void md_row(FILE *f, const struct comparison *c)
@@ -29,48 +31,93 @@ static void md_row(FILE *f, const struct comparison *c)
 	fprintf(f, "%s / %s |\n", fmt_val(c->a.hmean, hm, sizeof(hm)), fmt_val(c->b.hmean, a, sizeof(a)));
 }
 
+static void md_block(FILE *f, const struct pair *p, const struct metric *ms, size_t nm)
+{
+	const struct cell *b = p->base, *c = p->cell;
+	char what[512], na[64], nb[64];
+	pair_constant(p, what, sizeof(what));
+	side_name(p->axis, b, na, sizeof(na));
+	side_name(p->axis, c, nb, sizeof(nb));
+	fprintf(f, "\n### C%d %s vs C%d %s (%s): %s\n\n", c->id, nb, b->id, na,
+		axis_name(p->axis), what);
+	fprintf(f, "| metric | C%d %s (base) | C%d %s | %%change | p (Welch) | hmean base / new |\n",
+		b->id, na, c->id, nb);
+	fprintf(f, "|---|---:|---:|---:|---|---:|\n");
+	for (size_t i = 0; i < nm; i++) {
+		struct comparison cmp;
+		if (compare_cells(b, c, &ms[i], &cmp))
+			md_row(f, &cmp);
+	}
+}
+
+static void md_absolute(FILE *f, const struct cell *c, const struct metric *ms, size_t nm)
+{
+	fprintf(f, "\n### C%d %s (nothing to compare with): %s\n\n| metric | median | %%stddev | mean | min | max | runs |\n|---|---:|---:|---:|---:|---:|---:|\n",
+		c->id, c->variant, c->group);
+	for (size_t i = 0; i < nm; i++) {
+		struct side s;
+		char v[5][32];
+		if (side_of(c, &ms[i], &s))
+			fprintf(f, "| %s | %s | %.1f%% | %s | %s | %s | %zu |\n", ms[i].name,
+				fmt_val(s.median, v[0], 32), s.pct_stddev, fmt_val(s.mean, v[1], 32),
+				fmt_val(s.min, v[2], 32), fmt_val(s.max, v[3], 32), s.n);
+	}
+}
+
 static void md_tables(FILE *f, const struct report *rp)
 {
 	const struct results *r = rp->r;
 	const char *tools[] = { "bufbench", "pgbench" };
 	for (int t = 0; t < 2; t++) {
 		struct metric *ms;
+		struct pair *p;
 		size_t nm = metrics_for(r, tools[t], &ms);
+		size_t np = pairs_for(r, tools[t], rp->baseline, &p);
 		for (size_t k = 0; k < r->ncells; k++) {
 			const struct cell *c = &r->cells[k];
 			if (strcmp(c->tool, tools[t]))
 				continue;
-			const struct cell *b = baseline_of(r, c, rp->baseline);
-			if (b == c)
-				continue;
-			fprintf(f, "\n### C%d %s vs C%d %s: %s\n\n", c->id, c->variant, b->id,
-				b->variant, c->group);
-			fprintf(f, "| metric | C%d %s (base) | C%d %s | %%change | p (Welch) | hmean base / new |\n",
-				b->id, b->variant, c->id, c->variant);
-			fprintf(f, "|---|---:|---:|---:|---|---:|\n");
-			for (size_t i = 0; i < nm; i++) {
-				struct comparison cmp;
-				if (compare_cells(b, c, &ms[i], &cmp))
-					md_row(f, &cmp);
-			}
+			for (size_t i = 0; i < np; i++)
+				if (p[i].cell == c)
+					md_block(f, &p[i], ms, nm);
+			if (cell_unpaired(c, p, np))
+				md_absolute(f, c, ms, nm);
 		}
-		/* Cells without company still get their numbers listed. */
-		for (size_t k = 0; k < r->ncells; k++) {
-			const struct cell *c = &r->cells[k];
-			if (strcmp(c->tool, tools[t]) || baseline_of(r, c, rp->baseline) != c)
-				continue;
-			fprintf(f, "\n### C%d %s (baseline): %s\n\n| metric | median | %%stddev | mean | min | max | runs |\n|---|---:|---:|---:|---:|---:|---:|\n",
-				c->id, c->variant, c->group);
-			for (size_t i = 0; i < nm; i++) {
-				struct side s;
-				char v[5][32];
-				if (side_of(c, &ms[i], &s))
-					fprintf(f, "| %s | %s | %.1f%% | %s | %s | %s | %zu |\n", ms[i].name,
-						fmt_val(s.median, v[0], 32), s.pct_stddev, fmt_val(s.mean, v[1], 32),
-						fmt_val(s.min, v[2], 32), fmt_val(s.max, v[3], 32), s.n);
-			}
-		}
+		free(p);
 		free(ms);
+	}
+}
+
+/* bufbench and pgbench per kernel/model and page size (as report.txt). */
+static void md_side_by_side(FILE *f, const struct results *r)
+{
+	static const struct metric tps = { "tps", "results.tps", "", 1, true, true };
+	static const struct metric spin = { "spin", "results.spin_share", "", 100, false, true };
+	fprintf(f, "\n## bufbench and pgbench per kernel/model and page size\n\n"
+		   "Pages = the page size the segment or the server really got. SpinDelay = "
+		   "`Timeout:SpinDelay` samples of active backends (share of active-backend "
+		   "samples); waits = on CPU and the top wait events as shares of active "
+		   "samples; bufbench spin = share of client time waiting for the strategy lock.\n\n"
+		   "| kernel/model | release | pages obtained | cell | tool | workload | clients | lock | tps (median ± %%stddev) | runs | SpinDelay (share) / spin | waits |\n"
+		   "|---|---|---|---|---|---|---:|---|---:|---:|---:|---|\n");
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *c = &r->cells[k];
+		(void)k;
+		struct side st, ss;
+		struct sampler_sum sm;
+		char pg[32], v[32], stall[64] = "-", waits[1024] = "";
+		if (!side_of(c, &tps, &st))
+			continue;
+		if (sampler_of(c, &sm)) {
+			spindelay_text(&sm, stall, sizeof(stall));
+			waits_text(&sm, 6, waits, sizeof(waits));
+		} else if (side_of(c, &spin, &ss)) {
+			snprintf(stall, sizeof(stall), "spin %.2g%%", ss.median);
+		}
+		fprintf(f, "| %s | %s | %s | C%d | %s | %s | %ld | %s | %s ± %.0f%% | %zu | %s | %s |\n",
+			c->variant, c->kernel_release, page_name(c->page_kb, pg, sizeof(pg)), c->id,
+			c->tool, c->workload, c->clients, c->lock, fmt_val(st.median, v, sizeof(v)),
+			st.pct_stddev, st.n, stall, waits);
 	}
 }
 
@@ -96,8 +143,16 @@ void write_md(FILE *f, const struct report *rp)
 				rp->charts[i]);
 	}
 
+	int pgb = 0;
+	for (size_t k = 0; k < r->ncells; k++)
+		pgb |= !strcmp(r->cells[k].tool, "pgbench");
+	if (pgb)
+		md_side_by_side(f, r);
+
 	fprintf(f, "\n## Results\n\nMedians ± %%stddev (stddev/mean) over repetitions; "
-		   "%%change of medians against the baseline cell; \\* = p < 0.05 in Welch's "
+		   "%%change of medians against the baseline cell (the baseline kernel/model; "
+		   "in a run of one kernel/model, the smallest page size or lock tas, all else "
+		   "equal); \\* = p < 0.05 in Welch's "
 		   "t-test; hmean = harmonic mean (mmtests' mean for rates).\n");
 	md_tables(f, rp);
 
@@ -117,25 +172,33 @@ void write_md(FILE *f, const struct report *rp)
 				rp->fd.base->id, rp->fd.base->variant, rp->diff_svg, rp->diff_svg);
 	}
 
-	fprintf(f, "\n## Cells\n\n| cell | tool | kernel | release | model (source) | pages obtained (source) | lock | strategy | workload | clients | runs | virt |\n|---|---|---|---|---|---|---|---|---|---:|---:|---|\n");
+	fprintf(f, "\n## Cells\n\n| cell | tool | kernel | release | model (source) | pages asked -> obtained (source) | lock | strategy | workload | clients | runs | virt |\n|---|---|---|---|---|---|---|---|---|---:|---:|---|\n");
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];
 		const struct jr_val *d = c->runs[0]->doc;
 		char pg[32];
-		fprintf(f, "| C%d | %s | %s | %s | %s (%s) | %s (%s) | %s | %s | %s | %ld | %zu | %s |\n",
+		fprintf(f, "| C%d | %s | %s | %s | %s (%s) | %s -> %s (%s) | %s | %s | %s | %ld | %zu | %s |\n",
 			c->id, c->tool, c->kernel_label, c->kernel_release, c->model,
 			jr_str(d, "provenance.preempt_model_source", "?"),
-			page_name(c->page_kb, pg, sizeof(pg)),
+			jr_str(d, "provenance.page_policy", "?"), page_name(c->page_kb, pg, sizeof(pg)),
 			jr_str(d, "provenance.page_size_source", "?"), c->lock, c->strategy,
 			c->workload, c->clients, c->nruns,
 			jr_str(d, "provenance.virtualization", "?"));
 	}
 
 	fprintf(f, "\n## Environment\n\n");
+	static const struct { const char *label; doc_fmt fn; } fmts[] = {
+		{ "kernel", fmt_kernel }, { "preemption model (source)", fmt_model },
+		{ "pages asked -> obtained (how verified)", fmt_pages },
+		{ "lock/strategy", fmt_lock }, { "CPUs", fmt_cpus },
+		{ "virtualization", fmt_virt },
+	};
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		distinct_fmt(r, fmts[i].fn, buf, sizeof(buf));
+		fprintf(f, "- %s: %s\n", fmts[i].label, buf);
+	}
 	static const char *paths[] = {
-		"provenance.kernel_version", "provenance.cpu_model", "provenance.cpus",
-		"provenance.virtualization", "provenance.emulated", "provenance.clocksource",
-		"provenance.sleep_cost_ns", "provenance.fault_cost_ns",
+		"provenance.clocksource", "provenance.sleep_cost_ns", "provenance.fault_cost_ns",
 		"provenance.versions.compiler", "provenance.versions.libc",
 		"provenance.versions.postgresql", "provenance.lab_revision", "provenance.hostname",
 	};
@@ -143,6 +206,28 @@ void write_md(FILE *f, const struct report *rp)
 		distinct_values(r, paths[i], buf, sizeof(buf));
 		if (buf[0])
 			fprintf(f, "- %s: %s\n", paths[i] + 11, buf);
+	}
+	if (rp->nmicro) {
+		fprintf(f, "\n### Uncontended costs (bufmicro)\n\nWhat one operation costs "
+			   "with no contention: the floor under every per-operation number above. "
+			   "A hold or wait shorter than a clock read is not resolvable; instrumented "
+			   "runs pay the instrumented cost per operation.\n\n"
+			   "| measured on | operation | ns | ns instrumented | file |\n|---|---|---:|---:|---|\n");
+		for (size_t i = 0; i < rp->nmicro; i++) {
+			const struct micro *m = &rp->micro[i];
+			if (m->hit_ns >= 0)
+				fprintf(f, "| %s | buffer hit | %.1f | %.1f | %s |\n", m->who, m->hit_ns,
+					m->hit_instr_ns, m->file);
+			for (size_t k = 0; k < m->nlock; k++)
+				fprintf(f, "| %s | %s acquire+release | %.1f | %.1f | %s |\n", m->who,
+					m->lock[k].name, m->lock[k].plain_ns, m->lock[k].instrumented_ns,
+					m->file);
+			if (m->clock_ns >= 0)
+				fprintf(f, "| %s | clock read | %.1f | - | %s |\n", m->who, m->clock_ns,
+					m->file);
+		}
+	} else {
+		fprintf(f, "- uncontended costs: not measured (no logs/bufmicro.json)\n");
 	}
 
 	fprintf(f, "\n## Reproduce\n\n```sh\n./configure --install-deps\n");

@@ -9,33 +9,37 @@
 #include <string.h>
 
 #include "compare.h"
+#include "pairs.h"
 #include "report.h"
+#include "sampler.h"
 #include "textfmt.h"
 
 /* Rows of a comparison block; rows that are zero on both sides say
- * nothing and are left out. */
-static void txt_block(FILE *f, const struct report *rp, const struct cell *b,
-		      const struct cell *c, const struct metric *ms, size_t nm)
+ * nothing and are left out (SpinDelay excepted: none is a result). */
+static void txt_block(FILE *f, const struct pair *p, const struct metric *ms, size_t nm)
 {
-	char line[1024];
-	snprintf(line, sizeof(line), "C%d %s -> C%d %s: %s", b->id, b->variant, c->id,
-		 c->variant, c->group);
+	const struct cell *b = p->base, *c = p->cell;
+	char line[1024], what[512], na[64], nb[64];
+	pair_constant(p, what, sizeof(what));
+	side_name(p->axis, b, na, sizeof(na));
+	side_name(p->axis, c, nb, sizeof(nb));
+	snprintf(line, sizeof(line), "C%d %s -> C%d %s: %s", b->id, na, c->id, nb, what);
 	fputc('\n', f);
 	tw_para(f, "", line, 4);
-	fprintf(f, "%10s %7s %10s %10s %7s  %s\n", b->variant[0] && strlen(b->variant) <= 10 ? b->variant : "base",
-		"", "", strlen(c->variant) <= 10 ? c->variant : "new", "", "");
+	fprintf(f, "%10s %7s %10s %10s\n", strlen(na) <= 10 ? na : "base", "", "",
+		strlen(nb) <= 10 ? nb : "new");
 	fprintf(f, "%10s %7s %10s %10s %7s  %s\n", "----------", "-------", "----------",
 		"----------", "-------", "------");
 	fprintf(f, "%10s %7s %10s %10s %7s  %s\n", "median", "%stddev", "%change", "median",
 		"%stddev", "metric");
-	(void)rp;
 	for (size_t i = 0; i < nm; i++) {
 		if (!ms[i].headline)
 			continue;
 		struct comparison cmp;
 		if (!compare_cells(b, c, &ms[i], &cmp))
 			continue;
-		if (cmp.a.max == 0 && cmp.a.min == 0 && cmp.b.max == 0 && cmp.b.min == 0)
+		if (cmp.a.max == 0 && cmp.a.min == 0 && cmp.b.max == 0 && cmp.b.min == 0 &&
+		    !metric_always(&ms[i]))
 			continue;
 		char va[32], vb[32], ch[32];
 		if (isnan(cmp.change_pct))
@@ -52,14 +56,15 @@ static void txt_block(FILE *f, const struct report *rp, const struct cell *b,
 static void txt_absolute(FILE *f, const struct cell *c, const struct metric *ms, size_t nm)
 {
 	char line[1024];
-	snprintf(line, sizeof(line), "C%d %s: %s (no other kernel/model to compare with)",
-		 c->id, c->variant, c->group);
+	snprintf(line, sizeof(line), "C%d %s: %s (nothing to compare with)", c->id, c->variant,
+		 c->group);
 	fputc('\n', f);
 	tw_para(f, "", line, 4);
 	fprintf(f, "%10s %7s %4s  %s\n", "median", "%stddev", "runs", "metric");
 	for (size_t i = 0; i < nm; i++) {
 		struct side s;
-		if (!ms[i].headline || !side_of(c, &ms[i], &s) || (s.min == 0 && s.max == 0))
+		if (!ms[i].headline || !side_of(c, &ms[i], &s) ||
+		    (s.min == 0 && s.max == 0 && !metric_always(&ms[i])))
 			continue;
 		char v[32];
 		fprintf(f, "%10s +-%4.0f%% %4zu  %s\n", fmt_val(s.median, v, sizeof(v)),
@@ -73,28 +78,71 @@ static void txt_tables(FILE *f, const struct report *rp)
 	const char *tools[] = { "bufbench", "pgbench" };
 	for (int t = 0; t < 2; t++) {
 		struct metric *ms;
+		struct pair *p;
 		size_t nm = metrics_for(r, tools[t], &ms);
+		size_t np = pairs_for(r, tools[t], rp->baseline, &p);
+		/* In cell order; a cell in no comparison still shows its numbers. */
 		for (size_t k = 0; k < r->ncells; k++) {
 			const struct cell *c = &r->cells[k];
 			if (strcmp(c->tool, tools[t]))
 				continue;
-			const struct cell *b = baseline_of(r, c, rp->baseline);
-			if (b != c)
-				txt_block(f, rp, b, c, ms, nm);
-			else {
-				/* A baseline with company is shown by its comparisons. */
-				int alone = 1;
-				for (size_t j = 0; j < r->ncells; j++)
-					if (&r->cells[j] != c && baseline_of(r, &r->cells[j], rp->baseline) == c)
-						alone = 0;
-				if (alone)
-					txt_absolute(f, c, ms, nm);
-			}
+			for (size_t i = 0; i < np; i++)
+				if (p[i].cell == c)
+					txt_block(f, &p[i], ms, nm);
+			if (cell_unpaired(c, p, np))
+				txt_absolute(f, c, ms, nm);
 		}
+		free(p);
 		free(ms);
 	}
 }
 
+/* One line per cell of a kernel/model and page size, bufbench and pgbench
+ * together: the question is whether the miniature pool and PostgreSQL
+ * move alike. */
+static void txt_side_by_side(FILE *f, const struct results *r)
+{
+	static const struct metric tps = { "tps", "results.tps", "", 1, true, true };
+	static const struct metric spin = { "spin", "results.spin_share", "", 100, false, true };
+	int done[4096] = { 0 };
+	for (size_t k = 0; k < r->ncells && k < 4096; k++) {
+		if (done[k])
+			continue;
+		const struct cell *g = &r->cells[k];
+		char pg[32], line[512];
+		snprintf(line, sizeof(line), "%s (%s), %s pages obtained", g->variant,
+			 g->kernel_release, page_name(g->page_kb, pg, sizeof(pg)));
+		fputc('\n', f);
+		tw_para(f, "", line, 4);
+		fprintf(f, "  %-4s %-8s %-13s %3s %-6s %9s %5s  %s\n", "cell", "tool", "workload",
+			"cl", "lock", "tps", "+-sd", "SpinDelay (%act)/spin");
+		for (size_t j = k; j < r->ncells && j < 4096; j++) {
+			const struct cell *c = &r->cells[j];
+			if (done[j] || strcmp(c->variant, g->variant) ||
+			    strcmp(c->kernel_release, g->kernel_release) || c->page_kb != g->page_kb)
+				continue;
+			done[j] = 1;
+			struct side st, ss;
+			struct sampler_sum sm;
+			char id[16], v[32], stall[64] = "-", waits[512];
+			snprintf(id, sizeof(id), "C%d", c->id);
+			if (!side_of(c, &tps, &st))
+				continue;
+			int sampled = sampler_of(c, &sm);
+			if (sampled)
+				spindelay_text(&sm, stall, sizeof(stall));
+			else if (side_of(c, &spin, &ss))
+				snprintf(stall, sizeof(stall), "spin %.2g%%", ss.median);
+			fprintf(f, "  %-4s %-8.8s %-13.13s %3ld %-6.6s %9s %4.0f%%  %s\n", id, c->tool,
+				c->workload, c->clients, c->lock, fmt_val(st.median, v, sizeof(v)),
+				st.pct_stddev, stall);
+			if (sampled) {
+				waits_text(&sm, 3, waits, sizeof(waits));
+				tw_para(f, "         waits: ", waits, 16);
+			}
+		}
+	}
+}
 static void txt_profile(FILE *f, const struct profile *p)
 {
 	struct symstat *st;
@@ -140,6 +188,87 @@ static int numeric_summary(const struct results *r, const char *path, char *buf,
 	return ok;
 }
 
+static void fmt_source(const struct jr_val *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", jr_str(d, "provenance.preempt_model_source", "?"));
+}
+
+/* Whether runs differ in fn's text: then each cell line says its own. */
+static int varies(const struct results *r, doc_fmt fn)
+{
+	char first[1024], v[1024];
+	for (size_t i = 0; i < r->nruns; i++) {
+		fn(r->runs[i].doc, i ? v : first, sizeof(v));
+		if (i && strcmp(v, first))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Provenance of every number, once for the run: values shared by all runs
+ * print once, differing ones are listed, measured costs as median (range).
+ */
+static void txt_environment(FILE *f, const struct report *rp)
+{
+	const struct results *r = rp->r;
+	char buf[4096];
+	static const struct { const char *label; doc_fmt fn; } fmts[] = {
+		{ "Kernel: ", fmt_kernel },
+		{ "Model: ", fmt_model },
+		{ "Pages: ", fmt_pages },
+		{ "Lock/strategy: ", fmt_lock },
+		{ "CPUs: ", fmt_cpus },
+		{ "Virtualization: ", fmt_virt },
+	};
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		distinct_fmt(r, fmts[i].fn, buf, sizeof(buf));
+		tw_para(f, fmts[i].label, buf, 4);
+	}
+	static const struct { const char *label, *path; } env[] = {
+		{ "Clocksource: ", "provenance.clocksource" },
+		{ "Sleep(1us) costs ns: ", "provenance.sleep_cost_ns" },
+		{ "Minor fault costs ns: ", "provenance.fault_cost_ns" },
+	};
+	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++) {
+		if (!numeric_summary(r, env[i].path, buf, sizeof(buf)))
+			distinct_values(r, env[i].path, buf, sizeof(buf));
+		tw_para(f, env[i].label, buf[0] ? buf : "not recorded", 4);
+	}
+	for (size_t i = 0; i < rp->nmicro; i++) {
+		char lead[200];
+		micro_text(&rp->micro[i], buf, sizeof(buf));
+		if (rp->nmicro > 1)
+			snprintf(lead, sizeof(lead), "Uncontended ns, %s: ", rp->micro[i].who);
+		else
+			snprintf(lead, sizeof(lead), "Uncontended ns: ");
+		tw_para(f, lead, buf, 4);
+	}
+	if (!rp->nmicro)
+		tw_para(f, "Uncontended ns: ", "not measured (no logs/bufmicro.json)", 4);
+	/* One versions line: compiler, libc and (for pgbench) the server. */
+	static const struct { const char *name, *path; } ver[] = {
+		{ "compiler", "provenance.versions.compiler" },
+		{ "libc", "provenance.versions.libc" },
+		{ "PostgreSQL", "provenance.versions.postgresql" },
+	};
+	size_t l = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(ver) / sizeof(ver[0]) && l < sizeof(buf); i++) {
+		char v[1024];
+		distinct_values(r, ver[i].path, v, sizeof(v));
+		if (v[0])
+			l += (size_t)snprintf(buf + l, sizeof(buf) - l, "%s%s %s", l ? "; " : "",
+					      ver[i].name, v);
+	}
+	tw_para(f, "Versions: ", buf[0] ? buf : "not recorded", 4);
+	distinct_values(r, "provenance.lab_revision", buf, sizeof(buf));
+	tw_para(f, "Lab revision: ", buf[0] ? buf : "not recorded", 4);
+	distinct_values(r, "provenance.hostname", buf, sizeof(buf));
+	if (buf[0])
+		tw_para(f, "Host: ", buf, 4);
+}
+
 void write_txt(FILE *f, const struct report *rp)
 {
 	const struct results *r = rp->r;
@@ -157,11 +286,29 @@ void write_txt(FILE *f, const struct report *rp)
 		tw_para(f, "", fd->caveats, 0);
 	}
 
+	int pgb = 0;
+	for (size_t k = 0; k < r->ncells; k++)
+		pgb |= !strcmp(r->cells[k].tool, "pgbench");
+	if (pgb) {
+		tw_heading(f, "bufbench and pgbench per kernel/model and page size");
+		tw_para(f, "",
+			"Median tps and its %stddev over repetitions; pages = the page "
+			"size the shared segment or PostgreSQL's server really got. "
+			"pgbench: Timeout:SpinDelay samples of active backends (sleeps "
+			"after spins_per_delay failed spins: a lock holder stayed away) and "
+			"their share of all active-backend samples; waits = time on CPU and "
+			"the top wait events, as shares of active samples. bufbench: spin = "
+			"share of client time spent waiting for the strategy lock.", 0);
+		txt_side_by_side(f, r);
+	}
+
 	tw_heading(f, "Results");
 	tw_para(f, "",
 		"Medians over the repetitions of each cell; %stddev = stddev/mean; "
-		"%change of the medians against the baseline cell (same tool, "
-		"workload, lock, strategy, page size and clients). * = p < 0.05 in "
+		"%change of the medians against the baseline cell: the baseline "
+		"kernel/model with the same tool, workload, lock, strategy, page size "
+		"and clients; where only one kernel/model ran, the smallest page size "
+		"(page size) or lock tas (lock), all else equal. * = p < 0.05 in "
 		"Welch's t-test; ? = not computable (fewer than 2 runs on a side, "
 		"or no spread at all).", 0);
 	txt_tables(f, rp);
@@ -189,55 +336,37 @@ void write_txt(FILE *f, const struct report *rp)
 	}
 
 	tw_heading(f, "Environment");
-	static const struct { const char *label, *path; } env[] = {
-		{ "Kernel releases: ", "provenance.kernel_release" },
-		{ "Kernel versions: ", "provenance.kernel_version" },
-		{ "Models (source): ", "provenance.preempt_model" },
-		{ "Model read from: ", "provenance.preempt_model_source" },
-		{ "CPU: ", "provenance.cpu_model" },
-		{ "CPUs online: ", "provenance.cpus" },
-		{ "Virtualization: ", "provenance.virtualization" },
-		{ "Clocksource: ", "provenance.clocksource" },
-		{ "Sleep(1us) costs ns: ", "provenance.sleep_cost_ns" },
-		{ "Minor fault costs ns: ", "provenance.fault_cost_ns" },
-		{ "Compiler: ", "provenance.versions.compiler" },
-		{ "libc: ", "provenance.versions.libc" },
-		{ "PostgreSQL: ", "provenance.versions.postgresql" },
-		{ "Lab revision: ", "provenance.lab_revision" },
-		{ "Host: ", "provenance.hostname" },
-	};
-	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++) {
-		if (numeric_summary(r, env[i].path, buf, sizeof(buf))) {
-			tw_para(f, env[i].label, buf, 4);
-			continue;
-		}
-		distinct_values(r, env[i].path, buf, sizeof(buf) - 64);
-		if (!buf[0])
-			continue;
-		if (!strcmp(env[i].path, "provenance.virtualization") && strstr(buf, "tcg"))
-			strcat(buf, " (tcg = emulated (TCG): an emulator's times)");
-		tw_para(f, env[i].label, buf, 4);
-	}
+	txt_environment(f, rp);
 
 	tw_heading(f, "Cells");
+	int many_sources = varies(r, fmt_source);
+	int many_env = varies(r, fmt_virt) || varies(r, fmt_cpus);
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];
 		const struct jr_val *d = c->runs[0]->doc;
-		char pg[32];
-		const char *virt = jr_str(d, "provenance.virtualization", "?");
-		const struct jr_val *em = jr_path(d, "provenance.emulated");
-		double cpus = 0;
-		jr_num(d, "provenance.cpus", &cpus);
+		char pg[32], src[600] = "", env[400] = "", fell[64] = "";
+		const char *asked = jr_str(d, "provenance.page_policy", "?");
+		if (many_sources)
+			snprintf(src, sizeof(src), " (model from %s)",
+				 jr_str(d, "provenance.preempt_model_source", "?"));
+		if (many_env) {
+			double cpus = 0;
+			char v[256];
+			jr_num(d, "provenance.cpus", &cpus);
+			fmt_virt(d, v, sizeof(v));
+			snprintf(env, sizeof(env), ", %.0f CPUs, %s", cpus, v);
+		}
+		/* huge_pages=try and try-2m fall back silently: say it here. */
+		if (c->page_kb <= 4 && (strstr(asked, "2m") || strstr(asked, "1g") ||
+					strstr(asked, "=on") || strstr(asked, "try")))
+			snprintf(fell, sizeof(fell), ", NO HUGE PAGES");
 		snprintf(buf, sizeof(buf),
-			 "%s %s (%s, model from %s), %s pages (%s; asked %s), lock %s, "
-			 "strategy %s, %s, %ld clients, %zu runs, %.0f CPUs, %s%s",
-			 c->tool, c->variant, c->kernel_release,
-			 jr_str(d, "provenance.preempt_model_source", "?"),
-			 page_name(c->page_kb, pg, sizeof(pg)),
-			 jr_str(d, "provenance.page_size_source", "?"),
-			 jr_str(d, "provenance.page_policy", "?"), c->lock, c->strategy,
-			 c->workload, c->clients, c->nruns, cpus, virt,
-			 (em && em->type == JR_BOOL && em->b) || !strcmp(virt, "tcg") ? " (emulated (TCG))" : "");
+			 "%s %s %s%s, %s pages (asked %s%s; %s), lock %s, strategy %s, %s, "
+			 "%ld clients, %zu runs%s",
+			 c->tool, c->variant, c->kernel_release, src,
+			 page_name(c->page_kb, pg, sizeof(pg)), asked, fell,
+			 jr_str(d, "provenance.page_size_source", "?"), c->lock, c->strategy,
+			 c->workload, c->clients, c->nruns, env);
 		char lead[16];
 		snprintf(lead, sizeof(lead), "C%-3d ", c->id);
 		tw_para(f, lead, buf, 5);
@@ -245,7 +374,7 @@ void write_txt(FILE *f, const struct report *rp)
 
 	tw_heading(f, "Reproduce");
 	distinct_values(r, "provenance.lab_revision", buf, sizeof(buf));
-	char lead[512];
+	char lead[4400];
 	snprintf(lead, sizeof(lead), "From a clean checkout of preemptlab at %s (as root, "
 		 "Debian 12; attachment.tar.gz has reproduce.sh):", buf[0] ? buf : "HEAD");
 	tw_para(f, "", lead, 0);
