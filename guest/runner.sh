@@ -5,13 +5,20 @@
 # moment that run ends, so a later crash or hang loses nothing finished.
 #
 # /plan.env (written by scripts/bench-kernel.sh) sets PL_LABEL PL_VIRT
-# PL_DURATION PL_WARMUP PL_ARGS PL_HP2M; each line of /plan.cells is
-#   ID MODEL PAGES LOCK CLIENTS REP
+# PL_DURATION PL_WARMUP PL_ARGS PL_HP2M, and for PostgreSQL PL_TOP (the
+# lab's host path: its files sit at their host paths) PL_PG_SB
+# PL_PG_BUILTINS PL_PG_SCALE; each line of /plan.cells is
+#   ID MODEL PAGES LOCK CLIENTS REP          a bufbench run, or
+#   ID pgbench HUGE_PAGES MODELS CLIENTS REP real PostgreSQL + pgbench: one
+#                                            cluster, every model (comma
+#                                            lists), many documents
 # Channel lines, all starting with "@@PL ":
 #   READY <release> <models line>     once booted
 #   START <id>                        a cell begins
 #   JSON <id> <bytes> <sha256>        then base64 lines, then END <id>
-#   FAIL <id> <reason>                the cell produced no result
+#   PASS <id> <documents>             a pgbench cell ended well (its
+#                                     documents were sent as JSON blocks)
+#   FAIL <id> <reason>                the cell produced no (full) result
 #   DONE                              every cell was tried
 set -u
 # shellcheck disable=SC1091 # written per boot into the initramfs
@@ -66,6 +73,62 @@ send_json() {
 	} >&3
 }
 
+# send_pg_docs: every finished pgbench document, at once and only once.
+# pgsample writes NAME.json.tmp and renames it, so *.json is always whole.
+send_pg_docs() {
+	for f in "$PG_DIR"/runs/*.json; do
+		[ -f "$f" ] || continue
+		n=${f##*/}
+		send_json "${n%.json}" "$f"
+		rm -f "$f"
+		pg_sent=$((pg_sent + 1))
+	done
+}
+
+# run_pg ID HUGE_PAGES MODELS CLIENTS REP: scripts/pg-bench.sh as on the
+# host (docs/postgres.md), polled every second so each document reaches
+# the host as soon as it is written, not when the cell ends.
+PG_DIR=/tmp/pg
+run_pg() {
+	if [ -z "${PL_TOP:-}" ] || [ ! -f "$PL_TOP/scripts/pg-bench.sh" ]; then
+		say FAIL "$1" "no PostgreSQL in this initramfs (scripts/pg-guest-files.sh missing when it was built?)"
+		return 0
+	fi
+	set_hugepages 4k	# bufbench's 2 MB pages back; pg-run.sh reserves its own
+	rm -rf "$PG_DIR" /tmp/pg.rc
+	mkdir -p "$PG_DIR"
+	pg_sent=0
+	# The console shows pg-bench.sh's lines as they come; the file keeps
+	# them for the reason of a failure.  Its stdin is not /plan.cells.
+	{
+		PREEMPTLAB_GUEST=1 PREEMPTLAB_KERNEL=$PL_LABEL PREEMPTLAB_VIRT=$PL_VIRT \
+			HUGEPAGES=$2 MODELS=$3 CLIENTS=$4 DURATION=$PL_DURATION REPEAT=$5 \
+			PG_SHARED_BUFFERS=${PL_PG_SB:-16M} PG_BUILTINS=${PL_PG_BUILTINS:-} PG_SCALE=${PL_PG_SCALE:-} \
+			sh "$PL_TOP/scripts/pg-bench.sh" "$PG_DIR" < /dev/null 2>&1
+		echo $? > /tmp/pg.rc
+	} | tee /tmp/pg.out &
+	while [ ! -f /tmp/pg.rc ]; do
+		send_pg_docs
+		sleep 1
+	done
+	wait
+	send_pg_docs
+	rc=$(cat /tmp/pg.rc)
+	if [ "$rc" = 0 ] && [ "$pg_sent" -gt 0 ]; then
+		say PASS "$1" "$pg_sent"
+		return 0
+	fi
+	# What the host cannot read from here: the tails of the setup logs.
+	for f in "$PG_DIR"/logs/initdb-*.log "$PG_DIR"/logs/pg_ctl-*.log \
+		"$PG_DIR"/logs/pgbench-init-*.log "$PG_DIR"/logs/postgres-*.log; do
+		[ -f "$f" ] || continue
+		log "--- last lines of $f"
+		tail -n 15 "$f"
+	done
+	why=$(grep '^preemptlab: ' /tmp/pg.out | tail -n1)
+	say FAIL "$1" "pg-bench.sh exit $rc after $pg_sent document(s): ${why:-see the console log}"
+}
+
 say READY "$(uname -r)" "$(model_line)"
 log "kernel $(uname -r), models: $(model_line), $(nproc) CPUs, $(sed -n 's/MemTotal: *//p' /proc/meminfo)"
 log "1 GB pages reserved: $(cat /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages 2>/dev/null || echo none)"
@@ -73,6 +136,10 @@ while read -r id model pages lock clients rep; do
 	[ -n "$id" ] || continue
 	say START "$id"
 	log "cell $id"
+	if [ "$model" = pgbench ]; then
+		run_pg "$id" "$pages" "$lock" "$clients" "$rep"
+		continue
+	fi
 	if ! why=$(set_model "$model"); then
 		say FAIL "$id" "$why"; log "$why"; continue
 	fi

@@ -1,7 +1,9 @@
 #!/bin/sh
 # `make bench KERNEL=<not host>`: boots the asked kernel (and a baseline that
 # still has PREEMPT_NONE) in QEMU, one boot per kernel, and runs the bufbench
-# matrix inside; each run's JSON lands in RUNDIR/runs/ as soon as it ends.
+# matrix inside, then real PostgreSQL + pgbench under the same models
+# (unless PGBENCH=off); each run's JSON lands in RUNDIR/runs/ as soon as it
+# ends.
 # Usage: scripts/bench-kernel.sh RUNDIR
 # Environment (all optional but KERNEL):
 #   KERNEL     catalog series, exact version or image path
@@ -14,7 +16,14 @@
 #   VCPUS MEM_MB               guest size (host CPUs, sized from POOL etc.)
 #   PREEMPTLAB_ACCEL=kvm|tcg    skip the KVM probe
 #   PREEMPTLAB_BOOT_TIMEOUT     seconds for a guest to answer (TCG 180)
-#   PREEMPTLAB_CELL_TIMEOUT     seconds for one cell (warmup+duration+slack)
+#   PREEMPTLAB_CELL_TIMEOUT     seconds for one bufbench cell (warmup+duration+slack)
+#   PGBENCH          on (default) | off: pgbench in every guest, after bufbench
+#   PG_HUGEPAGES     huge_pages settings (off on try, or compare = off on);
+#                    default from PAGES: 4k/thp -> off, 2m/1g -> on, try-* -> try
+#   PG_SHARED_BUFFERS PG_BUILTINS PG_SCALE   as in scripts/pg-bench.sh, but
+#                    shared_buffers defaults to 16M (scale 3: TCG-sized)
+#   PREEMPTLAB_PG_TIMEOUT       seconds for one pgbench cell (one cluster:
+#                               initdb, pgbench -i and all its runs)
 #   PREEMPTLAB_GUEST_APPEND     extra guest kernel command line
 set -eu
 # shellcheck source=scripts/common.sh
@@ -22,6 +31,9 @@ set -eu
 [ $# -eq 1 ] || die "usage: $0 RUNDIR"
 rundir=$1
 here=$(cd "$(dirname "$0")" && pwd)
+# The guest holds PostgreSQL's files and the lab's scripts at their host
+# paths (scripts/pg-guest-files.sh), so the runner finds them under this.
+top=$(dirname "$here")
 mkdir -p "$rundir/runs" "$rundir/logs"
 command -v jq >/dev/null || die "jq is needed for the summary; apt-get install jq"
 
@@ -83,6 +95,42 @@ done
 for l in $LOCKS; do
 	case $l in tas|rseq|futex|mcs) ;; *) die "LOCKS item '$l': use tas rseq futex mcs" ;; esac
 done
+
+# PostgreSQL: one cell per huge_pages setting and kernel; each cell is one
+# cluster that serves every model, builtin, client count and repetition.
+PGBENCH=${PGBENCH:-on}
+case $PGBENCH in
+on|off) ;;
+*) die "PGBENCH=$PGBENCH must be on or off" ;;
+esac
+pg_modes=""
+pg_sb=${PG_SHARED_BUFFERS:-16M}
+pg_builtins=$(split_list "${PG_BUILTINS:-select-only simple-update}")
+pg_scale=${PG_SCALE:-}
+if [ "$PGBENCH" = on ]; then
+	if [ -n "${PG_HUGEPAGES:-}" ]; then
+		for m in $(split_list "$PG_HUGEPAGES"); do
+			case $m in
+			off|on|try) pg_modes="$pg_modes $m" ;;
+			compare) pg_modes="$pg_modes off on" ;;
+			*) die "PG_HUGEPAGES item '$m': use off, on, try or compare" ;;
+			esac
+		done
+	else
+		# huge_pages follows the page sizes asked of bufbench.
+		for p in $PAGES; do
+			case $p in 4k|thp) pg_modes="$pg_modes off" ;; 2m|1g) pg_modes="$pg_modes on" ;; *) pg_modes="$pg_modes try" ;; esac
+		done
+	fi
+	pg_modes=$(echo "$pg_modes" | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ')
+	pg_modes=${pg_modes% }
+	for b in $pg_builtins; do
+		case $b in select-only|simple-update|tpcb-like) ;; *) die "PG_BUILTINS item '$b': use select-only simple-update tpcb-like" ;; esac
+	done
+	(size_mb "$pg_sb") > /dev/null 2>&1 || die "PG_SHARED_BUFFERS=$pg_sb: use a size like 16M or 1G"
+	[ -z "$pg_scale" ] || posint PG_SCALE "$pg_scale"
+	[ -x "$here/pg-guest-files.sh" ] || die "no $here/pg-guest-files.sh to put PostgreSQL in the guest; or PGBENCH=off"
+fi
 
 # resolve KERNEL_VALUE FILE: fetch and resolve into FILE (shell assignments).
 resolve() {
@@ -160,9 +208,13 @@ stop_guest() {
 trap 'stop_guest; rm -rf "$work"' EXIT
 trap 'interrupted=1' INT TERM
 "$here/initramfs.sh" "$work/base.cpio.gz"
-# The initramfs unpacks into guest RAM (PostgreSQL's files make it large).
+# The initramfs unpacks into guest RAM (PostgreSQL's files make it large);
+# a cluster on the guest's tmpfs (data, WAL, shared_buffers and backends)
+# needs about 250 MB more at 16M, plus twice any larger shared_buffers.
 rootfs_mb=$(( $(wc -c < "$work/base.cpio.gz") * 4 / 1048576 ))
-MEM_MB=${MEM_MB:-$(( base_mem + rootfs_mb + has_1g * n1g * 1024 ))}
+pg_mem=0
+[ "$PGBENCH" = on ] && pg_mem=$(( 256 + 2 * $(size_mb "$pg_sb") ))
+MEM_MB=${MEM_MB:-$(( base_mem + rootfs_mb + pg_mem + has_1g * n1g * 1024 ))}
 posint MEM_MB "$MEM_MB"
 
 # --- the matrix ---------------------------------------------------------------
@@ -177,36 +229,83 @@ cells_for() { # LABEL MODELS -> lines "id model pages lock clients rep"
 		r=$((r + 1))
 	done
 }
+# pg_cells_for LABEL MODELS -> lines "id pgbench huge_pages models clients
+# repeat" (comma lists), after the kernel's bufbench cells.
+pg_cells_for() {
+	[ "$PGBENCH" = on ] || return 0
+	for hp in $pg_modes; do
+		echo "pgbench-$(echo "$1" | tr '/ ' '__')-hp$hp pgbench $hp $(echo "$2" | tr ' ' ,) $(echo "$CLIENTS" | tr ' ' ,) $REPEAT"
+	done
+}
+# pg_runs_of MODELS CLIENTS REPEAT (comma lists): pgbench runs in one cell.
+pg_runs_of() {
+	echo $(( $(echo "$1" | tr , ' ' | wc -w) * $(echo "$2" | tr , ' ' | wc -w) * \
+		$(echo "$pg_builtins" | wc -w) * $3 ))
+}
 : > "$work/all.cells"
 for k in $kernels; do
 	# shellcheck disable=SC1090 # per-kernel file
 	. "$rundir/logs/kernel-$k.env"
 	if [ "$k" = baseline ]; then models=none; else models=$main_models; fi
-	cells_for "$K_LABEL" "$models" > "$work/$k.cells"
+	{ cells_for "$K_LABEL" "$models"; pg_cells_for "$K_LABEL" "$models"; } > "$work/$k.cells"
 	cat "$work/$k.cells" >> "$work/all.cells"
 done
 total=$(wc -l < "$work/all.cells")
+total_pg=$(awk '$2 == "pgbench"' "$work/all.cells" | wc -l)
+total_bb=$((total - total_pg))
+pg_runs_total=0
+while read -r id model hp pgm pgc rep; do
+	if [ "$model" = pgbench ]; then pg_runs_total=$((pg_runs_total + $(pg_runs_of "$pgm" "$pgc" "$rep"))); fi
+done < "$work/all.cells"
 started_at=$(date +%s)
 cell_est=$((WARMUP + DURATION + 4))
+# A pgbench cell: its setup (initdb, server start, pgbench -i; about a
+# minute under TCG, learnt from the first cell), then each run: pgsample
+# and pgbench starting, the run itself, its document.
+pg_run_est=$((DURATION + 5))
+pg_setup_est=60
 
 fmt_s() { if [ "$1" -ge 60 ]; then echo "$(($1 / 60))m$(($1 % 60))s"; else echo "${1}s"; fi; }
 finished() { find "$rundir/runs" -name 'bufbench-*.json' | wc -l; }
+pg_docs() { find "$rundir/runs" -name 'pgbench-*.json' | wc -l; }
 
-# progress N ID: one line per cell, with the time left estimated from the
-# time cells took so far (boots excluded: each kernel adds its own boot) or,
-# before the first, from DURATION+WARMUP.
+# progress N DESCRIPTION: one line per cell, with the time left estimated
+# from the time cells took so far (boots excluded: each kernel adds its own
+# boot) or, before the first, from DURATION+WARMUP; pgbench cells from
+# their setup and run count, the setup learnt from the first one.
 cell_secs=0
 boot_est=15
-progress() {
-	now=$(date +%s); el=$((now - started_at)); left=$((total - $1 + 1))
+left_est() {
 	if [ "$cells_timed" -gt 0 ]; then per=$((cell_secs / cells_timed)); else per=$cell_est; fi
-	note "[$1/$total] $2 | $(fmt_s "$el") elapsed, ~$(fmt_s $((left * per + boots_left * boot_est))) left ($accel$([ "$accel" = tcg ] && echo ", emulated"))"
+	bl=$((total_bb - bb_started)); [ "$bl" -ge 0 ] || bl=0
+	pl=$((total_pg - pg_started)); [ "$pl" -ge 0 ] || pl=0
+	rl=$((pg_runs_total - pg_runs_started)); [ "$rl" -ge 0 ] || rl=0
+	echo $((bl * per + pl * pg_setup_est + rl * pg_run_est + boots_left * boot_est))
+}
+progress() {
+	now=$(date +%s); el=$((now - started_at))
+	note "[$1/$total] $2 | $(fmt_s "$el") elapsed, ~$(fmt_s "$(left_est)") left ($accel$([ "$accel" = tcg ] && echo ", emulated"))"
 }
 cells_timed=0
 boots_left=0
+bb_started=0 pg_started=0 pg_runs_started=0
+
+# cell_ended NOW: account the time of the cell that ran last (cur).
+cell_ended() {
+	[ -n "$cur" ] || return 0
+	if [ "$cur_kind" = pgbench ]; then
+		s=$(( $1 - cur_t - cur_runs * pg_run_est ))
+		[ "$s" -ge 0 ] || s=0
+		pg_setup_est=$s
+	else
+		cell_secs=$((cell_secs + $1 - cur_t)); cells_timed=$((cells_timed + 1))
+	fi
+	cur_kind=""
+}
 
 : > "$work/boots.jsonl"
 failed_cells=0
+pg_passed=0
 n=0
 
 # fail_cell ID REASON LOG: a cell without a result; the console log is kept.
@@ -237,6 +336,10 @@ run_kernel() {
 	[ -n "${PREEMPTLAB_GUEST_APPEND:-}" ] && cmdline="$cmdline $PREEMPTLAB_GUEST_APPEND"
 	if [ "$accel" = tcg ]; then boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-180}; slack=120; else boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-60}; slack=60; fi
 	cell_to=${PREEMPTLAB_CELL_TIMEOUT:-$((WARMUP + DURATION + slack))}
+	# A pgbench cell: setup measured at 30-90 s under TCG on a loaded 2-CPU
+	# host (docs/postgres.md), so 10 minutes; each run its duration plus
+	# a minute for pgsample, pgbench's connections and the document.
+	if [ "$accel" = tcg ]; then pg_setup_to=600 pg_slack=60; else pg_setup_to=240 pg_slack=30; fi
 	cp "$work/$1.cells" "$work/todo"
 	boot=0
 	while [ -s "$work/todo" ] && [ "$interrupted" = 0 ]; do
@@ -251,12 +354,17 @@ run_kernel() {
 			echo "PL_WARMUP=$WARMUP"
 			echo "PL_ARGS='--pool $POOL --relation $RELATION${WORKLOAD:+ --workload $WORKLOAD}'"
 			echo "PL_HP2M=$hp2m"
+			echo "PL_TOP='$top'"
+			echo "PL_PG_SB='$pg_sb'"
+			echo "PL_PG_BUILTINS='$pg_builtins'"
+			echo "PL_PG_SCALE='$pg_scale'"
 		} > "$work/plan/plan.env"
 		cp "$work/todo" "$work/plan/plan.cells"
 		(cd "$work/plan" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$work/plan.cpio.gz"
 		cat "$work/base.cpio.gz" "$work/plan.cpio.gz" > "$work/boot.cpio.gz"
 
-		t0=$(date +%s); ready_s=""; first_s=""; end=""; cur=""; cur_t=0; done_t=""
+		t0=$(date +%s); ready_s=""; first_s=""; end=""; cur=""; cur_t=0; done_t=""; cur_kind=""; cur_to=$cell_to
+		: > "$work/seen"
 		: > "$con"; : > "$chan"
 		"$here/qemu-boot.sh" "$K_IMAGE" "$work/boot.cpio.gz" "$cmdline" "$accel" "$VCPUS" "$MEM_MB" \
 			"$con" "$chan" > "$rundir/logs/qemu-$tag.log" 2>&1 &
@@ -271,12 +379,33 @@ run_kernel() {
 			[ -z "$first_s" ] && grep -q -e '^ok' -e '^fail' "$work/events" && first_s=$((now - t0))
 			last=$(sed -n 's/^start //p' "$work/events" | tail -n1)
 			if [ -n "$last" ] && [ "$last" != "$cur" ]; then
-				if [ -n "$cur" ]; then cell_secs=$((cell_secs + now - cur_t)); cells_timed=$((cells_timed + 1)); fi
+				cell_ended "$now"
 				cur=$last; cur_t=$now
 				n=$((n + 1))
-				progress "$n" "$(awk -v id="$cur" -v k="$K_LABEL" '$1 == id {printf "%s %s %s %s c%s r%s", k, $2, $3, $4, $5, $6}' "$work/todo")"
+				read -r f1 f2 f3 f4 f5 <<-EOF
+				$(awk -v id="$cur" '$1 == id {print $2, $3, $4, $5, $6; exit}' "$work/todo")
+				EOF
+				if [ "${f1:-}" = pgbench ]; then
+					cur_kind=pgbench; cur_runs=$(pg_runs_of "$f3" "$f4" "$f5")
+					cur_to=${PREEMPTLAB_PG_TIMEOUT:-$((pg_setup_to + cur_runs * (DURATION + pg_slack)))}
+					progress "$n" "$K_LABEL pgbench huge_pages=$f2 models $f3 clients $f4 x$f5: $cur_runs runs after its setup (limit ${cur_to}s)"
+					pg_started=$((pg_started + 1)); pg_runs_started=$((pg_runs_started + cur_runs))
+				else
+					cur_kind=bufbench; cur_to=$cell_to
+					progress "$n" "$K_LABEL ${f1:-} ${f2:-} ${f3:-} c${f4:-} r${f5:-}"
+					bb_started=$((bb_started + 1))
+				fi
 			fi
-			if grep -q '^done$' "$work/events"; then end="done"; fi
+			# pgbench documents arrive one by one during their cell.
+			grep '^ok pgbench-' "$work/events" | while read -r _ id; do
+				grep -qx "$id" "$work/seen" && continue
+				echo "$id" >> "$work/seen"
+				note "  pgbench result $id: $(jq -r '"tps \(.results.tps), SpinDelay samples \(.sampler.spindelay_samples) of \(.sampler.samples)"' "$rundir/runs/$id.json" 2>/dev/null)"
+			done
+			if grep -q '^done$' "$work/events"; then
+				[ -n "$end" ] || cell_ended "$now"
+				end="done"
+			fi
 			if ! kill -0 "$qpid" 2>/dev/null; then wait "$qpid" 2>/dev/null || true; qpid=""; [ -n "$end" ] || end=crashed; break; fi
 			if [ -n "$end" ]; then	# DONE seen: let it power off, briefly
 				[ -n "$done_t" ] || done_t=$now
@@ -285,8 +414,8 @@ run_kernel() {
 			fi
 			if [ "$interrupted" = 1 ]; then end=interrupted; stop_guest; break; fi
 			if [ -z "$ready_s" ] && [ $((now - t0)) -ge "$boot_to" ]; then end=no-answer; stop_guest; break; fi
-			if [ -n "$cur" ] && [ $((now - cur_t)) -ge "$cell_to" ] &&
-				! grep -q -e "^ok $cur\$" -e "^fail $cur " "$work/events"; then end=cell-timeout; stop_guest; break; fi
+			if [ -n "$cur" ] && [ $((now - cur_t)) -ge "$cur_to" ] &&
+				! grep -q -e "^ok $cur\$" -e "^fail $cur " -e "^pass $cur " "$work/events"; then end=cell-timeout; stop_guest; break; fi
 			sleep 1 || true
 		done
 		"$here/qemu-channel.sh" "$chan" "$rundir/runs" > "$work/events" || true
@@ -301,11 +430,12 @@ run_kernel() {
 		: > "$work/todo.next"
 		while read -r id rest; do
 			if [ -f "$rundir/runs/$id.json" ]; then continue; fi
+			if grep -q "^pass $id " "$work/events"; then pg_passed=$((pg_passed + 1)); continue; fi
 			why=$(sed -n "s/^fail $id //p" "$work/events" | head -n1)
 			if [ -n "$why" ]; then fail_cell "$id" "$why" "${con#"$rundir"/}"; continue; fi
 			if [ "$id" = "$cur" ]; then
 				case $end in
-				cell-timeout) fail_cell "$id" "no result within ${cell_to}s: guest killed" "${con#"$rundir"/}" ;;
+				cell-timeout) fail_cell "$id" "no result within ${cur_to}s: guest killed" "${con#"$rundir"/}" ;;
 				interrupted) fail_cell "$id" "interrupted (Ctrl-C)" "${con#"$rundir"/}" ;;
 				*) fail_cell "$id" "guest ended ($end) during this cell" "${con#"$rundir"/}" ;;
 				esac
@@ -342,6 +472,7 @@ run_kernel() {
 
 : > "$work/kernels.jsonl"
 boots_left=$(echo "$kernels" | wc -w)
+note "matrix: $total_bb bufbench cells$([ "$PGBENCH" = on ] && echo ", $total_pg pgbench cells (huge_pages $pg_modes; $pg_runs_total pgbench runs, shared_buffers $pg_sb)"), about $(fmt_s "$(left_est)") with boots"
 for k in $kernels; do
 	[ "$interrupted" = 1 ] && break
 	boots_left=$((boots_left - 1))
@@ -356,14 +487,29 @@ jq -n --slurpfile kernels "$work/kernels.jsonl" --slurpfile boots "$work/boots.j
 	--arg models "$main_models" --arg pages "$PAGES" --arg clients "$CLIENTS" --arg locks "$LOCKS" \
 	--argjson duration "$DURATION" --argjson warmup "$WARMUP" --argjson repeat "$REPEAT" \
 	--arg pool "$POOL" --arg relation "$RELATION" --arg workload "$WORKLOAD" \
-	--argjson total "$total" --argjson ok "$(finished)" --argjson failed "$failed_cells" \
+	--argjson total "$total" --argjson ok "$(( $(finished) + pg_passed ))" --argjson failed "$failed_cells" \
+	--argjson nbb "$total_bb" --argjson npg "$total_pg" \
 	--argjson interrupted "$interrupted" --arg host "$(uname -r)" --argjson hcpus "$host_cpus" \
+	--arg pgbench "$PGBENCH" --arg pgmodes "$pg_modes" --arg pgsb "$pg_sb" --arg pgb "$pg_builtins" \
+	--arg pgscale "$pg_scale" --argjson pgruns "$pg_runs_total" --argjson pgdocs "$(pg_docs)" \
+	--arg pgto "${PREEMPTLAB_PG_TIMEOUT:-}" \
+	--arg pgcells "$(awk '$2 == "pgbench"' "$work/all.cells")" \
 	'def l: split(" ")|map(select(. != ""));
 	 {guest_bench: {asked: {KERNEL:$kernel, BASELINE:$baseline, HUGEPAGES:$hp, MODELS:($models|l),
 	   PAGES:($pages|l), CLIENTS:($clients|l|map(tonumber)), LOCKS:($locks|l), DURATION:$duration,
-	   WARMUP:$warmup, REPEAT:$repeat, POOL:$pool, RELATION:$relation, WORKLOAD:$workload},
+	   WARMUP:$warmup, REPEAT:$repeat, POOL:$pool, RELATION:$relation, WORKLOAD:$workload,
+	   PGBENCH:$pgbench},
 	  qemu:$qemu, host:{release:$host, cpus:$hcpus}, kernels:$kernels, boots:$boots,
-	  cells:{total:$total, ok:$ok, failed:$failed}, interrupted:($interrupted == 1)}}' > "$work/manifest.json"
+	  cells:{total:$total, bufbench:$nbb, pgbench:$npg, ok:$ok, failed:$failed},
+	  pgbench:{enabled:($pgbench == "on"), huge_pages:($pgmodes|l), shared_buffers:$pgsb,
+	    builtins:($pgb|l), scale:(if $pgscale == "" then "auto" else ($pgscale|tonumber) end),
+	    clients:($clients|l|map(tonumber)), duration_s:$duration, repeat:$repeat,
+	    cell_timeout_override_s:(if $pgto == "" then null else ($pgto|tonumber) end),
+	    runs_planned:$pgruns, documents:$pgdocs,
+	    cells:[$pgcells | split("\n")[] | select(. != "") | split(" ") |
+	      {id:.[0], huge_pages:.[2], models:(.[3]|split(",")), clients:(.[4]|split(",")|map(tonumber)),
+	       repeat:(.[5]|tonumber)}]},
+	  interrupted:($interrupted == 1)}}' > "$work/manifest.json"
 if [ -f "$rundir/manifest.json" ]; then
 	jq -s '.[0] * .[1]' "$rundir/manifest.json" "$work/manifest.json" > "$work/m2" && mv "$work/m2" "$rundir/manifest.json"
 else
@@ -371,8 +517,8 @@ else
 fi
 "$here/kernel-summary.sh" "$rundir" "$base_label"
 
-[ "$interrupted" = 1 ] && { note "interrupted: kept the $(finished) finished runs in $rundir"; exit 130; }
-[ "$(finished)" -gt 0 ] || die "no cell produced a result; see $rundir/logs/"
+[ "$interrupted" = 1 ] && { note "interrupted: kept the $(( $(finished) + $(pg_docs) )) finished runs in $rundir"; exit 130; }
+[ $(( $(finished) + $(pg_docs) )) -gt 0 ] || die "no cell produced a result; see $rundir/logs/"
 if [ "$failed_cells" -gt 0 ]; then
 	note "$failed_cells of $total cells failed (reasons in $rundir/logs/failed-*.txt)"
 	exit 1

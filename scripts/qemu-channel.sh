@@ -5,7 +5,10 @@
 # again while the guest runs: finished runs land as soon as they arrive, and
 # a truncated last block (crash, kill) is simply not written.
 # Prints one status line per event to stdout:
-#   ready RELEASE MODELS... | start ID | ok ID | fail ID REASON | bad ID | done
+#   ready RELEASE MODELS... | start ID | ok ID | pass ID DOCUMENTS |
+#   fail ID REASON | bad ID | done
+# (ok: a run's JSON arrived whole; pass: a pgbench cell, whose documents
+# came as JSON blocks of their own, ended well.)
 # Usage: scripts/qemu-channel.sh CHANNEL RUNS
 set -eu
 # shellcheck source=scripts/common.sh
@@ -23,6 +26,7 @@ tr -d '\r' < "$chan" | awk -v dir="$tmp" '
 	$1 != "@@PL" { if (cur != "") print >> (dir "/" cur ".b64"); next }
 	$2 == "READY" { $1 = ""; $2 = ""; sub(/^ +/, ""); print "ready " $0; next }
 	$2 == "START" { print "start " $3; next }
+	$2 == "PASS"  { print "pass " $3 " " $4; next }
 	$2 == "FAIL"  { $1 = ""; $2 = ""; sub(/^ +/, ""); print "fail " $0; next }
 	$2 == "DONE"  { print "done"; next }
 	$2 == "JSON"  { cur = $3; printf "" > (dir "/" cur ".b64"); print $4, $5 > (dir "/" cur ".sum"); next }
