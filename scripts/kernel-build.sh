@@ -48,6 +48,25 @@ frag=$(kbuild_fragment "$series")
 minutes=$(kbuild_minutes "$series")
 hash=$(kbuild_recipe_hash "$series")
 
+# fragment_ops: "OP SYMBOL [VALUE]" per fragment line, in order.
+fragment_ops() {
+	[ -n "$frag" ] || return 0
+	sed 's/[[:space:]]*$//' "$frag" | while IFS= read -r l; do
+		case $l in
+		'') ;;
+		'# CONFIG_'*' is not set') s=${l#\# CONFIG_}; echo "d ${s% is not set}" ;;
+		'#'*) ;;
+		CONFIG_*=y) s=${l#CONFIG_}; echo "e ${s%=y}" ;;
+		CONFIG_*=m) s=${l#CONFIG_}; echo "m ${s%=m}" ;;
+		CONFIG_*=*) s=${l#CONFIG_}; echo "v ${s%%=*} ${s#*=}" ;;
+		*) die "$frag: cannot read '$l' (use CONFIG_X=y|m|value or '# CONFIG_X is not set')" ;;
+		esac
+	done
+}
+
+# A fragment the build could not apply fails now, not after the download.
+ops=$(fragment_ops)
+
 kapt_update "$suite"
 line=$(kapt_candidates "$suite" "$re" | head -n1)
 [ -n "$line" ] || die "no package matching $re in $suite (has Debian dropped it? edit kernels/$series)"
@@ -97,26 +116,10 @@ fi
 # kmake ARGS: make in the tree, quietly; the output goes to the build log.
 kmake() { make -C "$tree" "$@" >> "$out/config.log" 2>&1 || { tail -n 20 "$out/config.log" >&2; die "make $* failed (log: $out/config.log)"; }; }
 
-# fragment_ops: "OP SYMBOL [VALUE]" per fragment line, in order.
-fragment_ops() {
-	[ -n "$frag" ] || return 0
-	sed 's/[[:space:]]*$//' "$frag" | while IFS= read -r l; do
-		case $l in
-		'') ;;
-		'# CONFIG_'*' is not set') s=${l#\# CONFIG_}; echo "d ${s% is not set}" ;;
-		'#'*) ;;
-		CONFIG_*=y) s=${l#CONFIG_}; echo "e ${s%=y}" ;;
-		CONFIG_*=m) s=${l#CONFIG_}; echo "m ${s%=m}" ;;
-		CONFIG_*=*) s=${l#CONFIG_}; echo "v ${s%%=*} ${s#*=}" ;;
-		*) die "$frag: cannot read '$l' (use CONFIG_X=y|m|value or '# CONFIG_X is not set')" ;;
-		esac
-	done
-}
-
 note "configuring $series from $pkg $pkgver: make $base, then $(basename "${frag:-no fragment}"), then olddefconfig"
 : > "$out/config.log"
 for t in $base; do kmake "$t"; done
-fragment_ops > "$out/fragment.ops"
+printf '%s\n' "$ops" > "$out/fragment.ops"
 set --
 while read -r op sym val; do
 	case $op in

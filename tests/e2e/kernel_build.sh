@@ -1,0 +1,162 @@
+#!/bin/sh
+# Custom kernels (source: build, kernels/7.2-rseq).  CI never compiles one
+# (half an hour or more), so this checks how the catalog resolves them: not
+# built yet, a finished build of the current recipe, the newest of several,
+# a recipe changed since.  When the real 7.2-rseq build is in the lab's cache
+# (make kernel KERNEL=7.2-rseq), it also boots it and checks that the slice
+# extension is there and that bufbench's rseq lock gets grants.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+resolve=$top/scripts/kernel-resolve.sh
+tmp=$(mktemp -d)
+qpid=""
+trap '[ -z "$qpid" ] || kill "$qpid" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+series=7.2-rseq
+
+# The recipe hash, as the scripts compute it.
+recipe_hash() {
+	(
+		KCAT_DIR=$1
+		# shellcheck source=scripts/common.sh
+		. "$top/scripts/common.sh"
+		# shellcheck source=scripts/kernel-catalog.sh
+		. "$top/scripts/kernel-catalog.sh"
+		kbuild_recipe_hash "$series"
+	)
+}
+
+# --- not built ------------------------------------------------------------------
+# shellcheck disable=SC2031 # the subshell above sets its own copy
+export PREEMPTLAB_CACHE="$tmp/cache"
+if "$resolve" "$series" > "$tmp/out" 2> "$tmp/err"; then
+	fail "build: an unbuilt $series resolved: $(cat "$tmp/out")"
+else
+	check "build: an unbuilt $series says how to build it and how long it takes" \
+		grep -Eq "kernel $series is not built; \`make kernel KERNEL=$series\` builds it in ~[0-9]+ min" "$tmp/err"
+fi
+check "build: resolving an unbuilt kernel neither builds nor fetches anything" test ! -e "$tmp/cache"
+if "$resolve" "$series.1" > /dev/null 2> "$tmp/err"; then
+	fail "build: an exact version of a built series was accepted"
+else
+	check "build: an exact version of a built series is refused, naming the series" \
+		grep -q "ask for '$series' itself" "$tmp/err"
+fi
+if "$top/scripts/kernel-build.sh" 7.0 > /dev/null 2> "$tmp/err"; then
+	fail "build: kernel-build.sh accepted a packaged series"
+else
+	check "build: kernel-build.sh refuses a packaged series" grep -q 'is not built from source' "$tmp/err"
+fi
+
+# --- finished builds ----------------------------------------------------------------
+# plant VERSION HASH: a finished build as kernel-build.sh leaves it.
+plant() {
+	d=$PREEMPTLAB_CACHE/build/$series/$1-$2
+	mkdir -p "$d"
+	printf 'image %s\n' "$1" > "$d/bzImage"
+	printf "K_LABEL='%s'\nK_SOURCE='build'\nK_PKGVERSION='%s'\nK_IMAGE='%s'\nK_MODELS='lazy full'\nK_DEFAULT='lazy'\n" \
+		"$series" "$1" "$d/bzImage" > "$d/resolved"
+}
+h=$(recipe_hash "$top/kernels")
+case $h in [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) ;;
+*) fail "build: recipe hash '$h' is not 12 hex digits" ;; esac
+plant 7.2.9-1 "$h"
+plant 7.2.13-1 "$h"
+plant 7.2.10-2 "$h"
+if "$resolve" "$series" > "$tmp/out" 2> "$tmp/err"; then
+	check "build: a finished build resolves, the newest source version first (7.2.13 over 7.2.9 and 7.2.10)" \
+		grep -qx "K_IMAGE='$PREEMPTLAB_CACHE/build/$series/7.2.13-1-$h/bzImage'" "$tmp/out"
+	check "build: its models come from the build (lazy full)" grep -qx "K_MODELS='lazy full'" "$tmp/out"
+else
+	fail "build: a finished build did not resolve: $(cat "$tmp/err")"
+fi
+
+# A changed fragment is another recipe: the old builds no longer count.
+mkdir "$tmp/kernels"
+find "$top/kernels" -maxdepth 1 -type f -exec cp {} "$tmp/kernels/" \;
+cp -r "$top/kernels/fragments" "$tmp/kernels/"
+echo "CONFIG_HZ_250=y" >> "$tmp/kernels/fragments/rseq-slice.config"
+h2=$(recipe_hash "$tmp/kernels")
+check "build: a changed fragment changes the recipe hash" test "$h2" != "$h"
+if KCAT_DIR=$tmp/kernels "$resolve" "$series" > /dev/null 2> "$tmp/err"; then
+	fail "build: a build of the old fragment was reused for a changed one"
+else
+	check "build: after a fragment change the old build is named as an older recipe" \
+		grep -q "not built; .*older recipe: .*7.2.13-1-$h" "$tmp/err"
+fi
+
+# A fragment line the build could not apply is refused before anything is
+# fetched.
+printf 'CONFIG_FOO\n' >> "$tmp/kernels/fragments/rseq-slice.config"
+if KCAT_DIR=$tmp/kernels "$top/scripts/kernel-build.sh" "$series" > /dev/null 2> "$tmp/err"; then
+	fail "build: a malformed fragment was accepted"
+elif grep -q "cannot read 'CONFIG_FOO'" "$tmp/err"; then
+	pass "build: a malformed fragment line is named"
+elif grep -q 'building a kernel needs' "$tmp/err"; then
+	skip "build: malformed fragment: $(tail -n1 "$tmp/err")"
+else
+	fail "build: malformed fragment: $(tail -n1 "$tmp/err")"
+fi
+unset PREEMPTLAB_CACHE
+
+# --- the real build, when there is one ----------------------------------------------
+if ! "$resolve" "$series" > "$tmp/real" 2> "$tmp/err"; then
+	skip "build: boot $series: $(tail -n1 "$tmp/err" | sed 's/^preemptlab: //')"
+	tests_done; exit $?
+fi
+# shellcheck disable=SC1091 # written just above
+. "$tmp/real"
+check "build: the real build's config has CONFIG_RSEQ_SLICE_EXTENSION=y" grep -qx 'CONFIG_RSEQ_SLICE_EXTENSION=y' "$K_CONFIG"
+check "build: the real build's image matches its recorded sha256" \
+	test "$(sha256sum "$K_IMAGE" | cut -d' ' -f1)" = "$K_SHA256"
+[ -x "$top/build/bufbench-static" ] || { skip "build: boot $series: no build/bufbench-static (make build-all)"; tests_done; exit $?; }
+
+# The lab's initramfs with another /init: a later cpio member replaces an
+# earlier one.  8 clients on 2 vCPUs and the global strategy lock keep the
+# lock held and contended long enough for preemptions to be asked for.
+PGBENCH=off "$top/scripts/initramfs.sh" "$tmp/base.cpio.gz"
+mkdir -p "$tmp/over"
+cat > "$tmp/over/init" <<'EOF'
+#!/bin/sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+mount -t debugfs debugfs /sys/kernel/debug; mount -t tmpfs tmp /tmp
+echo "@@T PREEMPT $(cat /sys/kernel/debug/sched/preempt)"
+echo "@@T SLICE_NSEC $(cat /sys/kernel/debug/rseq/slice_ext_nsec 2>&1)"
+PREEMPTLAB_VIRT=tcg bufbench-static --lock rseq --strategy global --clients 8 --duration 5 \
+	--pool 16M --relation 64M --pages 4k --json /tmp/r.json > /tmp/r.log 2>&1
+echo "@@T EXIT $?"
+sed 's/^/@@T LOG /' /tmp/r.log
+echo "@@T JSON $(tr -d '\n' < /tmp/r.json)"
+poweroff -f
+EOF
+chmod 755 "$tmp/over/init"
+(cd "$tmp/over" && echo init | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$tmp/over.cpio.gz"
+cat "$tmp/base.cpio.gz" "$tmp/over.cpio.gz" > "$tmp/boot.cpio.gz"
+vcpus=$(nproc); [ "$vcpus" -gt 2 ] && vcpus=2
+"$top/scripts/qemu-boot.sh" "$K_IMAGE" "$tmp/boot.cpio.gz" "console=ttyS0 panic=-1" \
+	"${PREEMPTLAB_ACCEL:-tcg}" "$vcpus" 768 "$tmp/console.log" "$tmp/chan.log" > "$tmp/qemu.log" 2>&1 &
+qpid=$!
+i=0
+while kill -0 "$qpid" 2>/dev/null && [ $i -lt 240 ]; do sleep 1; i=$((i + 1)); done
+kill "$qpid" 2>/dev/null && fail "build: $series guest did not finish within 240 s"
+qpid=""
+tr -d '\r' < "$tmp/console.log" > "$tmp/con"
+val() { sed -n "s/^@@T $1 //p" "$tmp/con" | head -n1; }
+check "build: $series boots with the lazy model ($(val PREEMPT))" test "$(val PREEMPT)" = "full (lazy)"
+nsec=$(val SLICE_NSEC)
+case $nsec in [0-9]*) pass "build: debugfs rseq/slice_ext_nsec exists ($nsec ns)" ;;
+*) fail "build: debugfs rseq/slice_ext_nsec: '$nsec'" ;; esac
+if [ "$(val EXIT)" = 0 ]; then
+	pass "build: bufbench-static --lock rseq runs on $series"
+	val JSON > "$tmp/r.json"
+	grants=$(jq '.locks.strategy.rseq_grants' "$tmp/r.json")
+	acq=$(jq '.locks.strategy.acquisitions' "$tmp/r.json")
+	check "build: rseq grants under contention ($grants grants in $acq acquisitions)" test "${grants:-0}" -gt 0
+else
+	fail "build: bufbench-static --lock rseq on $series exited '$(val EXIT)': $(sed -n 's/^@@T LOG //p' "$tmp/con" | tail -n2 | tr '\n' ' ')"
+fi
+tests_done
