@@ -125,7 +125,8 @@ run_pg() {
 		log "--- last lines of $f"
 		tail -n 15 "$f"
 	done
-	why=$(grep '^preemptlab: ' /tmp/pg.out | tail -n1)
+	# The cause, not pg-bench.sh's closing line naming a log under /tmp.
+	why=$(grep '^preemptlab: ' /tmp/pg.out | grep -v 'did not complete (see ' | tail -n1)
 	say FAIL "$1" "pg-bench.sh exit $rc after $pg_sent document(s): ${why:-see the console log}"
 }
 
