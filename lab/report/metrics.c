@@ -21,6 +21,8 @@ static const struct metric headline[] = {
 	{ "strategy contended %", "locks.strategy.contended", "locks.strategy.acquisitions", 100, false, true },
 	{ "strategy max hold us", "locks.strategy.max_hold_ns", "", 0.001, false, true },
 	{ "strategy sleeps", "locks.strategy.sleeps", "", 1, false, true },
+	{ "holds w/ fault %", "locks.strategy.holds_with_fault", "locks.strategy.acquisitions", 100, false, true },
+	{ "holds switched out %", "locks.strategy.holds_with_switch", "locks.strategy.acquisitions", 100, false, true },
 	{ "rseq grants", "locks.strategy.rseq_grants", "", 1, false, true },
 	{ "SpinDelay samples", "sampler.spindelay_samples", "", 1, false, true },
 	{ "SpinDelay % of active", "sampler.spindelay_samples", "sampler.active_backend_samples", 100, false, true },

@@ -1,8 +1,8 @@
 /*
  * Pair selection.  A cell alone in its variant group is matched with the
- * cell that differs from it in exactly one of page size or lock; the
- * variant axis keeps priority wherever a run measured several variants,
- * so a guest matrix reads as before.
+ * cells of its own kernel/model that differ from it in exactly one of page
+ * size or lock; a cell with another variant beside it gets only its
+ * variant comparison, so a guest matrix reads as before.
  */
 #include "pairs.h"
 
@@ -35,7 +35,7 @@ static const struct cell *pages_base(const struct results *r, const struct cell 
 	const struct cell *best = NULL;
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *x = &r->cells[k];
-		if (!same_except_pages_lock(x, c) || strcmp(x->lock, c->lock) || !alone(r, x))
+		if (!same_except_pages_lock(x, c) || strcmp(x->lock, c->lock))
 			continue;
 		if (!best || x->page_kb < best->page_kb)
 			best = x;
@@ -49,7 +49,7 @@ static const struct cell *lock_base(const struct results *r, const struct cell *
 	const struct cell *first = NULL;
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *x = &r->cells[k];
-		if (!same_except_pages_lock(x, c) || x->page_kb != c->page_kb || !alone(r, x))
+		if (!same_except_pages_lock(x, c) || x->page_kb != c->page_kb)
 			continue;
 		if (!strcmp(x->lock, "tas"))
 			return x;

@@ -95,10 +95,10 @@ static void md_side_by_side(FILE *f, const struct results *r)
 	static const struct metric spin = { "spin", "results.spin_share", "", 100, false, true };
 	fprintf(f, "\n## bufbench and pgbench per kernel/model and page size\n\n"
 		   "Pages = the page size the segment or the server really got. SpinDelay = "
-		   "`Timeout:SpinDelay` samples of active backends (share of active-backend "
+		   "`Timeout:SpinDelay` samples of active backends per run (share of active-backend "
 		   "samples); waits = on CPU and the top wait events as shares of active "
 		   "samples; bufbench spin = share of client time waiting for the strategy lock.\n\n"
-		   "| kernel/model | release | pages obtained | cell | tool | workload | clients | lock | tps (median ± %%stddev) | runs | SpinDelay (share) / spin | waits |\n"
+		   "| kernel/model | release | pages obtained | cell | tool | workload | clients | lock | tps (median ± %%stddev) | runs | SpinDelay per run (share) / spin | waits |\n"
 		   "|---|---|---|---|---|---|---:|---|---:|---:|---:|---|\n");
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];

@@ -115,7 +115,7 @@ static void txt_side_by_side(FILE *f, const struct results *r)
 		fputc('\n', f);
 		tw_para(f, "", line, 4);
 		fprintf(f, "  %-4s %-8s %-13s %3s %-6s %9s %5s  %s\n", "cell", "tool", "workload",
-			"cl", "lock", "tps", "+-sd", "SpinDelay (%act)/spin");
+			"cl", "lock", "tps", "+-sd", "SpinDelay/run (%act)");
 		for (size_t j = k; j < r->ncells && j < 4096; j++) {
 			const struct cell *c = &r->cells[j];
 			if (done[j] || strcmp(c->variant, g->variant) ||
@@ -294,9 +294,9 @@ void write_txt(FILE *f, const struct report *rp)
 		tw_para(f, "",
 			"Median tps and its %stddev over repetitions; pages = the page "
 			"size the shared segment or PostgreSQL's server really got. "
-			"pgbench: Timeout:SpinDelay samples of active backends (sleeps "
-			"after spins_per_delay failed spins: a lock holder stayed away) and "
-			"their share of all active-backend samples; waits = time on CPU and "
+			"pgbench: Timeout:SpinDelay samples of active backends per run "
+			"(sleeps after spins_per_delay failed spins: a lock holder stayed "
+			"away) and their share of all active-backend samples; waits = time on CPU and "
 			"the top wait events, as shares of active samples. bufbench: spin = "
 			"share of client time spent waiting for the strategy lock.", 0);
 		txt_side_by_side(f, r);
@@ -345,7 +345,19 @@ void write_txt(FILE *f, const struct report *rp)
 		const struct cell *c = &r->cells[k];
 		const struct jr_val *d = c->runs[0]->doc;
 		char pg[32], src[600] = "", env[400] = "", fell[64] = "";
-		const char *asked = jr_str(d, "provenance.page_policy", "?");
+		(void)d;
+		/* Cells are keyed by the page size obtained, so a huge_pages=try
+		 * run that fell back sits with the 4 KB runs: list every policy. */
+		char asked[256] = "";
+		int fell_back = 0;
+		for (size_t i = 0; i < c->nruns; i++) {
+			const char *a = jr_str(c->runs[i]->doc, "provenance.page_policy", "?");
+			size_t l = strlen(asked);
+			if (!strstr(asked, a))
+				snprintf(asked + l, sizeof(asked) - l, "%s%s", l ? ", " : "", a);
+			fell_back |= c->page_kb <= 4 && (strstr(a, "2m") || strstr(a, "1g") ||
+							 strstr(a, "=on") || strstr(a, "try"));
+		}
 		if (many_sources)
 			snprintf(src, sizeof(src), " (model from %s)",
 				 jr_str(d, "provenance.preempt_model_source", "?"));
@@ -357,9 +369,8 @@ void write_txt(FILE *f, const struct report *rp)
 			snprintf(env, sizeof(env), ", %.0f CPUs, %s", cpus, v);
 		}
 		/* huge_pages=try and try-2m fall back silently: say it here. */
-		if (c->page_kb <= 4 && (strstr(asked, "2m") || strstr(asked, "1g") ||
-					strstr(asked, "=on") || strstr(asked, "try")))
-			snprintf(fell, sizeof(fell), ", NO HUGE PAGES");
+		if (fell_back)
+			snprintf(fell, sizeof(fell), ": huge pages NOT obtained");
 		snprintf(buf, sizeof(buf),
 			 "%s %s %s%s, %s pages (asked %s%s; %s), lock %s, strategy %s, %s, "
 			 "%ld clients, %zu runs%s",

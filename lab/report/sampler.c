@@ -66,10 +66,13 @@ bool sampler_of(const struct cell *c, struct sampler_sum *s)
 
 const char *spindelay_text(const struct sampler_sum *s, char *buf, size_t len)
 {
+	/* Per run, as the tables' medians are; the share pools all runs. */
+	double per = s->runs ? s->spindelay / (double)s->runs : 0;
 	if (s->active > 0)
-		snprintf(buf, len, "%.0f (%.1f%%)", s->spindelay, 100 * s->spindelay / s->active);
+		snprintf(buf, len, "%.*f (%.1f%%)", per < 10 && per != (long)per ? 1 : 0, per,
+			 100 * s->spindelay / s->active);
 	else
-		snprintf(buf, len, "%.0f", s->spindelay);
+		snprintf(buf, len, "%.*f", per < 10 && per != (long)per ? 1 : 0, per);
 	return buf;
 }
 

@@ -29,7 +29,8 @@ struct sampler_sum {
 /* False when no run of c has a sampler object. */
 bool sampler_of(const struct cell *c, struct sampler_sum *s);
 
-/* "12 (3.4%)" or "12" when the active count is unknown. */
+/* SpinDelay samples per run and their share of all active-backend
+ * samples: "12 (3.4%)", or "12" when the active count is unknown. */
 const char *spindelay_text(const struct sampler_sum *s, char *buf, size_t len);
 
 /* "on CPU 83%; Client:ClientRead 9.0%, IO:DataFileRead 2.3%" (at most
