@@ -40,8 +40,11 @@ cp "$dir"/runs/*.json "$st/runs/"
 for f in "$dir"/*.svg; do
 	[ -f "$f" ] && cp "$f" "$st/"
 done
+# Small logs a reader needs: what failed or was skipped, the uncontended
+# costs the report quotes (bufmicro) and PostgreSQL's non-default settings.
 if [ -d "$dir/logs" ]; then
-	for f in "$dir"/logs/failed-*.txt; do
+	for f in "$dir"/logs/failed*.txt "$dir"/logs/skipped.txt "$dir"/logs/bufmicro*.json \
+		"$dir"/logs/postgresql-*.conf; do
 		[ -f "$f" ] && { mkdir -p "$st/logs"; cp "$f" "$st/logs/"; }
 	done
 fi

@@ -21,14 +21,24 @@ static void append(char *buf, size_t len, const char *fmt, const char *a)
 	snprintf(buf + l, len - l, fmt, a);
 }
 
+/* "= 0.012"; two digits, but never "= 0.05" for a p just under 0.05. */
+static const char *p_text(const struct comparison *c)
+{
+	static char buf[32];
+	snprintf(buf, sizeof(buf), "= %.2g", c->w.p);
+	if (c->significant && atof(buf + 2) >= 0.05)
+		snprintf(buf, sizeof(buf), "< 0.05");
+	return buf;
+}
+
 static void describe_p(const struct comparison *c, char *buf, size_t len)
 {
 	if (!c->w.ok)
 		snprintf(buf, len, "significance not computable: %zu and %zu runs",
 			 c->a.n, c->b.n);
 	else if (c->significant)
-		snprintf(buf, len, "p = %.2g, Welch's t-test, %zu and %zu runs",
-			 c->w.p, c->a.n, c->b.n);
+		snprintf(buf, len, "p %s, Welch's t-test, %zu and %zu runs",
+			 p_text(c), c->a.n, c->b.n);
 	else
 		snprintf(buf, len, "not significant: p = %.2g, %zu and %zu runs",
 			 c->w.p, c->a.n, c->b.n);
@@ -67,8 +77,7 @@ static void short_p(const struct comparison *c, char *buf, size_t len)
 	if (!c->w.ok)
 		snprintf(buf, len, "not computable: %zu and %zu runs", c->a.n, c->b.n);
 	else
-		snprintf(buf, len, "p = %.2g, %s", c->w.p,
-			 c->significant ? "significant" : "not significant");
+		snprintf(buf, len, "p %s, %s", p_text(c), c->significant ? "significant" : "not significant");
 }
 
 /* Metrics named beside tps in an axis sentence: what the page size or

@@ -109,6 +109,10 @@ void pair_constant(const struct pair *p, char *buf, size_t len)
 	char pg[32];
 	if (p->axis == AX_VARIANT)
 		snprintf(buf, len, "%s", c->group);
+	else if (p->axis == AX_PAGES && !strcmp(c->tool, "pgbench"))
+		/* PostgreSQL's lock and strategy are its own: nothing to name. */
+		snprintf(buf, len, "%s %s, %ld clients, %s", c->tool, c->workload, c->clients,
+			 c->variant);
 	else if (p->axis == AX_PAGES)
 		snprintf(buf, len, "%s %s, %ld clients, %s, lock %s, strategy %s", c->tool,
 			 c->workload, c->clients, c->variant, c->lock, c->strategy);

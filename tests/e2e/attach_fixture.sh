@@ -21,6 +21,10 @@ for r in 1 2 3; do
 	cp "$top/tests/data/perf-script-bufbench.folded" "$run/perf/bufbench-6.12-none-4k-tas-c4-r$r.folded"
 	cp "$top/tests/data/perf-script-bufbench.folded" "$run/perf/bufbench-7.0-lazy-4k-tas-c4-r$r.folded"
 done
+mkdir -p "$run/logs"
+cp "$top/tests/data/run-host/logs/bufmicro.json" "$run/logs/"
+echo "1g: skipped: cannot reserve" > "$run/logs/skipped.txt"
+echo "bulky console output" > "$run/logs/console-7.0-boot1.log"
 
 check "attach.sh succeeds" sh -c "sh '$top/scripts/attach.sh' '$run' > '$tmp/out' 2>&1"
 a=$run/attachment.tar.gz
@@ -33,6 +37,9 @@ x=$tmp/x/preemptlab-run
 for f in report.txt report.md manifest.json reproduce.sh tps-bufbench.svg hold-bufbench.svg flame-diff-C4-C6.svg bench-manifest.json; do
 	check "attachment holds $f" test -s "$x/$f"
 done
+check "attachment holds the bufmicro costs and the skip list" test -s "$x/logs/bufmicro.json" -a -s "$x/logs/skipped.txt"
+check "attachment leaves bulky console logs out" test ! -e "$x/logs/console-7.0-boot1.log"
+check "report in the attachment quotes bufmicro" grep -q '^Uncontended ns: buffer hit' "$x/report.txt"
 check "attachment holds every raw JSON" test "$(find "$x/runs" -name "*.json" | wc -l)" -eq "$(find "$run/runs" -name "*.json" | wc -l)"
 check "manifest.json is JSON" sh -c "jq -e .schema '$x/manifest.json' >/dev/null"
 bad=0
