@@ -16,6 +16,8 @@
 #   READY <release> <models line>     once booted
 #   START <id>                        a cell begins
 #   JSON <id> <bytes> <sha256>        then base64 lines, then END <id>
+#   LOG <name> <bytes> <sha256>       a log file for the host's logs/, the
+#                                     same way (pgbench progress, server)
 #   PASS <id> <documents>             a pgbench cell ended well (its
 #                                     documents were sent as JSON blocks)
 #   FAIL <id> <reason>                the cell produced no (full) result
@@ -63,25 +65,43 @@ set_hugepages() {
 	return 0	# bufbench decides: 2m fails clearly (exit 3), try-2m falls back
 }
 
-send_json() {
-	bytes=$(wc -c < "$2")
-	sum=$(sha256sum "$2" | cut -d' ' -f1)
+# send_block KIND NAME FILE: one checked block on the channel.
+send_block() {
+	bytes=$(wc -c < "$3")
+	sum=$(sha256sum "$3" | cut -d' ' -f1)
 	{
-		echo "@@PL JSON $1 $bytes $sum"
-		base64 "$2"
-		echo "@@PL END $1"
+		echo "@@PL $1 $2 $bytes $sum"
+		base64 "$3"
+		echo "@@PL END $2"
 	} >&3
 }
+send_json() { send_block JSON "$1" "$2"; }
 
-# send_pg_docs: every finished pgbench document, at once and only once.
+# send_pg_docs: every finished pgbench document, at once and only once,
+# with the progress (-P 1) and output logs its progress_log field names.
 # pgsample writes NAME.json.tmp and renames it, so *.json is always whole.
 send_pg_docs() {
 	for f in "$PG_DIR"/runs/*.json; do
 		[ -f "$f" ] || continue
-		n=${f##*/}
-		send_json "${n%.json}" "$f"
+		n=${f##*/}; n=${n%.json}
+		send_json "$n" "$f"
 		rm -f "$f"
 		pg_sent=$((pg_sent + 1))
+		for l in "$PG_DIR/logs/$n.progress.log" "$PG_DIR/logs/$n.out.log"; do
+			[ -f "$l" ] && send_block LOG "${l##*/}" "$l" && rm -f "$l"
+		done
+	done
+}
+
+# send_pg_logs CELL: the cell's other logs (initdb, server, pgbench -i,
+# settings, incomplete runs); names without the kernel get the cell's id
+# in front, since every kernel's cluster writes initdb-hpoff.log.
+send_pg_logs() {
+	for l in "$PG_DIR"/logs/*; do
+		[ -f "$l" ] || continue
+		n=${l##*/}
+		case $n in pgbench-*-*-hp*) ;; *) n=$1-$n ;; esac
+		send_block LOG "$n" "$l"
 	done
 }
 
@@ -114,6 +134,7 @@ run_pg() {
 	wait
 	send_pg_docs
 	rc=$(cat /tmp/pg.rc)
+	send_pg_logs "$1"
 	if [ "$rc" = 0 ] && [ "$pg_sent" -gt 0 ]; then
 		say PASS "$1" "$pg_sent"
 		return 0

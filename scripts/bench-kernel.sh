@@ -373,7 +373,7 @@ run_kernel() {
 		# Ctrl-C also hits the children of this loop; "|| true" keeps set -e
 		# from ending the script before the finished runs are settled.
 		while :; do
-			"$here/qemu-channel.sh" "$chan" "$rundir/runs" > "$work/events" || true
+			"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" > "$work/events" || true
 			now=$(date +%s)
 			if [ -z "$ready_s" ] && grep -q '^ready' "$work/events"; then ready_s=$((now - t0)); boot_est=$ready_s; fi
 			[ -z "$first_s" ] && grep -q -e '^ok' -e '^fail' "$work/events" && first_s=$((now - t0))
@@ -418,7 +418,7 @@ run_kernel() {
 				! grep -q -e "^ok $cur\$" -e "^fail $cur " -e "^pass $cur " "$work/events"; then end=cell-timeout; stop_guest; break; fi
 			sleep 1 || true
 		done
-		"$here/qemu-channel.sh" "$chan" "$rundir/runs" > "$work/events" || true
+		"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" > "$work/events" || true
 		wall=$(( $(date +%s) - t0 ))
 		jq -cn --arg lbl "$K_LABEL" --argjson boot "$boot" --arg fin "$end" --argjson wall "$wall" \
 			--arg ready "$ready_s" --arg first "$first_s" --arg con "${con#"$rundir"/}" --arg chan "${chan#"$rundir"/}" \

@@ -39,6 +39,33 @@ check "pg_guest_boot: summary: 7.0 lazy median 55 is 0.5x the baseline, SpinDela
 check "pg_guest_boot: summary: no bufbench table without bufbench documents" \
 	sh -c "! grep -q '^bufbench tps' '$tmp/fx/summary.txt'"
 
+# --- the channel: documents and logs, checked, and nothing else --------------
+# block KIND NAME FILE: what guest/runner.sh writes for one file.
+block() {
+	echo "@@PL $1 $2 $(wc -c < "$3") $(sha256sum < "$3" | cut -d' ' -f1)"
+	base64 "$3"
+	echo "@@PL END $2"
+}
+ch=$tmp/ch
+mkdir -p "$ch/runs" "$ch/logs"
+echo '{"tool": "pgbench"}' > "$tmp/doc.json"
+printf 'progress: 1.0 s, 600.0 tps\n' > "$tmp/p.log"
+{
+	echo "@@PL START pgbench-7.0-hpoff"
+	block JSON pgbench-7.0-lazy-hpoff-x "$tmp/doc.json"
+	block LOG pgbench-7.0-lazy-hpoff-x.progress.log "$tmp/p.log"
+	block LOG ../escape.log "$tmp/p.log"
+	echo "@@PL PASS pgbench-7.0-hpoff 1"
+	block LOG cut.log "$tmp/p.log" | head -n 2	# a guest killed mid-block
+} > "$ch/channel"
+"$top/scripts/qemu-channel.sh" "$ch/channel" "$ch/runs" "$ch/logs" > "$ch/events"
+check "pg_guest_boot: channel: the document lands in runs/ as sent" cmp -s "$tmp/doc.json" "$ch/runs/pgbench-7.0-lazy-hpoff-x.json"
+check "pg_guest_boot: channel: the log lands in logs/ as sent" cmp -s "$tmp/p.log" "$ch/logs/pgbench-7.0-lazy-hpoff-x.progress.log"
+check "pg_guest_boot: channel: the cell's pass is reported with its document count" grep -qx 'pass pgbench-7.0-hpoff 1' "$ch/events"
+check "pg_guest_boot: channel: a name with a slash is written nowhere" \
+	sh -c "! ls '$tmp'/escape.log '$ch'/escape.log '$ch'/logs/*escape* 2>/dev/null"
+check "pg_guest_boot: channel: a truncated block is not written" test ! -e "$ch/logs/cut.log"
+
 # --- in a guest ----------------------------------------------------------------
 command -v qemu-system-x86_64 >/dev/null || { fail "pg_guest_boot: no qemu-system-x86_64 (./configure --install-deps)"; exit 1; }
 [ -x "$top/build/bufbench-static" ] || { fail "pg_guest_boot: no build/bufbench-static (make build-all)"; exit 1; }
@@ -87,6 +114,8 @@ if [ -f "$f" ]; then
 		test "$(jq -r '.provenance | "\(.preempt_model) \(.preempt_model_source) \(.virtualization)"' "$f")" = "lazy debugfs tcg"
 	check "pg_guest_boot: the sampler took samples ($(jq -r .sampler.samples "$f"), one per $(jq -r .sampler.interval_ms_achieved "$f") ms)" \
 		jqt "$f" '.sampler.samples > 0 and (.sampler.wait_events | has("Timeout:SpinDelay"))'
+	check "pg_guest_boot: its pgbench progress log came back where progress_log says" \
+		grep -q 'progress:' "$run/$(jq -r .results.progress_log "$f")"
 else
 	sed 's/^/  /' "$tmp/ok.out"
 	fail "pg_guest_boot: no pgbench document arrived"
@@ -96,6 +125,7 @@ check "pg_guest_boot: summary has the pgbench row" grep -qE '^7\.0 .* lazy +off 
 check "pg_guest_boot: manifest records the pgbench matrix and its document" jqt "$run/manifest.json" \
 	'.guest_bench.pgbench | .enabled and .huge_pages == ["off"] and .documents == 1 and .cells[0].id == "pgbench-7.0-hpoff" and .cells[0].models == ["lazy"]'
 check "pg_guest_boot: the host showed the result as it arrived" grep -q 'pgbench result pgbench-7.0-lazy-hpoff' "$tmp/ok.out"
+check "pg_guest_boot: the guest's server log came back" test -n "$(find "$run/logs" -name "pgbench-7.0-hpoff-postgres-hpoff-*.log" -size +0)"
 check "pg_guest_boot: the guest's PostgreSQL steps are in the console log" \
 	grep -q 'pg hp=off: pgbench -i' "$run/logs/console-7.0-boot1.log"
 check "pg_guest_boot: no QEMU left" no_guest_left "$run"
@@ -111,6 +141,7 @@ else
 		grep -q 'huge_pages=on cannot be had' "$run/logs/failed-pgbench-7.0-hpon.txt"
 	check "pg_guest_boot: and the bufbench result of that boot is kept" \
 		test -f "$run/runs/bufbench-7.0-lazy-4k-tas-c2-r1.json"
+	check "pg_guest_boot: and its initdb log came back" test -s "$run/logs/pgbench-7.0-hpon-initdb-hpon.log"
 	check "pg_guest_boot: and the summary lists the failed cell" grep -q '^failed: pgbench-7.0-hpon: ' "$run/summary.txt"
 	check "pg_guest_boot: and the guest was not rebooted for it" test ! -e "$run/logs/console-7.0-boot2.log"
 fi
