@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pairs.h"
+#include "textfmt.h"
 
 static const struct metric tps = { "tps", "results.tps", "", 1, true, true };
 
@@ -84,9 +85,9 @@ static void short_p(const struct comparison *c, char *buf, size_t len)
  * the lock is expected to move. */
 static const struct metric secondary[] = {
 	{ "minor faults/txn", "results.minor_faults_per_txn", "", 1, false, true },
-	{ "spin share", "results.spin_share", "", 100, false, true },
+	{ "spin share %", "results.spin_share", "", 100, false, true },
 	{ "SpinDelay samples", "sampler.spindelay_samples", "", 1, false, true },
-	{ "latency avg", "results.latency_ms_avg", "", 1, false, true },
+	{ "latency avg ms", "results.latency_ms_avg", "", 1, false, true },
 };
 
 static int pair_rank_cmp(const struct comparison *a, const struct comparison *b)
@@ -139,8 +140,17 @@ static void axis_headline(const struct results *r, const struct pair *p, size_t 
 			    isnan(x.change_pct) || (x.a.max == 0 && x.b.max == 0))
 				continue;
 			short_p(&x, pv, sizeof(pv));
-			l += snprintf(s + l, sizeof(s) - (size_t)l, ", %s %+.1f%% (%s)",
-				      secondary[i].name, x.change_pct, pv);
+			char va[32], vb[32];
+			fmt_val(x.a.median, va, sizeof(va));
+			fmt_val(x.b.median, vb, sizeof(vb));
+			/* A percentage of a near-zero baseline reads as news; a
+			 * ratio with both values does not. */
+			if (fabs(x.change_pct) < 1000)
+				l += snprintf(s + l, sizeof(s) - (size_t)l, ", %s %+.1f%% (%s -> %s; %s)",
+					      secondary[i].name, x.change_pct, va, vb, pv);
+			else
+				l += snprintf(s + l, sizeof(s) - (size_t)l, ", %s x%.0f (%s -> %s; %s)",
+					      secondary[i].name, x.b.median / x.a.median, va, vb, pv);
 		}
 		snprintf(s + l, sizeof(s) - (size_t)l, ".");
 		append(fd->headline, sizeof(fd->headline), "%s", s);

@@ -48,7 +48,7 @@ case $r in
 *) fail "faults/txn row: want $fwant*, got: '$r'" ;;
 esac
 check "finding: 2 MB pages against 4 KB with tps and faults/txn" \
-	sh -c "tr '\n' ' ' < '$txt' | grep -q '2 MB pages against 4 KB: tps $want (.*significant), minor faults/txn $fwant (p [=<] [0-9.e-]*, significant)'"
+	sh -c "tr '\n' ' ' < '$txt' | grep -q '2 MB pages against 4 KB: tps $want (.*significant), minor faults/txn $fwant ([0-9.e-]* -> [0-9.e-]*; p [=<] [0-9.e-]*, significant)'"
 pwant=$(pct "$(med pgbench 4 s_lock .results.tps)" "$(med pgbench 2048 s_lock .results.tps)")
 r=$(row "C3 4 KB -> C4 2 MB: pgbench select-only" tps)
 case $r in
