@@ -51,7 +51,8 @@ mkdir -p "$root"
 mount -t proc proc "$root/proc"
 mount -t sysfs sys "$root/sys"
 mount -t devtmpfs dev "$root/dev"
-mount -t tmpfs tmp "$root/tmp"
+# /tmp stays the initramfs's own directory, as in the guest (guest/init):
+# a tmpfs there would hide a checkout that lives under /tmp.
 
 # The guest runner's very call (docs/postgres.md); huge_pages=try
 # exercises the reservation path under busybox too.
