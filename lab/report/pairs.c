@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "metrics.h"
 
 static int same_except_pages_lock(const struct cell *a, const struct cell *b)
 {
@@ -93,6 +94,30 @@ int cell_unpaired(const struct cell *c, const struct pair *p, size_t n)
 		if (p[i].base == c || p[i].cell == c)
 			return 0;
 	return 1;
+}
+
+void write_cell_tables(FILE *f, const struct results *r, const char *baseline,
+		       pair_block_fn block, cell_absolute_fn absolute)
+{
+	const char *tools[] = { "bufbench", "pgbench" };
+	for (int t = 0; t < 2; t++) {
+		struct metric *ms;
+		struct pair *p;
+		size_t nm = metrics_for(r, tools[t], &ms);
+		size_t np = pairs_for(r, tools[t], baseline, &p);
+		for (size_t k = 0; k < r->ncells; k++) {
+			const struct cell *c = &r->cells[k];
+			if (strcmp(c->tool, tools[t]))
+				continue;
+			for (size_t i = 0; i < np; i++)
+				if (p[i].cell == c)
+					block(f, &p[i], ms, nm);
+			if (cell_unpaired(c, p, np))
+				absolute(f, c, ms, nm);
+		}
+		free(p);
+		free(ms);
+	}
 }
 
 const char *side_name(enum axis a, const struct cell *c, char *buf, size_t len)

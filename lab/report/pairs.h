@@ -10,8 +10,11 @@
 #define PREEMPTLAB_PAIRS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "results.h"
+
+struct metric;
 
 enum axis { AX_VARIANT, AX_PAGES, AX_LOCK };
 
@@ -30,6 +33,17 @@ size_t pairs_for(const struct results *r, const char *tool, const char *want,
 
 /* True when c takes part in no comparison of pairs[0..n). */
 int cell_unpaired(const struct cell *c, const struct pair *p, size_t n);
+
+/*
+ * The per-cell tables of both tools, as report.txt and report.md both lay
+ * them out: in cell order, each comparison a cell is the subject of
+ * (block), and a cell in no comparison still shows its own numbers
+ * (absolute).  Only the rendering differs between the two files.
+ */
+typedef void (*pair_block_fn)(FILE *f, const struct pair *p, const struct metric *ms, size_t nm);
+typedef void (*cell_absolute_fn)(FILE *f, const struct cell *c, const struct metric *ms, size_t nm);
+void write_cell_tables(FILE *f, const struct results *r, const char *baseline,
+		       pair_block_fn block, cell_absolute_fn absolute);
 
 /* How one side is named on this axis: "6.12/none", "4 KB", "tas". */
 const char *side_name(enum axis a, const struct cell *c, char *buf, size_t len);

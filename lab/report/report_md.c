@@ -64,30 +64,6 @@ static void md_absolute(FILE *f, const struct cell *c, const struct metric *ms, 
 	}
 }
 
-static void md_tables(FILE *f, const struct report *rp)
-{
-	const struct results *r = rp->r;
-	const char *tools[] = { "bufbench", "pgbench" };
-	for (int t = 0; t < 2; t++) {
-		struct metric *ms;
-		struct pair *p;
-		size_t nm = metrics_for(r, tools[t], &ms);
-		size_t np = pairs_for(r, tools[t], rp->baseline, &p);
-		for (size_t k = 0; k < r->ncells; k++) {
-			const struct cell *c = &r->cells[k];
-			if (strcmp(c->tool, tools[t]))
-				continue;
-			for (size_t i = 0; i < np; i++)
-				if (p[i].cell == c)
-					md_block(f, &p[i], ms, nm);
-			if (cell_unpaired(c, p, np))
-				md_absolute(f, c, ms, nm);
-		}
-		free(p);
-		free(ms);
-	}
-}
-
 /* bufbench and pgbench per kernel/model and page size (as report.txt). */
 static void md_side_by_side(FILE *f, const struct results *r)
 {
@@ -154,7 +130,7 @@ void write_md(FILE *f, const struct report *rp)
 		   "in a run of one kernel/model, the smallest page size or lock tas, all else "
 		   "equal); \\* = p < 0.05 in Welch's "
 		   "t-test; hmean = harmonic mean (mmtests' mean for rates).\n");
-	md_tables(f, rp);
+	write_cell_tables(f, r, rp->baseline, md_block, md_absolute);
 
 	if (rp->prof.n) {
 		fprintf(f, "\n## Profiles\n\n");

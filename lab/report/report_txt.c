@@ -72,31 +72,6 @@ static void txt_absolute(FILE *f, const struct cell *c, const struct metric *ms,
 	}
 }
 
-static void txt_tables(FILE *f, const struct report *rp)
-{
-	const struct results *r = rp->r;
-	const char *tools[] = { "bufbench", "pgbench" };
-	for (int t = 0; t < 2; t++) {
-		struct metric *ms;
-		struct pair *p;
-		size_t nm = metrics_for(r, tools[t], &ms);
-		size_t np = pairs_for(r, tools[t], rp->baseline, &p);
-		/* In cell order; a cell in no comparison still shows its numbers. */
-		for (size_t k = 0; k < r->ncells; k++) {
-			const struct cell *c = &r->cells[k];
-			if (strcmp(c->tool, tools[t]))
-				continue;
-			for (size_t i = 0; i < np; i++)
-				if (p[i].cell == c)
-					txt_block(f, &p[i], ms, nm);
-			if (cell_unpaired(c, p, np))
-				txt_absolute(f, c, ms, nm);
-		}
-		free(p);
-		free(ms);
-	}
-}
-
 /* One line per cell of a kernel/model and page size, bufbench and pgbench
  * together: the question is whether the miniature pool and PostgreSQL
  * move alike. */
@@ -311,7 +286,7 @@ void write_txt(FILE *f, const struct report *rp)
 		"(page size) or lock tas (lock), all else equal. * = p < 0.05 in "
 		"Welch's t-test; ? = not computable (fewer than 2 runs on a side, "
 		"or no spread at all).", 0);
-	txt_tables(f, rp);
+	write_cell_tables(f, r, rp->baseline, txt_block, txt_absolute);
 
 	if (rp->prof.n) {
 		tw_heading(f, "Profiles (perf record; top symbols, lock spin loops first)");
