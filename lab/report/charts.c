@@ -127,6 +127,72 @@ static int same_line(const struct cell *c, const struct series *s, int many)
 	return !strcmp(name, s->name);
 }
 
+/* The cell drawn as line s's point at this page size and client count,
+ * with its side of metric m; NULL when there is none. */
+static const struct cell *point_of(const struct results *r, const char *tool, const struct series *s,
+				   int many, long page, long clients, const struct metric *m,
+				   struct side *sd)
+{
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *c = &r->cells[k];
+		if (strcmp(c->tool, tool) || c->page_kb != page || c->clients != clients ||
+		    !same_line(c, s, many) || !side_of(c, m, sd))
+			continue;
+		return c;
+	}
+	return NULL;
+}
+
+/* Opens <kind>-<tool>.svg in RUN; name gets the file's name. */
+static FILE *chart_open(const struct results *r, const char *kind, const char *tool, char *name,
+			size_t len)
+{
+	char path[4096];
+	snprintf(name, len, "%s-%s.svg", kind, tool);
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		perror(path);
+	return f;
+}
+
+/* A chart of np panels and a legend, under its title. */
+static void chart_begin(FILE *f, size_t np, const char *title)
+{
+	int W = (int)np * PW + LEGEND_W, H = PH + 40;
+	svg_begin(f, W, H);
+	svg_text(f, W / 2.0, 20, "middle", 14, title);
+}
+
+/* The box of one page size's panel, named above it. */
+static void panel_frame(FILE *f, long page, double x0, double y0, double w, double h)
+{
+	char pg[32], lab[64];
+	snprintf(lab, sizeof(lab), "%s pages", page_name(page, pg, sizeof(pg)));
+	svg_text(f, x0 + w / 2, y0 - 8, "middle", 12, lab);
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n",
+		x0, y0, w, h);
+}
+
+/* A horizontal grid line at y across the panel, labelled on the left. */
+static void grid_line(FILE *f, double x0, double y, double w, const char *label)
+{
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+		x0, y, x0 + w, y);
+	svg_text(f, x0 - 5, y + 4, "end", 10, label);
+}
+
+/* Legend, close, and record the chart in the report. */
+static void chart_end(struct report *rp, FILE *f, size_t np, const struct series *s, size_t ns,
+		      const char *name, const char *title)
+{
+	legend(f, np * PW + 10, 40 + MT + 10, s, ns);
+	svg_end(f);
+	fclose(f);
+	snprintf(rp->charts[rp->ncharts], sizeof(rp->charts[0]), "%s", name);
+	snprintf(rp->chart_titles[rp->ncharts++], sizeof(rp->chart_titles[0]), "%s", title);
+}
+
 static int tps_chart(struct report *rp, const char *tool)
 {
 	const struct results *r = rp->r;
@@ -145,33 +211,21 @@ static int tps_chart(struct report *rp, const char *tool)
 			ymax = sd.max;
 	}
 	ymax = nice_max(ymax * 1.05);
-	char path[4096], name[128];
-	snprintf(name, sizeof(name), "tps-%s.svg", tool);
-	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		perror(path);
+	char name[128];
+	FILE *f = chart_open(r, "tps", tool, name, sizeof(name));
+	if (!f)
 		return -1;
-	}
-	int W = (int)np * PW + LEGEND_W, H = PH + 40;
-	svg_begin(f, W, H);
 	char title[160];
 	snprintf(title, sizeof(title), "%s: tps against clients (median, whiskers min..max)", tool);
-	svg_text(f, W / 2.0, 20, "middle", 14, title);
+	chart_begin(f, np, title);
 	for (size_t p = 0; p < np; p++) {
 		double x0 = p * PW + ML, y0 = 40 + MT, w = PW - ML - 20, h = PH - MT - MB;
-		char pg[32], lab[64];
-		snprintf(lab, sizeof(lab), "%s pages", page_name(pages[p], pg, sizeof(pg)));
-		svg_text(f, x0 + w / 2, y0 - 8, "middle", 12, lab);
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n",
-			x0, y0, w, h);
+		panel_frame(f, pages[p], x0, y0, w, h);
 		for (int t = 0; t <= 5; t++) {
 			double yv = ymax * t / 5, y = y0 + h - h * t / 5;
 			char v[32];
 			snprintf(v, sizeof(v), "%g", yv);
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-				x0, y, x0 + w, y);
-			svg_text(f, x0 - 5, y + 4, "end", 10, v);
+			grid_line(f, x0, y, w, v);
 		}
 		for (size_t i = 0; i < nc; i++) {
 			double x = x0 + (nc == 1 ? w / 2 : w * (0.05 + 0.9 * i / (nc - 1.0)));
@@ -183,43 +237,32 @@ static int tps_chart(struct report *rp, const char *tool)
 		for (size_t si = 0; si < ns; si++) {
 			const char *col = palette[si % 10];
 			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
-			for (size_t i = 0; i < nc; i++)
-				for (size_t k = 0; k < r->ncells; k++) {
-					const struct cell *c = &r->cells[k];
-					struct side sd;
-					if (strcmp(c->tool, tool) || c->page_kb != pages[p] || c->clients != clients[i] ||
-					    !same_line(c, &s[si], many) || !side_of(c, &tps, &sd))
-						continue;
-					double x = x0 + (nc == 1 ? w / 2 : w * (0.05 + 0.9 * i / (nc - 1.0)));
-					fprintf(f, "%.1f,%.1f ", x, y0 + h - h * sd.median / ymax);
-					break;
-				}
+			for (size_t i = 0; i < nc; i++) {
+				struct side sd;
+				if (!point_of(r, tool, &s[si], many, pages[p], clients[i], &tps, &sd))
+					continue;
+				double x = x0 + (nc == 1 ? w / 2 : w * (0.05 + 0.9 * i / (nc - 1.0)));
+				fprintf(f, "%.1f,%.1f ", x, y0 + h - h * sd.median / ymax);
+			}
 			fprintf(f, "\"/>\n");
-			for (size_t i = 0; i < nc; i++)
-				for (size_t k = 0; k < r->ncells; k++) {
-					const struct cell *c = &r->cells[k];
-					struct side sd;
-					if (strcmp(c->tool, tool) || c->page_kb != pages[p] || c->clients != clients[i] ||
-					    !same_line(c, &s[si], many) || !side_of(c, &tps, &sd))
-						continue;
-					double x = x0 + (nc == 1 ? w / 2 : w * (0.05 + 0.9 * i / (nc - 1.0)));
-					fprintf(f, "<g><title>C%d ", c->id);
-					svg_escape(f, s[si].name);
-					fprintf(f, ": median %.0f tps (min %.0f, max %.0f, %zu runs)</title>"
-						   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
-						   "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/></g>\n",
-						sd.median, sd.min, sd.max, sd.n,
-						x, y0 + h - h * sd.min / ymax, x, y0 + h - h * sd.max / ymax, col,
-						x, y0 + h - h * sd.median / ymax, col);
-					break;
-				}
+			for (size_t i = 0; i < nc; i++) {
+				struct side sd;
+				const struct cell *c = point_of(r, tool, &s[si], many, pages[p], clients[i], &tps, &sd);
+				if (!c)
+					continue;
+				double x = x0 + (nc == 1 ? w / 2 : w * (0.05 + 0.9 * i / (nc - 1.0)));
+				fprintf(f, "<g><title>C%d ", c->id);
+				svg_escape(f, s[si].name);
+				fprintf(f, ": median %.0f tps (min %.0f, max %.0f, %zu runs)</title>"
+					   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
+					   "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/></g>\n",
+					sd.median, sd.min, sd.max, sd.n,
+					x, y0 + h - h * sd.min / ymax, x, y0 + h - h * sd.max / ymax, col,
+					x, y0 + h - h * sd.median / ymax, col);
+			}
 		}
 	}
-	legend(f, np * PW + 10, 40 + MT + 10, s, ns);
-	svg_end(f);
-	fclose(f);
-	snprintf(rp->charts[rp->ncharts], sizeof(rp->charts[0]), "%s", name);
-	snprintf(rp->chart_titles[rp->ncharts++], sizeof(rp->chart_titles[0]), "%s", title);
+	chart_end(rp, f, np, s, ns, name, title);
 	return 1;
 }
 
@@ -268,35 +311,23 @@ static int hold_chart(struct report *rp, const char *tool)
 				any = 1;
 	if (!any)
 		return 0;
-	char path[4096], name[128];
-	snprintf(name, sizeof(name), "hold-%s.svg", tool);
-	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		perror(path);
+	char name[128];
+	FILE *f = chart_open(r, "hold", tool, name, sizeof(name));
+	if (!f)
 		return -1;
-	}
 	const double lo = -7;  /* log10 of the smallest share drawn */
-	int W = (int)np * PW + LEGEND_W, H = PH + 40;
-	svg_begin(f, W, H);
 	char title[160];
 	snprintf(title, sizeof(title), "%s: strategy lock hold time at %ld clients (share of acquisitions)",
 		 tool, cl);
-	svg_text(f, W / 2.0, 20, "middle", 14, title);
+	chart_begin(f, np, title);
 	for (size_t p = 0; p < np; p++) {
 		double x0 = p * PW + ML, y0 = 40 + MT, w = PW - ML - 20, hh = PH - MT - MB;
-		char pg[32], lab[64];
-		snprintf(lab, sizeof(lab), "%s pages", page_name(pages[p], pg, sizeof(pg)));
-		svg_text(f, x0 + w / 2, y0 - 8, "middle", 12, lab);
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n",
-			x0, y0, w, hh);
+		panel_frame(f, pages[p], x0, y0, w, hh);
 		for (int t = 0; t <= 7; t++) {
 			double y = y0 + hh * t / 7.0;
 			char v[32];
 			snprintf(v, sizeof(v), "1e%d", -t);
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-				x0, y, x0 + w, y);
-			svg_text(f, x0 - 5, y + 4, "end", 10, v);
+			grid_line(f, x0, y, w, v);
 		}
 		static const char *ticks[] = { "1ns", "1us", "1ms", "1s" };
 		for (int t = 0; t < 4; t++) {
@@ -323,11 +354,7 @@ static int hold_chart(struct report *rp, const char *tool)
 			fprintf(f, "\"/></g>\n");
 		}
 	}
-	legend(f, np * PW + 10, 40 + MT + 10, s, ns);
-	svg_end(f);
-	fclose(f);
-	snprintf(rp->charts[rp->ncharts], sizeof(rp->charts[0]), "%s", name);
-	snprintf(rp->chart_titles[rp->ncharts++], sizeof(rp->chart_titles[0]), "%s", title);
+	chart_end(rp, f, np, s, ns, name, title);
 	return 1;
 }
 
