@@ -123,6 +123,18 @@ static void list_of(const struct results *r, const char *tool, const char *path,
 	buf[o] = 0;
 }
 
+/* A JSON array as make takes a list: its items joined with ",".  val
+ * starts empty. */
+static void array_text(const struct jr_val *v, char *val, size_t len)
+{
+	for (size_t k = 0; k < v->n; k++) {
+		char one[128];
+		value_text(v->items[k], one, sizeof(one));
+		size_t l = strlen(val);
+		snprintf(val + l, len - l, "%s%s", k ? "," : "", one);
+	}
+}
+
 /* Whether cmd assigns VAR= as a word ("HUGEPAGES=" does not set PAGES). */
 static int sets(const char *cmd, const char *var_eq)
 {
@@ -156,12 +168,7 @@ static void manifest_command(const struct results *r, const char *cmd, char *buf
 		if (!v || sets(cmd, set))
 			continue;
 		if (v->type == JR_ARR) {
-			for (size_t k = 0; k < v->n; k++) {
-				char one[128];
-				value_text(v->items[k], one, sizeof(one));
-				size_t l = strlen(val);
-				snprintf(val + l, sizeof(val) - l, "%s%s", k ? "," : "", one);
-			}
+			array_text(v, val, sizeof(val));
 		} else {
 			/* " 4k 2m" -> "4k,2m" */
 			char raw[512];
@@ -196,12 +203,7 @@ void repro_command(const struct results *r, char *buf, size_t len)
 			const struct jr_val *v = asked->items[i];
 			char val[512] = "";
 			if (v->type == JR_ARR) {
-				for (size_t k = 0; k < v->n; k++) {
-					char one[128];
-					value_text(v->items[k], one, sizeof(one));
-					size_t l = strlen(val);
-					snprintf(val + l, sizeof(val) - l, "%s%s", k ? "," : "", one);
-				}
+				array_text(v, val, sizeof(val));
 			} else {
 				value_text(v, val, sizeof(val));
 			}
