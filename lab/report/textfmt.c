@@ -4,6 +4,15 @@
 #include <math.h>
 #include <string.h>
 
+/* Skips the spaces at *s; returns the length of the word there (0 at the
+ * end of the text). */
+static int next_word(const char **s)
+{
+	while (**s == ' ')
+		(*s)++;
+	return (int)strcspn(*s, " ");
+}
+
 void tw_para(FILE *f, const char *lead, const char *text, int indent)
 {
 	int col = (int)strlen(lead);
@@ -11,11 +20,9 @@ void tw_para(FILE *f, const char *lead, const char *text, int indent)
 	const char *s = text;
 	int first = 1;
 	while (*s) {
-		while (*s == ' ')
-			s++;
-		if (!*s)
+		int w = next_word(&s);
+		if (!w)
 			break;
-		int w = (int)strcspn(s, " ");
 		if (!first && col + 1 + w > TXT_WIDTH) {
 			fprintf(f, "\n%*s", indent, "");
 			col = indent;
@@ -53,11 +60,9 @@ void tw_cmd(FILE *f, const char *cmd)
 	const char *s = cmd;
 	int first = 1;
 	while (*s) {
-		while (*s == ' ')
-			s++;
-		if (!*s)
+		int w = next_word(&s);
+		if (!w)
 			break;
-		int w = (int)strcspn(s, " ");
 		if (!first && col + 1 + w > max) {
 			fprintf(f, " \\\n%*s", indent + 2, "");
 			col = indent + 2;
