@@ -16,8 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 # shellcheck source=scripts/report-lib.sh
 . "$here/report-lib.sh"
-dir=$(run_dir_arg "${1:-}")
-top=$(lab_top)
+report_args "${1:-}"
 max_kb=${ATTACH_MAX_KB:-1024}
 case $max_kb in
 '' | *[!0-9]*) die "ATTACH_MAX_KB=$max_kb is not a number of KiB" ;;

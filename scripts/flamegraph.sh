@@ -15,9 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 # shellcheck source=scripts/report-lib.sh
 . "$here/report-lib.sh"
-dir=$(run_dir_arg "${1:-}")
-top=$(lab_top)
-[ -x "$top/build/flamegraph" ] || die "build/flamegraph is missing; run make first"
+report_args "${1:-}" flamegraph
 
 "$here/flamegraph-fold.sh" "$dir" >/dev/null
 set -- "$dir"/perf/*.folded

@@ -18,6 +18,16 @@ run_dir_arg() {
 	(cd "$d" && pwd)
 }
 
+# report_args [DIR] [TOOL]: the arguments every report script starts with:
+# sets dir (run_dir_arg DIR) and top (the checkout), and with TOOL dies
+# unless build/TOOL has been built.
+report_args() {
+	# shellcheck disable=SC2034 # dir is the caller's
+	dir=$(run_dir_arg "${1:-}")
+	top=$(lab_top)
+	[ -z "${2:-}" ] || [ -x "$top/build/$2" ] || die "build/$2 is missing; run make first"
+}
+
 # perf_unusable: print why perf cannot record here, or nothing.
 perf_unusable() {
 	command -v "${PERF:-perf}" >/dev/null 2>&1 || { echo "perf is not installed (apt-get install linux-perf)"; return; }

@@ -8,9 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 # shellcheck source=scripts/report-lib.sh
 . "$here/report-lib.sh"
-dir=$(run_dir_arg "${1:-}")
-top=$(lab_top)
-[ -x "$top/build/report" ] || die "build/report is missing; run make first"
+report_args "${1:-}" report
 "$here/flamegraph-fold.sh" "$dir" >/dev/null
 if [ -n "${BASELINE:-}" ] && [ "${BASELINE#*/}" != "$BASELINE" ]; then
 	"$top/build/report" "$dir" --baseline "$BASELINE"
