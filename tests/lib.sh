@@ -13,4 +13,23 @@ check() {
 	if "$@" >/dev/null; then pass "$name"; else fail "$name"; fi
 }
 
+# fixture_run TEST FIXTURE BIN...: how a test of the report tools on
+# tests/data/FIXTURE starts: FAIL and stop unless build/BIN... are built,
+# SKIP and stop without jq; then tmp, a directory removed on exit, and run,
+# a copy of the fixture in it.  $top is the checkout, as every test sets it.
+fixture_run() {
+	fx_test=$1 fx_dir=$2
+	shift 2
+	# shellcheck disable=SC2154 # top is the caller's
+	for fx_b in "$@"; do
+		[ -x "$top/build/$fx_b" ] || { fail "$fx_test: build/$fx_b missing (make first)"; exit 1; }
+	done
+	command -v jq >/dev/null || { skip "$fx_test: jq not installed (apt-get install jq)"; exit 0; }
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT INT TERM
+	cp -r "$top/tests/data/$fx_dir" "$tmp/run"
+	# shellcheck disable=SC2034 # run is the caller's
+	run=$tmp/run
+}
+
 tests_done() { [ "$TESTS_FAILED" -eq 0 ]; }

@@ -8,14 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
-for b in report stackfold flamegraph; do
-	[ -x "$top/build/$b" ] || { fail "attach_fixture: build/$b missing (make first)"; exit 1; }
-done
-command -v jq >/dev/null || { skip "attach_fixture: jq not installed (apt-get install jq)"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-cp -r "$top/tests/data/run-fixture" "$tmp/run"
-run=$tmp/run
+fixture_run attach_fixture run-fixture report stackfold flamegraph
 mkdir -p "$run/perf"
 for r in 1 2 3; do
 	cp "$top/tests/data/perf-script-bufbench.folded" "$run/perf/bufbench-6.12-none-4k-tas-c4-r$r.folded"

@@ -8,13 +8,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
+fixture_run report_fixture run-fixture report
 report=$top/build/report
-[ -x "$report" ] || { fail "report_fixture: build/report missing (make first)"; exit 1; }
-command -v jq >/dev/null || { skip "report_fixture: jq not installed (apt-get install jq)"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-cp -r "$top/tests/data/run-fixture" "$tmp/run"
-run=$tmp/run
 
 check "report runs on the fixture" "$report" "$run"
 txt=$run/report.txt

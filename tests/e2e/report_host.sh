@@ -10,13 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
+fixture_run report_host run-host report
 report=$top/build/report
-[ -x "$report" ] || { fail "report_host: build/report missing (make first)"; exit 1; }
-command -v jq >/dev/null || { skip "report_host: jq not installed (apt-get install jq)"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-cp -r "$top/tests/data/run-host" "$tmp/run"
-run=$tmp/run
 txt=$run/report.txt
 
 check "report runs on the host fixture" "$report" "$run"

@@ -9,13 +9,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
+fixture_run report_pgbench run-pgbench report
 report=$top/build/report
-[ -x "$report" ] || { fail "report_pgbench: build/report missing (make first)"; exit 1; }
-command -v jq >/dev/null || { skip "report_pgbench: jq not installed (apt-get install jq)"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-cp -r "$top/tests/data/run-pgbench" "$tmp/run"
-run=$tmp/run
 txt=$run/report.txt
 
 check "report runs on the pgbench fixture" "$report" "$run"
