@@ -126,6 +126,11 @@ mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
 mount -t debugfs debugfs /sys/kernel/debug; mount -t tmpfs tmp /tmp
 echo "@@T PREEMPT $(cat /sys/kernel/debug/sched/preempt)"
 echo "@@T SLICE_NSEC $(cat /sys/kernel/debug/rseq/slice_ext_nsec 2>&1)"
+# Under TCG most 5 us extensions run out before the holder releases (the
+# kernel then revokes them and bufbench does not count them): measured here,
+# 4 kept of 70 at 5 us, 44 of 57 at 50 us.  The maximum keeps the test from
+# depending on luck.
+echo 50000 > /sys/kernel/debug/rseq/slice_ext_nsec
 PREEMPTLAB_VIRT=tcg bufbench-static --lock rseq --strategy global --clients 8 --duration 5 \
 	--pool 16M --relation 64M --pages 4k --json /tmp/r.json > /tmp/r.log 2>&1
 echo "@@T EXIT $?"
@@ -145,7 +150,7 @@ while kill -0 "$qpid" 2>/dev/null && [ $i -lt 240 ]; do sleep 1; i=$((i + 1)); d
 kill "$qpid" 2>/dev/null && fail "build: $series guest did not finish within 240 s"
 qpid=""
 tr -d '\r' < "$tmp/console.log" > "$tmp/con"
-val() { sed -n "s/^@@T $1 //p" "$tmp/con" | head -n1; }
+val() { sed -n "s/^@@T $1 //p" "$tmp/con" | head -n1 | sed 's/[[:space:]]*$//'; }
 check "build: $series boots with the lazy model ($(val PREEMPT))" test "$(val PREEMPT)" = "full (lazy)"
 nsec=$(val SLICE_NSEC)
 case $nsec in [0-9]*) pass "build: debugfs rseq/slice_ext_nsec exists ($nsec ns)" ;;
