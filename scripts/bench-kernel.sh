@@ -13,6 +13,7 @@
 #   MODELS PAGES CLIENTS LOCKS  override the matrix (space or comma lists)
 #   DURATION WARMUP REPEAT      seconds, seconds, repetitions (10, 0, 3)
 #   POOL RELATION WORKLOAD      bufbench sizes and workload (128M, 512M)
+#   STRATEGY                    bufbench --strategy (bufbench's default: pg)
 #   VCPUS MEM_MB               guest size (host CPUs, sized from POOL etc.)
 #   PREEMPTLAB_ACCEL=kvm|tcg    skip the KVM probe
 #   PREEMPTLAB_BOOT_TIMEOUT     seconds for a guest to answer (TCG 180)
@@ -352,7 +353,7 @@ run_kernel() {
 			echo "PL_VIRT=$accel"
 			echo "PL_DURATION=$DURATION"
 			echo "PL_WARMUP=$WARMUP"
-			echo "PL_ARGS='--pool $POOL --relation $RELATION${WORKLOAD:+ --workload $WORKLOAD}'"
+			echo "PL_ARGS='--pool $POOL --relation $RELATION${WORKLOAD:+ --workload $WORKLOAD}${STRATEGY:+ --strategy $STRATEGY}'"
 			echo "PL_HP2M=$hp2m"
 			echo "PL_TOP='$top'"
 			echo "PL_PG_SB='$pg_sb'"
