@@ -192,7 +192,7 @@ t0=$(date +%s)
 # Its own process group, so that Ctrl-C stops every compiler it started.
 setsid nice -n 5 make -C "$tree" -j"$jobs" "$target" >> "$out/build.log" 2>&1 &
 mpid=$!
-last=0
+last=$t0
 while kill -0 "$mpid" 2>/dev/null; do
 	sleep 5
 	now=$(date +%s)
