@@ -30,6 +30,8 @@ recipe_hash() {
 
 # --- not built ------------------------------------------------------------------
 # shellcheck disable=SC2031 # the subshell above sets its own copy
+user_cache=${PREEMPTLAB_CACHE:-}
+# shellcheck disable=SC2031
 export PREEMPTLAB_CACHE="$tmp/cache"
 if "$resolve" "$series" > "$tmp/out" 2> "$tmp/err"; then
 	fail "build: an unbuilt $series resolved: $(cat "$tmp/out")"
@@ -99,7 +101,7 @@ elif grep -q 'building a kernel needs' "$tmp/err"; then
 else
 	fail "build: malformed fragment: $(tail -n1 "$tmp/err")"
 fi
-unset PREEMPTLAB_CACHE
+if [ -n "$user_cache" ]; then PREEMPTLAB_CACHE=$user_cache; else unset PREEMPTLAB_CACHE; fi
 
 # --- the real build, when there is one ----------------------------------------------
 if ! "$resolve" "$series" > "$tmp/real" 2> "$tmp/err"; then
