@@ -128,12 +128,17 @@ void lab_lock_release(struct lab_lock *l, struct lock_ctx *c)
 		}
 	}
 	raw_release(l, c);
-	if (l->kind == LOCK_RSEQ && rseq_slice_withdraw()) {
-		/* The kernel let us finish; hand the CPU back now. */
-		if (s) {
-			s->rseq_grants++;
-			s->rseq_yields++;
+	if (l->kind == LOCK_RSEQ) {
+		enum rseq_slice_outcome o = rseq_slice_withdraw();
+		if (o == SLICE_GRANTED) {
+			/* The kernel let us finish; hand the CPU back now. */
+			if (s) {
+				s->rseq_grants++;
+				s->rseq_yields++;
+			}
+			rseq_slice_yield();
+		} else if (o == SLICE_REVOKED && s) {
+			s->rseq_revoked++;
 		}
-		rseq_slice_yield();
 	}
 }

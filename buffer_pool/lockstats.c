@@ -10,6 +10,7 @@ void lockstats_add(struct lockstats *sum, const struct lockstats *s)
 	sum->hold_ns += s->hold_ns;
 	sum->rseq_grants += s->rseq_grants;
 	sum->rseq_yields += s->rseq_yields;
+	sum->rseq_revoked += s->rseq_revoked;
 	sum->holds_with_fault += s->holds_with_fault;
 	sum->holds_with_switch += s->holds_with_switch;
 	sum->fault_hold_ns += s->fault_hold_ns;

@@ -22,6 +22,7 @@ struct lockstats {
 	uint64_t max_hold_ns;
 	uint64_t rseq_grants;	/* slice extensions the kernel granted */
 	uint64_t rseq_yields;
+	uint64_t rseq_revoked;	/* request found cleared: extension ran out */
 	/* With --hold-events: holds during which the holder faulted / was switched out. */
 	uint64_t holds_with_fault;
 	uint64_t holds_with_switch;

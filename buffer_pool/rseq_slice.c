@@ -108,12 +108,16 @@ void rseq_slice_request(void)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-bool rseq_slice_withdraw(void)
+enum rseq_slice_outcome rseq_slice_withdraw(void)
 {
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	bool still_requested = ctrl->request != 0;
+	bool granted = ctrl->granted != 0;
 	ctrl->request = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	return ctrl->granted != 0;
+	if (granted)
+		return SLICE_GRANTED;
+	return still_requested ? SLICE_NOT_NEEDED : SLICE_REVOKED;
 }
 
 void rseq_slice_yield(void)

@@ -28,9 +28,16 @@ bool rseq_slice_needs_own_area(void);
 /* Request an extension: call with the lock just taken. */
 void rseq_slice_request(void);
 
-/* Withdraw the request; returns true when the kernel had granted one
- * (the caller then yields with rseq_slice_yield()). */
-bool rseq_slice_withdraw(void);
+enum rseq_slice_outcome {
+	SLICE_NOT_NEEDED,	/* no preemption was due while we held the lock */
+	SLICE_GRANTED,		/* extended: the caller must rseq_slice_yield() */
+	SLICE_REVOKED,		/* the kernel cleared our request: a grant ran
+				 * out before we released, and we were
+				 * scheduled out with the lock held anyway */
+};
+
+/* Withdraw the request and say what became of it. */
+enum rseq_slice_outcome rseq_slice_withdraw(void);
 
 void rseq_slice_yield(void);
 

@@ -22,6 +22,7 @@ static void write_lock(struct json *j, const char *key, const struct lockstats *
 	json_uint(j, "max_wait_ns", s->max_wait_ns);
 	json_uint(j, "rseq_grants", s->rseq_grants);
 	json_uint(j, "rseq_yields", s->rseq_yields);
+	json_uint(j, "rseq_revoked", s->rseq_revoked);
 	write_hist(j, "hold_hist", s->hold_hist);
 	write_hist(j, "wait_hist", s->wait_hist);
 	json_uint(j, "holds_with_fault", s->holds_with_fault);
