@@ -26,9 +26,12 @@ UNIT_TESTS :=
 # Inputs of `make bench`, passed to scripts through the environment.
 KERNEL ?= host
 HUGEPAGES ?= compare
-export KERNEL HUGEPAGES BASELINE MODELS PAGES CLIENTS DURATION REPEAT PGBENCH PROFILE LOCKS \
-	WARMUP POOL RELATION WORKLOAD STRATEGY VCPUS MEM_MB PG_SCALE PG_BUILTINS PG_SHARED_BUFFERS \
-	BUFBENCH_ARGS
+BENCH_VARS = KERNEL HUGEPAGES BASELINE MODELS PAGES CLIENTS DURATION REPEAT PGBENCH PROFILE \
+	LOCKS WARMUP POOL RELATION WORKLOAD STRATEGY VCPUS MEM_MB PG_SCALE PG_BUILTINS \
+	PG_SHARED_BUFFERS BUFBENCH_ARGS
+# Export only what is set: `export X` of an unset X hands the scripts an
+# empty X, which they would read as "set to nothing" (BASELINE= means none).
+$(foreach v,$(BENCH_VARS),$(if $(filter undefined,$(origin $(v))),,$(eval export $(v))))
 
 .PHONY: all test unit-test e2e-test bench report flamegraph attach kernel clean distclean lint configure-if-needed
 
