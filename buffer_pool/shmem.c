@@ -127,6 +127,23 @@ static void hugetlb_hint(char *err, size_t errlen, long page_kb, size_t size)
 			 size >> 20, free_pages < 0 ? 0 : free_pages, need, want, want);
 }
 
+/* Shared anonymous memory gets THP only if shmem_enabled allows it. */
+static void thp_shmem_note(char *note, size_t len)
+{
+	const char *path = "/sys/kernel/mm/transparent_hugepage/shmem_enabled";
+	char line[128] = "";
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	if (strstr(line, "[never]") || strstr(line, "[deny]"))
+		snprintf(note, len,
+			 "thp: shared memory THP is off (%s); expect 4 KB pages; "
+			 "'echo advise > %s' enables it", strtok(line, "\n"), path);
+}
+
 static int apply_numa(void *base, size_t size, const char *numa, char *err, size_t errlen)
 {
 	if (!numa || strcmp(numa, "none") == 0 || strcmp(numa, "local") == 0)
@@ -196,6 +213,8 @@ int shmem_create(struct shmem_seg *s, size_t size, enum page_policy pol, const c
 		if (pol == PAGES_THP && madvise(p, s->size, MADV_HUGEPAGE) != 0)
 			snprintf(s->note, sizeof(s->note), "madvise(MADV_HUGEPAGE) failed: %s",
 				 strerror(errno));
+		else if (pol == PAGES_THP)
+			thp_shmem_note(s->note, sizeof(s->note));
 	}
 	s->base = p;
 	if (apply_numa(p, s->size, numa, err, errlen) != 0) {
