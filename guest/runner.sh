@@ -5,7 +5,8 @@
 # moment that run ends, so a later crash or hang loses nothing finished.
 #
 # /plan.env (written by scripts/bench-kernel.sh) sets PL_LABEL PL_VIRT
-# PL_DURATION PL_WARMUP PL_ARGS PL_HP2M, and for PostgreSQL PL_TOP (the
+# PL_DURATION PL_WARMUP PL_ARGS PL_HP2M, PL_PROFILE (on|off) and
+# PL_PROFILE_FREQ, and for PostgreSQL PL_TOP (the
 # lab's host path: its files sit at their host paths) PL_PG_SB
 # PL_PG_BUILTINS PL_PG_SCALE; each line of /plan.cells is
 #   ID MODEL PAGES LOCK CLIENTS REP          a bufbench run, or
@@ -18,6 +19,10 @@
 #   JSON <id> <bytes> <sha256>        then base64 lines, then END <id>
 #   LOG <name> <bytes> <sha256>       a log file for the host's logs/, the
 #                                     same way (pgbench progress, server)
+#   PROFILE on <event> <hz> | PROFILE off <reason>
+#                                     whether bufbench cells are profiled
+#   PERF <id> <bytes> <sha256>        a cell's `perf script` text, gzipped,
+#                                     the same way, after its JSON
 #   PASS <id> <documents>             a pgbench cell ended well (its
 #                                     documents were sent as JSON blocks)
 #   FAIL <id> <reason>                the cell produced no (full) result
@@ -151,7 +156,43 @@ run_pg() {
 	say FAIL "$1" "pg-bench.sh exit $rc after $pg_sent document(s): ${why:-see the console log}"
 }
 
+# PL_PROFILE=on: each bufbench cell runs under perf record.  TCG emulates
+# no PMU, so the event is cpu-clock (an hrtimer, works everywhere); -g
+# unwinds by frame pointers, which bufbench-static is built with.  Samples
+# stay in the guest's RAM until perf script turns them into text, which
+# goes out gzipped (about 1 KB a sample before; 99 Hz x vCPUs x duration).
+prof=off
+PERF_EVENT=cpu-clock
+perf_probe() {
+	command -v perf >/dev/null 2>&1 || { echo "no perf in this initramfs (the host has no perf binary: apt-get install linux-perf)"; return 1; }
+	out=$(perf record -N -q -e "$PERF_EVENT" -g -o /tmp/perf.probe -- true 2>&1) ||
+		{ echo "perf record fails in the guest: $(echo "$out" | head -n 2 | tr '\n' ' ')"; return 1; }
+	rm -f /tmp/perf.probe
+}
+if [ "${PL_PROFILE:-off}" = on ]; then
+	if why=$(perf_probe); then prof=on; else prof_why=$why; fi
+fi
+
+# profile_out ID: the last cell's samples as gzipped perf script text, sent
+# after its JSON so a failure here costs only the profile.  perf script
+# reads kernel symbols from /proc/kallsyms; timeout bounds a hang, since
+# the host's cell timer stopped with the JSON.
+profile_out() {
+	[ -s /tmp/perf.data ] || { log "no perf data for $1"; return 0; }
+	rm -f /tmp/perf.txt.gz
+	{ timeout 300 perf script -i /tmp/perf.data 2>/tmp/perf.err; echo $? > /tmp/perf.rc; } | gzip -1 > /tmp/perf.txt.gz
+	if [ "$(cat /tmp/perf.rc)" = 0 ]; then
+		log "profile of $1: $(wc -c < /tmp/perf.txt.gz) bytes gzipped"
+		send_block PERF "$1" /tmp/perf.txt.gz
+	else
+		log "perf script failed for $1 (exit $(cat /tmp/perf.rc)): $(tail -n 2 /tmp/perf.err | tr '\n' ' ')"
+	fi
+	rm -f /tmp/perf.data /tmp/perf.txt.gz
+}
+
 say READY "$(uname -r)" "$(model_line)"
+if [ "$prof" = on ]; then say PROFILE on "$PERF_EVENT" "$PL_PROFILE_FREQ"
+elif [ "${PL_PROFILE:-off}" = on ]; then say PROFILE off "$prof_why"; log "PROFILE=on, but $prof_why"; fi
 log "kernel $(uname -r), models: $(model_line), $(nproc) CPUs, $(sed -n 's/MemTotal: *//p' /proc/meminfo)"
 log "1 GB pages reserved: $(cat /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages 2>/dev/null || echo none)"
 while read -r id model pages lock clients rep; do
@@ -166,9 +207,12 @@ while read -r id model pages lock clients rep; do
 		say FAIL "$id" "$why"; log "$why"; continue
 	fi
 	set_hugepages "$pages"
-	rm -f /tmp/run.json
-	# shellcheck disable=SC2086 # PL_ARGS holds several options
-	PREEMPTLAB_KERNEL=$PL_LABEL PREEMPTLAB_VIRT=$PL_VIRT "$BENCH" \
+	rm -f /tmp/run.json /tmp/perf.data
+	rec=""
+	[ "$prof" = on ] && rec="perf record -N -q -e $PERF_EVENT -g -F $PL_PROFILE_FREQ -o /tmp/perf.data --"
+	# perf record exits with bufbench's status.
+	# shellcheck disable=SC2086 # PL_ARGS holds several options, rec a command
+	PREEMPTLAB_KERNEL=$PL_LABEL PREEMPTLAB_VIRT=$PL_VIRT $rec "$BENCH" \
 		--clients "$clients" --duration "$PL_DURATION" --warmup "$PL_WARMUP" \
 		--pages "$pages" --lock "$lock" --seed "$rep" $PL_ARGS \
 		--json /tmp/run.json > /tmp/run.log 2>&1
@@ -176,6 +220,7 @@ while read -r id model pages lock clients rep; do
 	cat /tmp/run.log
 	if [ "$rc" = 0 ] && [ -s /tmp/run.json ]; then
 		send_json "$id" /tmp/run.json
+		[ "$prof" = on ] && profile_out "$id"
 	else
 		say FAIL "$id" "bufbench exit $rc: $(tail -n1 /tmp/run.log)${hp_short:+ ($hp_short)}"
 	fi

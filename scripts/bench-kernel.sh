@@ -26,6 +26,10 @@
 #   PREEMPTLAB_PG_TIMEOUT       seconds for one pgbench cell (one cluster:
 #                               initdb, pgbench -i and all its runs)
 #   PREEMPTLAB_GUEST_APPEND     extra guest kernel command line
+#   PROFILE          off (default) | on: perf record -g each bufbench cell in
+#                    the guest (cpu-clock, frame pointers), its perf script
+#                    text to RUNDIR/perf/<run name>.perf.txt
+#   PROFILE_FREQ     samples per second per vCPU (99)
 set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -96,6 +100,18 @@ done
 for l in $LOCKS; do
 	case $l in tas|rseq|futex|mcs) ;; *) die "LOCKS item '$l': use tas rseq futex mcs" ;; esac
 done
+
+# PROFILE=on puts perf in the initramfs (scripts/initramfs.sh reads PROFILE)
+# and has the runner record each bufbench cell; pgbench cells are not
+# profiled.
+case ${PROFILE:-off} in
+on|1|yes) PROFILE=on ;;
+off|0|no|"") PROFILE=off ;;
+*) die "PROFILE=$PROFILE: use on or off" ;;
+esac
+export PROFILE
+PROFILE_FREQ=${PROFILE_FREQ:-99}
+posint PROFILE_FREQ "$PROFILE_FREQ"
 
 # PostgreSQL: one cell per huge_pages setting and kernel; each cell is one
 # cluster that serves every model, builtin, client count and repetition.
@@ -269,6 +285,7 @@ pg_setup_est=60
 fmt_s() { if [ "$1" -ge 60 ]; then echo "$(($1 / 60))m$(($1 % 60))s"; else echo "${1}s"; fi; }
 finished() { find "$rundir/runs" -name 'bufbench-*.json' | wc -l; }
 pg_docs() { find "$rundir/runs" -name 'pgbench-*.json' | wc -l; }
+profiles() { find "$rundir/perf" -name '*.perf.txt' 2>/dev/null | wc -l; }
 
 # progress N DESCRIPTION: one line per cell, with the time left estimated
 # from the time cells took so far (boots excluded: each kernel adds its own
@@ -355,6 +372,8 @@ run_kernel() {
 			echo "PL_WARMUP=$WARMUP"
 			echo "PL_ARGS='--pool $POOL --relation $RELATION${WORKLOAD:+ --workload $WORKLOAD}${STRATEGY:+ --strategy $STRATEGY}'"
 			echo "PL_HP2M=$hp2m"
+			echo "PL_PROFILE=$PROFILE"
+			echo "PL_PROFILE_FREQ=$PROFILE_FREQ"
 			echo "PL_TOP='$top'"
 			echo "PL_PG_SB='$pg_sb'"
 			echo "PL_PG_BUILTINS='$pg_builtins'"
@@ -374,9 +393,14 @@ run_kernel() {
 		# Ctrl-C also hits the children of this loop; "|| true" keeps set -e
 		# from ending the script before the finished runs are settled.
 		while :; do
-			"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" > "$work/events" || true
+			"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" "$rundir/perf" > "$work/events" || true
 			now=$(date +%s)
-			if [ -z "$ready_s" ] && grep -q '^ready' "$work/events"; then ready_s=$((now - t0)); boot_est=$ready_s; fi
+			if [ -z "$ready_s" ] && grep -q '^ready' "$work/events"; then
+				ready_s=$((now - t0)); boot_est=$ready_s
+				if [ "$PROFILE" = on ] && ! grep -q '^profile on' "$work/events"; then
+					note "PROFILE=on, but $K_LABEL runs unprofiled: $(sed -n 's/^profile off //p' "$work/events" | head -n1)"
+				fi
+			fi
 			[ -z "$first_s" ] && grep -q -e '^ok' -e '^fail' "$work/events" && first_s=$((now - t0))
 			last=$(sed -n 's/^start //p' "$work/events" | tail -n1)
 			if [ -n "$last" ] && [ "$last" != "$cur" ]; then
@@ -419,7 +443,7 @@ run_kernel() {
 				! grep -q -e "^ok $cur\$" -e "^fail $cur " -e "^pass $cur " "$work/events"; then end=cell-timeout; stop_guest; break; fi
 			sleep 1 || true
 		done
-		"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" > "$work/events" || true
+		"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" "$rundir/perf" > "$work/events" || true
 		wall=$(( $(date +%s) - t0 ))
 		jq -cn --arg lbl "$K_LABEL" --argjson boot "$boot" --arg fin "$end" --argjson wall "$wall" \
 			--arg ready "$ready_s" --arg first "$first_s" --arg con "${con#"$rundir"/}" --arg chan "${chan#"$rundir"/}" \
@@ -494,6 +518,7 @@ jq -n --slurpfile kernels "$work/kernels.jsonl" --slurpfile boots "$work/boots.j
 	--arg pgbench "$PGBENCH" --arg pgmodes "$pg_modes" --arg pgsb "$pg_sb" --arg pgb "$pg_builtins" \
 	--arg pgscale "$pg_scale" --argjson pgruns "$pg_runs_total" --argjson pgdocs "$(pg_docs)" \
 	--arg pgto "${PREEMPTLAB_PG_TIMEOUT:-}" \
+	--arg profile "$PROFILE" --argjson pfreq "$PROFILE_FREQ" --argjson nprof "$(profiles)" \
 	--arg pgcells "$(awk '$2 == "pgbench"' "$work/all.cells")" \
 	'def l: split(" ")|map(select(. != ""));
 	 {guest_bench: {asked: {KERNEL:$kernel, BASELINE:$baseline, HUGEPAGES:$hp, MODELS:($models|l),
@@ -510,6 +535,8 @@ jq -n --slurpfile kernels "$work/kernels.jsonl" --slurpfile boots "$work/boots.j
 	    cells:[$pgcells | split("\n")[] | select(. != "") | split(" ") |
 	      {id:.[0], huge_pages:.[2], models:(.[3]|split(",")), clients:(.[4]|split(",")|map(tonumber)),
 	       repeat:(.[5]|tonumber)}]},
+	  profile:{asked:$profile, where:"guest", event:"cpu-clock", freq_hz:$pfreq,
+	    callgraph:"fp", profiles:$nprof},
 	  interrupted:($interrupted == 1)}}' > "$work/manifest.json"
 if [ -f "$rundir/manifest.json" ]; then
 	jq -s '.[0] * .[1]' "$rundir/manifest.json" "$work/manifest.json" > "$work/m2" && mv "$work/m2" "$rundir/manifest.json"
@@ -517,6 +544,7 @@ else
 	mv "$work/manifest.json" "$rundir/manifest.json"
 fi
 "$here/kernel-summary.sh" "$rundir" "$base_label"
+[ "$PROFILE" = on ] && note "profiles: $(profiles) of $(finished) bufbench runs in $rundir/perf (perf record -g -e cpu-clock -F $PROFILE_FREQ in the guest; the profiled runs' rates include perf's overhead)"
 
 [ "$interrupted" = 1 ] && { note "interrupted: kept the $(( $(finished) + $(pg_docs) )) finished runs in $rundir"; exit 130; }
 [ $(( $(finished) + $(pg_docs) )) -gt 0 ] || die "no cell produced a result; see $rundir/logs/"

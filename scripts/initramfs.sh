@@ -3,7 +3,9 @@
 # static binaries and the guest runner; no kernel modules, so any packaged
 # kernel boots it.  When scripts/pg-guest-files.sh exists and PGBENCH is not
 # off, the files it prints (absolute paths, one a line) and the shared
-# libraries ldd finds for them are added at the same paths.
+# libraries ldd finds for them are added at the same paths.  With PROFILE=on
+# the host's perf goes in the same way (guest/runner.sh records each
+# bufbench cell with it), linked as /bin/perf.
 # Usage: scripts/initramfs.sh OUT.cpio.gz
 set -eu
 # shellcheck source=scripts/common.sh
@@ -34,7 +36,7 @@ mknod -m 600 "$stage/dev/console" c 5 1 2>/dev/null || true
 
 # copy_with_libs FILE: FILE and what it links against, at the same paths.
 copy_with_libs() {
-	[ -e "$1" ] || die "pg-guest-files.sh named $1, which does not exist"
+	[ -e "$1" ] || die "$1 (asked for the guest) does not exist"
 	mkdir -p "$stage$(dirname "$1")"
 	cp -L "$1" "$stage$1"
 	[ "$(head -c4 "$1" | tr -d '\177')" = ELF ] || return 0
@@ -50,6 +52,27 @@ if [ -x "$pgfiles" ] && [ "${PGBENCH:-}" != off ]; then
 	while read -r f; do copy_with_libs "$f"; done < "$stage.pgfiles"
 	rm -f "$stage.pgfiles"
 fi
+
+# The real perf binary: Debian's /usr/bin/perf is either perf itself or a
+# shell wrapper that execs perf_<its kernel's version>, which would look for
+# perf_<the guest's version> there; the newest perf_* serves any kernel
+# (perf's kernel interface only grows).
+find_perf() {
+	if [ -n "${PERF:-}" ]; then command -v "$PERF"; return; fi
+	p=$(command -v perf 2>/dev/null) || p=""
+	if [ -n "$p" ] && [ "$(head -c4 "$p" | tr -d '\177')" = ELF ]; then echo "$p"; return; fi
+	for c in /usr/bin/perf_*; do [ -x "$c" ] && p=$c; done
+	[ -n "$p" ] && [ "$(head -c4 "$p" | tr -d '\177')" = ELF ] && echo "$p"
+}
+case ${PROFILE:-off} in
+on|1|yes)
+	if perf=$(find_perf) && [ -n "$perf" ]; then
+		copy_with_libs "$perf"
+		[ "$perf" = /bin/perf ] || ln -s "$perf" "$stage/bin/perf"
+	else
+		note "PROFILE=on: no perf binary on the host to put in the guest (apt-get install linux-perf); guests run unprofiled"
+	fi ;;
+esac
 
 mkdir -p "$(dirname "$out")"
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$out.tmp"

@@ -3,20 +3,23 @@
 # port; protocol in guest/runner.sh) and writes every complete run whose
 # length and sha256 check out to RUNS/<id>.json, and every log block (the
 # guest's pgbench progress and server logs) to LOGS/<name>, by default
-# RUNS/../logs.  Safe to call again and
+# RUNS/../logs, and every profile (gzipped `perf script` text of a
+# bufbench cell) to PERF/<id>.perf.txt, by default RUNS/../perf, where
+# scripts/flamegraph-fold.sh finds it.  Safe to call again and
 # again while the guest runs: finished runs land as soon as they arrive, and
 # a truncated last block (crash, kill) is simply not written.
 # Prints one status line per event to stdout:
 #   ready RELEASE MODELS... | start ID | ok ID | pass ID DOCUMENTS |
-#   fail ID REASON | bad ID | log NAME | done
+#   fail ID REASON | bad ID | log NAME | perf ID | profile on|off ... | done
 # (ok: a run's JSON arrived whole; pass: a pgbench cell, whose documents
-# came as JSON blocks of their own, ended well; log: a log file arrived.)
-# Usage: scripts/qemu-channel.sh CHANNEL RUNS [LOGS]
+# came as JSON blocks of their own, ended well; log: a log file arrived;
+# perf: a cell's profile arrived; profile: whether the guest profiles.)
+# Usage: scripts/qemu-channel.sh CHANNEL RUNS [LOGS [PERF]]
 set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
-[ $# -eq 2 ] || [ $# -eq 3 ] || die "usage: $0 CHANNEL RUNS [LOGS]"
-chan=$1 runs=$2 logs=${3:-$2/../logs}
+case $# in 2|3|4) ;; *) die "usage: $0 CHANNEL RUNS [LOGS [PERF]]" ;; esac
+chan=$1 runs=$2 logs=${3:-$2/../logs} perf=${4:-$2/../perf}
 [ -f "$chan" ] || exit 0
 mkdir -p "$runs" "$logs"
 tmp=$(mktemp -d)
@@ -32,21 +35,34 @@ tr -d '\r' < "$chan" | awk -v dir="$tmp" '
 	$2 == "PASS"  { print "pass " $3 " " $4; next }
 	$2 == "FAIL"  { $1 = ""; $2 = ""; sub(/^ +/, ""); print "fail " $0; next }
 	$2 == "DONE"  { print "done"; next }
-	$2 == "JSON" || $2 == "LOG" {
+	$2 == "PROFILE" { $1 = ""; $2 = ""; sub(/^ +/, ""); print "profile " $0; next }
+	$2 == "JSON" || $2 == "LOG" || $2 == "PERF" {
 		cur = $3
 		if (cur == "" || cur ~ /\// || cur ~ /^\./) { cur = ""; next }
-		printf "" > (dir "/" cur ".b64"); print $4, $5, ($2 == "LOG" ? "log" : "json") > (dir "/" cur ".sum"); next }
+		printf "" > (dir "/" cur ".b64"); print $4, $5, ($2 == "LOG" ? "log" : $2 == "PERF" ? "perf" : "json") > (dir "/" cur ".sum"); next }
 	$2 == "END"   { if (cur == $3) { close(dir "/" cur ".b64"); print "end " cur }; cur = ""; next }
 ' > "$tmp/events"
 
 while read -r ev id rest; do
 	if [ "$ev" != end ]; then echo "$ev $id $rest" | sed 's/ *$//'; continue; fi
 	read -r bytes sum kind < "$tmp/$id.sum"
+	case $kind in
+	log) dest=$logs/$id ok=log ;;
+	perf) dest=$perf/$id.perf.txt ok=perf ;;
+	*) dest=$runs/$id.json ok=ok ;;
+	esac
+	# Profiles are large and this runs every second: one checked once is done.
+	if [ "$kind" = perf ] && [ -f "$dest" ]; then echo "$ok $id"; continue; fi
 	base64 -d < "$tmp/$id.b64" > "$tmp/$id.out" 2>/dev/null || true
-	if [ "$kind" = log ]; then dest=$logs/$id ok=log; else dest=$runs/$id.json ok=ok; fi
 	if [ "$(wc -c < "$tmp/$id.out")" = "$bytes" ] &&
 		[ "$(sha256sum < "$tmp/$id.out" | cut -d' ' -f1)" = "$sum" ]; then
-		[ -f "$dest" ] || mv "$tmp/$id.out" "$dest"
+		if [ "$kind" = perf ]; then
+			mkdir -p "$perf"
+			if ! gzip -dc < "$tmp/$id.out" > "$tmp/$id.txt"; then echo "bad $id"; continue; fi
+			mv "$tmp/$id.txt" "$dest"
+		else
+			[ -f "$dest" ] || mv "$tmp/$id.out" "$dest"
+		fi
 		echo "$ok $id"
 	else
 		echo "bad $id"
