@@ -444,6 +444,9 @@ run_kernel() {
 			sleep 1 || true
 		done
 		"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" "$rundir/perf" > "$work/events" || true
+		# A guest that powers off right after DONE can exit before the
+		# loop's last read of the channel: that is a finished run.
+		if [ "$end" = crashed ] && grep -q '^done$' "$work/events"; then end="done"; fi
 		wall=$(( $(date +%s) - t0 ))
 		jq -cn --arg lbl "$K_LABEL" --argjson boot "$boot" --arg fin "$end" --argjson wall "$wall" \
 			--arg ready "$ready_s" --arg first "$first_s" --arg con "${con#"$rundir"/}" --arg chan "${chan#"$rundir"/}" \
