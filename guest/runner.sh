@@ -165,7 +165,7 @@ prof=off
 PERF_EVENT=cpu-clock
 perf_probe() {
 	command -v perf >/dev/null 2>&1 || { echo "no perf in this initramfs (the host has no perf binary: apt-get install linux-perf)"; return 1; }
-	out=$(perf record -N -q -e "$PERF_EVENT" -g -o /tmp/perf.probe -- true 2>&1) ||
+	out=$(perf record -N -B -q -e "$PERF_EVENT" -g -o /tmp/perf.probe -- true 2>&1) ||
 		{ echo "perf record fails in the guest: $(echo "$out" | head -n 2 | tr '\n' ' ')"; return 1; }
 	rm -f /tmp/perf.probe
 }
@@ -209,7 +209,7 @@ while read -r id model pages lock clients rep; do
 	set_hugepages "$pages"
 	rm -f /tmp/run.json /tmp/perf.data
 	rec=""
-	[ "$prof" = on ] && rec="perf record -N -q -e $PERF_EVENT -g -F $PL_PROFILE_FREQ -o /tmp/perf.data --"
+	[ "$prof" = on ] && rec="perf record -N -B -q -e $PERF_EVENT -g -F $PL_PROFILE_FREQ -o /tmp/perf.data --"
 	# perf record exits with bufbench's status.
 	# shellcheck disable=SC2086 # PL_ARGS holds several options, rec a command
 	PREEMPTLAB_KERNEL=$PL_LABEL PREEMPTLAB_VIRT=$PL_VIRT $rec "$BENCH" \

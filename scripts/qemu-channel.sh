@@ -26,10 +26,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # awk splits the stream; each complete block goes to its own base64 file
-# named after its id, with "bytes sha256 kind" beside it.  A name that is
-# not a plain file name is not written anywhere.
+# named after its kind and id (a cell's JSON and its profile share the id),
+# with "bytes sha256" beside it.  A name that is not a plain file name is
+# not written anywhere.
 tr -d '\r' < "$chan" | awk -v dir="$tmp" '
-	$1 != "@@PL" { if (cur != "") print >> (dir "/" cur ".b64"); next }
+	$1 != "@@PL" { if (cur != "") print >> (dir "/" key ".b64"); next }
 	$2 == "READY" { $1 = ""; $2 = ""; sub(/^ +/, ""); print "ready " $0; next }
 	$2 == "START" { print "start " $3; next }
 	$2 == "PASS"  { print "pass " $3 " " $4; next }
@@ -37,15 +38,16 @@ tr -d '\r' < "$chan" | awk -v dir="$tmp" '
 	$2 == "DONE"  { print "done"; next }
 	$2 == "PROFILE" { $1 = ""; $2 = ""; sub(/^ +/, ""); print "profile " $0; next }
 	$2 == "JSON" || $2 == "LOG" || $2 == "PERF" {
-		cur = $3
+		cur = $3; kind = tolower($2); key = kind "." cur
 		if (cur == "" || cur ~ /\// || cur ~ /^\./) { cur = ""; next }
-		printf "" > (dir "/" cur ".b64"); print $4, $5, ($2 == "LOG" ? "log" : $2 == "PERF" ? "perf" : "json") > (dir "/" cur ".sum"); next }
-	$2 == "END"   { if (cur == $3) { close(dir "/" cur ".b64"); print "end " cur }; cur = ""; next }
+		printf "" > (dir "/" key ".b64"); print $4, $5 > (dir "/" key ".sum"); close(dir "/" key ".sum"); next }
+	$2 == "END"   { if (cur == $3) { close(dir "/" key ".b64"); print "end " kind " " cur }; cur = ""; next }
 ' > "$tmp/events"
 
 while read -r ev id rest; do
 	if [ "$ev" != end ]; then echo "$ev $id $rest" | sed 's/ *$//'; continue; fi
-	read -r bytes sum kind < "$tmp/$id.sum"
+	kind=$id id=$rest key=$kind.$rest
+	read -r bytes sum < "$tmp/$key.sum"
 	case $kind in
 	log) dest=$logs/$id ok=log ;;
 	perf) dest=$perf/$id.perf.txt ok=perf ;;
@@ -53,15 +55,15 @@ while read -r ev id rest; do
 	esac
 	# Profiles are large and this runs every second: one checked once is done.
 	if [ "$kind" = perf ] && [ -f "$dest" ]; then echo "$ok $id"; continue; fi
-	base64 -d < "$tmp/$id.b64" > "$tmp/$id.out" 2>/dev/null || true
-	if [ "$(wc -c < "$tmp/$id.out")" = "$bytes" ] &&
-		[ "$(sha256sum < "$tmp/$id.out" | cut -d' ' -f1)" = "$sum" ]; then
+	base64 -d < "$tmp/$key.b64" > "$tmp/$key.out" 2>/dev/null || true
+	if [ "$(wc -c < "$tmp/$key.out")" = "$bytes" ] &&
+		[ "$(sha256sum < "$tmp/$key.out" | cut -d' ' -f1)" = "$sum" ]; then
 		if [ "$kind" = perf ]; then
 			mkdir -p "$perf"
-			if ! gzip -dc < "$tmp/$id.out" > "$tmp/$id.txt"; then echo "bad $id"; continue; fi
-			mv "$tmp/$id.txt" "$dest"
+			if ! gzip -dc < "$tmp/$key.out" > "$tmp/$key.txt"; then echo "bad $id"; continue; fi
+			mv "$tmp/$key.txt" "$dest"
 		else
-			[ -f "$dest" ] || mv "$tmp/$id.out" "$dest"
+			[ -f "$dest" ] || mv "$tmp/$key.out" "$dest"
 		fi
 		echo "$ok $id"
 	else
