@@ -21,8 +21,12 @@ command -v jq >/dev/null || { skip "guest_profile: jq not installed (apt-get ins
 # --- the channel, from a hand-made stream ---------------------------------
 printf 'x 1 [000] 1.000000: 1 cpu-clock:\n\tffffffff81000000 f+0x1 ([kernel.kallsyms])\n\n' > "$tmp/p.txt"
 gzip -c "$tmp/p.txt" > "$tmp/p.gz"
+echo '{"a":1}' > "$tmp/j.json"
 {
 	echo "@@PL PROFILE on cpu-clock 99"
+	echo "@@PL JSON cellA $(wc -c < "$tmp/j.json") $(sha256sum < "$tmp/j.json" | cut -d' ' -f1)"
+	base64 "$tmp/j.json"
+	echo "@@PL END cellA"
 	echo "@@PL PERF cellA $(wc -c < "$tmp/p.gz") $(sha256sum < "$tmp/p.gz" | cut -d' ' -f1)"
 	base64 "$tmp/p.gz"
 	echo "@@PL END cellA"
@@ -34,6 +38,7 @@ gzip -c "$tmp/p.txt" > "$tmp/p.gz"
 } > "$tmp/chan"
 "$top/scripts/qemu-channel.sh" "$tmp/chan" "$tmp/ch/runs" "$tmp/ch/logs" "$tmp/ch/perf" > "$tmp/ev"
 check "channel: a whole PERF block lands as perf/<id>.perf.txt, unzipped" cmp "$tmp/p.txt" "$tmp/ch/perf/cellA.perf.txt"
+check "channel: the cell's JSON, with the same id, lands too" cmp "$tmp/j.json" "$tmp/ch/runs/cellA.json"
 check "channel: a PERF block with a wrong sha256 is reported bad, not written" \
 	sh -c "grep -qx 'bad cellB' '$tmp/ev' && test ! -e '$tmp/ch/perf/cellB.perf.txt'"
 check "channel: a truncated PERF block is not written" test ! -e "$tmp/ch/perf/cellC.perf.txt"
