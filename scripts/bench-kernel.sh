@@ -8,6 +8,9 @@
 # Environment (all optional but KERNEL):
 #   KERNEL     catalog series, exact version or image path
 #   BASELINE   kernel run with model none (default 6.12; none skips it)
+#   BASELINE_MODELS  the baseline's models (default none); "none full" also
+#              runs 6.12/full, which separates the kernel version's effect
+#              from the model's (7.0 has no none to compare with)
 #   HUGEPAGES  off (4k) | on (2m, must be had) | try (try-2m) |
 #              compare (4k, 2m and 1g where it can be reserved; default)
 #   MODELS PAGES CLIENTS LOCKS  override the matrix (space or comma lists)
@@ -182,6 +185,13 @@ if [ "$BASELINE" != none ] && [ -n "$BASELINE" ]; then
 	*" none "*) ;;
 	*) die "BASELINE=$BASELINE has no PREEMPT_NONE (models: ${K_MODELS:-unknown}); use 6.12, 6.1 or BASELINE=none" ;;
 	esac
+	base_models=$(split_list "${BASELINE_MODELS:-none}")
+	for m in $base_models; do
+		case " $K_MODELS " in
+		*" $m "*) ;;
+		*) die "BASELINE_MODELS: $BASELINE has no model '$m' (it has: $K_MODELS)" ;;
+		esac
+	done
 	if [ "$K_LABEL" = "$main_label" ] && [ "$K_IMAGE" = "$(sed -n "s/^K_IMAGE='\(.*\)'$/\1/p" "$rundir/logs/kernel-main.env")" ]; then
 		note "BASELINE is the kernel under test; running it once"
 	else
@@ -263,7 +273,7 @@ pg_runs_of() {
 for k in $kernels; do
 	# shellcheck disable=SC1090 # per-kernel file
 	. "$rundir/logs/kernel-$k.env"
-	if [ "$k" = baseline ]; then models=none; else models=$main_models; fi
+	if [ "$k" = baseline ]; then models=$base_models; else models=$main_models; fi
 	{ cells_for "$K_LABEL" "$models"; pg_cells_for "$K_LABEL" "$models"; } > "$work/$k.cells"
 	cat "$work/$k.cells" >> "$work/all.cells"
 done
