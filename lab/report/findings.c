@@ -199,6 +199,25 @@ static void spread_caveat(const struct results *r, struct findings *fd)
 	snprintf(fd->caveats + l, sizeof(fd->caveats) - l, "%s", s);
 }
 
+/*
+ * 7.0 has no PREEMPT_NONE, so its baseline is another kernel: the headline
+ * change is the kernel version's and the model's together.  Say so, and
+ * how to tell them apart (the baseline kernel also runs full).
+ */
+static void confound_caveat(struct findings *fd)
+{
+	const struct cell *b = fd->base, *x = fd->worst;
+	if (!b || !x || !strcmp(b->kernel_label, x->kernel_label) || !strcmp(b->model, x->model))
+		return;
+	size_t l = strlen(fd->caveats);
+	snprintf(fd->caveats + l, sizeof(fd->caveats) - l,
+		 "%sThe baseline differs in kernel (%s -> %s) as well as model (%s -> %s): the "
+		 "change is both together. BASELINE_MODELS=none,full also runs %s/full, which "
+		 "separates the two.",
+		 l ? " " : "", b->kernel_label, x->kernel_label, b->model, x->model,
+		 b->kernel_label);
+}
+
 void find_headline(const struct results *r, const char *baseline, struct findings *fd)
 {
 	memset(fd, 0, sizeof(*fd));
@@ -298,4 +317,5 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 		}
 	}
 	spread_caveat(r, fd);
+	confound_caveat(fd);
 }

@@ -71,4 +71,8 @@ f=$run/runs/pgbench-7.0-lazy-hpon-s_lock-simple-update-c8-r1.json
 jq '.provenance.page_policy = "huge_pages=try" | .provenance.page_size_kb = 4' "$f" > "$tmp/x" && mv "$tmp/x" "$f"
 "$report" "$run" 2>/dev/null
 check "a fallback to 4 KB is flagged in Cells" sh -c "tr '\\n' ' ' < '$txt' | sed 's/  */ /g' | grep -q 'asked huge_pages=off, huge_pages=try: huge pages NOT obtained'"
+# 7.0 has no none: the baseline is another kernel, and the report says the
+# change is the version's and the model's together.
+check "the kernel-and-model confound is named" sh -c \
+	"tr '\n' ' ' < '$txt' | grep -q 'differs in kernel (6.12 -> 7.0) as well as model (none -> lazy)'"
 tests_done
