@@ -28,7 +28,7 @@ KERNEL ?= host
 HUGEPAGES ?= compare
 BENCH_VARS = KERNEL HUGEPAGES BASELINE MODELS PAGES CLIENTS DURATION REPEAT PGBENCH PROFILE \
 	LOCKS WARMUP POOL RELATION WORKLOAD STRATEGY VCPUS MEM_MB PG_SCALE PG_BUILTINS \
-	PG_SHARED_BUFFERS BUFBENCH_ARGS BASELINE_MODELS
+	PG_SHARED_BUFFERS BUFBENCH_ARGS BASELINE_MODELS PROFILE_FREQ PROFILE_CALLGRAPH
 # Export only what is set: `export X` of an unset X hands the scripts an
 # empty X, which they would read as "set to nothing" (BASELINE= means none).
 $(foreach v,$(BENCH_VARS),$(if $(filter undefined,$(origin $(v))),,$(eval export $(v))))

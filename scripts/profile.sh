@@ -9,9 +9,10 @@
 # RUNDIR/perf/<run name>, the run's JSON being RUNDIR/runs/<run name>.json.
 # Otherwise COMMAND simply runs.  COMMAND's exit status is kept either way.
 #
-# PROFILE_CALLGRAPH=dwarf (default) | fp: the lab builds without frame
-#   pointers, so `-g` (fp) loses user-space callers; dwarf unwinding keeps
-#   them at more cost (about 1.5 MB/s of perf.data at 99 Hz).
+# PROFILE_CALLGRAPH=dwarf (default) | fp: the lab builds with frame
+#   pointers but glibc does not, so `-g` (fp) loses the callers of libc
+#   frames (pread and the faults under it); dwarf unwinding keeps them at
+#   more cost (about 1.5 MB/s of perf.data at 99 Hz).
 # PROFILE_FREQ=99 samples per second per CPU.
 # PROFILE_KEEP=1 keeps OUT_STEM.perf.data (deleted once folded otherwise).
 set -eu

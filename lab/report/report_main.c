@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 		size_t l = strlen(rp.fd.caveats);
 		snprintf(rp.fd.caveats + l, sizeof(rp.fd.caveats) - l,
 			 "%sProfiled cells ran under perf record (PROFILE=on): their rates "
-			 "include perf's overhead (dwarf unwinding costs most).", l ? " " : "");
+			 "include perf's overhead (the host's dwarf unwinding costs most).", l ? " " : "");
 	}
 	write_charts(&rp);
 	write_flamegraphs(&rp);
