@@ -32,4 +32,15 @@ fixture_run() {
 	run=$tmp/run
 }
 
+# no_guest_left DIR: no QEMU still runs with its logs in DIR.
+no_guest_left() {
+	for p in /proc/[0-9]*; do
+		{ tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null | grep -q "^[^ ]*qemu-system[^ ]* .*$1" && return 1
+	done
+	return 0
+}
+
+# jqt FILE EXPR: EXPR holds for the JSON in FILE.
+jqt() { jq -e "$2" "$1" > /dev/null; }
+
 tests_done() { [ "$TESTS_FAILED" -eq 0 ]; }

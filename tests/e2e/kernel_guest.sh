@@ -27,15 +27,6 @@ fi
 export KERNEL=7.0 BASELINE=none MODELS=lazy,full PAGES=4k CLIENTS=2 DURATION=3 REPEAT=1
 export PREEMPTLAB_ACCEL=tcg PGBENCH=off POOL=64M RELATION=256M
 
-# no_guest_left DIR: no QEMU still runs with its logs in DIR.
-no_guest_left() {
-	for p in /proc/[0-9]*; do
-		{ tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null | grep -q "^[^ ]*qemu-system[^ ]* .*$1" && return 1
-	done
-	return 0
-}
-# jqt FILE EXPR: EXPR holds for the JSON in FILE.
-jqt() { jq -e "$2" "$1" > /dev/null; }
 
 run=$tmp/ok
 start=$(date +%s)

@@ -87,13 +87,6 @@ export PREEMPTLAB_ACCEL=tcg PGBENCH=on PG_BUILTINS=select-only POOL=64M RELATION
 # Generous for a loaded machine, never unbounded.
 export PREEMPTLAB_PG_TIMEOUT=480
 
-no_guest_left() {
-	for p in /proc/[0-9]*; do
-		{ tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null | grep -q "^[^ ]*qemu-system[^ ]* .*$1" && return 1
-	done
-	return 0
-}
-jqt() { jq -e "$2" "$1" > /dev/null; }
 
 run=$tmp/ok
 start=$(date +%s)
