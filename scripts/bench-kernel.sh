@@ -8,6 +8,7 @@
 # Environment (all optional but KERNEL):
 #   KERNEL     catalog series, exact version or image path
 #   BASELINE   kernel run with model none (default 6.12; none skips it)
+#   BUFBENCH_ARGS    more bufbench options for every guest run (e.g. --hold-events)
 #   BASELINE_MODELS  the baseline's models (default none); "none full" also
 #              runs 6.12/full, which separates the kernel version's effect
 #              from the model's (7.0 has no none to compare with)
@@ -380,7 +381,7 @@ run_kernel() {
 			echo "PL_VIRT=$accel"
 			echo "PL_DURATION=$DURATION"
 			echo "PL_WARMUP=$WARMUP"
-			echo "PL_ARGS='--pool $POOL --relation $RELATION${WORKLOAD:+ --workload $WORKLOAD}${STRATEGY:+ --strategy $STRATEGY}'"
+			echo "PL_ARGS='--pool $POOL --relation $RELATION${WORKLOAD:+ --workload $WORKLOAD}${STRATEGY:+ --strategy $STRATEGY}${BUFBENCH_ARGS:+ $BUFBENCH_ARGS}'"
 			echo "PL_HP2M=$hp2m"
 			echo "PL_PROFILE=$PROFILE"
 			echo "PL_PROFILE_FREQ=$PROFILE_FREQ"
