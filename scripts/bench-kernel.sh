@@ -9,6 +9,12 @@
 #   KERNEL     catalog series, exact version or image path
 #   BASELINE   kernel run with model none (default 6.12; none skips it)
 #   BUFBENCH_ARGS    more bufbench options for every guest run (e.g. --hold-events)
+#   MODEL_SWITCH     boot (default): one boot per model, chosen with preempt=
+#              on the kernel command line; runtime: one boot per kernel,
+#              models switched through debugfs.  Runtime switching patches
+#              kernel text (static calls) while the other vCPU runs, and
+#              under QEMU TCG that crashed 6.12 and 7.0 guests with int3
+#              oopses seconds later (docs/kernels.md)
 #   BASELINE_MODELS  the baseline's models (default none); "none full" also
 #              runs 6.12/full, which separates the kernel version's effect
 #              from the model's (7.0 has no none to compare with)
@@ -257,12 +263,13 @@ cells_for() { # LABEL MODELS -> lines "id model pages lock clients rep"
 		r=$((r + 1))
 	done
 }
-# pg_cells_for LABEL MODELS -> lines "id pgbench huge_pages models clients
-# repeat" (comma lists), after the kernel's bufbench cells.
+# pg_cells_for LABEL MODELS [TAG] -> lines "id pgbench huge_pages models
+# clients repeat" (comma lists), after the kernel's bufbench cells; TAG (the
+# model of a one-model boot) keeps ids unique across boots of one kernel.
 pg_cells_for() {
 	[ "$PGBENCH" = on ] || return 0
 	for hp in $pg_modes; do
-		echo "pgbench-$(echo "$1" | tr '/ ' '__')-hp$hp pgbench $hp $(echo "$2" | tr ' ' ,) $(echo "$CLIENTS" | tr ' ' ,) $REPEAT"
+		echo "pgbench-$(echo "$1" | tr '/ ' '__')${3:+-$3}-hp$hp pgbench $hp $(echo "$2" | tr ' ' ,) $(echo "$CLIENTS" | tr ' ' ,) $REPEAT"
 	done
 }
 # pg_runs_of MODELS CLIENTS REPEAT (comma lists): pgbench runs in one cell.
@@ -270,14 +277,26 @@ pg_runs_of() {
 	echo $(( $(echo "$1" | tr , ' ' | wc -w) * $(echo "$2" | tr , ' ' | wc -w) * \
 		$(echo "$pg_builtins" | wc -w) * $3 ))
 }
+# Boot units: KERNEL (all its models in one boot, switched at run time) or
+# KERNEL.MODEL (one boot per model, set on the command line).
+case ${MODEL_SWITCH:=boot} in boot|runtime) ;; *) die "MODEL_SWITCH=$MODEL_SWITCH: expected boot or runtime" ;; esac
+units=""
 : > "$work/all.cells"
 for k in $kernels; do
 	# shellcheck disable=SC1090 # per-kernel file
 	. "$rundir/logs/kernel-$k.env"
 	if [ "$k" = baseline ]; then models=$base_models; else models=$main_models; fi
-	{ cells_for "$K_LABEL" "$models"; pg_cells_for "$K_LABEL" "$models"; } > "$work/$k.cells"
-	cat "$work/$k.cells" >> "$work/all.cells"
+	if [ "$MODEL_SWITCH" = boot ] && [ "$models" != current ]; then
+		for m in $models; do
+			units="$units $k.$m"
+			{ cells_for "$K_LABEL" "$m"; pg_cells_for "$K_LABEL" "$m" "$m"; } > "$work/$k.$m.cells"
+		done
+	else
+		units="$units $k"
+		{ cells_for "$K_LABEL" "$models"; pg_cells_for "$K_LABEL" "$models"; } > "$work/$k.cells"
+	fi
 done
+for u in $units; do cat "$work/$u.cells" >> "$work/all.cells"; done
 total=$(wc -l < "$work/all.cells")
 total_pg=$(awk '$2 == "pgbench"' "$work/all.cells" | wc -l)
 total_bb=$((total - total_pg))
@@ -353,15 +372,19 @@ fail_cell() {
 	failed_cells=$((failed_cells + 1))
 }
 
-# run_kernel K: boot kernel K (main|baseline) until its cells are all tried.
+# run_kernel UNIT: boot kernel main|baseline, or main.MODEL|baseline.MODEL
+# with preempt=MODEL, until the unit's cells are all tried.
 run_kernel() {
 	# shellcheck disable=SC1090 # per-kernel file
-	. "$rundir/logs/kernel-$1.env"
+	. "$rundir/logs/kernel-${1%%.*}.env"
+	boot_model=""
+	[ "$1" != "${1%%.*}" ] && boot_model=${1#*.}
 	accel=$("$here/qemu-accel.sh" "$K_IMAGE" "$work/base.cpio.gz")
 	# Full boot messages: a guest that hangs or panics is diagnosed from its
 	# console log, and printing them costs under a second even under TCG.
 	cmdline="console=ttyS0 panic=-1"
 	[ "$has_1g" = 1 ] && cmdline="$cmdline hugepagesz=1G hugepages=$n1g"
+	[ -n "$boot_model" ] && cmdline="$cmdline preempt=$boot_model"
 	[ -n "${PREEMPTLAB_GUEST_APPEND:-}" ] && cmdline="$cmdline $PREEMPTLAB_GUEST_APPEND"
 	if [ "$accel" = tcg ]; then boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-180}; slack=120; else boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-60}; slack=60; fi
 	cell_to=${PREEMPTLAB_CELL_TIMEOUT:-$((WARMUP + DURATION + slack))}
@@ -373,7 +396,7 @@ run_kernel() {
 	boot=0
 	while [ -s "$work/todo" ] && [ "$interrupted" = 0 ]; do
 		boot=$((boot + 1))
-		tag="$(echo "$K_LABEL" | tr '/ ' '__')-boot$boot"
+		tag="$(echo "$K_LABEL" | tr '/ ' '__')${boot_model:+-$boot_model}-boot$boot"
 		con="$rundir/logs/console-$tag.log"; chan="$rundir/logs/channel-$tag.log"
 		mkdir -p "$work/plan"
 		{
@@ -463,7 +486,7 @@ run_kernel() {
 			--arg ready "$ready_s" --arg first "$first_s" --arg con "${con#"$rundir"/}" --arg chan "${chan#"$rundir"/}" \
 			'{label:$lbl, boot:$boot, end:$fin, wall_s:$wall, ready_s:($ready|tonumber? // null),
 			  first_result_s:($first|tonumber? // null), console:$con, channel:$chan}' >> "$work/boots.jsonl"
-		note "$K_LABEL boot $boot: $end after $(fmt_s "$wall") (guest answered after ${ready_s:-never}s, first result after ${first_s:-never}s)"
+		note "$K_LABEL${boot_model:+/$boot_model} boot $boot: $end after $(fmt_s "$wall") (guest answered after ${ready_s:-never}s, first result after ${first_s:-never}s)"
 
 		# Settle every cell of this boot: result, reported failure, or lost.
 		: > "$work/todo.next"
@@ -510,12 +533,12 @@ run_kernel() {
 }
 
 : > "$work/kernels.jsonl"
-boots_left=$(echo "$kernels" | wc -w)
+boots_left=$(echo "$units" | wc -w)
 note "matrix: $total_bb bufbench cells$([ "$PGBENCH" = on ] && echo ", $total_pg pgbench cells (huge_pages $pg_modes; $pg_runs_total pgbench runs, shared_buffers $pg_sb)"), about $(fmt_s "$(left_est)") with boots"
-for k in $kernels; do
+for u in $units; do
 	[ "$interrupted" = 1 ] && break
 	boots_left=$((boots_left - 1))
-	run_kernel "$k"
+	run_kernel "$u"
 done
 trap - INT TERM
 

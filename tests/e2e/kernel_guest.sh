@@ -26,6 +26,9 @@ fi
 # same path (the KVM probe is tested where KVM works, not here).
 export KERNEL=7.0 BASELINE=none MODELS=lazy,full PAGES=4k CLIENTS=2 DURATION=3 REPEAT=1
 export PREEMPTLAB_ACCEL=tcg PGBENCH=off POOL=64M RELATION=256M
+# One boot, models switched through debugfs (the runner's own switch); the
+# default, one boot per model, is checked after it.
+export MODEL_SWITCH=runtime
 
 
 run=$tmp/ok
@@ -55,6 +58,22 @@ check "guest: manifest records when the first result arrived" \
 	jqt "$run/manifest.json" '.guest_bench.boots[0].first_result_s > 0'
 check "guest: console log kept" grep -q 'runner: cell' "$run/logs/console-7.0-boot1.log"
 check "guest: no QEMU left" no_guest_left "$run"
+
+# The default: one boot per model, the model set by preempt= at boot.
+run=$tmp/perboot
+if MODEL_SWITCH=boot "$top/scripts/bench-kernel.sh" "$run" > "$tmp/perboot.out" 2>&1; then
+	pass "guest: one boot per model finished"
+else
+	cat "$tmp/perboot.out"; fail "guest: one boot per model"
+fi
+for m in lazy full; do
+	f=$run/runs/bufbench-7.0-$m-4k-tas-c2-r1.json
+	check "guest: boot with preempt=$m: result says model $m, read from debugfs" \
+		test "$(jq -r '.provenance | "\(.preempt_model) \(.preempt_model_source)"' "$f" 2>/dev/null)" = "$m debugfs"
+	check "guest: boot with preempt=$m has its own console log" \
+		grep -q "preempt=$m" "$run/logs/console-7.0-$m-boot1.log"
+done
+check "guest: no QEMU left after the per-model boots" no_guest_left "$run"
 
 # A guest that never answers: its init only sleeps.
 run=$tmp/hang

@@ -84,6 +84,8 @@ fi
 # As small as a real run gets: one bufbench cell, one pgbench run.
 export KERNEL=7.0 BASELINE=none MODELS=lazy PAGES=4k CLIENTS=2 DURATION=5 REPEAT=1
 export PREEMPTLAB_ACCEL=tcg PGBENCH=on PG_BUILTINS=select-only POOL=64M RELATION=256M
+# One model, one boot either way; runtime keeps the cell ids model-free.
+export MODEL_SWITCH=runtime
 # Generous for a loaded machine, never unbounded.
 export PREEMPTLAB_PG_TIMEOUT=480
 
