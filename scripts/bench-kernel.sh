@@ -13,8 +13,9 @@
 #              on the kernel command line; runtime: one boot per kernel,
 #              models switched through debugfs.  Runtime switching patches
 #              kernel text (static calls) while the other vCPU runs, and
-#              under QEMU TCG that crashed 6.12 and 7.0 guests with int3
-#              oopses seconds later (docs/kernels.md)
+#              under QEMU TCG live patching crashed 6.12 and 7.0 guests with
+#              int3 oopses; booting with the model makes that rarer, not
+#              impossible (docs/kernels.md)
 #   BASELINE_MODELS  the baseline's models (default none); "none full" also
 #              runs 6.12/full, which separates the kernel version's effect
 #              from the model's (7.0 has no none to compare with)
