@@ -43,4 +43,12 @@ no_guest_left() {
 # jqt FILE EXPR: EXPR holds for the JSON in FILE.
 jqt() { jq -e "$2" "$1" > /dev/null; }
 
+# pct BASE NEW: the report's %change of NEW against BASE (e.g. +12.3%).
+pct() { awk -v b="$1" -v n="$2" 'BEGIN { printf "%+.1f%%", 100 * (n - b) / b }'; }
+
+# row TITLE METRIC: the row of METRIC in the report.txt ($txt) block whose
+# title holds TITLE.
+# shellcheck disable=SC2154 # txt is set by the calling test
+row() { awk -v t="$1" -v m="$2" 'index($0, t) { f = 1 } f && $0 ~ ("  " m "$") { print; exit }' "$txt"; }
+
 tests_done() { [ "$TESTS_FAILED" -eq 0 ]; }

@@ -26,9 +26,6 @@ med() { # tool page_kb lock path
 	  if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end" \
 	  "$run"/runs/*.json
 }
-pct() { awk -v b="$1" -v n="$2" 'BEGIN { printf "%+.1f%%", 100 * (n - b) / b }'; }
-# the row of metric $2 in the block whose title matches $1
-row() { awk -v t="$1" -v m="$2" 'index($0, t) { f = 1 } f && $0 ~ ("  " m "$") { print; exit }' "$txt"; }
 
 want=$(pct "$(med bufbench 4 tas .results.tps)" "$(med bufbench 2048 tas .results.tps)")
 r=$(row "C1 4 KB -> C2 2 MB: bufbench select-only, 8 clients, host/unknown" tps)

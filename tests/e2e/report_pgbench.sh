@@ -23,8 +23,6 @@ sel() { # kernel huge_pages -> jq filter over the cell's documents
 med() { # kernel huge_pages expr
 	jq -s "$(sel "$1" "$2") | map($3) | sort | .[length / 2 | floor]" "$run"/runs/*.json
 }
-pct() { awk -v b="$1" -v n="$2" 'BEGIN { printf "%+.1f%%", 100 * (n - b) / b }'; }
-row() { awk -v t="$1" -v m="$2" 'index($0, t) { f = 1 } f && $0 ~ ("  " m "$") { print; exit }' "$txt"; }
 
 want=$(pct "$(med 6.12 off .results.tps)" "$(med 7.0 off .results.tps)")
 r=$(row "-> C2 7.0/lazy: pgbench simple-update, 8 clients, 4 KB" tps)
