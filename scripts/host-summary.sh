@@ -5,16 +5,15 @@
 # the tps median to the 4 KB cell with the same lock and clients.
 # Usage: scripts/host-summary.sh RUNDIR
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
-. "$(dirname "$0")/common.sh"
+. "$here/common.sh"
 [ $# -eq 1 ] || die "usage: $0 RUNDIR"
 rundir=$1
 set -- "$rundir"/runs/bufbench-*.json
 [ -f "$1" ] || { echo "no bufbench runs in $rundir/runs" > "$rundir/summary.txt"; exit 0; }
-jq -r -s '
-  def median: sort | length as $n |
-    if $n == 0 then null elif $n % 2 == 1 then .[($n - 1) / 2]
-    else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
+jq -L "$here" -r -s '
+  include "summary";
   def fmt(d): if . == null then "-" else (. * pow(10; d) | round) / pow(10; d) | tostring end;
   [ .[] | select(.results.error == "" and (.results.interrupted | not)) |
     { p: .config.pages, got: .provenance.page_size_kb, l: .config.lock,

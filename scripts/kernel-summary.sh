@@ -8,8 +8,9 @@
 # Computed with jq from RUNDIR/runs/*.json.
 # Usage: scripts/kernel-summary.sh RUNDIR [BASELINE_LABEL]
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
-. "$(dirname "$0")/common.sh"
+. "$here/common.sh"
 [ $# -ge 1 ] || die "usage: $0 RUNDIR [BASELINE_LABEL]"
 rundir=$1 base=${2:-}
 out=$rundir/summary.txt
@@ -28,13 +29,8 @@ set -- "$rundir"/runs/*.json
 if [ ! -f "$1" ]; then
 	echo "no runs in $rundir/runs" > "$out"
 elif jq -e -s 'any(.[]; .tool == "bufbench")' "$@" > /dev/null; then
-jq -r -s --arg base "$base" '
-  def median: sort | length as $n |
-    if $n == 0 then null elif $n % 2 == 1 then .[($n - 1) / 2]
-    else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
-  def r1: (. * 10 | round) / 10;
-  def psize: if . == null then "?" elif . >= 1048576 then "\(. / 1048576)G"
-    elif . >= 1024 then "\(. / 1024)M" else "\(.)k" end;
+jq -L "$here" -r -s --arg base "$base" '
+  include "summary";
   [ .[] | select(.tool == "bufbench") |
     { k: .provenance.kernel_label, m: .provenance.preempt_model,
       p: (.config.pages // .provenance.page_policy), l: (.config.lock // .provenance.lock),
@@ -69,13 +65,8 @@ fi
 # with the same huge_pages, builtin and clients.
 if [ -f "$1" ] && jq -e -s 'any(.[]; .tool == "pgbench" and .complete != false)' "$@" > /dev/null; then
 	[ -s "$out" ] && echo >> "$out"
-	jq -r -s --arg base "$base" '
-  def median: sort | length as $n |
-    if $n == 0 then null elif $n % 2 == 1 then .[($n - 1) / 2]
-    else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
-  def r1: (. * 10 | round) / 10;
-  def psize: if . == null then "?" elif . >= 1048576 then "\(. / 1048576)G"
-    elif . >= 1024 then "\(. / 1024)M" else "\(.)k" end;
+	jq -L "$here" -r -s --arg base "$base" '
+  include "summary";
   [ .[] | select(.tool == "pgbench" and .complete != false) |
     { k: .provenance.kernel_label, m: .provenance.preempt_model, hp: .config.huge_pages,
       b: .config.builtin, c: .config.clients, tps: .results.tps,
