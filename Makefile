@@ -9,7 +9,7 @@ CSTD = -std=c11 -D_GNU_SOURCE
 WARN = -Wall -Wextra -Werror
 # Frame pointers let perf -g (PROFILE_CALLGRAPH=fp) see user-space callers cheaply.
 OPT = -O2 -g -fno-omit-frame-pointer
-CFLAGS += $(CSTD) $(WARN) $(OPT) -I. -Ibuffer_pool -Ilab -I$(B)
+CFLAGS += $(CSTD) $(WARN) $(OPT) -I. -Ibuffer_pool -Ilab -Ilab/common -I$(B)
 LDLIBS += -lm -lpthread
 ifeq ($(HAVE_NUMA),1)
 NUMA_LIBS = -lnuma
@@ -91,7 +91,7 @@ $(B)/revision.h: FORCE
 	@rev=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
 	new="#define LAB_REVISION \"$$rev\""; \
 	[ "$$(cat $@ 2>/dev/null)" = "$$new" ] || echo "$$new" > $@
-$(B)/lab/provenance.o $(B)/static/lab/provenance.o: $(B)/revision.h
+$(B)/lab/common/provenance.o $(B)/static/lab/common/provenance.o: $(B)/revision.h
 FORCE:
 .PHONY: FORCE
 

@@ -4,23 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vocab.h"
+
 int strategy_parse(const char *s, enum strategy_kind *kind, uint32_t *nparts)
 {
-	if (strcmp(s, "pg") == 0 || strcmp(s, "global") == 0) {
-		*kind = s[0] == 'p' ? STRATEGY_PG : STRATEGY_GLOBAL;
-		*nparts = 1;
-		return 0;
-	}
-	if (strncmp(s, "partitioned:", 12) == 0) {
-		char *end;
-		long n = strtol(s + 12, &end, 10);
-		if (*end || n < 1 || n > MAX_STRATEGY_PARTS)
-			return -1;
-		*kind = STRATEGY_PARTITIONED;
-		*nparts = (uint32_t)n;
-		return 0;
-	}
-	return -1;
+	long n = 1;
+	const struct vocab_item *it = vocab_find(&vocab_strategies, s, &n);
+	if (!it || n > MAX_STRATEGY_PARTS)
+		return -1;
+	*kind = (enum strategy_kind)it->code;
+	*nparts = (uint32_t)n;
+	return 0;
 }
 
 void strategy_name(enum strategy_kind kind, uint32_t nparts, char *out, unsigned len)
@@ -28,7 +22,7 @@ void strategy_name(enum strategy_kind kind, uint32_t nparts, char *out, unsigned
 	if (kind == STRATEGY_PARTITIONED)
 		snprintf(out, len, "partitioned:%u", nparts);
 	else
-		snprintf(out, len, "%s", kind == STRATEGY_PG ? "pg" : "global");
+		snprintf(out, len, "%s", vocab_name(&vocab_strategies, (int)kind));
 }
 
 void strategy_init(struct strategy_ctl *c, enum strategy_kind kind, uint32_t nparts,

@@ -11,25 +11,20 @@
 #include "clock.h"
 #include "lab_lock.h"
 #include "rseq_slice.h"
-
-static const char *const kind_names[] = {
-	[LOCK_TAS] = "tas", [LOCK_RSEQ] = "rseq", [LOCK_FUTEX] = "futex", [LOCK_MCS] = "mcs",
-};
+#include "vocab.h"
 
 const char *lab_lock_kind_name(enum lab_lock_kind k)
 {
-	return k <= LOCK_MCS ? kind_names[k] : "?";
+	return vocab_name(&vocab_locks, (int)k);
 }
 
 int lab_lock_kind_parse(const char *s, enum lab_lock_kind *out)
 {
-	for (int k = LOCK_TAS; k <= LOCK_MCS; k++) {
-		if (strcmp(s, kind_names[k]) == 0) {
-			*out = (enum lab_lock_kind)k;
-			return 0;
-		}
-	}
-	return -1;
+	const struct vocab_item *it = vocab_find(&vocab_locks, s, NULL);
+	if (!it)
+		return -1;
+	*out = (enum lab_lock_kind)it->code;
+	return 0;
 }
 
 void lab_lock_init(struct lab_lock *l, enum lab_lock_kind kind)

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 
 #include "config.h"
+#include "vocab.h"
 #if HAVE_NUMA
 #include <numa.h>
 #endif
@@ -22,25 +23,18 @@
 #define MAP_HUGE_1GB (30 << MAP_HUGE_SHIFT)
 #endif
 
-static const char *const policy_names[] = {
-	[PAGES_4K] = "4k", [PAGES_THP] = "thp", [PAGES_2M] = "2m",
-	[PAGES_1G] = "1g", [PAGES_TRY_2M] = "try-2m", [PAGES_TRY_1G] = "try-1g",
-};
-
 int page_policy_parse(const char *s, enum page_policy *out)
 {
-	for (int p = PAGES_4K; p <= PAGES_TRY_1G; p++) {
-		if (strcmp(s, policy_names[p]) == 0) {
-			*out = (enum page_policy)p;
-			return 0;
-		}
-	}
-	return -1;
+	const struct vocab_item *it = vocab_find(&vocab_pages, s, NULL);
+	if (!it)
+		return -1;
+	*out = (enum page_policy)it->code;
+	return 0;
 }
 
 const char *page_policy_name(enum page_policy p)
 {
-	return p <= PAGES_TRY_1G ? policy_names[p] : "?";
+	return vocab_name(&vocab_pages, (int)p);
 }
 
 /* A field of the smaps entry whose range starts at addr, in kB. */

@@ -4,8 +4,8 @@
 BP_SRCS = $(wildcard buffer_pool/*.c)
 BP_OBJS = $(BP_SRCS:%.c=$(B)/%.o)
 BP_STATIC_OBJS = $(BP_SRCS:%.c=$(B)/static/%.o)
-LAB_COMMON = lab/json.c lab/provenance.c
-BUFBENCH_SRCS = lab/bufbench.c lab/bufbench_opts.c lab/bufbench_client.c lab/bufbench_json.c $(LAB_COMMON)
+LAB_COMMON = lab/common/json.c lab/common/provenance.c
+BUFBENCH_SRCS = $(wildcard lab/bufbench/*.c) $(LAB_COMMON)
 
 $(B)/libbufferpool.a: $(BP_OBJS)
 	@mkdir -p $(dir $@)
@@ -21,7 +21,7 @@ endif
 $(B)/bufbench-static: $(BUFBENCH_SRCS:%.c=$(B)/static/%.o) $(BP_STATIC_OBJS)
 	$(CC) -static $(LDFLAGS) -o $@ $^ $(STATIC_NUMA_LIBS) $(LDLIBS)
 
-$(B)/bufmicro: $(B)/lab/bufmicro.o $(LAB_COMMON:%.c=$(B)/%.o) $(B)/libbufferpool.a
+$(B)/bufmicro: $(B)/lab/bufmicro/main.o $(LAB_COMMON:%.c=$(B)/%.o) $(B)/libbufferpool.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(NUMA_LIBS) $(LDLIBS)
 
 BP_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_bp_*.c))

@@ -2,13 +2,13 @@
 # build/pgsample samples pg_stat_activity and writes pgbench's result
 # document; it needs libpq, so it is built only when configure found it.
 
-PGSAMPLE_CORE = $(B)/lab/pgsample_tally.o $(B)/lab/pgsample_pgbench.o \
-	$(B)/lab/pgsample_pages.o $(B)/lab/json.o
-PGSAMPLE_OBJS = $(B)/lab/pgsample.o $(B)/lab/pgsample_sampler.o \
-	$(B)/lab/pgsample_runas.o $(B)/lab/provenance.o $(PGSAMPLE_CORE)
+PGSAMPLE_CORE = $(B)/lab/pgsample/tally.o $(B)/lab/pgsample/pgbench.o \
+	$(B)/lab/pgsample/pages.o $(B)/lab/common/json.o
+PGSAMPLE_OBJS = $(B)/lab/pgsample/main.o $(B)/lab/pgsample/sampler.o \
+	$(B)/lab/pgsample/runas.o $(B)/lab/common/provenance.o $(PGSAMPLE_CORE)
 
 ifeq ($(HAVE_PQ),1)
-$(B)/lab/pgsample.o $(B)/lab/pgsample_sampler.o: CFLAGS += $(PQ_CFLAGS)
+$(B)/lab/pgsample/main.o $(B)/lab/pgsample/sampler.o: CFLAGS += $(PQ_CFLAGS)
 
 $(B)/pgsample: $(PGSAMPLE_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PQ_LIBS) $(LDLIBS)

@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lab/pgsample_pages.h"
-#include "../../lab/pgsample_pgbench.h"
-#include "../../lab/pgsample_tally.h"
+#include "pgsample/pgsample_pages.h"
+#include "pgsample/pgsample_pgbench.h"
+#include "pgsample/pgsample_tally.h"
 #include "check.h"
 
 static FILE *text(const char *s)

@@ -12,8 +12,8 @@
 #include "pool.h"
 #include "provenance.h"
 #include "shmem.h"
+#include "vocab.h"
 
-enum workload { WL_SELECT_ONLY, WL_SIMPLE_UPDATE };
 
 struct bench_opts {
 	int clients;

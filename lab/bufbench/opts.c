@@ -46,6 +46,14 @@ static _Noreturn void bad(const char *fmt, const char *arg)
 	exit(EXIT_BAD_OPTION);
 }
 
+static _Noreturn void bad_choice(const char *opt, const char *arg, const struct vocab *v)
+{
+	char choices[256];
+	fprintf(stderr, "bufbench: unknown %s '%s': expected %s (try --help)\n", opt, arg,
+		vocab_choices(v, choices, sizeof(choices)));
+	exit(EXIT_BAD_OPTION);
+}
+
 static uint64_t parse_size(const char *opt, const char *s)
 {
 	char *end;
@@ -89,7 +97,7 @@ static double parse_seconds(const char *opt, const char *s)
 
 const char *workload_name(enum workload w)
 {
-	return w == WL_SIMPLE_UPDATE ? "simple-update" : "select-only";
+	return vocab_name(&vocab_workloads, (int)w);
 }
 
 void bench_parse_args(struct bench_opts *o, int argc, char **argv)
@@ -141,26 +149,26 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_DURATION: o->duration_s = parse_seconds("--duration", a); break;
 		case O_WARMUP: o->warmup_s = parse_seconds("--warmup", a); break;
 		case O_WORKLOAD:
-			if (strcmp(a, "select-only") == 0)
-				o->workload = WL_SELECT_ONLY;
-			else if (strcmp(a, "simple-update") == 0)
-				o->workload = WL_SIMPLE_UPDATE;
-			else
-				bad("unknown --workload '%s': expected select-only or simple-update", a);
+		{
+			const struct vocab_item *it = vocab_find(&vocab_workloads, a, NULL);
+			if (!it)
+				bad_choice("--workload", a, &vocab_workloads);
+			o->workload = (enum workload)it->code;
 			break;
+		}
 		case O_RELATION: o->relation_bytes = parse_size("--relation", a); break;
 		case O_POOL: o->pool_bytes = parse_size("--pool", a); break;
 		case O_PAGES:
 			if (page_policy_parse(a, &o->pages) != 0)
-				bad("unknown --pages '%s': expected 4k, thp, 2m, 1g, try-2m or try-1g", a);
+				bad_choice("--pages", a, &vocab_pages);
 			break;
 		case O_LOCK:
 			if (lab_lock_kind_parse(a, &o->lock) != 0)
-				bad("unknown --lock '%s': expected tas, rseq, futex or mcs", a);
+				bad_choice("--lock", a, &vocab_locks);
 			break;
 		case O_STRATEGY:
 			if (strategy_parse(a, &o->strategy, &o->strategy_parts) != 0)
-				bad("unknown --strategy '%s': expected pg, global or partitioned:N (N 1..64)", a);
+				bad_choice("--strategy", a, &vocab_strategies);
 			break;
 		case O_NUMA:
 			if (strcmp(a, "none") && strcmp(a, "local") && strcmp(a, "interleave") &&

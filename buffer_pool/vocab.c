@@ -1,0 +1,200 @@
+#include "vocab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "freelist.h"
+#include "lab_lock.h"
+#include "shmem.h"
+
+#define ITEMS(a) a, sizeof(a) / sizeof((a)[0])
+
+static const struct vocab_item pages[] = {
+	{ "4k", PAGES_4K, "4 KB base pages: each backend faults on each page it first touches" },
+	{ "thp", PAGES_THP, "transparent huge pages on shared memory (shmem_enabled decides)" },
+	{ "2m", PAGES_2M, "2 MB hugetlb pages (MAP_HUGE_2MB); fails when none are reserved" },
+	{ "1g", PAGES_1G, "1 GB hugetlb pages (MAP_HUGE_1GB); fails when none are reserved" },
+	{ "try-2m", PAGES_TRY_2M, "2 MB pages, falling back to 4 KB (PostgreSQL's huge_pages=try)" },
+	{ "try-1g", PAGES_TRY_1G, "1 GB pages, falling back to 4 KB" },
+};
+const struct vocab vocab_pages = {
+	"pages", "PAGES", "--pages", "page policy of the shared segment", ITEMS(pages)
+};
+
+/* HUGEPAGES is shorthand for a PAGES list; the planner expands it. */
+static const struct vocab_item hugepages[] = {
+	{ "off", 0, "4k" },
+	{ "on", 1, "2m (the run fails when they cannot be reserved)" },
+	{ "try", 2, "try-2m" },
+	{ "compare", 3, "4k, 2m and 1g, each where it can be reserved" },
+};
+const struct vocab vocab_hugepages = {
+	"hugepages", "HUGEPAGES", NULL, "page sizes for bufbench, unless PAGES is given",
+	ITEMS(hugepages)
+};
+
+/* Least preemptible first: the report orders models this way. */
+static const struct vocab_item models[] = {
+	{ "none", MODEL_NONE, "no preemption in the kernel: switches at return to user and cond_resched" },
+	{ "voluntary", MODEL_VOLUNTARY, "none plus the might_sleep() preemption points" },
+	{ "full", MODEL_FULL, "preemption anywhere preemption is enabled, IRQ return included" },
+	{ "lazy", MODEL_LAZY, "fair-class wakeups preempt at return to user or the next tick" },
+	{ "current", MODEL_CURRENT, "whatever the kernel runs (its default, or the host's)" },
+};
+const struct vocab vocab_models = {
+	"models", "MODELS", NULL, "preemption model (PREEMPT_DYNAMIC, preempt= or debugfs)",
+	ITEMS(models)
+};
+
+static const struct vocab_item locks[] = {
+	{ "tas", LOCK_TAS, "PostgreSQL's s_lock: TAS_SPIN, PAUSE, adaptive spins, sleeping backoff" },
+	{ "rseq", LOCK_RSEQ, "tas inside an rseq time-slice extension request (Linux 7.0+)" },
+	{ "futex", LOCK_FUTEX, "a futex mutex: waiters sleep instead of spinning (control)" },
+	{ "mcs", LOCK_MCS, "an MCS queue lock: FIFO handoff, each waiter spins locally (control)" },
+};
+const struct vocab vocab_locks = {
+	"locks", "LOCKS", "--lock", "the strategy lock", ITEMS(locks)
+};
+
+static const struct vocab_item strategies[] = {
+	{ "pg", STRATEGY_PG, "PostgreSQL 15-18: freelist pop under the lock, lock-free clock sweep" },
+	{ "global", STRATEGY_GLOBAL, "the whole victim search under the lock (worst case)" },
+	{ "partitioned:N", STRATEGY_PARTITIONED, "N freelists, hands and locks over disjoint buffers" },
+};
+const struct vocab vocab_strategies = {
+	"strategies", "STRATEGY", "--strategy", "StrategyGetBuffer's victim search",
+	ITEMS(strategies)
+};
+
+static const struct vocab_item workloads[] = {
+	{ "select-only", WL_SELECT_ONLY, "pgbench -S: one random block read per transaction" },
+	{ "simple-update", WL_SIMPLE_UPDATE, "pgbench -N: one block modified, then read back" },
+};
+const struct vocab vocab_workloads = {
+	"workloads", "WORKLOAD", "--workload", "what a bufbench transaction does", ITEMS(workloads)
+};
+
+static const struct vocab_item accels[] = {
+	{ "kvm", ACCEL_KVM, "hardware virtualization, used where a probe boot succeeds" },
+	{ "tcg", ACCEL_TCG, "QEMU's emulation (multi-threaded): slow and noisy, works everywhere" },
+};
+const struct vocab vocab_accels = {
+	"accels", "ACCEL", NULL, "how QEMU runs a guest (default: kvm if a probe boots, else tcg)",
+	ITEMS(accels)
+};
+
+static const struct vocab_item pg_huge_pages[] = {
+	{ "off", 0, "huge_pages = off: 4 KB pages" },
+	{ "on", 1, "huge_pages = on: the server refuses to start without them" },
+	{ "try", 2, "huge_pages = try: falls back to 4 KB silently" },
+	{ "compare", 3, "off and on, one cluster each" },
+};
+const struct vocab vocab_pg_huge_pages = {
+	"pg_huge_pages", "PG_HUGE_PAGES", NULL,
+	"PostgreSQL's huge_pages setting (default: follows the page sizes asked of bufbench)",
+	ITEMS(pg_huge_pages)
+};
+
+static const struct vocab_item pg_builtins[] = {
+	{ "select-only", 0, "pgbench -b select-only" },
+	{ "simple-update", 1, "pgbench -b simple-update (the report's workload)" },
+	{ "tpcb-like", 2, "pgbench -b tpcb-like" },
+};
+const struct vocab vocab_pg_builtins = {
+	"pg_builtins", "PG_BUILTINS", NULL, "pgbench's built-in scripts", ITEMS(pg_builtins)
+};
+
+static const struct vocab_item model_switch[] = {
+	{ "boot", 0, "one guest boot per model, chosen with preempt= on the command line" },
+	{ "runtime", 1, "one boot per kernel, models switched through debugfs (crashed TCG guests)" },
+};
+const struct vocab vocab_model_switch = {
+	"model_switch", "MODEL_SWITCH", NULL, "how a guest kernel's models are chosen",
+	ITEMS(model_switch)
+};
+
+const struct vocab *const vocab_all[] = {
+	&vocab_pages, &vocab_hugepages, &vocab_models, &vocab_locks, &vocab_strategies,
+	&vocab_workloads, &vocab_accels, &vocab_model_switch, &vocab_pg_huge_pages,
+	&vocab_pg_builtins, NULL,
+};
+
+/* "partitioned:N" matches "partitioned:8"; the N must be a positive integer. */
+static int match(const char *pattern, const char *s, long *param)
+{
+	size_t n = strlen(pattern);
+	if (n >= 2 && strcmp(pattern + n - 2, ":N") == 0) {
+		if (strncmp(s, pattern, n - 1) != 0)
+			return 0;
+		const char *num = s + n - 1;
+		char *end;
+		if (*num < '0' || *num > '9')
+			return 0;
+		long v = strtol(num, &end, 10);
+		if (*end || v < 1)
+			return 0;
+		if (param)
+			*param = v;
+		return 1;
+	}
+	if (strcmp(pattern, s) != 0)
+		return 0;
+	if (param)
+		*param = 1;
+	return 1;
+}
+
+const struct vocab_item *vocab_find(const struct vocab *v, const char *s, long *param)
+{
+	for (size_t i = 0; s && i < v->n; i++)
+		if (match(v->items[i].name, s, param))
+			return &v->items[i];
+	return NULL;
+}
+
+int vocab_rank(const struct vocab *v, const char *s)
+{
+	const struct vocab_item *it = vocab_find(v, s, NULL);
+	return it ? (int)(it - v->items) : -1;
+}
+
+const char *vocab_name(const struct vocab *v, int code)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->items[i].code == code)
+			return v->items[i].name;
+	return "?";
+}
+
+const char *vocab_choices(const struct vocab *v, char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < v->n && off < len; i++) {
+		const char *sep = i == 0 ? "" : i + 1 == v->n ? " or " : ", ";
+		int k = snprintf(buf + off, len - off, "%s%s", sep, v->items[i].name);
+		if (k < 0)
+			break;
+		off += (size_t)k;
+	}
+	return buf;
+}
+
+void vocab_write_md(FILE *f, const struct vocab *v)
+{
+	fprintf(f, "### %s\n\n%s", v->key, v->desc);
+	if (v->make_var)
+		fprintf(f, "; make `%s=`", v->make_var);
+	if (v->option)
+		fprintf(f, "; bufbench `%s`", v->option);
+	fprintf(f, ".\n\n| value | meaning |\n|---|---|\n");
+	for (size_t i = 0; i < v->n; i++)
+		fprintf(f, "| `%s` | %s |\n", v->items[i].name, v->items[i].desc);
+	fprintf(f, "\n");
+}
+
+void vocab_write_help(FILE *f, const struct vocab *v, int indent)
+{
+	for (size_t i = 0; i < v->n; i++)
+		fprintf(f, "%*s%-14s %s\n", indent, "", v->items[i].name, v->items[i].desc);
+}
