@@ -157,16 +157,6 @@ int main(int argc, char **argv)
 	char err[512];
 
 	bench_parse_args(&o, argc, argv);
-	if (o.lock == LOCK_RSEQ) {
-		reexec_for_rseq(argv);
-		/* Fail once, here, rather than in every client. */
-		if (rseq_slice_enable(err, sizeof(err)) != 0) {
-			fprintf(stderr, "bufbench: --lock rseq: %s\n", err);
-			return EXIT_NO_PAGES;
-		}
-	}
-	memset(&r, 0, sizeof(r));
-
 	struct pool_config cfg = {
 		.nbuffers = (uint32_t)(o.pool_bytes / BLCKSZ),
 		.relation_blocks = (uint32_t)(o.relation_bytes / BLCKSZ),
@@ -177,10 +167,21 @@ int main(int argc, char **argv)
 		.stuck_limit = o.stuck_limit,
 	};
 
+	/* Sizing needs no rseq or huge pages: the planner asks on any host. */
 	if (o.print_segment_size) {
 		printf("%zu\n", pool_segment_size(&cfg));
 		return 0;
 	}
+
+	if (o.lock == LOCK_RSEQ) {
+		reexec_for_rseq(argv);
+		/* Fail once, here, rather than in every client. */
+		if (rseq_slice_enable(err, sizeof(err)) != 0) {
+			fprintf(stderr, "bufbench: --lock rseq: %s\n", err);
+			return EXIT_NO_PAGES;
+		}
+	}
+	memset(&r, 0, sizeof(r));
 
 	if (shmem_create(&seg, pool_segment_size(&cfg), o.pages, o.numa, err, sizeof(err)) != 0) {
 		fprintf(stderr, "bufbench: %s\n", err);
