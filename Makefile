@@ -29,6 +29,7 @@ HUGEPAGES ?= compare
 BENCH_VARS = KERNEL HUGEPAGES BASELINE MODELS PAGES CLIENTS DURATION REPEAT PGBENCH PROFILE \
 	LOCKS WARMUP POOL RELATION WORKLOAD STRATEGY VCPUS MEM_MB PG_SCALE PG_BUILTINS \
 	PG_SHARED_BUFFERS BUFBENCH_ARGS BASELINE_MODELS PROFILE_FREQ PROFILE_CALLGRAPH \
+	PG_HUGE_PAGES PG_HUGEPAGES PG_REPEAT ACCEL \
 	MODEL_SWITCH
 # Export only what is set: `export X` of an unset X hands the scripts an
 # empty X, which they would read as "set to nothing" (BASELINE= means none).
@@ -44,6 +45,7 @@ config.mk:
 configure-if-needed: config.mk
 
 include mk/buffer_pool.mk
+include mk/plan.mk
 -include mk/kernel.mk
 -include mk/pg.mk
 -include mk/report.mk

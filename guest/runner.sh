@@ -1,20 +1,21 @@
 #!/bin/sh
-# The guest runner (busybox sh): runs the cells of /plan.cells, switching the
-# preemption model through debugfs between them, and sends each run's JSON to
-# the host over the second serial port (/dev/ttyS1, a file on the host) the
-# moment that run ends, so a later crash or hang loses nothing finished.
+# The cell runner: carries out one unit of a plan (lab/plan/), in a guest
+# (busybox sh, started by guest/init) or on the host (started by
+# scripts/run-plan.sh), and sends each result over the channel the moment
+# it exists, so a later crash or hang loses nothing finished.  The host
+# side reads the channel the same way for both (scripts/qemu-channel.sh).
 #
-# /plan.env (written by scripts/bench-kernel.sh) sets PL_LABEL PL_VIRT
-# PL_DURATION PL_WARMUP PL_ARGS PL_HP2M, PL_PROFILE (on|off) and
-# PL_PROFILE_FREQ, and for PostgreSQL PL_TOP (the
-# lab's host path: its files sit at their host paths) PL_PG_SB
-# PL_PG_BUILTINS PL_PG_SCALE; each line of /plan.cells is
-#   ID MODEL PAGES LOCK CLIENTS REP          a bufbench run, or
-#   ID pgbench HUGE_PAGES MODELS CLIENTS REP real PostgreSQL + pgbench: one
-#                                            cluster, every model (comma
-#                                            lists), many documents
+# Usage: runner.sh CONF CELLS CHANNEL WORKDIR
+#   (a guest runs it as runner.sh /plan/unit.conf /plan/cells /dev/ttyS1 /tmp)
+# CONF: "key TAB value" lines: kind (host|guest), label, duration,
+#   hugepages_2m, profile, profile_freq, profile_callgraph, pg_shared_buffers,
+#   pg_builtins, pg_scale from the planner; bufbench, top, virt, perf_dir
+#   added by scripts/run-plan.sh.
+# CELLS: TAB-separated lines from the planner (lab/plan/write.c):
+#   bufbench ID MODEL PAGES OPTIONAL ARGV     ARGV: bufbench's options
+#   pgbench ID HUGE_PAGES MODELS CLIENTS REPEAT  one cluster, comma lists
 # Channel lines, all starting with "@@PL ":
-#   READY <release> <models line>     once booted
+#   READY <release> <models line>     once started
 #   START <id>                        a cell begins
 #   JSON <id> <bytes> <sha256>        then base64 lines, then END <id>
 #   LOG <name> <bytes> <sha256>       a log file for the host's logs/, the
@@ -28,14 +29,18 @@
 #   FAIL <id> <reason>                the cell produced no (full) result
 #   DONE                              every cell was tried
 set -u
-# shellcheck disable=SC1091 # written per boot into the initramfs
-. /plan.env
+[ $# -eq 4 ] || { echo "usage: $0 CONF CELLS CHANNEL WORKDIR" >&2; exit 2; }
+CONF=$1 CELLS=$2 CHAN=$3 WORK=$4
 PREEMPT=/sys/kernel/debug/sched/preempt
-CHAN=/dev/ttyS1
-BENCH=/bin/bufbench-static
+TAB=$(printf '\t')
 
-stty -F "$CHAN" raw -echo 2>/dev/null
-exec 3>"$CHAN"
+conf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$CONF"; }
+KIND=$(conf kind) LABEL=$(conf label) DURATION=$(conf duration)
+HP2M=$(conf hugepages_2m) TOP=$(conf top) BENCH=$(conf bufbench) VIRT=$(conf virt)
+PROFILE=$(conf profile) PROFILE_FREQ=$(conf profile_freq)
+
+if [ -c "$CHAN" ]; then stty -F "$CHAN" raw -echo 2>/dev/null; fi
+exec 3>>"$CHAN"
 say() { echo "@@PL $*" >&3; }
 log() { echo "runner: $*"; }
 
@@ -47,23 +52,51 @@ model_now() { model_line | sed -n 's/.*(\([a-z_]*\)).*/\1/p'; }
 set_model() {
 	[ "$1" = current ] && return 0
 	[ "$(model_now)" = "$1" ] && return 0
-	[ -w "$PREEMPT" ] || { echo "no writable $PREEMPT (kernel without PREEMPT_DYNAMIC or debugfs)"; return 1; }
+	[ -w "$PREEMPT" ] || { echo "no writable $PREEMPT (kernel without PREEMPT_DYNAMIC, debugfs not mounted or locked down)"; return 1; }
 	echo "$1" > "$PREEMPT" 2>/dev/null
 	now=$(model_now)
 	[ "$now" = "$1" ] || { echo "model $1 not accepted: debugfs reads '$(model_line)'"; return 1; }
 }
 
-# set_hugepages PAGES: 2 MB pages are reserved here, only while 2 MB cells
-# run, so 4 KB cells get that memory back; 1 GB pages come from the kernel
-# command line (hugepagesz=1G hugepages=N) since they are rarely free later.
+# A host's model is the machine's, not the lab's: it goes back on every exit.
+orig_model=$(model_now)
+restore_model() {
+	[ "$KIND" = host ] && [ -n "$orig_model" ] && [ "$(model_now)" != "$orig_model" ] &&
+		echo "$orig_model" > "$PREEMPT" 2>/dev/null
+	return 0
+}
+trap 'restore_model' EXIT
+trap 'restore_model; exit 130' INT
+trap 'restore_model; exit 143' TERM
+trap 'restore_model; exit 129' HUP
+
+# models_usable: every model the cells ask for can be set here, or the
+# reason it cannot; checked before any cell runs.
+models_usable() {
+	models=$(awk -F "$TAB" '$1 == "bufbench" { print $3 } $1 == "pgbench" { n = split($4, a, ","); for (i = 1; i <= n; i++) print a[i] }' "$CELLS" | sort -u)
+	for m in $models; do
+		[ "$m" = current ] && continue
+		[ -w "$PREEMPT" ] || { echo "model $m asked, but $PREEMPT is not writable (no PREEMPT_DYNAMIC, debugfs not mounted, or locked down)"; return 1; }
+		case " $(model_line | tr -d '()') " in
+		*" $m "*) ;;
+		*) echo "model $m asked, but this kernel offers only: $(model_line)"; return 1 ;;
+		esac
+	done
+}
+
+# set_hugepages PAGES: a guest reserves its 2 MB pages here, only while 2 MB
+# cells run, so 4 KB cells get that memory back; 1 GB pages come from its
+# kernel command line.  On the host scripts/run-plan.sh reserves them, by
+# difference, for the whole unit.
 set_hugepages() {
+	hp_short=""
+	[ "$KIND" = guest ] || return 0
 	case $1 in
-	2m|try-2m) want=$PL_HP2M ;;
+	2m|try-2m) want=$HP2M ;;
 	*) want=0 ;;
 	esac
 	echo "$want" > /proc/sys/vm/nr_hugepages 2>/dev/null
 	have=$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)
-	hp_short=""
 	[ "$have" -ge "$want" ] && return 0
 	hp_short="the guest could reserve only $have of $want 2 MB pages: give it more memory (MEM_MB)"
 	log "$hp_short"
@@ -110,35 +143,39 @@ send_pg_logs() {
 	done
 }
 
-# run_pg ID HUGE_PAGES MODELS CLIENTS REP: scripts/pg-bench.sh as on the
-# host (docs/postgres.md), polled every second so each document reaches
-# the host as soon as it is written, not when the cell ends.
-PG_DIR=/tmp/pg
+# run_pg ID HUGE_PAGES MODELS CLIENTS REPEAT: one private cluster
+# (scripts/pg-run.sh), polled every second so each document reaches the
+# host as soon as it is written, not when the cell ends.
+PG_DIR=$WORK/pg
 run_pg() {
-	if [ -z "${PL_TOP:-}" ] || [ ! -f "$PL_TOP/scripts/pg-bench.sh" ]; then
-		say FAIL "$1" "no PostgreSQL in this initramfs (scripts/pg-guest-files.sh missing when it was built?)"
+	if [ -z "$TOP" ] || [ ! -f "$TOP/scripts/pg-run.sh" ]; then
+		say FAIL "$1" "no PostgreSQL here (scripts/pg-guest-files.sh missing when the initramfs was built?)"
 		return 0
 	fi
 	set_hugepages 4k	# bufbench's 2 MB pages back; pg-run.sh reserves its own
-	rm -rf "$PG_DIR" /tmp/pg.rc
+	rm -rf "$PG_DIR" "$WORK/pg.rc"
 	mkdir -p "$PG_DIR"
 	pg_sent=0
-	# The console shows pg-bench.sh's lines as they come; the file keeps
-	# them for the reason of a failure.  Its stdin is not /plan.cells.
+	guest=0; [ "$KIND" = guest ] && guest=1
+	scale=$(conf pg_scale)
+	# The console shows pg-run.sh's lines as they come; the file keeps
+	# them for the reason of a failure.  Its stdin is not the cells file.
 	{
-		PREEMPTLAB_GUEST=1 PREEMPTLAB_KERNEL=$PL_LABEL PREEMPTLAB_VIRT=$PL_VIRT \
-			HUGEPAGES=$2 MODELS=$3 CLIENTS=$4 DURATION=$PL_DURATION REPEAT=$5 \
-			PG_SHARED_BUFFERS=${PL_PG_SB:-16M} PG_BUILTINS=${PL_PG_BUILTINS:-} PG_SCALE=${PL_PG_SCALE:-} \
-			sh "$PL_TOP/scripts/pg-bench.sh" "$PG_DIR" < /dev/null 2>&1
-		echo $? > /tmp/pg.rc
-	} | tee /tmp/pg.out &
-	while [ ! -f /tmp/pg.rc ]; do
+		env PREEMPTLAB_GUEST="$guest" PREEMPTLAB_KERNEL="$LABEL" ${VIRT:+PREEMPTLAB_VIRT="$VIRT"} \
+			sh "$TOP/scripts/pg-run.sh" --huge-pages "$2" \
+			--shared-buffers "$(conf pg_shared_buffers)" ${scale:+--scale "$scale"} \
+			--models "$(echo "$3" | tr , ' ')" --clients "$(echo "$4" | tr , ' ')" \
+			--builtins "$(conf pg_builtins)" --duration "$DURATION" --repeat "$5" \
+			"$PG_DIR" < /dev/null 2>&1
+		echo $? > "$WORK/pg.rc"
+	} | tee "$WORK/pg.out" &
+	while [ ! -f "$WORK/pg.rc" ]; do
 		send_pg_docs
 		sleep 1
 	done
 	wait
 	send_pg_docs
-	rc=$(cat /tmp/pg.rc)
+	rc=$(cat "$WORK/pg.rc")
 	send_pg_logs "$1"
 	if [ "$rc" = 0 ] && [ "$pg_sent" -gt 0 ]; then
 		say PASS "$1" "$pg_sent"
@@ -151,80 +188,99 @@ run_pg() {
 		log "--- last lines of $f"
 		tail -n 15 "$f"
 	done
-	# The cause, not pg-bench.sh's closing line naming a log under /tmp.
-	why=$(grep '^preemptlab: ' /tmp/pg.out | grep -v 'did not complete (see ' | tail -n1)
-	say FAIL "$1" "pg-bench.sh exit $rc after $pg_sent document(s): ${why:-see the console log}"
+	why=$(grep '^preemptlab: ' "$WORK/pg.out" | tail -n1)
+	say FAIL "$1" "pg-run.sh exit $rc after $pg_sent document(s): ${why:-see the console log}"
 }
 
-# PL_PROFILE=on: each bufbench cell runs under perf record.  TCG emulates
-# no PMU, so the event is cpu-clock (an hrtimer, works everywhere); -g
-# unwinds by frame pointers, which bufbench-static is built with.  Samples
-# stay in the guest's RAM until perf script turns them into text, which
-# goes out gzipped (about 1 KB a sample before; 99 Hz x vCPUs x duration).
+# Profiles.  A guest records with perf here: TCG emulates no PMU, so the
+# event is cpu-clock (an hrtimer, works everywhere); -g unwinds by frame
+# pointers, which bufbench-static is built with; the samples go out as
+# gzipped perf script text after the cell's JSON.  The host profiles
+# through scripts/profile.sh (dwarf unwinding by default), which folds
+# the stacks straight into the run's perf/ directory.
 prof=off
 PERF_EVENT=cpu-clock
 perf_probe() {
-	command -v perf >/dev/null 2>&1 || { echo "no perf in this initramfs (the host has no perf binary: apt-get install linux-perf)"; return 1; }
-	out=$(perf record -N -B -q -e "$PERF_EVENT" -g -o /tmp/perf.probe -- true 2>&1) ||
-		{ echo "perf record fails in the guest: $(echo "$out" | head -n 2 | tr '\n' ' ')"; return 1; }
-	rm -f /tmp/perf.probe
+	command -v perf >/dev/null 2>&1 || { echo "no perf here (apt-get install linux-perf on the host)"; return 1; }
+	out=$(perf record -N -B -q -e "$PERF_EVENT" -g -o "$WORK/perf.probe" -- true 2>&1) ||
+		{ echo "perf record fails: $(echo "$out" | head -n 2 | tr '\n' ' ')"; return 1; }
+	rm -f "$WORK/perf.probe"
 }
-if [ "${PL_PROFILE:-off}" = on ]; then
-	if why=$(perf_probe); then prof=on; else prof_why=$why; fi
+if [ "$PROFILE" = on ]; then
+	if [ "$KIND" = host ]; then prof=host
+	elif why=$(perf_probe); then prof=on
+	else prof_why=$why; fi
 fi
 
-# profile_out ID: the last cell's samples as gzipped perf script text, sent
-# after its JSON so a failure here costs only the profile.  perf script
-# reads kernel symbols from /proc/kallsyms; timeout bounds a hang, since
-# the host's cell timer stopped with the JSON.
+# profile_out ID: the last cell's samples as gzipped perf script text.
+# perf script reads kernel symbols from /proc/kallsyms; timeout bounds a
+# hang, since the host's cell timer stopped with the JSON.
 profile_out() {
-	[ -s /tmp/perf.data ] || { log "no perf data for $1"; return 0; }
-	rm -f /tmp/perf.txt.gz
-	{ timeout 300 perf script -i /tmp/perf.data 2>/tmp/perf.err; echo $? > /tmp/perf.rc; } | gzip -1 > /tmp/perf.txt.gz
-	if [ "$(cat /tmp/perf.rc)" = 0 ]; then
-		log "profile of $1: $(wc -c < /tmp/perf.txt.gz) bytes gzipped"
-		send_block PERF "$1" /tmp/perf.txt.gz
+	[ -s "$WORK/perf.data" ] || { log "no perf data for $1"; return 0; }
+	rm -f "$WORK/perf.txt.gz"
+	{ timeout 300 perf script -i "$WORK/perf.data" 2>"$WORK/perf.err"; echo $? > "$WORK/perf.rc"; } | gzip -1 > "$WORK/perf.txt.gz"
+	if [ "$(cat "$WORK/perf.rc")" = 0 ]; then
+		log "profile of $1: $(wc -c < "$WORK/perf.txt.gz") bytes gzipped"
+		send_block PERF "$1" "$WORK/perf.txt.gz"
 	else
-		log "perf script failed for $1 (exit $(cat /tmp/perf.rc)): $(tail -n 2 /tmp/perf.err | tr '\n' ' ')"
+		log "perf script failed for $1 (exit $(cat "$WORK/perf.rc")): $(tail -n 2 "$WORK/perf.err" | tr '\n' ' ')"
 	fi
-	rm -f /tmp/perf.data /tmp/perf.txt.gz
+	rm -f "$WORK/perf.data" "$WORK/perf.txt.gz"
+}
+
+# run_bufbench ID MODEL PAGES ARGV: one bufbench cell.
+run_bufbench() {
+	id=$1 model=$2 pages=$3 args=$4
+	if ! why=$(set_model "$model"); then
+		say FAIL "$id" "$why"; log "$why"; return 0
+	fi
+	set_hugepages "$pages"
+	rm -f "$WORK/run.json" "$WORK/perf.data"
+	case $prof in
+	on) rec="perf record -N -B -q -e $PERF_EVENT -g -F $PROFILE_FREQ -o $WORK/perf.data --" ;;
+	host) rec="$TOP/scripts/profile.sh $(conf perf_dir)/$id --" ;;
+	*) rec="" ;;
+	esac
+	# ARGV is the planner's, word for word: split on blanks, no globbing.
+	# perf record and profile.sh exit with bufbench's status.
+	set -f
+	# shellcheck disable=SC2086 # rec is a command, args the planner's options
+	env PREEMPTLAB_KERNEL="$LABEL" ${VIRT:+PREEMPTLAB_VIRT="$VIRT"} PROFILE_FREQ="$PROFILE_FREQ" \
+		PROFILE_CALLGRAPH="$(conf profile_callgraph)" PROFILE=on $rec "$BENCH" $args \
+		--json "$WORK/run.json" < /dev/null > "$WORK/run.log" 2>&1
+	rc=$?
+	set +f
+	cat "$WORK/run.log"
+	if [ "$rc" = 0 ] && [ -s "$WORK/run.json" ]; then
+		send_json "$id" "$WORK/run.json"
+		[ "$prof" = on ] && profile_out "$id"
+	else
+		say FAIL "$id" "bufbench exit $rc: $(tail -n1 "$WORK/run.log")${hp_short:+ ($hp_short)}"
+	fi
 }
 
 say READY "$(uname -r)" "$(model_line)"
-if [ "$prof" = on ]; then say PROFILE on "$PERF_EVENT" "$PL_PROFILE_FREQ"
-elif [ "${PL_PROFILE:-off}" = on ]; then say PROFILE off "$prof_why"; log "PROFILE=on, but $prof_why"; fi
-log "kernel $(uname -r), models: $(model_line), $(nproc) CPUs, $(sed -n 's/MemTotal: *//p' /proc/meminfo)"
-log "1 GB pages reserved: $(cat /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages 2>/dev/null || echo none)"
-while read -r id model pages lock clients rep; do
+if [ "$prof" = on ] || [ "$prof" = host ]; then say PROFILE on "$PERF_EVENT" "$PROFILE_FREQ"
+elif [ "$PROFILE" = on ]; then say PROFILE off "$prof_why"; log "PROFILE=on, but $prof_why"; fi
+log "$KIND $LABEL: kernel $(uname -r), models: $(model_line), $(nproc) CPUs, $(sed -n 's/MemTotal: *//p' /proc/meminfo)"
+[ "$KIND" = guest ] && log "1 GB pages reserved: $(cat /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages 2>/dev/null || echo none)"
+if ! why=$(models_usable); then
+	log "$why"
+	while IFS=$TAB read -r _ id _; do say FAIL "$id" "$why"; done < "$CELLS"
+	say DONE
+	exit 0
+fi
+while IFS=$TAB read -r tool id f3 f4 f5 f6; do
 	[ -n "$id" ] || continue
 	say START "$id"
 	log "cell $id"
-	if [ "$model" = pgbench ]; then
-		run_pg "$id" "$pages" "$lock" "$clients" "$rep"
-		continue
-	fi
-	if ! why=$(set_model "$model"); then
-		say FAIL "$id" "$why"; log "$why"; continue
-	fi
-	set_hugepages "$pages"
-	rm -f /tmp/run.json /tmp/perf.data
-	rec=""
-	[ "$prof" = on ] && rec="perf record -N -B -q -e $PERF_EVENT -g -F $PL_PROFILE_FREQ -o /tmp/perf.data --"
-	# perf record exits with bufbench's status.
-	# shellcheck disable=SC2086 # PL_ARGS holds several options, rec a command
-	PREEMPTLAB_KERNEL=$PL_LABEL PREEMPTLAB_VIRT=$PL_VIRT $rec "$BENCH" \
-		--clients "$clients" --duration "$PL_DURATION" --warmup "$PL_WARMUP" \
-		--pages "$pages" --lock "$lock" --seed "$rep" $PL_ARGS \
-		--json /tmp/run.json > /tmp/run.log 2>&1
-	rc=$?
-	cat /tmp/run.log
-	if [ "$rc" = 0 ] && [ -s /tmp/run.json ]; then
-		send_json "$id" /tmp/run.json
-		[ "$prof" = on ] && profile_out "$id"
-	else
-		say FAIL "$id" "bufbench exit $rc: $(tail -n1 /tmp/run.log)${hp_short:+ ($hp_short)}"
-	fi
-done < /plan.cells
+	case $tool in
+	pgbench) run_pg "$id" "$f3" "$f4" "$f5" "$f6" ;;
+	bufbench) run_bufbench "$id" "$f3" "$f4" "$f6" ;;
+	*) say FAIL "$id" "unknown tool '$tool' in the plan" ;;
+	esac
+done < "$CELLS"
 set_hugepages 4k
+restore_model
 say DONE
 exec 3>&-

@@ -1,30 +1,71 @@
 #!/bin/sh
-# `make bench`: one results directory per invocation.  KERNEL=host runs on
-# this machine; any other KERNEL boots it in QEMU (scripts/bench-kernel.sh).
-# Real PostgreSQL + pgbench follow unless PGBENCH=off, then the report.
+# `make bench`: plan, run, report.  build/plan validates every variable and
+# writes results/RUN/plan.json (and the flat files the runners read)
+# before anything is fetched, reserved or booted; scripts/run-plan.sh
+# carries the plan out, unit by unit (the host, or one guest boot each);
+# build/report writes the summary and the reports from what arrived.
 # What finished is kept even when a later step fails or is interrupted.
+# Usage: scripts/bench.sh [RUNDIR]   (default: a new results/<time>-<kernel>)
+# Exit: 0 every cell settled, 1 a cell failed, 2 bad input (nothing made),
+# 130/143/129 interrupted (what finished is kept).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
 top=$(lab_top)
+plan=$top/build/plan
+[ -x "$plan" ] || die "$plan is missing; run make"
 
-KERNEL=${KERNEL:-host}
-export KERNEL
-rundir=$(new_run_dir "$KERNEL")
-echo "preemptlab: results in $rundir"
-
-status=0
-case $KERNEL in
-host) "$here/bench-host.sh" "$rundir" || status=$? ;;
-*) "$here/bench-kernel.sh" "$rundir" || status=$? ;;
-esac
-# An interrupted bufbench stage ends the bench; its results are kept.
-if [ "$status" -eq 0 ] && [ "$KERNEL" = host ] && [ "${PGBENCH:-on}" != off ]; then
-	"$here/pg-bench.sh" "$rundir" || status=$?
+# Refuse bad input in well under a second, creating nothing.
+"$plan" --check --top "$top" || exit 2
+if [ $# -ge 1 ]; then
+	rundir=$1
+	mkdir -p "$rundir/runs" "$rundir/logs"
+else
+	rundir=$(new_run_dir "${KERNEL:-host}")
 fi
-if ls "$rundir"/runs/*.json >/dev/null 2>&1 && [ -x "$top/build/report" ]; then
-	"$here/report.sh" "$rundir" || note "report failed; the raw results are in $rundir/runs"
+echo "preemptlab: results in $rundir"
+"$plan" --top "$top" --out "$rundir"
+TAB=$(printf '\t')
+bconf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$rundir/plan/bench.conf"; }
+
+initrd=""
+trap 'rm -f "$initrd"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+if [ "$(bconf host)" != 1 ]; then
+	# One initramfs serves every guest; its size is part of the guests' RAM,
+	# so the plan is sized again once it exists.
+	initrd=$(mktemp --suffix=.cpio.gz)
+	PGBENCH=$(bconf pgbench) PROFILE=$(bconf profile) "$here/initramfs.sh" "$initrd"
+	"$plan" --top "$top" --out "$rundir" --initramfs-bytes "$(wc -c < "$initrd")"
+fi
+
+# The runner is a background job so that a signal here reaches it at once:
+# it stops the running unit, settles what arrived and writes the manifest.
+# (A background job ignores SIGINT in sh: TERM carries every signal on.)
+status=0
+"$here/run-plan.sh" "$rundir" ${initrd:+"$initrd"} &
+runner=$!
+trap 'kill -TERM "$runner" 2>/dev/null || true' INT TERM HUP
+while :; do
+	rc=0; wait "$runner" || rc=$?
+	kill -0 "$runner" 2>/dev/null || { status=$rc; break; }
+done
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+# TODO(one analysis): build/report writes summary.txt; until then the jq summaries.
+if ls "$rundir"/runs/*.json >/dev/null 2>&1; then
+	if [ "$(bconf host)" = 1 ]; then
+		"$here/host-summary.sh" "$rundir" || true
+	else
+		"$here/kernel-summary.sh" "$rundir" "$(awk -F "$TAB" '$3 == "baseline" { print $5; exit }' "$rundir/plan/units.tsv")" || true
+	fi
+	if [ -x "$top/build/report" ]; then
+		"$here/report.sh" "$rundir" || note "report failed; the raw results are in $rundir/runs"
+	fi
 fi
 [ -f "$rundir/summary.txt" ] && cat "$rundir/summary.txt"
 [ -f "$rundir/report.txt" ] && echo "report: $rundir/report.txt"

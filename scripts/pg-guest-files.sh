@@ -33,4 +33,4 @@ find "$sharedir/extension" -name 'plpgsql*' -type f | LC_ALL=C sort
 echo /usr/share/zoneinfo/Etc/UTC
 echo /usr/share/zoneinfo/UTC
 echo "$top/build/pgsample"
-for s in pg-bench.sh pg-run.sh pg-lib.sh common.sh hugepages.sh; do echo "$here/$s"; done
+for s in pg-run.sh pg-lib.sh common.sh hugepages.sh; do echo "$here/$s"; done

@@ -109,6 +109,7 @@ pg_ensure_user
 trap 'pg_cleanup' EXIT
 trap 'note "interrupted; cleaning up"; exit 130' INT
 trap 'note "terminated; cleaning up"; exit 143' TERM
+trap 'note "hung up; cleaning up"; exit 129' HUP
 
 # The cluster lives under the run directory; the socket directory too,
 # unless that path is too long for a unix socket (107 bytes).

@@ -59,7 +59,7 @@ export PREEMPTLAB_ACCEL=tcg PGBENCH=off POOL=64M RELATION=256M PROFILE=on
 run=$tmp/run
 id=bufbench-7.0-lazy-4k-tas-c2-r1
 start=$(date +%s)
-if ! "$top/scripts/bench-kernel.sh" "$run" > "$tmp/out" 2>&1; then
+if ! "$top/scripts/bench.sh" "$run" > "$tmp/out" 2>&1; then
 	cat "$tmp/out"; fail "guest_profile: 7.0 bench with PROFILE=on"; exit 1
 fi
 took=$(( $(date +%s) - start ))
@@ -74,7 +74,7 @@ pass "guest_profile: 7.0 bench with PROFILE=on finished (${took}s)"
 check "guest_profile: the result arrived" test -f "$run/runs/$id.json"
 check "guest_profile: the perf script text arrived as perf/$id.perf.txt" test -s "$run/perf/$id.perf.txt"
 check "guest_profile: the manifest records the guest profile (cpu-clock, 99 Hz, 1 profile)" \
-	jq -e '.guest_bench.profile | .asked == "on" and .event == "cpu-clock" and .freq_hz == 99 and .profiles == 1' "$run/manifest.json"
+	jq -e '.profile | .enabled and .where == "guest" and .event == "cpu-clock" and .freq_hz == 99 and .profiles == 1' "$run/manifest.json"
 
 "$top/scripts/flamegraph-fold.sh" "$run" > /dev/null
 f=$run/perf/$id.folded

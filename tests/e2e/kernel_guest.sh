@@ -33,7 +33,7 @@ export MODEL_SWITCH=runtime
 
 run=$tmp/ok
 start=$(date +%s)
-if "$top/scripts/bench-kernel.sh" "$run" > "$tmp/ok.out" 2>&1; then
+if "$top/scripts/bench.sh" "$run" > "$tmp/ok.out" 2>&1; then
 	pass "guest: 7.0 bench with two models finished ($(( $(date +%s) - start ))s)"
 else
 	cat "$tmp/ok.out"; fail "guest: 7.0 bench with two models"
@@ -53,15 +53,15 @@ done
 check "guest: summary has a row per model" \
 	test "$(grep -c -E '^7\.0 .* (lazy|full) +4k ' "$run/summary.txt" 2>/dev/null)" = 2
 check "guest: manifest records the image sha256, accel and vCPUs" jqt "$run/manifest.json" \
-	".guest_bench.kernels[0] | .image_sha256 == \"$K_SHA256\" and .accel == \"tcg\" and .emulated and .vcpus == $(nproc)"
+	"(.units[0] | .image_sha256 == \"$K_SHA256\" and .accel == \"tcg\" and .emulated) and .plan.settings.vcpus == $(nproc)"
 check "guest: manifest records when the first result arrived" \
-	jqt "$run/manifest.json" '.guest_bench.boots[0].first_result_s > 0'
+	jqt "$run/manifest.json" '.boots[0].first_result_s > 0'
 check "guest: console log kept" grep -q 'runner: cell' "$run/logs/console-7.0-boot1.log"
 check "guest: no QEMU left" no_guest_left "$run"
 
 # The default: one boot per model, the model set by preempt= at boot.
 run=$tmp/perboot
-if MODEL_SWITCH=boot "$top/scripts/bench-kernel.sh" "$run" > "$tmp/perboot.out" 2>&1; then
+if MODEL_SWITCH=boot "$top/scripts/bench.sh" "$run" > "$tmp/perboot.out" 2>&1; then
 	pass "guest: one boot per model finished"
 else
 	cat "$tmp/perboot.out"; fail "guest: one boot per model"
@@ -79,7 +79,7 @@ check "guest: no QEMU left after the per-model boots" no_guest_left "$run"
 run=$tmp/hang
 start=$(date +%s)
 if PREEMPTLAB_BOOT_TIMEOUT=20 PREEMPTLAB_GUEST_APPEND='rdinit=/bin/busybox -- sleep 100000' \
-	"$top/scripts/bench-kernel.sh" "$run" > "$tmp/hang.out" 2>&1; then
+	"$top/scripts/bench.sh" "$run" > "$tmp/hang.out" 2>&1; then
 	fail "guest: a silent guest was reported as success"
 else
 	took=$(( $(date +%s) - start ))
@@ -92,7 +92,7 @@ check "guest: no QEMU left after the timeout" no_guest_left "$run"
 
 # A guest that panics before its runner starts: reported once, not rebooted.
 run=$tmp/panic
-if PREEMPTLAB_GUEST_APPEND='rdinit=/nonexistent' "$top/scripts/bench-kernel.sh" "$run" > "$tmp/panic.out" 2>&1; then
+if PREEMPTLAB_GUEST_APPEND='rdinit=/nonexistent' "$top/scripts/bench.sh" "$run" > "$tmp/panic.out" 2>&1; then
 	fail "guest: a guest that panics was reported as success"
 else
 	check "guest: a panicking guest fails its cells with the reason" \
@@ -104,7 +104,7 @@ fi
 # A cell that overruns its budget: killed, marked failed, nothing hangs.
 run=$tmp/slow
 if PREEMPTLAB_CELL_TIMEOUT=2 MODELS=lazy DURATION=8 \
-	"$top/scripts/bench-kernel.sh" "$run" > "$tmp/slow.out" 2>&1; then
+	"$top/scripts/bench.sh" "$run" > "$tmp/slow.out" 2>&1; then
 	fail "guest: an overrunning cell was reported as success"
 else
 	check "guest: an overrunning cell is killed and marked failed" \
@@ -116,7 +116,7 @@ check "guest: no QEMU left after a cell timeout" no_guest_left "$run"
 # (A background job ignores SIGINT in sh; perl restores it, as a terminal would.)
 run=$tmp/int
 perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
-	"$top/scripts/bench-kernel.sh" "$run" > "$tmp/int.out" 2>&1 &
+	"$top/scripts/bench.sh" "$run" > "$tmp/int.out" 2>&1 &
 pid=$!
 i=0
 while [ $i -lt 180 ] && [ -z "$(ls "$run/runs" 2>/dev/null)" ]; do sleep 1; i=$((i + 1)); done
@@ -124,6 +124,6 @@ kill -INT "$pid"
 rc=0; wait "$pid" || rc=$?
 check "guest: Ctrl-C ends the bench with 130" test "$rc" = 130
 check "guest: and keeps the finished run" test "$(find "$run/runs" -name '*.json' | wc -l)" -ge 1
-check "guest: and says it was interrupted" jqt "$run/manifest.json" '.guest_bench.interrupted'
+check "guest: and says it was interrupted" jqt "$run/manifest.json" '.interrupted'
 check "guest: no QEMU left after Ctrl-C" no_guest_left "$run"
 tests_done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Real PostgreSQL + pgbench inside a booted guest, end to end through
-# scripts/bench-kernel.sh: Debian's 7.0 under TCG runs one short bufbench
+# scripts/bench.sh: Debian's 7.0 under TCG runs one short bufbench
 # cell, then one 5 s select-only pgbench run (huge_pages=off, model lazy);
 # its document must come back over the serial channel with tps, the booted
 # release, the model read from debugfs and wait-event samples.  Then a
@@ -92,7 +92,7 @@ export PREEMPTLAB_PG_TIMEOUT=480
 
 run=$tmp/ok
 start=$(date +%s)
-if "$top/scripts/bench-kernel.sh" "$run" > "$tmp/ok.out" 2>&1; then
+if "$top/scripts/bench.sh" "$run" > "$tmp/ok.out" 2>&1; then
 	pass "pg_guest_boot: 7.0 bench with pgbench finished ($(( $(date +%s) - start ))s)"
 else
 	sed 's/^/  /' "$tmp/ok.out"; fail "pg_guest_boot: 7.0 bench with pgbench"
@@ -118,7 +118,7 @@ fi
 check "pg_guest_boot: the bufbench cell ran before it" test -f "$run/runs/bufbench-7.0-lazy-4k-tas-c2-r1.json"
 check "pg_guest_boot: summary has the pgbench row" grep -qE '^7\.0 .* lazy +off +4k +select-only +2 +1 ' "$run/summary.txt"
 check "pg_guest_boot: manifest records the pgbench matrix and its document" jqt "$run/manifest.json" \
-	'.guest_bench.pgbench | .enabled and .huge_pages == ["off"] and .documents == 1 and .cells[0].id == "pgbench-7.0-hpoff" and .cells[0].models == ["lazy"]'
+	'.plan.settings.pgbench.enabled and .plan.settings.pgbench.huge_pages == ["off"] and .cells.pgbench_documents == 1 and (.plan.units[0].cells[1] | .id == "pgbench-7.0-hpoff" and .models == ["lazy"])'
 check "pg_guest_boot: the host showed the result as it arrived" grep -q 'pgbench result pgbench-7.0-lazy-hpoff' "$tmp/ok.out"
 check "pg_guest_boot: the guest's server log came back" test -n "$(find "$run/logs" -name "pgbench-7.0-hpoff-postgres-hpoff-*.log" -size +0)"
 check "pg_guest_boot: the guest's PostgreSQL steps are in the console log" \
@@ -129,7 +129,7 @@ check "pg_guest_boot: no QEMU left" no_guest_left "$run"
 # the guest cannot reserve.  pg-run.sh refuses before starting PostgreSQL.
 run=$tmp/fail
 if PG_HUGEPAGES=on PG_SHARED_BUFFERS=4G MEM_MB=1800 DURATION=2 \
-	"$top/scripts/bench-kernel.sh" "$run" > "$tmp/fail.out" 2>&1; then
+	"$top/scripts/bench.sh" "$run" > "$tmp/fail.out" 2>&1; then
 	fail "pg_guest_boot: a pgbench cell that cannot get its huge pages was reported as success"
 else
 	check "pg_guest_boot: the failed pgbench cell says why, from the guest" \

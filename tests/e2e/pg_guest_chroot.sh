@@ -58,10 +58,9 @@ mount -t devtmpfs dev "$root/dev"
 # exercises the reservation path under busybox too.
 rc=0
 chroot "$root" /bin/busybox env -i PATH=/bin PREEMPTLAB_GUEST=1 PREEMPTLAB_KERNEL=chroot \
-	HUGEPAGES=try CLIENTS=2 DURATION=3 PG_BUILTINS=select-only \
-	/bin/busybox sh -c "/bin/busybox --install -s /bin && sh $top/scripts/pg-bench.sh /tmp/run" \
+	/bin/busybox sh -c "/bin/busybox --install -s /bin && sh $top/scripts/pg-run.sh --huge-pages try --clients 2 --duration 3 --builtins select-only --shared-buffers 16M /tmp/run" \
 	> "$work/run.log" 2>&1 || rc=$?
-check "pg_guest_chroot: pg-bench.sh under busybox sh exits 0 (rc $rc)" [ "$rc" = 0 ]
+check "pg_guest_chroot: pg-run.sh under busybox sh exits 0 (rc $rc)" [ "$rc" = 0 ]
 [ "$rc" = 0 ] || sed 's/^/  /' "$work/run.log"
 doc=$(find "$root/tmp/run/runs" -name 'pgbench-chroot-*-hptry-s_lock-select-only-c2-r1.json' 2>/dev/null | head -n1)
 if [ -n "$doc" ]; then

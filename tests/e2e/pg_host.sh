@@ -86,9 +86,9 @@ check "pg_host: huge page pool as before ($hp0)" [ "$(hp_total)" = "$hp0" ]
 # 64 GB of shared_buffers cannot be reserved on this machine's memory.
 run=$work/hpon
 rc=0
-HUGEPAGES=on POOL=64G PG_BUILTINS=select-only DURATION=1 \
-	"$top/scripts/pg-bench.sh" "$run" > "$work/hpon.log" 2>&1 || rc=$?
-check "pg_host: HUGEPAGES=on impossible: make bench's pg step fails (rc $rc)" [ "$rc" -ne 0 ]
+"$top/scripts/pg-run.sh" --huge-pages on --shared-buffers 64G --builtins select-only \
+	--duration 1 "$run" > "$work/hpon.log" 2>&1 || rc=$?
+check "pg_host: huge_pages=on impossible: the cluster step fails (rc $rc)" [ "$rc" -ne 0 ]
 check "pg_host: ... with the lab's own error naming the fix" \
 	grep -q 'preemptlab: huge_pages=on cannot be had: .*Fix: .*sysctl -w vm.nr_hugepages=' "$work/hpon.log"
 check "pg_host: ... and before PostgreSQL tried (no FATAL)" sh -c "! grep -q FATAL '$work/hpon.log'"

@@ -1,0 +1,136 @@
+/*
+ * The kernel catalog read in C: kernels/<series> holds "key: value" lines
+ * (description, source, models, default, ...).  The planner needs only what
+ * a series is called and which models it accepts, so a misspelt kernel or
+ * model is refused before scripts/kernel-resolve.sh fetches anything.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "plan.h"
+#include "vocab.h"
+
+static bool catalog_get(const char *top, const char *series, const char *key, char *out,
+			size_t len)
+{
+	char path[1024], line[512];
+	snprintf(path, sizeof(path), "%s/kernels/%s", top, series);
+	FILE *f = fopen(path, "r");
+	size_t klen = strlen(key);
+	bool found = false;
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+			char *v = line + klen + 1;
+			v += strspn(v, " \t");
+			v[strcspn(v, "\r\n")] = '\0';
+			snprintf(out, len, "%s", v);
+			found = true;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static int by_version(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The series names: catalog files with a source: line. */
+static int catalog_list(const char *top, char **names, int max)
+{
+	char dir[1024], val[64];
+	snprintf(dir, sizeof(dir), "%s/kernels", top);
+	DIR *d = opendir(dir);
+	int n = 0;
+	if (!d)
+		plan_die("no kernel catalog at %s", dir);
+	for (struct dirent *e; (e = readdir(d)) && n < max;) {
+		if (e->d_name[0] == '.')
+			continue;
+		char path[1400];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (catalog_get(top, e->d_name, "source", val, sizeof(val)))
+			names[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(*names), by_version);
+	return n;
+}
+
+void catalog_known(const char *top, char *buf, size_t len)
+{
+	char *names[64];
+	int n = catalog_list(top, names, 64);
+	size_t off = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "", names[i]);
+		free(names[i]);
+	}
+}
+
+static void set_models(struct kernel_ref *k, const char *top, const char *series)
+{
+	char models[256] = "", def[32] = "";
+	catalog_get(top, series, "models", models, sizeof(models));
+	catalog_get(top, series, "default", def, sizeof(def));
+	k->models.n = 0;
+	if (models[0])
+		list_split(&k->models, "models", models);
+	for (int i = 0; i < k->models.n; i++)
+		if (!vocab_find(&vocab_models, k->models.item[i], NULL))
+			plan_die("kernels/%s lists model '%s', which the lab does not know", series,
+				 k->models.item[i]);
+	snprintf(k->default_model, sizeof(k->default_model), "%s", def);
+}
+
+void catalog_resolve(const char *top, const char *asked, const char *var, struct kernel_ref *k)
+{
+	memset(k, 0, sizeof(*k));
+	snprintf(k->asked, sizeof(k->asked), "%s", asked);
+	/* A user's image: anything that looks like a path. */
+	if (strchr(asked, '/') || strncmp(asked, "bzImage", 7) == 0 ||
+	    strncmp(asked, "vmlinuz", 7) == 0) {
+		struct stat st;
+		if (stat(asked, &st) != 0 || !S_ISREG(st.st_mode))
+			plan_die("%s=%s: no kernel image there (give an existing bzImage or vmlinuz)",
+				 var, asked);
+		const char *base = strrchr(asked, '/');
+		snprintf(k->label, sizeof(k->label), "%s", base ? base + 1 : asked);
+		snprintf(k->source, sizeof(k->source), "path");
+		return;	/* its models are read in the guest, from debugfs */
+	}
+	/* A series, or an exact version whose series is its longest prefix. */
+	char *names[64];
+	int n = catalog_list(top, names, 64);
+	const char *series = NULL;
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(names[i]);
+		if (strcmp(asked, names[i]) == 0 ||
+		    (strncmp(asked, names[i], l) == 0 && asked[l] == '.' &&
+		     (!series || strlen(series) < l)))
+			series = names[i];
+	}
+	if (!series) {
+		char known[512];
+		catalog_known(top, known, sizeof(known));
+		plan_die("%s=%s: unknown kernel; known: %s (a series, an exact version such as "
+			 "7.0.13, or a path to a bzImage)", var, asked, known);
+	}
+	snprintf(k->label, sizeof(k->label), "%s", series);
+	catalog_get(top, series, "source", k->source, sizeof(k->source));
+	set_models(k, top, series);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+}

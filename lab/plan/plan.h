@@ -1,0 +1,127 @@
+/*
+ * The planner: `make bench` variables in, one validated plan out.
+ *
+ * Everything that decides what a bench will do lives here: defaults,
+ * validation (every bad value refused before anything is fetched or
+ * booted, naming the valid ones), memory sizing, the units (the host, or
+ * one guest boot per kernel or kernel/model) with their cells, and the time
+ * estimate.  The runner (scripts/run-plan.sh and guest/runner.sh) only
+ * carries the plan out; the report only reads what came of it.
+ */
+#ifndef PREEMPTLAB_PLAN_H
+#define PREEMPTLAB_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PLAN_MAX_LIST 32
+#define PLAN_MAX_UNITS 64
+#define PLAN_NAME 96
+
+struct list {
+	char item[PLAN_MAX_LIST][PLAN_NAME];
+	int n;
+};
+
+/* A kernel as the catalog (kernels/<series>) describes it, unfetched. */
+struct kernel_ref {
+	char asked[256];	/* as the user typed it */
+	char label[PLAN_NAME];	/* the series, the image's file name, or host */
+	char source[16];	/* apt, build, path, host */
+	struct list models;	/* models it accepts; empty when unknown */
+	char default_model[16];
+};
+
+struct cell {
+	char id[200];
+	char tool[16];		/* bufbench | pgbench */
+	char model[16];		/* bufbench; "current" keeps the booted one */
+	char pages[16];
+	char lock[16];
+	char strategy[32];
+	long clients;
+	long rep;
+	bool optional;		/* a page size asked "where it can be had" */
+	/* pgbench: one cluster serving these models, clients and repeats. */
+	char huge_pages[8];
+	struct list pg_models, pg_clients;
+	long pg_repeat;
+};
+
+struct unit {
+	char id[PLAN_NAME];	/* host | main.lazy | baseline.none | main */
+	char kind[8];		/* host | guest */
+	char role[16];		/* host | main | baseline */
+	struct kernel_ref *kernel;
+	char boot_model[16];	/* preempt= on the command line, or "" */
+	struct list models;
+	struct cell *cells;
+	size_t ncells, nbufbench, npgbench, npgruns;
+};
+
+struct plan {
+	/* Asked (only what the user set) and resolved settings. */
+	char kernel_asked[256], baseline_asked[256];
+	struct kernel_ref kernel, baseline;
+	bool has_baseline;
+	char hugepages[16];
+	bool pages_given;
+	struct list pages, models, baseline_models, clients, locks, strategies;
+	long duration_s, warmup_s, repeat;
+	char pool[32], relation[32], workload[32];
+	uint64_t pool_bytes, relation_bytes;
+	char bufbench_args[1024];
+	struct list bufbench_argv;
+	bool pgbench;
+	struct list pg_huge_pages, pg_builtins;
+	char pg_shared_buffers[32], pg_scale[16];
+	long pg_repeat;
+	bool profile;
+	long profile_freq;
+	char profile_callgraph[8];
+	char model_switch[16];
+	long vcpus, host_cpus;
+	char accel[8];		/* kvm | tcg | auto */
+	/* Sizing. */
+	uint64_t segment_bytes;
+	long hp2m, hp1g;
+	long mem_mb, rootfs_mb;
+	bool mem_given;
+	/* Units and the estimate. */
+	struct unit units[PLAN_MAX_UNITS];
+	int nunits;
+	long est_seconds;
+	char command[4096];
+};
+
+/* vars.c: the make variables. */
+const char *var_get(const char *name);	/* NULL when unset */
+void vars_from_args(int argc, char **argv, int first);
+_Noreturn void plan_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void plan_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void list_split(struct list *l, const char *var, const char *s);
+bool list_has(const struct list *l, const char *s);
+long parse_count(const char *var, const char *s, long min, long max);
+uint64_t parse_size(const char *var, const char *s);
+void command_line(char *buf, size_t len);
+
+/* catalog.c: kernels/<series>, read without fetching anything. */
+void catalog_resolve(const char *top, const char *asked, const char *var, struct kernel_ref *k);
+void catalog_known(const char *top, char *buf, size_t len);
+
+/* settings.c: defaults and validation of every variable. */
+void plan_settings(struct plan *p, const char *top);
+
+/* sizing.c: segment size (from bufbench itself), huge pages, guest RAM. */
+void plan_sizing(struct plan *p, const char *bufbench);
+
+/* units.c: the units and their cells, repetition outermost. */
+void plan_units(struct plan *p);
+void plan_estimate(struct plan *p);
+
+/* write.c: plan.json, and the flat files the runners read. */
+int plan_write(const struct plan *p, const char *dir);
+void plan_print_summary(const struct plan *p);
+
+#endif

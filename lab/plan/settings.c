@@ -1,0 +1,244 @@
+/*
+ * Defaults and validation of every variable, in one place.  A value is
+ * checked against the vocabulary (buffer_pool/vocab.c) or the catalog and
+ * refused with the valid ones listed; nothing here touches the network,
+ * a guest or a huge page pool.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plan.h"
+#include "vocab.h"
+
+static const char *get_or(const char *name, const char *def)
+{
+	const char *v = var_get(name);
+	return v ? v : def;
+}
+
+/* Every item of l must be a value of vocabulary v. */
+static void check_list(const struct list *l, const struct vocab *v, const char *var)
+{
+	char choices[512];
+	for (int i = 0; i < l->n; i++)
+		if (!vocab_find(v, l->item[i], NULL))
+			plan_die("%s: '%s' is not a %s value; use %s", var, l->item[i], v->key,
+				 vocab_choices(v, choices, sizeof(choices)));
+}
+
+static void check_one(const char *val, const struct vocab *v, const char *var)
+{
+	char choices[512];
+	if (!vocab_find(v, val, NULL))
+		plan_die("%s=%s: use %s", var, val, vocab_choices(v, choices, sizeof(choices)));
+}
+
+/* Models asked of kernel k must be among those its catalog entry offers. */
+static void check_models(const struct list *asked, const struct kernel_ref *k, const char *var)
+{
+	for (int i = 0; i < asked->n; i++) {
+		if (strcmp(asked->item[i], "current") == 0 || k->models.n == 0)
+			continue;
+		if (!list_has(&k->models, asked->item[i])) {
+			char offered[256] = "";
+			for (int j = 0; j < k->models.n; j++)
+				strcat(strcat(offered, j ? " " : ""), k->models.item[j]);
+			plan_die("%s: kernel %s offers the models '%s', not '%s'", var, k->label,
+				 offered, asked->item[i]);
+		}
+	}
+}
+
+static void pages_from_hugepages(struct plan *p)
+{
+	const char *pages = var_get("PAGES");
+	check_one(p->hugepages, &vocab_hugepages, "HUGEPAGES");
+	if (pages) {
+		p->pages_given = true;
+		list_split(&p->pages, "PAGES", pages);
+		check_list(&p->pages, &vocab_pages, "PAGES");
+		return;
+	}
+	const char *expand = strcmp(p->hugepages, "off") == 0 ? "4k"
+			   : strcmp(p->hugepages, "on") == 0 ? "2m"
+			   : strcmp(p->hugepages, "try") == 0 ? "try-2m" : "4k 2m 1g";
+	list_split(&p->pages, "HUGEPAGES", expand);
+}
+
+/* PostgreSQL's huge_pages follows the page sizes asked of bufbench. */
+static void pg_huge_pages(struct plan *p)
+{
+	const char *asked = var_get("PG_HUGE_PAGES");
+	struct list l;
+	p->pg_huge_pages.n = 0;
+	if (asked) {
+		list_split(&l, "PG_HUGE_PAGES", asked);
+		check_list(&l, &vocab_pg_huge_pages, "PG_HUGE_PAGES");
+	} else {
+		l.n = 0;
+		for (int i = 0; i < p->pages.n; i++) {
+			const char *pg = p->pages.item[i];
+			const char *m = !strcmp(pg, "4k") || !strcmp(pg, "thp") ? "off"
+				      : !strncmp(pg, "try-", 4) ? "try" : "on";
+			snprintf(l.item[l.n++], PLAN_NAME, "%s", m);
+		}
+	}
+	for (int i = 0; i < l.n; i++) {
+		const char *m = l.item[i];
+		if (strcmp(m, "compare") == 0) {
+			if (!list_has(&p->pg_huge_pages, "off"))
+				snprintf(p->pg_huge_pages.item[p->pg_huge_pages.n++], PLAN_NAME, "off");
+			if (!list_has(&p->pg_huge_pages, "on"))
+				snprintf(p->pg_huge_pages.item[p->pg_huge_pages.n++], PLAN_NAME, "on");
+		} else if (!list_has(&p->pg_huge_pages, m)) {
+			snprintf(p->pg_huge_pages.item[p->pg_huge_pages.n++], PLAN_NAME, "%s", m);
+		}
+	}
+}
+
+static bool on_off(const char *var, const char *def)
+{
+	const char *v = get_or(var, def);
+	if (!strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "yes"))
+		return true;
+	if (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "no") || !*v)
+		return false;
+	plan_die("%s=%s: use on or off", var, v);
+}
+
+static void guest_settings(struct plan *p, const char *top)
+{
+	const char *b = var_get("BASELINE");
+	snprintf(p->baseline_asked, sizeof(p->baseline_asked), "%s", b ? b : "6.12");
+	p->has_baseline = p->baseline_asked[0] && strcmp(p->baseline_asked, "none") != 0;
+	if (p->has_baseline) {
+		catalog_resolve(top, p->baseline_asked, "BASELINE", &p->baseline);
+		if (strcmp(p->baseline.source, "host") == 0)
+			plan_die("BASELINE=%s: the baseline must be a guest kernel (6.12, 6.1) or none",
+				 p->baseline_asked);
+		if (p->baseline.models.n && !list_has(&p->baseline.models, "none"))
+			plan_die("BASELINE=%s has no PREEMPT_NONE (models: %s%s); use 6.12, 6.1 or "
+				 "BASELINE=none", p->baseline_asked, p->baseline.models.item[0],
+				 p->baseline.models.n > 1 ? " ..." : "");
+		list_split(&p->baseline_models, "BASELINE_MODELS", get_or("BASELINE_MODELS", "none"));
+		check_list(&p->baseline_models, &vocab_models, "BASELINE_MODELS");
+		check_models(&p->baseline_models, &p->baseline, "BASELINE_MODELS");
+		/* The kernel under test as its own baseline runs once. */
+		if (strcmp(p->baseline.label, p->kernel.label) == 0) {
+			plan_note("BASELINE is the kernel under test; running it once");
+			p->has_baseline = false;
+		}
+	}
+	const char *models = var_get("MODELS");
+	if (models) {
+		list_split(&p->models, "MODELS", models);
+		check_list(&p->models, &vocab_models, "MODELS");
+		check_models(&p->models, &p->kernel, "MODELS");
+	} else if (p->kernel.models.n) {
+		p->models = p->kernel.models;
+	} else {
+		list_split(&p->models, "MODELS", "current");
+	}
+	snprintf(p->model_switch, sizeof(p->model_switch), "%s", get_or("MODEL_SWITCH", "boot"));
+	check_one(p->model_switch, &vocab_model_switch, "MODEL_SWITCH");
+	snprintf(p->accel, sizeof(p->accel), "%s", get_or("ACCEL", get_or("PREEMPTLAB_ACCEL", "auto")));
+	if (strcmp(p->accel, "auto") != 0)
+		check_one(p->accel, &vocab_accels, "ACCEL");
+	p->vcpus = p->host_cpus;
+	if (var_get("VCPUS")) {
+		p->vcpus = parse_count("VCPUS", var_get("VCPUS"), 1, 1024);
+		if (p->vcpus > p->host_cpus) {
+			plan_note("VCPUS=%ld exceeds the host's %ld CPUs; using %ld", p->vcpus,
+				  p->host_cpus, p->host_cpus);
+			p->vcpus = p->host_cpus;
+		}
+	}
+	if (var_get("MEM_MB")) {
+		p->mem_mb = parse_count("MEM_MB", var_get("MEM_MB"), 128, 1L << 22);
+		p->mem_given = true;
+	}
+}
+
+static void host_settings(struct plan *p)
+{
+	static const char *const guest_only[] = {
+		"BASELINE_MODELS", "MODEL_SWITCH", "VCPUS", "MEM_MB", "ACCEL", NULL,
+	};
+	for (int i = 0; guest_only[i]; i++)
+		if (var_get(guest_only[i]))
+			plan_note("%s is for guest kernels; KERNEL=host ignores it", guest_only[i]);
+	/* Switching the host's model needs a writable debugfs: the runner checks. */
+	list_split(&p->models, "MODELS", get_or("MODELS", "current"));
+	check_list(&p->models, &vocab_models, "MODELS");
+	p->vcpus = p->host_cpus;
+}
+
+void plan_settings(struct plan *p, const char *top)
+{
+	memset(p, 0, sizeof(*p));
+	p->host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(p->kernel_asked, sizeof(p->kernel_asked), "%s", get_or("KERNEL", "host"));
+	if (!p->kernel_asked[0])
+		plan_die("KERNEL is empty: use host, a catalog series, an exact version or a path");
+	catalog_resolve(top, p->kernel_asked, "KERNEL", &p->kernel);
+	bool host = strcmp(p->kernel.source, "host") == 0;
+
+	snprintf(p->hugepages, sizeof(p->hugepages), "%s", get_or("HUGEPAGES", "compare"));
+	pages_from_hugepages(p);
+	if (host)
+		host_settings(p);
+	else
+		guest_settings(p, top);
+
+	char def_clients[16];
+	snprintf(def_clients, sizeof(def_clients), "%ld", host ? 8 : p->vcpus * 4);
+	list_split(&p->clients, "CLIENTS", get_or("CLIENTS", def_clients));
+	for (int i = 0; i < p->clients.n; i++)
+		parse_count("CLIENTS", p->clients.item[i], 1, 4096);
+	list_split(&p->locks, "LOCKS", get_or("LOCKS", "tas"));
+	check_list(&p->locks, &vocab_locks, "LOCKS");
+	list_split(&p->strategies, "STRATEGY", get_or("STRATEGY", "pg"));
+	check_list(&p->strategies, &vocab_strategies, "STRATEGY");
+	p->duration_s = parse_count("DURATION", get_or("DURATION", "10"), 1, 86400);
+	p->warmup_s = parse_count("WARMUP", get_or("WARMUP", "0"), 0, 86400);
+	p->repeat = parse_count("REPEAT", get_or("REPEAT", "3"), 1, 1000);
+	snprintf(p->pool, sizeof(p->pool), "%s", get_or("POOL", "128M"));
+	snprintf(p->relation, sizeof(p->relation), "%s", get_or("RELATION", "512M"));
+	p->pool_bytes = parse_size("POOL", p->pool);
+	p->relation_bytes = parse_size("RELATION", p->relation);
+	snprintf(p->workload, sizeof(p->workload), "%s", get_or("WORKLOAD", "select-only"));
+	check_one(p->workload, &vocab_workloads, "WORKLOAD");
+	snprintf(p->bufbench_args, sizeof(p->bufbench_args), "%s", get_or("BUFBENCH_ARGS", ""));
+	p->bufbench_argv.n = 0;
+	if (p->bufbench_args[strspn(p->bufbench_args, " \t")])
+		list_split(&p->bufbench_argv, "BUFBENCH_ARGS", p->bufbench_args);
+
+	p->pgbench = on_off("PGBENCH", "on");
+	if (p->pgbench) {
+		pg_huge_pages(p);
+		list_split(&p->pg_builtins, "PG_BUILTINS",
+			   get_or("PG_BUILTINS", "select-only simple-update"));
+		check_list(&p->pg_builtins, &vocab_pg_builtins, "PG_BUILTINS");
+		/* Guests are TCG-sized: 16M at scale 3 takes minutes there. */
+		snprintf(p->pg_shared_buffers, sizeof(p->pg_shared_buffers), "%s",
+			 get_or("PG_SHARED_BUFFERS", host ? p->pool : "16M"));
+		parse_size("PG_SHARED_BUFFERS", p->pg_shared_buffers);
+		snprintf(p->pg_scale, sizeof(p->pg_scale), "%s", get_or("PG_SCALE", ""));
+		if (p->pg_scale[0])
+			parse_count("PG_SCALE", p->pg_scale, 1, 1000000);
+		/* The host's pgbench has always run once per cell unless asked. */
+		p->pg_repeat = parse_count("PG_REPEAT", get_or("PG_REPEAT", host ? "1" : get_or("REPEAT", "3")), 1, 1000);
+	}
+	p->profile = on_off("PROFILE", "off");
+	p->profile_freq = parse_count("PROFILE_FREQ", get_or("PROFILE_FREQ", "99"), 1, 10000);
+	snprintf(p->profile_callgraph, sizeof(p->profile_callgraph), "%s",
+		 get_or("PROFILE_CALLGRAPH", host ? "dwarf" : "fp"));
+	if (strcmp(p->profile_callgraph, "dwarf") && strcmp(p->profile_callgraph, "fp"))
+		plan_die("PROFILE_CALLGRAPH=%s: use dwarf or fp", p->profile_callgraph);
+	if (!host && strcmp(p->profile_callgraph, "fp") != 0)
+		plan_die("PROFILE_CALLGRAPH=%s: guests unwind by frame pointers only (fp)",
+			 p->profile_callgraph);
+	command_line(p->command, sizeof(p->command));
+}

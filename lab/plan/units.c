@@ -1,0 +1,174 @@
+/*
+ * The units of a bench and their cells.  A unit is what one runner process
+ * carries out: the host (a unit that does not boot) or one guest boot.
+ * Under MODEL_SWITCH=boot a guest kernel gets one unit per model, chosen
+ * with preempt= on its command line; under runtime one unit switches its
+ * models through debugfs.  Within a unit the repetition is outermost, so
+ * slow drift of a noisy machine spreads over every cell alike instead of
+ * biasing one model or page size.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+/* Cell ids name files: no '/' or blank, and stable across lab versions. */
+static void safe_name(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+	for (char *c = dst; *c; c++)
+		if (*c == '/' || *c == ' ')
+			*c = '_';
+}
+
+static struct cell *new_cell(struct unit *u)
+{
+	u->cells = realloc(u->cells, (u->ncells + 1) * sizeof(*u->cells));
+	if (!u->cells)
+		plan_die("out of memory");
+	struct cell *c = &u->cells[u->ncells++];
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+/* A page size asked "where it can be had" may be skipped, not failed. */
+static bool optional_pages(const struct plan *p, const struct unit *u, const char *pages)
+{
+	if (p->pages_given || strcmp(p->hugepages, "compare") != 0)
+		return false;
+	if (strcmp(pages, "1g") == 0)
+		return true;
+	/* A guest reserves its 2 MB pages itself; a host may have none to give. */
+	return strcmp(pages, "2m") == 0 && strcmp(u->kind, "host") == 0;
+}
+
+static void bufbench_cells(const struct plan *p, struct unit *u)
+{
+	char label[PLAN_NAME];
+	bool host = strcmp(u->kind, "host") == 0;
+	bool named_model = !host || strcmp(u->models.item[0], "current") != 0 || u->models.n > 1;
+	safe_name(label, sizeof(label), u->kernel->label);
+	for (long r = 1; r <= p->repeat; r++)
+		for (int m = 0; m < u->models.n; m++)
+			for (int pg = 0; pg < p->pages.n; pg++)
+				for (int l = 0; l < p->locks.n; l++)
+					for (int s = 0; s < p->strategies.n; s++)
+						for (int c = 0; c < p->clients.n; c++) {
+		struct cell *x = new_cell(u);
+		char strat[40] = "";
+		/* pg is the default: today's ids stay as they were. */
+		if (strcmp(p->strategies.item[s], "pg") != 0)
+			snprintf(strat, sizeof(strat), "-%s", p->strategies.item[s]);
+		for (char *ch = strat; *ch; ch++)
+			if (*ch == ':')
+				*ch = '_';
+		snprintf(x->tool, sizeof(x->tool), "bufbench");
+		snprintf(x->model, sizeof(x->model), "%s", u->models.item[m]);
+		snprintf(x->pages, sizeof(x->pages), "%s", p->pages.item[pg]);
+		snprintf(x->lock, sizeof(x->lock), "%s", p->locks.item[l]);
+		snprintf(x->strategy, sizeof(x->strategy), "%s", p->strategies.item[s]);
+		x->clients = strtol(p->clients.item[c], NULL, 10);
+		x->rep = r;
+		x->optional = optional_pages(p, u, x->pages);
+		snprintf(x->id, sizeof(x->id), "bufbench-%s%s%s-%s-%s%s-c%ld-r%ld", label,
+			 named_model ? "-" : "", named_model ? x->model : "", x->pages, x->lock, strat,
+			 x->clients, r);
+		u->nbufbench++;
+	}
+}
+
+/* One cluster per huge_pages setting serves every model, client count and repetition. */
+static void pgbench_cells(const struct plan *p, struct unit *u)
+{
+	char label[PLAN_NAME];
+	if (!p->pgbench)
+		return;
+	safe_name(label, sizeof(label), u->kernel->label);
+	for (int h = 0; h < p->pg_huge_pages.n; h++) {
+		struct cell *x = new_cell(u);
+		snprintf(x->tool, sizeof(x->tool), "pgbench");
+		snprintf(x->huge_pages, sizeof(x->huge_pages), "%s", p->pg_huge_pages.item[h]);
+		x->pg_models = u->models;
+		x->pg_clients = p->clients;
+		x->pg_repeat = p->pg_repeat;
+		snprintf(x->id, sizeof(x->id), "pgbench-%s%s%s-hp%s", label,
+			 u->boot_model[0] ? "-" : "", u->boot_model, x->huge_pages);
+		u->npgbench++;
+		u->npgruns += (size_t)(u->models.n * p->clients.n * p->pg_builtins.n) *
+			      (size_t)p->pg_repeat;
+	}
+}
+
+static struct unit *new_unit(struct plan *p, const char *id, const char *kind, const char *role,
+			     struct kernel_ref *k)
+{
+	if (p->nunits == PLAN_MAX_UNITS)
+		plan_die("more than %d boots: narrow MODELS or the kernels", PLAN_MAX_UNITS);
+	struct unit *u = &p->units[p->nunits++];
+	memset(u, 0, sizeof(*u));
+	snprintf(u->id, sizeof(u->id), "%s", id);
+	snprintf(u->kind, sizeof(u->kind), "%s", kind);
+	snprintf(u->role, sizeof(u->role), "%s", role);
+	u->kernel = k;
+	return u;
+}
+
+static void guest_units(struct plan *p, const char *role, struct kernel_ref *k,
+			const struct list *models)
+{
+	bool per_model = strcmp(p->model_switch, "boot") == 0 &&
+			 !(models->n == 1 && strcmp(models->item[0], "current") == 0);
+	if (!per_model) {
+		struct unit *u = new_unit(p, role, "guest", role, k);
+		u->models = *models;
+		bufbench_cells(p, u);
+		pgbench_cells(p, u);
+		return;
+	}
+	for (int m = 0; m < models->n; m++) {
+		char id[PLAN_NAME * 2];
+		snprintf(id, sizeof(id), "%s.%s", role, models->item[m]);
+		struct unit *u = new_unit(p, id, "guest", role, k);
+		snprintf(u->boot_model, sizeof(u->boot_model), "%s", models->item[m]);
+		u->models.n = 1;
+		snprintf(u->models.item[0], PLAN_NAME, "%s", models->item[m]);
+		bufbench_cells(p, u);
+		pgbench_cells(p, u);
+	}
+}
+
+void plan_units(struct plan *p)
+{
+	p->nunits = 0;
+	if (strcmp(p->kernel.source, "host") == 0) {
+		struct unit *u = new_unit(p, "host", "host", "host", &p->kernel);
+		u->models = p->models;
+		bufbench_cells(p, u);
+		pgbench_cells(p, u);
+		return;
+	}
+	if (p->has_baseline)
+		guest_units(p, "baseline", &p->baseline, &p->baseline_models);
+	guest_units(p, "main", &p->kernel, &p->models);
+}
+
+/*
+ * Seconds the bench should take: each bufbench cell its warm-up and
+ * duration plus process start and the environment probes; each pgbench
+ * cluster its setup (about a minute under TCG), each pgbench run its
+ * duration plus pgsample's start; each boot its time to the runner.
+ */
+void plan_estimate(struct plan *p)
+{
+	bool host = strcmp(p->kernel.source, "host") == 0;
+	bool tcg = !host && strcmp(p->accel, "kvm") != 0;
+	long cell = p->warmup_s + p->duration_s + (tcg ? 4 : 1);
+	long setup = host ? 15 : tcg ? 60 : 20, run = p->duration_s + 5, boot = tcg ? 15 : 5;
+	p->est_seconds = 0;
+	for (int i = 0; i < p->nunits; i++) {
+		const struct unit *u = &p->units[i];
+		p->est_seconds += (long)u->nbufbench * cell + (long)u->npgbench * setup +
+				  (long)u->npgruns * run + (host ? 0 : boot);
+	}
+}

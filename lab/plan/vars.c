@@ -1,0 +1,179 @@
+/*
+ * The make variables as the planner sees them: make exports only those the
+ * user set, so "unset" and "set to nothing" differ (BASELINE= means no
+ * baseline).  `build/plan VAR=value ...` sets them too, for tests and for
+ * planning a bench without make.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+/* Every variable `make bench` takes, in the order the command shows them. */
+static const char *const known[] = {
+	"KERNEL", "HUGEPAGES", "BASELINE", "BASELINE_MODELS", "MODELS", "MODEL_SWITCH",
+	"PAGES", "CLIENTS", "LOCKS", "STRATEGY", "DURATION", "WARMUP", "REPEAT", "POOL",
+	"RELATION", "WORKLOAD", "BUFBENCH_ARGS", "PGBENCH", "PG_HUGE_PAGES", "PG_SHARED_BUFFERS",
+	"PG_BUILTINS", "PG_SCALE", "PG_REPEAT", "PROFILE", "PROFILE_FREQ", "PROFILE_CALLGRAPH",
+	"VCPUS", "MEM_MB", "ACCEL", NULL,
+};
+
+#define MAX_ARGS 64
+static char *arg_name[MAX_ARGS], *arg_val[MAX_ARGS];
+static int nargs;
+
+void vars_from_args(int argc, char **argv, int first)
+{
+	for (int i = first; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		if (!eq || eq == argv[i])
+			plan_die("unexpected argument '%s': give variables as NAME=value", argv[i]);
+		if (nargs == MAX_ARGS)
+			plan_die("too many variables");
+		arg_name[nargs] = strndup(argv[i], (size_t)(eq - argv[i]));
+		arg_val[nargs] = eq + 1;
+		nargs++;
+	}
+}
+
+static const char *raw_get(const char *name)
+{
+	for (int i = nargs - 1; i >= 0; i--)
+		if (strcmp(arg_name[i], name) == 0)
+			return arg_val[i];
+	return getenv(name);
+}
+
+const char *var_get(const char *name)
+{
+	const char *v = raw_get(name);
+	/* The old name of PG_HUGE_PAGES, which HUGEPAGES was confused with. */
+	if (!v && strcmp(name, "PG_HUGE_PAGES") == 0)
+		v = raw_get("PG_HUGEPAGES");
+	return v;
+}
+
+void plan_die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("preemptlab: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(2);
+}
+
+void plan_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("preemptlab: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* Items are separated by commas or blanks; each must be a plain word. */
+void list_split(struct list *l, const char *var, const char *s)
+{
+	l->n = 0;
+	const char *p = s;
+	while (*p) {
+		while (*p == ',' || isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		size_t n = strcspn(p, ", \t\n");
+		if (n >= PLAN_NAME)
+			plan_die("%s: item '%.40s...' is too long", var, p);
+		if (l->n == PLAN_MAX_LIST)
+			plan_die("%s: more than %d items", var, PLAN_MAX_LIST);
+		memcpy(l->item[l->n], p, n);
+		l->item[l->n][n] = '\0';
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)p[i];
+			if (!isalnum(c) && !strchr("-_.:/+=@", c))
+				plan_die("%s: item '%s' has a character ('%c') no value of it can have",
+					 var, l->item[l->n], c);
+		}
+		if (!list_has(l, l->item[l->n]))
+			l->n++;
+		p += n;
+	}
+	if (l->n == 0)
+		plan_die("%s is empty: give at least one value", var);
+}
+
+bool list_has(const struct list *l, const char *s)
+{
+	for (int i = 0; i < l->n; i++)
+		if (strcmp(l->item[i], s) == 0)
+			return true;
+	return false;
+}
+
+long parse_count(const char *var, const char *s, long min, long max)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < min || v > max)
+		plan_die("%s=%s: expected a whole number from %ld to %ld", var, s, min, max);
+	return v;
+}
+
+uint64_t parse_size(const char *var, const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	double mult = 1;
+	switch (*end) {
+	case 'k': case 'K': mult = 1024.0; end++; break;
+	case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
+	case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+	default: break;
+	}
+	if (end == s || *end || !isfinite(v) || v <= 0 || v * mult > 1e15)
+		plan_die("%s=%s: expected a size such as 128M or 2G", var, s);
+	return (uint64_t)(v * mult);
+}
+
+/*
+ * The make command that reruns this plan: every variable the user set,
+ * single-quoted for the shell when it needs quoting.
+ */
+void command_line(char *buf, size_t len)
+{
+	size_t off = (size_t)snprintf(buf, len, "make bench");
+	for (int i = 0; known[i] && off < len; i++) {
+		const char *v = var_get(known[i]);
+		if (!v)
+			continue;
+		bool plain = *v != '\0';
+		for (const char *c = v; *c; c++)
+			if (!isalnum((unsigned char)*c) && !strchr(",.-_:/+=@", *c))
+				plain = false;
+		if (plain) {
+			off += (size_t)snprintf(buf + off, len - off, " %s=%s", known[i], v);
+			continue;
+		}
+		off += (size_t)snprintf(buf + off, len - off, " %s='", known[i]);
+		for (const char *c = v; *c && off + 5 < len; c++) {
+			if (*c == '\'')
+				off += (size_t)snprintf(buf + off, len - off, "'\\''");
+			else
+				buf[off++] = *c;
+		}
+		if (off + 1 < len)
+			buf[off++] = '\'';
+		buf[off < len ? off : len - 1] = '\0';
+	}
+	if (off >= len)
+		plan_die("the command line of this bench is over %zu characters", len);
+}

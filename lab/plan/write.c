@@ -1,0 +1,284 @@
+/*
+ * The plan on disk.  plan.json is the record (the manifest embeds it);
+ * the runners read flat files made from the same structures, never shell
+ * code: plan/bench.conf (key TAB value) for scripts/run-plan.sh,
+ * plan/units.tsv (one unit a line), and per unit plan/UNIT.conf and
+ * plan/UNIT.cells for guest/runner.sh, which runs the host's unit too.
+ *
+ * A cells line is TAB-separated:
+ *   bufbench ID MODEL PAGES OPTIONAL ARGV      ARGV: bufbench's options,
+ *                                              blank-separated, exactly
+ *   pgbench ID HUGE_PAGES MODELS CLIENTS REPEAT    (comma lists)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "json.h"
+#include "plan.h"
+
+static void json_list(struct json *j, const char *key, const struct list *l)
+{
+	json_begin_array(j, key);
+	for (int i = 0; i < l->n; i++)
+		json_str(j, NULL, l->item[i]);
+	json_end_array(j);
+}
+
+static void json_kernel(struct json *j, const char *key, const struct kernel_ref *k)
+{
+	json_begin_object(j, key);
+	json_str(j, "asked", k->asked);
+	json_str(j, "label", k->label);
+	json_str(j, "source", k->source);
+	json_list(j, "models_offered", &k->models);
+	json_str(j, "default_model", k->default_model);
+	json_end_object(j);
+}
+
+static void json_settings(struct json *j, const struct plan *p)
+{
+	json_begin_object(j, "settings");
+	json_kernel(j, "kernel", &p->kernel);
+	if (p->has_baseline)
+		json_kernel(j, "baseline", &p->baseline);
+	else
+		json_null(j, "baseline");
+	json_str(j, "hugepages", p->hugepages);
+	json_list(j, "pages", &p->pages);
+	json_bool(j, "pages_given", p->pages_given);
+	json_list(j, "models", &p->models);
+	if (p->has_baseline)
+		json_list(j, "baseline_models", &p->baseline_models);
+	json_list(j, "clients", &p->clients);
+	json_list(j, "locks", &p->locks);
+	json_list(j, "strategies", &p->strategies);
+	json_int(j, "duration_s", p->duration_s);
+	json_int(j, "warmup_s", p->warmup_s);
+	json_int(j, "repeat", p->repeat);
+	json_str(j, "pool", p->pool);
+	json_str(j, "relation", p->relation);
+	json_str(j, "workload", p->workload);
+	json_list(j, "bufbench_args", &p->bufbench_argv);
+	json_begin_object(j, "pgbench");
+	json_bool(j, "enabled", p->pgbench);
+	if (p->pgbench) {
+		json_list(j, "huge_pages", &p->pg_huge_pages);
+		json_str(j, "shared_buffers", p->pg_shared_buffers);
+		json_list(j, "builtins", &p->pg_builtins);
+		json_str(j, "scale", p->pg_scale[0] ? p->pg_scale : "auto");
+		json_int(j, "repeat", p->pg_repeat);
+	}
+	json_end_object(j);
+	json_begin_object(j, "profile");
+	json_bool(j, "enabled", p->profile);
+	json_int(j, "freq_hz", p->profile_freq);
+	json_str(j, "callgraph", p->profile_callgraph);
+	json_end_object(j);
+	json_str(j, "model_switch", p->model_switch);
+	json_str(j, "accel", p->accel);
+	json_int(j, "vcpus", p->vcpus);
+	json_int(j, "host_cpus", p->host_cpus);
+	json_end_object(j);
+}
+
+static void json_cell(struct json *j, const struct cell *c)
+{
+	json_begin_object(j, NULL);
+	json_str(j, "id", c->id);
+	json_str(j, "tool", c->tool);
+	if (strcmp(c->tool, "bufbench") == 0) {
+		json_str(j, "model", c->model);
+		json_str(j, "pages", c->pages);
+		json_str(j, "lock", c->lock);
+		json_str(j, "strategy", c->strategy);
+		json_int(j, "clients", c->clients);
+		json_int(j, "rep", c->rep);
+		json_bool(j, "optional", c->optional);
+	} else {
+		json_str(j, "huge_pages", c->huge_pages);
+		json_list(j, "models", &c->pg_models);
+		json_list(j, "clients", &c->pg_clients);
+		json_int(j, "repeat", c->pg_repeat);
+	}
+	json_end_object(j);
+}
+
+static int write_json(const struct plan *p, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	struct json j;
+	json_init(&j, f);
+	json_begin_object(&j, NULL);
+	json_str(&j, "schema", "preemptlab.plan/1");
+	json_str(&j, "command", p->command);
+	json_settings(&j, p);
+	json_begin_object(&j, "sizing");
+	json_uint(&j, "segment_bytes", p->segment_bytes);
+	json_int(&j, "hugepages_2m", p->hp2m);
+	json_int(&j, "hugepages_1g", p->hp1g);
+	if (strcmp(p->kernel.source, "host") != 0) {
+		json_int(&j, "guest_mem_mb", p->mem_mb);
+		json_int(&j, "initramfs_mb", p->rootfs_mb);
+	}
+	json_end_object(&j);
+	json_begin_array(&j, "units");
+	size_t cells = 0, bb = 0, pgc = 0, pgr = 0;
+	for (int i = 0; i < p->nunits; i++) {
+		const struct unit *u = &p->units[i];
+		json_begin_object(&j, NULL);
+		json_str(&j, "id", u->id);
+		json_str(&j, "kind", u->kind);
+		json_str(&j, "role", u->role);
+		json_str(&j, "kernel", u->kernel->label);
+		json_str(&j, "boot_model", u->boot_model);
+		json_list(&j, "models", &u->models);
+		json_begin_array(&j, "cells");
+		for (size_t c = 0; c < u->ncells; c++)
+			json_cell(&j, &u->cells[c]);
+		json_end_array(&j);
+		json_end_object(&j);
+		cells += u->ncells; bb += u->nbufbench; pgc += u->npgbench; pgr += u->npgruns;
+	}
+	json_end_array(&j);
+	json_begin_object(&j, "estimate");
+	json_uint(&j, "cells", cells);
+	json_uint(&j, "bufbench_cells", bb);
+	json_uint(&j, "pgbench_cells", pgc);
+	json_uint(&j, "pgbench_runs", pgr);
+	json_int(&j, "boots", strcmp(p->kernel.source, "host") == 0 ? 0 : p->nunits);
+	json_int(&j, "seconds", p->est_seconds);
+	json_end_object(&j);
+	json_end_object(&j);
+	json_finish(&j);
+	return fclose(f);
+}
+
+static void join(char *buf, size_t len, const struct list *l, const char *sep)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < l->n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? sep : "", l->item[i]);
+}
+
+static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
+{
+	for (size_t i = 0; i < u->ncells; i++) {
+		const struct cell *c = &u->cells[i];
+		if (strcmp(c->tool, "pgbench") == 0) {
+			char models[512], clients[512];
+			join(models, sizeof(models), &c->pg_models, ",");
+			join(clients, sizeof(clients), &c->pg_clients, ",");
+			fprintf(f, "pgbench\t%s\t%s\t%s\t%s\t%ld\n", c->id, c->huge_pages, models,
+				clients, c->pg_repeat);
+			continue;
+		}
+		fprintf(f, "bufbench\t%s\t%s\t%s\t%d\t--clients %ld --duration %ld --warmup %ld "
+			"--pool %s --relation %s --workload %s --pages %s --lock %s --strategy %s "
+			"--seed %ld", c->id, c->model, c->pages, c->optional, c->clients,
+			p->duration_s, p->warmup_s, p->pool, p->relation, p->workload, c->pages,
+			c->lock, c->strategy, c->rep);
+		for (int a = 0; a < p->bufbench_argv.n; a++)
+			fprintf(f, " %s", p->bufbench_argv.item[a]);
+		fputc('\n', f);
+	}
+}
+
+static FILE *open_in(const char *dir, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		plan_die("cannot write %s: %s", path, strerror(errno));
+	return f;
+}
+
+static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u)
+{
+	char builtins[512];
+	join(builtins, sizeof(builtins), &p->pg_builtins, " ");
+	fprintf(f, "kind\t%s\nlabel\t%s\nduration\t%ld\nhugepages_2m\t%ld\n", u->kind,
+		u->kernel->label, p->duration_s, p->hp2m);
+	fprintf(f, "profile\t%s\nprofile_freq\t%ld\nprofile_callgraph\t%s\n",
+		p->profile ? "on" : "off", p->profile_freq, p->profile_callgraph);
+	fprintf(f, "pg_shared_buffers\t%s\npg_builtins\t%s\npg_scale\t%s\n", p->pg_shared_buffers,
+		builtins, p->pg_scale);
+}
+
+int plan_write(const struct plan *p, const char *dir)
+{
+	char sub[4096], path[4200];
+	snprintf(sub, sizeof(sub), "%s/plan", dir);
+	if (mkdir(sub, 0755) != 0 && errno != EEXIST)
+		plan_die("cannot create %s: %s", sub, strerror(errno));
+	snprintf(path, sizeof(path), "%s/plan.json", dir);
+	if (write_json(p, path) != 0)
+		plan_die("cannot write %s: %s", path, strerror(errno));
+
+	bool host = strcmp(p->kernel.source, "host") == 0;
+	FILE *f = open_in(sub, "bench.conf");
+	fprintf(f, "kernel\t%s\nhost\t%d\nvcpus\t%ld\nmem_mb\t%ld\nhugepages_2m\t%ld\n"
+		"hugepages_1g\t%ld\naccel\t%s\nduration\t%ld\nwarmup\t%ld\nestimate_s\t%ld\n"
+		"pgbench\t%s\nprofile\t%s\n", p->kernel.asked, host, p->vcpus, p->mem_mb, p->hp2m,
+		p->hp1g, host ? "none" : p->accel, p->duration_s, p->warmup_s, p->est_seconds,
+		p->pgbench ? "on" : "off", p->profile ? "on" : "off");
+	bool has_1g = list_has(&p->pages, "1g") || list_has(&p->pages, "try-1g");
+	bool has_2m = list_has(&p->pages, "2m") || list_has(&p->pages, "try-2m");
+	fprintf(f, "needs_1g\t%d\nneeds_2m\t%d\n", has_1g, has_2m);
+	fclose(f);
+
+	f = open_in(sub, "units.tsv");
+	for (int i = 0; i < p->nunits; i++) {
+		const struct unit *u = &p->units[i];
+		const struct kernel_ref *k = u->kernel;
+		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%zu\t%zu\t%zu\t%zu\n", u->id, u->kind, u->role,
+			k->asked, k->label, u->boot_model[0] ? u->boot_model : "-", u->ncells,
+			u->nbufbench, u->npgbench, u->npgruns);
+		char name[PLAN_NAME + 8];
+		snprintf(name, sizeof(name), "%s.cells", u->id);
+		FILE *c = open_in(sub, name);
+		write_cells(c, p, u);
+		fclose(c);
+		snprintf(name, sizeof(name), "%s.conf", u->id);
+		c = open_in(sub, name);
+		write_unit_conf(c, p, u);
+		fclose(c);
+	}
+	fclose(f);
+	return 0;
+}
+
+static void fmt_s(char *buf, size_t len, long s)
+{
+	if (s >= 60)
+		snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%lds", s);
+}
+
+void plan_print_summary(const struct plan *p)
+{
+	size_t bb = 0, pgc = 0, pgr = 0;
+	for (int i = 0; i < p->nunits; i++) {
+		bb += p->units[i].nbufbench;
+		pgc += p->units[i].npgbench;
+		pgr += p->units[i].npgruns;
+	}
+	char est[32];
+	fmt_s(est, sizeof(est), p->est_seconds);
+	bool host = strcmp(p->kernel.source, "host") == 0;
+	printf("preemptlab: plan: %zu bufbench cells", bb);
+	if (pgc)
+		printf(", %zu pgbench clusters (%zu runs)", pgc, pgr);
+	if (host)
+		printf(" on the host");
+	else
+		printf(" in %d boot%s (%ld vCPUs, %ld MB)", p->nunits, p->nunits == 1 ? "" : "s",
+		       p->vcpus, p->mem_mb);
+	printf(", about %s%s\n", est, host ? "" : " plus fetching and boots");
+}

@@ -1,0 +1,368 @@
+#!/bin/sh
+# The runner: carries out RUNDIR/plan (written by build/plan) unit by unit.
+# A unit is the host (a cell runner started here, no boot) or one guest
+# boot (QEMU with the cell runner as init's job); either way guest/runner.sh
+# runs the unit's cells and writes the result channel, and this loop reads
+# it (scripts/qemu-channel.sh), shows progress and the time left, enforces
+# the boot and cell timeouts, retries a guest that died with cells left,
+# holds the host's huge page reservations, and on Ctrl-C stops the unit
+# and keeps every result that arrived.  It decides nothing about the
+# matrix: that is the plan's.
+# Usage: scripts/run-plan.sh RUNDIR [INITRAMFS]   (INITRAMFS: guests only)
+# Environment: PREEMPTLAB_BOOT_TIMEOUT PREEMPTLAB_CELL_TIMEOUT
+#   PREEMPTLAB_PG_TIMEOUT (seconds), PREEMPTLAB_GUEST_APPEND (guest
+#   command line), QEMU.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+# shellcheck source=scripts/hugepages.sh
+. "$here/hugepages.sh"
+case $# in 1|2) ;; *) die "usage: $0 RUNDIR [INITRAMFS]" ;; esac
+rundir=$(cd "$1" && pwd)
+base_initrd=${2:-}
+plan=$rundir/plan
+top=$(dirname "$here")
+[ -f "$plan/bench.conf" ] || die "no plan in $rundir (build/plan --out $rundir writes one)"
+command -v jq >/dev/null || die "jq is needed for the manifest; apt-get install jq"
+mkdir -p "$rundir/runs" "$rundir/logs" "$rundir/perf"
+TAB=$(printf '\t')
+bconf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/bench.conf"; }
+is_host=$(bconf host)
+DURATION=$(bconf duration) WARMUP=$(bconf warmup)
+
+work=$(mktemp -d)
+# The host's PostgreSQL runs as its own user and must reach its cluster.
+chmod 711 "$work"
+upid=""		# the running unit: QEMU's pid, or the host cell runner's group
+interrupted=0
+stop_unit() {
+	[ -n "$upid" ] || return 0
+	if [ "$is_host" = 1 ]; then kill -TERM "-$upid" 2>/dev/null || true
+	else kill -TERM "$upid" 2>/dev/null || true; fi
+	i=0
+	while kill -0 "$upid" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.5; i=$((i + 1)); done
+	if [ "$is_host" = 1 ]; then kill -KILL "-$upid" 2>/dev/null || true
+	else kill -KILL "$upid" 2>/dev/null || true; fi
+	wait "$upid" 2>/dev/null || true
+	upid=""
+}
+trap 'stop_unit; hp_restore_all; rm -rf "$work"' EXIT
+trap 'interrupted=1' INT TERM HUP
+
+fmt_s() { if [ "$1" -ge 60 ]; then echo "$(($1 / 60))m$(($1 % 60))s"; else echo "${1}s"; fi; }
+field() { awk -F "$TAB" -v id="$1" -v n="$2" '$2 == id { print $n; exit }' "$3"; }
+
+# --- the time left: the plan's estimate, corrected by what cells took ----
+total=$(awk -F "$TAB" '{ n += $7 } END { print n + 0 }' "$plan/units.tsv")
+total_bb=$(awk -F "$TAB" '{ n += $8 } END { print n + 0 }' "$plan/units.tsv")
+total_pg=$(awk -F "$TAB" '{ n += $9 } END { print n + 0 }' "$plan/units.tsv")
+pg_runs_total=$(awk -F "$TAB" '{ n += $10 } END { print n + 0 }' "$plan/units.tsv")
+boots_left=0; [ "$is_host" = 1 ] || boots_left=$(wc -l < "$plan/units.tsv")
+cell_est=$((WARMUP + DURATION + 4 - 3 * is_host)) pg_run_est=$((DURATION + 5)) pg_setup_est=$((60 - 45 * is_host)) boot_est=15
+cell_secs=0 cells_timed=0 bb_started=0 pg_started=0 pg_runs_started=0 n=0
+started_at=$(date +%s)
+left_est() {
+	if [ "$cells_timed" -gt 0 ]; then per=$((cell_secs / cells_timed)); else per=$cell_est; fi
+	bl=$((total_bb - bb_started)); [ "$bl" -ge 0 ] || bl=0
+	pl=$((total_pg - pg_started)); [ "$pl" -ge 0 ] || pl=0
+	rl=$((pg_runs_total - pg_runs_started)); [ "$rl" -ge 0 ] || rl=0
+	echo $((bl * per + pl * pg_setup_est + rl * pg_run_est + boots_left * boot_est))
+}
+progress() {
+	el=$(( $(date +%s) - started_at ))
+	note "[$1/$total] $2 | $(fmt_s "$el") elapsed, ~$(fmt_s "$(left_est)") left ($accel)"
+}
+# cell_ended NOW: account the time of the cell that ran last (cur).
+cell_ended() {
+	[ -n "$cur" ] || return 0
+	if [ "$cur_kind" = pgbench ]; then
+		s=$(( $1 - cur_t - cur_runs * pg_run_est )); [ "$s" -ge 0 ] || s=0
+		pg_setup_est=$s
+	else
+		cell_secs=$((cell_secs + $1 - cur_t)); cells_timed=$((cells_timed + 1))
+	fi
+	cur_kind=""
+}
+pg_runs_of() { # MODELS CLIENTS REPEAT (comma lists) -> runs in one pgbench cell
+	echo $(( $(echo "$1" | tr , ' ' | wc -w) * $(echo "$2" | tr , ' ' | wc -w) * \
+		$(echo "$pg_builtins" | wc -w) * $3 ))
+}
+
+# --- settling cells ------------------------------------------------------
+failed_cells=0 pg_passed=0
+# fail_cell ID REASON LOG: a cell without a result.  A page size asked
+# "where it can be had" (the plan marks it optional) is unavailable, not
+# failed.
+fail_cell() {
+	if [ "$(field "$1" 1 "$cells")" = bufbench ] && [ "$(field "$1" 5 "$cells")" = 1 ]; then
+		printf '%s\nlog: %s\n' "$2" "$3" > "$rundir/logs/unavailable-$1.txt"
+		note "cell $1: unavailable here ($2)"
+		return 0
+	fi
+	printf '%s\nlog: %s\n' "$2" "$3" > "$rundir/logs/failed-$1.txt"
+	note "cell $1 failed: $2 (log: $3)"
+	failed_cells=$((failed_cells + 1))
+}
+
+# has_pages CELLS PAGES: a bufbench cell of CELLS runs on PAGES.
+has_pages() { awk -F "$TAB" -v p="$2" '$1 == "bufbench" && $4 == p { f = 1 } END { exit !f }' "$1"; }
+
+# host_reserve CELLS: the host's huge pages for the whole unit, given back
+# by difference on exit; a page size that cannot be had drops its optional
+# cells and stops the bench, before any cell ran, when it was asked for.
+host_reserve() {
+	for p in 2m 1g; do
+		has_pages "$1" "$p" || continue
+		kb=2048 want=$(bconf hugepages_2m)
+		[ "$p" = 1g ] && kb=1048576 want=$(bconf hugepages_1g)
+		hp_reserve "$kb" "$want" && continue
+		why="cannot reserve $want pages of $kb kB (as root: $(hp_sysctl_hint "$kb" "$want"))"
+		if awk -F "$TAB" -v p="$p" '$1 == "bufbench" && $4 == p && $5 != 1 { bad = 1 } END { exit !bad }' "$1"; then
+			die "$p: $why; or ask for fewer page sizes (PAGES=, HUGEPAGES=off)"
+		fi
+		awk -F "$TAB" -v p="$p" '$1 == "bufbench" && $4 == p { print $2 }' "$1" | while read -r id; do
+			printf '%s\n' "$why" > "$rundir/logs/unavailable-$id.txt"
+		done
+		note "$p: skipped: $why"
+		awk -F "$TAB" -v p="$p" '!($1 == "bufbench" && $4 == p)' "$1" > "$1.new" && mv "$1.new" "$1"
+	done
+}
+
+# --- one unit ---------------------------------------------------------------
+: > "$work/boots.jsonl"
+: > "$work/kernels.jsonl"
+accel=none
+# run_unit ID KIND ROLE KERNEL LABEL BOOT_MODEL
+run_unit() {
+	uid=$1 kind=$2 role=$3 boot_model=$4
+	[ "$boot_model" = - ] && boot_model=""
+	cells=$work/$uid.cells
+	cp "$plan/$uid.cells" "$cells"
+	cp "$plan/$uid.conf" "$work/$uid.conf"
+	pg_builtins=$(awk -F "$TAB" '$1 == "pg_builtins" { print $2 }' "$plan/$uid.conf")
+	K_LABEL=host K_RELEASE=$(uname -r) K_IMAGE="" cmdline=""
+	if [ "$kind" = host ]; then
+		accel=none
+		host_reserve "$cells"
+		# The cost of a sleep, a fault and a lock on this machine, for the report.
+		"$top/build/bufmicro" > "$rundir/logs/bufmicro.json" 2>/dev/null || true
+		printf 'bufbench\t%s\ntop\t%s\nperf_dir\t%s\n' "$top/build/bufbench" "$top" "$rundir/perf" >> "$work/$uid.conf"
+		boot_to=0 slack=60 pg_setup_to=600 pg_slack=60
+	else
+		# shellcheck disable=SC1090 # resolved once per kernel, below
+		. "$rundir/logs/kernel-$role.env"
+		PREEMPTLAB_ACCEL=$(bconf accel)
+		[ "$PREEMPTLAB_ACCEL" = auto ] && PREEMPTLAB_ACCEL=""
+		accel=$(PREEMPTLAB_ACCEL=$PREEMPTLAB_ACCEL "$here/qemu-accel.sh" "$K_IMAGE" "$base_initrd")
+		printf 'bufbench\t/bin/bufbench-static\ntop\t%s\nvirt\t%s\n' "$top" "$accel" >> "$work/$uid.conf"
+		# Full boot messages: a guest that hangs or panics is diagnosed
+		# from its console log, and they cost under a second under TCG.
+		cmdline="console=ttyS0 panic=-1"
+		{ has_pages "$cells" 1g || has_pages "$cells" try-1g; } &&
+			cmdline="$cmdline hugepagesz=1G hugepages=$(bconf hugepages_1g)"
+		[ -n "$boot_model" ] && cmdline="$cmdline preempt=$boot_model"
+		[ -n "${PREEMPTLAB_GUEST_APPEND:-}" ] && cmdline="$cmdline $PREEMPTLAB_GUEST_APPEND"
+		if [ "$accel" = tcg ]; then boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-180} slack=120 pg_setup_to=600 pg_slack=60
+		else boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-60} slack=60 pg_setup_to=240 pg_slack=30; fi
+	fi
+	cell_to=${PREEMPTLAB_CELL_TIMEOUT:-$((WARMUP + DURATION + slack))}
+	who=guest; [ "$kind" = host ] && who="the host's cell runner"
+	cp "$cells" "$work/todo"
+	attempt=0
+	while [ -s "$work/todo" ] && [ "$interrupted" = 0 ]; do
+		attempt=$((attempt + 1))
+		tag="$(echo "$K_LABEL" | tr '/ ' '__')${boot_model:+-$boot_model}-boot$attempt"
+		[ "$kind" = host ] && tag=host-run$attempt
+		con="$rundir/logs/console-$tag.log"; chan="$work/channel-$tag.log"
+		: > "$con"; : > "$chan"
+		t0=$(date +%s); ready_s=""; first_s=""; end=""; cur=""; cur_t=0; done_t=""; cur_kind=""; cur_to=$cell_to
+		: > "$work/seen"
+		if [ "$kind" = host ]; then
+			setsid sh "$top/guest/runner.sh" "$work/$uid.conf" "$work/todo" "$chan" "$work" \
+				> "$con" 2>&1 < /dev/null &
+			upid=$!
+			note "host unit: $(uname -r), $(nproc) CPUs"
+		else
+			mkdir -p "$work/boot/plan"
+			cp "$work/$uid.conf" "$work/boot/plan/unit.conf"
+			cp "$work/todo" "$work/boot/plan/cells"
+			(cd "$work/boot" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$work/plan.cpio.gz"
+			cat "$base_initrd" "$work/plan.cpio.gz" > "$work/boot.cpio.gz"
+			"$here/qemu-boot.sh" "$K_IMAGE" "$work/boot.cpio.gz" "$cmdline" "$accel" \
+				"$(bconf vcpus)" "$(bconf mem_mb)" "$con" "$chan" > "$rundir/logs/qemu-$tag.log" 2>&1 &
+			upid=$!
+			note "booted $K_LABEL ($K_RELEASE) under $accel: $(bconf vcpus) vCPUs, $(bconf mem_mb) MB, '$cmdline'"
+		fi
+		# Ctrl-C also reaches the children of this loop; "|| true" keeps
+		# set -e from ending it before the finished runs are settled.
+		while :; do
+			"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" "$rundir/perf" > "$work/events" || true
+			now=$(date +%s)
+			if [ -z "$ready_s" ] && grep -q '^ready' "$work/events"; then
+				ready_s=$((now - t0)); [ "$kind" = host ] || boot_est=$ready_s
+				if [ "$(bconf profile)" = on ] && ! grep -q '^profile on' "$work/events"; then
+					note "PROFILE=on, but $K_LABEL runs unprofiled: $(sed -n 's/^profile off //p' "$work/events" | head -n1)"
+				fi
+			fi
+			[ -z "$first_s" ] && grep -q -e '^ok' -e '^fail' "$work/events" && first_s=$((now - t0))
+			last=$(sed -n 's/^start //p' "$work/events" | tail -n1)
+			if [ -n "$last" ] && [ "$last" != "$cur" ]; then
+				cell_ended "$now"
+				cur=$last; cur_t=$now; n=$((n + 1))
+				line=$(awk -F "$TAB" -v id="$cur" '$2 == id { $1 = $1; print; exit }' "$work/todo")
+				set -f
+				# shellcheck disable=SC2086 # the cell's fields, split on blanks
+				set -- $line
+				set +f
+				if [ "${1:-}" = pgbench ]; then
+					cur_kind=pgbench; cur_runs=$(pg_runs_of "$4" "$5" "$6")
+					cur_to=${PREEMPTLAB_PG_TIMEOUT:-$((pg_setup_to + cur_runs * (DURATION + pg_slack)))}
+					progress "$n" "$K_LABEL pgbench huge_pages=$3 models $4 clients $5 x$6: $cur_runs runs after its setup (limit ${cur_to}s)"
+					pg_started=$((pg_started + 1)); pg_runs_started=$((pg_runs_started + cur_runs))
+				else
+					cur_kind=bufbench; cur_to=$cell_to
+					progress "$n" "$K_LABEL ${2:-}"
+					bb_started=$((bb_started + 1))
+				fi
+			fi
+			# pgbench documents arrive one by one during their cell.
+			grep '^ok pgbench-' "$work/events" | while read -r _ id; do
+				grep -qx "$id" "$work/seen" && continue
+				echo "$id" >> "$work/seen"
+				note "  pgbench result $id: $(jq -r '"tps \(.results.tps), SpinDelay samples \(.sampler.spindelay_samples) of \(.sampler.samples)"' "$rundir/runs/$id.json" 2>/dev/null)"
+			done
+			if grep -q '^done$' "$work/events"; then
+				[ -n "$end" ] || cell_ended "$now"
+				end="done"
+			fi
+			if ! kill -0 "$upid" 2>/dev/null; then wait "$upid" 2>/dev/null || true; upid=""; [ -n "$end" ] || end=crashed; break; fi
+			if [ -n "$end" ]; then	# DONE seen: let it power off, briefly
+				[ -n "$done_t" ] || done_t=$now
+				[ $((now - done_t)) -ge 30 ] && { stop_unit; break; }
+				sleep 1 || true; continue
+			fi
+			if [ "$interrupted" = 1 ]; then end=interrupted; stop_unit; break; fi
+			if [ -z "$ready_s" ] && [ "$boot_to" -gt 0 ] && [ $((now - t0)) -ge "$boot_to" ]; then end=no-answer; stop_unit; break; fi
+			if [ -n "$cur" ] && [ $((now - cur_t)) -ge "$cur_to" ] &&
+				! grep -q -e "^ok $cur\$" -e "^fail $cur " -e "^pass $cur " "$work/events"; then end=cell-timeout; stop_unit; break; fi
+			sleep 1 || true
+		done
+		"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" "$rundir/perf" > "$work/events" || true
+		cp "$chan" "$rundir/logs/channel-$tag.log"
+		# A unit that ends right after DONE can exit before the loop's
+		# last read of the channel: that is a finished unit.
+		if [ "$end" = crashed ] && grep -q '^done$' "$work/events"; then end="done"; fi
+		wall=$(( $(date +%s) - t0 ))
+		jq -cn --arg unit "$uid" --arg lbl "$K_LABEL" --argjson attempt "$attempt" --arg fin "$end" \
+			--argjson wall "$wall" --arg ready "$ready_s" --arg first "$first_s" \
+			--arg con "${con#"$rundir"/}" --arg chan "logs/channel-$tag.log" \
+			'{unit:$unit, label:$lbl, boot:$attempt, end:$fin, wall_s:$wall,
+			  ready_s:($ready|tonumber? // null), first_result_s:($first|tonumber? // null),
+			  console:$con, channel:$chan}' >> "$work/boots.jsonl"
+		note "$uid attempt $attempt: $end after $(fmt_s "$wall") (runner answered after ${ready_s:-never}s, first result after ${first_s:-never}s)"
+
+		# Settle every cell of this attempt: result, reported failure, or lost.
+		: > "$work/todo.next"
+		while IFS= read -r line; do
+			id=$(echo "$line" | cut -f2)
+			# A cell stopped for overrunning may still have sent a partial
+			# (interrupted) document: kept, but the cell failed.
+			if [ "$id" = "$cur" ] && [ "$end" = cell-timeout ]; then
+				fail_cell "$id" "no result within ${cur_to}s: unit stopped" "${con#"$rundir"/}"
+				continue
+			fi
+			[ -f "$rundir/runs/$id.json" ] && continue
+			if grep -q "^pass $id " "$work/events"; then pg_passed=$((pg_passed + 1)); continue; fi
+			why=$(sed -n "s/^fail $id //p" "$work/events" | head -n1)
+			if [ -n "$why" ]; then fail_cell "$id" "$why" "${con#"$rundir"/}"; continue; fi
+			if [ "$id" = "$cur" ]; then
+				case $end in
+				interrupted) fail_cell "$id" "interrupted (Ctrl-C)" "${con#"$rundir"/}" ;;
+				*) fail_cell "$id" "$who ended ($end) during this cell" "${con#"$rundir"/}" ;;
+				esac
+				continue
+			fi
+			case $end in
+			no-answer) fail_cell "$id" "guest never answered within ${boot_to}s of boot: killed" "${con#"$rundir"/}" ;;
+			interrupted) ;;
+			*) if [ -z "$ready_s" ]; then
+				fail_cell "$id" "$who ended ($end) before its runner answered" "${con#"$rundir"/}"
+			else
+				printf '%s\n' "$line" >> "$work/todo.next"
+			fi ;;
+			esac
+		done < "$work/todo"
+		mv "$work/todo.next" "$work/todo"
+		# A kernel that never reaches its runner will not on a second try.
+		[ -z "$ready_s" ] && break
+		[ "$attempt" -ge 3 ] && [ -s "$work/todo" ] && { note "$uid: giving up after 3 attempts"; break; }
+	done
+	while IFS= read -r line; do
+		[ "$interrupted" = 1 ] || fail_cell "$(echo "$line" | cut -f2)" "not run: the unit kept failing" "logs/"
+	done < "$work/todo"
+	jq -cn --arg unit "$uid" --arg kind "$kind" --arg role "$role" --arg lbl "$K_LABEL" \
+		--arg version "${K_VERSION:-}" --arg package "${K_PACKAGE:-}" \
+		--arg pkgver "${K_PKGVERSION:-}" --arg suite "${K_SUITE:-}" --arg image "${K_IMAGE:-}" \
+		--arg sha "${K_SHA256:-}" --arg config "${K_CONFIG:-}" --arg release "${K_RELEASE:-}" \
+		--arg models "$(awk -F "$TAB" '$1 == "bufbench" { print $3 }' "$plan/$uid.cells" | sort -u | tr '\n' ' ')" \
+		--arg accel "$accel" --arg cmdline "$cmdline" --arg bm "$boot_model" \
+		'{unit:$unit, kind:$kind, role:$role, label:$lbl, version:$version, package:$package,
+		  package_version:$pkgver, suite:$suite, image:$image, image_sha256:$sha, config:$config,
+		  release:$release, models:($models|split(" ")|map(select(. != ""))), boot_model:$bm,
+		  accel:$accel, emulated:($accel == "tcg"), cmdline:$cmdline}' >> "$work/kernels.jsonl"
+}
+
+# --- every unit ---------------------------------------------------------------
+# Guest kernels are resolved (fetched when needed) once each, before any boot.
+if [ "$is_host" != 1 ]; then
+	[ -f "$base_initrd" ] || die "no initramfs for the guests (scripts/initramfs.sh)"
+	cut -f3,4 "$plan/units.tsv" | sort -u | while IFS=$TAB read -r role asked; do
+		"$here/kernel-resolve.sh" "$asked" > "$rundir/logs/kernel-$role.env" || exit $?
+	done
+fi
+while IFS=$TAB read -r uid kind role _asked _label boot_model _rest; do
+	[ "$interrupted" = 1 ] && break
+	[ "$kind" = host ] || boots_left=$((boots_left - 1))
+	run_unit "$uid" "$kind" "$role" "$boot_model" < /dev/null
+done < "$plan/units.tsv"
+trap - INT TERM HUP
+hp_restore_all
+
+# --- the manifest: the plan, and what came of it ---------------------------
+finished=$(find "$rundir/runs" -name 'bufbench-*.json' | wc -l)
+pg_docs=$(find "$rundir/runs" -name 'pgbench-*.json' | wc -l)
+unavailable=$(find "$rundir/logs" -name 'unavailable-*.txt' | wc -l)
+profiles=$(find "$rundir/perf" -name '*.perf.txt' -o -name '*.folded' | wc -l)
+qemu=""
+[ "$is_host" = 1 ] || qemu=$(${QEMU:-qemu-system-x86_64} --version | head -n1)
+jq -n --slurpfile plan "$rundir/plan.json" --slurpfile units "$work/kernels.jsonl" \
+	--slurpfile boots "$work/boots.jsonl" --arg qemu "$qemu" \
+	--arg release "$(uname -r)" --arg uname "$(uname -a)" --argjson cpus "$(nproc)" \
+	--arg rev "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)" \
+	--argjson total "$total" --argjson ok "$((finished + pg_passed))" --argjson failed "$failed_cells" \
+	--argjson unavailable "$unavailable" --argjson docs "$pg_docs" --argjson nprof "$profiles" \
+	--argjson interrupted "$interrupted" --argjson started "$started_at" --argjson ended "$(date +%s)" \
+	'$plan[0] as $p | $p.settings as $s |
+	 {command: $p.command, kernel: $s.kernel.asked, lab_revision: $rev,
+	  host: {release: $release, uname: $uname, cpus: $cpus}, qemu: $qemu,
+	  matrix: {models: $s.models, pages: $s.pages, clients: $s.clients, locks: $s.locks,
+	           strategy: $s.strategies, workload: $s.workload, pool: $s.pool,
+	           relation: $s.relation, duration: $s.duration_s, warmup: $s.warmup_s,
+	           repeat: $s.repeat, bufbench_args: ($s.bufbench_args | join(" "))},
+	  profile: ($s.profile + {where: (if $s.kernel.source == "host" then "host" else "guest" end),
+	            event: (if $s.kernel.source == "host" then "perf default (cycles, or cpu-clock without a PMU)" else "cpu-clock" end),
+	            profiles: $nprof}),
+	  plan: $p, units: $units, boots: $boots,
+	  cells: {total: $total, ok: $ok, failed: $failed, unavailable: $unavailable,
+	          pgbench_documents: $docs},
+	  wall_s: ($ended - $started), interrupted: ($interrupted == 1)}' > "$work/manifest.json"
+mv "$work/manifest.json" "$rundir/manifest.json"
+
+[ "$interrupted" = 1 ] && { note "interrupted: kept the $((finished + pg_docs)) finished runs in $rundir"; exit 130; }
+[ $((finished + pg_docs)) -gt 0 ] || die "no cell produced a result; see $rundir/logs/"
+if [ "$failed_cells" -gt 0 ]; then
+	note "$failed_cells of $total cells failed (reasons in $rundir/logs/failed-*.txt)"
+	exit 1
+fi
+note "all $total cells settled: $rundir"

@@ -1,0 +1,133 @@
+#!/bin/sh
+# The planner (build/plan): every bad value refused at once, naming the
+# valid ones and creating nothing; the units, cells, sizes and estimate of
+# good input; the flat files the runners read.  No guest boots here.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+plan=$top/build/plan
+[ -x "$plan" ] || { fail "plan: build/plan missing (make first)"; exit 1; }
+command -v jq >/dev/null || { skip "plan: no jq"; exit 0; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+TAB=$(printf '\t')
+# Only what a test sets reaches the planner.
+unset KERNEL HUGEPAGES BASELINE BASELINE_MODELS MODELS MODEL_SWITCH PAGES CLIENTS LOCKS \
+	STRATEGY DURATION WARMUP REPEAT POOL RELATION WORKLOAD BUFBENCH_ARGS PGBENCH PG_HUGE_PAGES \
+	PG_HUGEPAGES PG_SHARED_BUFFERS PG_BUILTINS PG_SCALE PG_REPEAT PROFILE PROFILE_FREQ \
+	PROFILE_CALLGRAPH VCPUS MEM_MB ACCEL PREEMPTLAB_ACCEL 2>/dev/null || true
+
+# refuse "WHAT" "MESSAGE PART" VAR=value...: exit 2 within a second, and
+# the message names the fix.
+refuse() {
+	what=$1 want=$2; shift 2
+	t0=$(date +%s%N)
+	rc=0; "$plan" --check --top "$top" "$@" > "$tmp/out" 2>&1 || rc=$?
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	if [ "$rc" = 2 ] && grep -qF -- "$want" "$tmp/out" && [ "$ms" -lt 1000 ]; then
+		pass "plan: $what is refused in ${ms} ms: $(head -n1 "$tmp/out" | cut -c1-150)"
+	else
+		fail "plan: $what: rc $rc after ${ms} ms, said: $(cat "$tmp/out") (wanted '$want')"
+	fi
+}
+refuse "an unknown kernel" "known: 6.1 6.12 7.0" KERNEL=7.9
+refuse "an unknown page size" "use 4k, thp, 2m, 1g, try-2m or try-1g" PAGES=4k,3m
+refuse "an unknown HUGEPAGES" "use off, on, try or compare" HUGEPAGES=yes
+refuse "an unknown lock" "use tas, rseq, futex or mcs" LOCKS=tas,spin
+refuse "an unknown strategy" "partitioned:N" STRATEGY=lru
+refuse "partitioned:0" "partitioned:N" STRATEGY=partitioned:0
+refuse "an unknown workload" "select-only or simple-update" WORKLOAD=tpcc
+refuse "a model the kernel lacks" "offers the models 'lazy full', not 'none'" KERNEL=7.0 MODELS=none
+refuse "an unknown model" "use none, voluntary, full, lazy or current" KERNEL=6.12 MODELS=rt
+refuse "a baseline without PREEMPT_NONE" "has no PREEMPT_NONE" KERNEL=7.0 BASELINE=7.0.13
+refuse "a baseline model it lacks" "BASELINE_MODELS" KERNEL=7.0 BASELINE_MODELS=lazy
+refuse "an unknown MODEL_SWITCH" "use boot or runtime" KERNEL=7.0 MODEL_SWITCH=hot
+refuse "an unknown ACCEL" "use kvm or tcg" KERNEL=7.0 ACCEL=hvf
+refuse "a missing kernel image" "no kernel image there" KERNEL=/nonexistent/bzImage
+refuse "a bad bufbench option" "BUFBENCH_ARGS=--bogus: bufbench: unknown option" BUFBENCH_ARGS=--bogus
+refuse "a bad size" "expected a size such as 128M" POOL=lots
+refuse "an absurd size" "expected a size such as 128M" POOL=1e30
+refuse "a pool too small for its clients" "too many clients" POOL=256k CLIENTS=64
+refuse "a zero duration" "DURATION=0: expected a whole number from 1" DURATION=0
+refuse "a non-numeric client count" "CLIENTS=x" CLIENTS=2,x
+refuse "PGBENCH=maybe" "use on or off" PGBENCH=maybe
+refuse "an unknown PG_HUGE_PAGES" "use off, on, try or compare" PG_HUGE_PAGES=always
+refuse "an unknown pgbench builtin" "select-only, simple-update or tpcb-like" PG_BUILTINS=tpcc
+refuse "a guest asked for dwarf unwinding" "frame pointers only" KERNEL=7.0 PROFILE_CALLGRAPH=dwarf
+refuse "a shell metacharacter in a list" "has a character" LOCKS='tas;reboot'
+
+# bench.sh refuses the same way before it makes a results directory.
+before=$(find "$top/results" -mindepth 1 -maxdepth 1 | wc -l)
+rc=0; PAGES=3m sh "$top/scripts/bench.sh" > "$tmp/b.out" 2>&1 || rc=$?
+check "plan: make bench with a bad value exits 2 (rc $rc)" test "$rc" = 2
+check "plan: and creates no results directory" test "$(find "$top/results" -mindepth 1 -maxdepth 1 | wc -l)" = "$before"
+
+# --- the host's default plan -------------------------------------------------
+run=$tmp/host
+mkdir -p "$run"
+"$plan" --top "$top" --out "$run" > /dev/null 2>&1
+p=$run/plan.json
+check "plan: host default: one unit that does not boot" jqt "$p" '(.units | length) == 1 and .units[0].kind == "host" and .estimate.boots == 0'
+check "plan: host default: 4k, 2m and 1g x 3 repetitions = 9 bufbench cells" jqt "$p" '.estimate.bufbench_cells == 9'
+check "plan: host default: 2m and 1g may be skipped where they cannot be had, 4k may not" \
+	jqt "$p" '[.units[0].cells[] | select(.tool == "bufbench") | {pages, optional}] | unique_by(.pages) == [{pages: "1g", optional: true}, {pages: "2m", optional: true}, {pages: "4k", optional: false}]'
+check "plan: host default: repetition outermost (r1 r1 r1 r2 ...)" \
+	jqt "$p" '[.units[0].cells[] | select(.tool == "bufbench") | .rep] == [1,1,1,2,2,2,3,3,3]'
+check "plan: host default: today's cell names" \
+	jqt "$p" '.units[0].cells[0].id == "bufbench-host-4k-tas-c8-r1"'
+check "plan: host default: pgbench with huge_pages off and on, shared_buffers = POOL" \
+	jqt "$p" '.settings.pgbench | .huge_pages == ["off", "on"] and .shared_buffers == "128M" and .repeat == 1'
+seg=$("$top/build/bufbench" --pool 128M --relation 512M --clients 8 --segment-size)
+check "plan: the segment size is bufbench's own ($seg bytes)" jqt "$p" ".sizing.segment_bytes == $seg"
+check "plan: 2 MB pages cover the segment with a little slack" \
+	jqt "$p" ".sizing.hugepages_2m == ($seg + 2097151 | ./2097152 | floor) + 4"
+check "plan: the estimate is the cells' time ($(jq .estimate.seconds "$p") s)" jqt "$p" '.estimate.seconds >= 9 * 10'
+check "plan: the command that reruns it" jqt "$p" '.command == "make bench"'
+
+# The flat files the runners read: no shell code, one cell a line.
+cells=$run/plan/host.cells
+check "plan: host.cells has a line per cell" test "$(wc -l < "$cells")" = "$(jq '.estimate.cells' "$p")"
+check "plan: a bufbench line carries bufbench's argv word for word" \
+	test "$(head -n1 "$cells")" = "bufbench${TAB}bufbench-host-4k-tas-c8-r1${TAB}current${TAB}4k${TAB}0${TAB}--clients 8 --duration 10 --warmup 0 --pool 128M --relation 512M --workload select-only --pages 4k --lock tas --strategy pg --seed 1"
+check "plan: a pgbench line names its cluster's settings" \
+	grep -qx "pgbench${TAB}pgbench-host-hpoff${TAB}off${TAB}current${TAB}8${TAB}1" "$cells"
+check "plan: units.tsv has the unit and its cell counts" \
+	grep -qx "host${TAB}host${TAB}host${TAB}host${TAB}host${TAB}-${TAB}11${TAB}9${TAB}2${TAB}4" "$run/plan/units.tsv"
+
+# --- guests --------------------------------------------------------------------
+run=$tmp/guest
+mkdir -p "$run"
+"$plan" --top "$top" --out "$run" KERNEL=7.0 CLIENTS=2 PGBENCH=off > /dev/null 2>&1
+p=$run/plan.json
+check "plan: KERNEL=7.0: baseline 6.12/none, then 7.0 lazy and full, one boot each" \
+	jqt "$p" '[.units[] | .id] == ["baseline.none", "main.lazy", "main.full"] and .estimate.boots == 3'
+check "plan: each boot sets its model on the command line" \
+	jqt "$p" '[.units[] | .boot_model] == ["none", "lazy", "full"]'
+check "plan: guest 1g cells are optional under HUGEPAGES=compare, 2m not" \
+	jqt "$p" '[.units[0].cells[] | select(.pages == "2m" or .pages == "1g") | {pages, optional}] | unique_by(.pages) == [{pages: "1g", optional: true}, {pages: "2m", optional: false}]'
+check "plan: guest cell names keep kernel and model" \
+	jqt "$p" '.units[1].cells[0].id == "bufbench-7.0-lazy-4k-tas-c2-r1"'
+mem0=$(jq .sizing.guest_mem_mb "$p")
+"$plan" --top "$top" --out "$run" --initramfs-bytes 104857600 KERNEL=7.0 CLIENTS=2 PGBENCH=off > /dev/null 2>&1
+check "plan: a 100 MB initramfs adds 400 MB of guest RAM ($mem0 -> $(jq .sizing.guest_mem_mb "$p"))" \
+	jqt "$p" ".sizing.guest_mem_mb == $mem0 + 400"
+"$plan" --top "$top" --out "$run" KERNEL=7.0 MODEL_SWITCH=runtime BASELINE=none PGBENCH=off > /dev/null 2>&1
+check "plan: MODEL_SWITCH=runtime: one boot for both models" \
+	jqt "$p" '(.units | length) == 1 and .units[0].models == ["lazy", "full"] and .units[0].boot_model == ""'
+check "plan: guest clients default to 4 per vCPU" jqt "$p" ".settings.clients == [\"$(( $(nproc) * 4 ))\"]"
+"$plan" --top "$top" --out "$run" KERNEL=7.0 BASELINE=none MODELS=lazy PG_HUGEPAGES=on PAGES=4k > /dev/null 2>&1
+check "plan: PG_HUGEPAGES (old name) still sets PostgreSQL's huge_pages" jqt "$p" '.settings.pgbench.huge_pages == ["on"]'
+check "plan: guests get TCG-sized shared_buffers" jqt "$p" '.settings.pgbench.shared_buffers == "16M"'
+"$plan" --top "$top" --out "$run" KERNEL=7.0 BASELINE=none MODELS=lazy STRATEGY=pg,global PAGES=4k REPEAT=1 PGBENCH=off > /dev/null 2>&1
+check "plan: STRATEGY is a dimension: pg keeps the old names, others are named" \
+	jqt "$p" '[.units[0].cells[] | .id] == ["bufbench-7.0-lazy-4k-tas-c8-r1", "bufbench-7.0-lazy-4k-tas-global-c8-r1"] or [.units[0].cells[] | .strategy] == ["pg", "global"]'
+
+# Every vocabulary value is accepted where it belongs.
+for pg in 4k thp 2m 1g try-2m try-1g; do
+	check "plan: PAGES=$pg accepted" "$plan" --check --top "$top" PAGES="$pg" PGBENCH=off
+done
+for l in tas rseq futex mcs; do
+	check "plan: LOCKS=$l accepted" "$plan" --check --top "$top" LOCKS="$l" PGBENCH=off
+done
+tests_done
