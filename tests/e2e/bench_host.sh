@@ -8,7 +8,7 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
-[ -x "$top/build/plan" ] && [ -x "$top/build/bufbench" ] || { fail "bench_host: make first"; exit 1; }
+for b in plan bufbench; do [ -x "$top/build/$b" ] || { fail "bench_host: build/$b missing (make first)"; exit 1; }; done
 command -v jq >/dev/null || { skip "bench_host: no jq"; exit 0; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
