@@ -36,7 +36,7 @@ start=$(date +%s)
 if "$top/scripts/bench.sh" "$run" > "$tmp/ok.out" 2>&1; then
 	pass "guest: 7.0 bench with two models finished ($(( $(date +%s) - start ))s)"
 else
-	cat "$tmp/ok.out"; fail "guest: 7.0 bench with two models"
+	cat "$tmp/ok.out"; tail -n 25 "$run"/logs/console-*.log; fail "guest: 7.0 bench with two models"
 fi
 for m in lazy full; do
 	f=$run/runs/bufbench-7.0-$m-4k-tas-c2-r1.json
