@@ -51,4 +51,20 @@ pct() { awk -v b="$1" -v n="$2" 'BEGIN { printf "%+.1f%%", 100 * (n - b) / b }';
 # shellcheck disable=SC2154 # txt is set by the calling test
 row() { awk -v t="$1" -v m="$2" 'index($0, t) { f = 1 } f && $0 ~ ("  " m "$") { print; exit }' "$txt"; }
 
+# bench_interrupted RUN LIMIT OUT: scripts/bench.sh RUN in the background,
+# Ctrl-C once its first result is in (or after LIMIT seconds); prints the
+# exit status.  A background job ignores SIGINT in sh; perl restores it,
+# as a terminal would.
+bench_interrupted() {
+	# shellcheck disable=SC2154 # top is the caller's
+	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
+		sh "$top/scripts/bench.sh" "$1" > "$3" 2>&1 &
+	bi_pid=$!
+	bi_i=0
+	while [ $bi_i -lt "$2" ] && [ -z "$(ls "$1/runs" 2>/dev/null)" ]; do sleep 1; bi_i=$((bi_i + 1)); done
+	kill -INT "$bi_pid"
+	bi_rc=0; wait "$bi_pid" || bi_rc=$?
+	echo "$bi_rc"
+}
+
 tests_done() { [ "$TESTS_FAILED" -eq 0 ]; }

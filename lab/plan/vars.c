@@ -58,13 +58,18 @@ const char *var_get(const char *name)
 	return v;
 }
 
+static void vsay(const char *fmt, va_list ap)
+{
+	fputs("preemptlab: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void plan_die(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("preemptlab: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsay(fmt, ap);
 	va_end(ap);
 	exit(2);
 }
@@ -73,9 +78,7 @@ void plan_note(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("preemptlab: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsay(fmt, ap);
 	va_end(ap);
 }
 

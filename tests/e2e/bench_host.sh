@@ -65,15 +65,8 @@ sleep 1
 check "bench_host: and its clients are gone" bench_left "$run"
 
 # --- Ctrl-C after the first result ------------------------------------------------
-# (A background job ignores SIGINT in sh; perl restores it, as a terminal would.)
 run=$tmp/int
-PAGES=4k DURATION=3 REPEAT=4 perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
-	sh "$top/scripts/bench.sh" "$run" > "$tmp/int.out" 2>&1 &
-pid=$!
-i=0
-while [ $i -lt 60 ] && [ -z "$(ls "$run/runs" 2>/dev/null)" ]; do sleep 1; i=$((i + 1)); done
-kill -INT "$pid"
-rc=0; wait "$pid" || rc=$?
+rc=$(PAGES=4k DURATION=3 REPEAT=4 bench_interrupted "$run" 60 "$tmp/int.out")
 check "bench_host: Ctrl-C ends the bench with 130" test "$rc" = 130
 n=$(find "$run/runs" -name '*.json' | wc -l)
 check "bench_host: and keeps the finished runs ($n of 4)" test "$n" -ge 1 -a "$n" -lt 4

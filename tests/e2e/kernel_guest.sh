@@ -113,15 +113,8 @@ fi
 check "guest: no QEMU left after a cell timeout" no_guest_left "$run"
 
 # Ctrl-C after the first result: the guest stops, the finished run stays.
-# (A background job ignores SIGINT in sh; perl restores it, as a terminal would.)
 run=$tmp/int
-perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
-	"$top/scripts/bench.sh" "$run" > "$tmp/int.out" 2>&1 &
-pid=$!
-i=0
-while [ $i -lt 180 ] && [ -z "$(ls "$run/runs" 2>/dev/null)" ]; do sleep 1; i=$((i + 1)); done
-kill -INT "$pid"
-rc=0; wait "$pid" || rc=$?
+rc=$(bench_interrupted "$run" 180 "$tmp/int.out")
 check "guest: Ctrl-C ends the bench with 130" test "$rc" = 130
 check "guest: and keeps the finished run" test "$(find "$run/runs" -name '*.json' | wc -l)" -ge 1
 check "guest: and says it was interrupted" jqt "$run/manifest.json" '.interrupted'
