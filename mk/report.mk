@@ -1,4 +1,6 @@
 # Report, charts, flame graphs and the mail attachment (issue 5).
+# Result documents are read with jansson (libjansson-dev).
+JANSSON_LIBS = -ljansson
 # build/report reads results/RUN/runs/*.json; build/stackfold and
 # build/flamegraph are standalone so guest-side perf data can use them too.
 
@@ -10,7 +12,7 @@ $(B)/tests/test_stats: $(B)/tests/unit/test_stats.o $(B)/lab/report/stats.o
 
 $(B)/tests/test_json_read: $(B)/tests/unit/test_json_read.o $(B)/lab/report/json_read.o
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
 
 ALL_TARGETS += $(B)/tests/test_stats $(B)/tests/test_json_read
 
@@ -19,7 +21,7 @@ REPORT_OBJS = $(addprefix $(B)/lab/report/, report_main.o results.o metrics.o co
 	profiles.o sampler.o micro.o) $(REPORT_LIB_OBJS)
 
 $(B)/report: $(REPORT_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
 
 ALL_TARGETS += $(B)/report
 

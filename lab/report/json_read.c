@@ -1,42 +1,26 @@
 /*
- * Recursive-descent JSON parser (RFC 8259).  Documents come from the lab's
- * own writers but may be hand-edited or truncated by an interrupted run, so
- * every error reports where it happened instead of guessing.
+ * The report's documents through jansson, a maintained parser: each
+ * document is decoded once and converted into the report's own small tree
+ * (json_read.h), which the report queries by dotted path.  Documents come
+ * from the lab's writers but may be hand-edited, truncated by an
+ * interrupted run, or hostile, so errors say where, and the whole file is
+ * read with a size cap before it is parsed.
  */
 #include "json_read.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+/* Result documents are kilobytes; a profile-sized one would be a mistake. */
+#define JR_MAX_FILE (64u << 20)
+/* Deeper than any document the lab writes; bounds the conversion's recursion. */
 #define JR_MAX_DEPTH 64
-
-struct parser {
-	const char *s;
-	const char *start;
-	char *err;
-	size_t errlen;
-	int depth;
-	bool failed;
-};
-
-static void fail(struct parser *p, const char *what)
-{
-	if (p->failed)
-		return;
-	p->failed = true;
-	int line = 1, col = 1;
-	for (const char *c = p->start; c < p->s; c++) {
-		if (*c == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
-	snprintf(p->err, p->errlen, "line %d column %d: %s", line, col, what);
-}
 
 static void *xcalloc(size_t n, size_t sz)
 {
@@ -48,336 +32,127 @@ static void *xcalloc(size_t n, size_t sz)
 	return m;
 }
 
-static void skip_ws(struct parser *p)
+static char *xstrdup(const char *s)
 {
-	while (*p->s == ' ' || *p->s == '\t' || *p->s == '\n' || *p->s == '\r')
-		p->s++;
+	char *d = strdup(s);
+	if (!d) {
+		fprintf(stderr, "json_read: out of memory\n");
+		exit(1);
+	}
+	return d;
 }
 
-static struct jr_val *parse_value(struct parser *p);
-
-static int hex4(const char *s, unsigned *out)
+static struct jr_val *convert(const json_t *j, int depth)
 {
-	unsigned v = 0;
-	for (int i = 0; i < 4; i++) {
-		char c = s[i];
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static size_t put_utf8(char *o, unsigned cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xc0 | (cp >> 6));
-		o[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xe0 | (cp >> 12));
-		o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		o[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | (cp >> 18));
-	o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	o[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
-/* p->s is at the opening quote. Decoded output is never longer than input. */
-static char *parse_string(struct parser *p)
-{
-	const char *s = p->s + 1;
-	size_t cap = 0;
-	while (s[cap] && s[cap] != '"') {
-		if (s[cap] == '\\' && s[cap + 1])
-			cap++;
-		cap++;
-	}
-	char *out = xcalloc(cap + 1, 1), *o = out;
-	for (;;) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"') {
-			s++;
-			break;
-		}
-		if (c == 0) {
-			fail(p, "unterminated string");
-			free(out);
-			return NULL;
-		}
-		if (c < 0x20) {
-			p->s = s;
-			fail(p, "control character in string");
-			free(out);
-			return NULL;
-		}
-		if (c != '\\') {
-			*o++ = (char)c;
-			s++;
-			continue;
-		}
-		s++;
-		switch (*s) {
-		case '"': *o++ = '"'; break;
-		case '\\': *o++ = '\\'; break;
-		case '/': *o++ = '/'; break;
-		case 'b': *o++ = '\b'; break;
-		case 'f': *o++ = '\f'; break;
-		case 'n': *o++ = '\n'; break;
-		case 'r': *o++ = '\r'; break;
-		case 't': *o++ = '\t'; break;
-		case 'u': {
-			unsigned cp, lo;
-			if (hex4(s + 1, &cp)) {
-				p->s = s;
-				fail(p, "bad \\u escape");
-				free(out);
+	if (depth > JR_MAX_DEPTH)
+		return NULL;
+	struct jr_val *v = xcalloc(1, sizeof(*v));
+	switch (json_typeof(j)) {
+	case JSON_OBJECT: {
+		const char *key;
+		json_t *item;
+		v->type = JR_OBJ;
+		v->keys = xcalloc(json_object_size(j), sizeof(*v->keys));
+		v->items = xcalloc(json_object_size(j), sizeof(*v->items));
+		json_object_foreach((json_t *)j, key, item) {
+			struct jr_val *c = convert(item, depth + 1);
+			if (!c) {
+				jr_free(v);
 				return NULL;
 			}
-			s += 4;
-			if (cp >= 0xd800 && cp < 0xdc00 && s[1] == '\\' &&
-			    s[2] == 'u' && !hex4(s + 3, &lo) && lo >= 0xdc00 &&
-			    lo < 0xe000) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				s += 6;
-			}
-			o += put_utf8(o, cp);
-			break;
+			v->keys[v->n] = xstrdup(key);
+			v->items[v->n++] = c;
 		}
-		default:
-			p->s = s;
-			fail(p, "bad escape in string");
-			free(out);
-			return NULL;
-		}
-		s++;
-	}
-	*o = 0;
-	p->s = s;
-	return out;
-}
-
-static struct jr_val *parse_number(struct parser *p)
-{
-	const char *s = p->s;
-	/* Check the JSON grammar first: strtod alone accepts hex, inf, nan. */
-	if (*s == '-')
-		s++;
-	if (*s == '0')
-		s++;
-	else if (*s >= '1' && *s <= '9')
-		while (*s >= '0' && *s <= '9')
-			s++;
-	else
-		goto bad;
-	if (*s == '.') {
-		s++;
-		if (!(*s >= '0' && *s <= '9'))
-			goto bad;
-		while (*s >= '0' && *s <= '9')
-			s++;
-	}
-	if (*s == 'e' || *s == 'E') {
-		s++;
-		if (*s == '+' || *s == '-')
-			s++;
-		if (!(*s >= '0' && *s <= '9'))
-			goto bad;
-		while (*s >= '0' && *s <= '9')
-			s++;
-	}
-	struct jr_val *v = xcalloc(1, sizeof(*v));
-	v->type = JR_NUM;
-	v->num = strtod(p->s, NULL);
-	p->s = s;
-	return v;
-bad:
-	fail(p, "bad number");
-	return NULL;
-}
-
-static struct jr_val *parse_container(struct parser *p, bool is_obj)
-{
-	struct jr_val *v = xcalloc(1, sizeof(*v));
-	v->type = is_obj ? JR_OBJ : JR_ARR;
-	size_t cap = 0;
-	char close = is_obj ? '}' : ']';
-	if (++p->depth > JR_MAX_DEPTH) {
-		fail(p, "nesting too deep");
-		return v;
-	}
-	p->s++;
-	skip_ws(p);
-	if (*p->s == close) {
-		p->s++;
-		p->depth--;
-		return v;
-	}
-	for (;;) {
-		char *key = NULL;
-		skip_ws(p);
-		if (is_obj) {
-			if (*p->s != '"') {
-				fail(p, "expected a string key");
-				return v;
-			}
-			key = parse_string(p);
-			if (!key)
-				return v;
-			skip_ws(p);
-			if (*p->s != ':') {
-				free(key);
-				fail(p, "expected ':'");
-				return v;
-			}
-			p->s++;
-		}
-		struct jr_val *item = parse_value(p);
-		if (!item) {
-			free(key);
-			return v;
-		}
-		if (v->n == cap) {
-			cap = cap ? cap * 2 : 8;
-			v->items = realloc(v->items, cap * sizeof(*v->items));
-			v->keys = is_obj ? realloc(v->keys, cap * sizeof(*v->keys)) : NULL;
-			if (!v->items || (is_obj && !v->keys)) {
-				fprintf(stderr, "json_read: out of memory\n");
-				exit(1);
-			}
-		}
-		if (is_obj)
-			v->keys[v->n] = key;
-		v->items[v->n++] = item;
-		skip_ws(p);
-		if (*p->s == ',') {
-			p->s++;
-			continue;
-		}
-		if (*p->s == close) {
-			p->s++;
-			break;
-		}
-		if (!*p->s)
-			fail(p, "unexpected end of input (truncated document?)");
-		fail(p, is_obj ? "expected ',' or '}'" : "expected ',' or ']'");
-		return v;
-	}
-	p->depth--;
-	return v;
-}
-
-static struct jr_val *parse_value(struct parser *p)
-{
-	skip_ws(p);
-	struct jr_val *v;
-	switch (*p->s) {
-	case '{':
-		v = parse_container(p, true);
 		break;
-	case '[':
-		v = parse_container(p, false);
+	}
+	case JSON_ARRAY: {
+		size_t i;
+		json_t *item;
+		v->type = JR_ARR;
+		v->items = xcalloc(json_array_size(j), sizeof(*v->items));
+		json_array_foreach(j, i, item) {
+			struct jr_val *c = convert(item, depth + 1);
+			if (!c) {
+				jr_free(v);
+				return NULL;
+			}
+			v->items[v->n++] = c;
+		}
 		break;
-	case '"': {
-		char *s = parse_string(p);
-		if (!s)
-			return NULL;
-		v = xcalloc(1, sizeof(*v));
+	}
+	case JSON_STRING:
 		v->type = JR_STR;
-		v->str = s;
-		return v;
-	}
-	case 't':
-	case 'f':
-	case 'n': {
-		static const struct { const char *w; enum jr_type t; bool b; } lit[] = {
-			{ "true", JR_BOOL, true },
-			{ "false", JR_BOOL, false },
-			{ "null", JR_NULL, false },
-		};
-		for (size_t i = 0; i < 3; i++) {
-			size_t l = strlen(lit[i].w);
-			if (!strncmp(p->s, lit[i].w, l)) {
-				p->s += l;
-				v = xcalloc(1, sizeof(*v));
-				v->type = lit[i].t;
-				v->b = lit[i].b;
-				return v;
-			}
-		}
-		fail(p, "unknown literal");
-		return NULL;
-	}
-	case 0:
-		fail(p, "unexpected end of input (truncated document?)");
-		return NULL;
-	default:
-		if (*p->s == '-' || (*p->s >= '0' && *p->s <= '9'))
-			return parse_number(p);
-		fail(p, "unexpected character");
-		return NULL;
-	}
-	if (p->failed) {
-		jr_free(v);
-		return NULL;
+		v->str = xstrdup(json_string_value(j));
+		break;
+	case JSON_INTEGER:
+		v->type = JR_NUM;
+		v->num = (double)json_integer_value(j);
+		break;
+	case JSON_REAL:
+		v->type = JR_NUM;
+		v->num = json_real_value(j);
+		break;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		v->type = JR_BOOL;
+		v->b = json_is_true(j);
+		break;
+	case JSON_NULL:
+		v->type = JR_NULL;
+		break;
 	}
 	return v;
 }
 
 struct jr_val *jr_parse(const char *text, char *err, size_t errlen)
 {
-	struct parser p = { text, text, err, errlen, 0, false };
-	struct jr_val *v = parse_value(&p);
-	if (!v)
-		return NULL;
-	skip_ws(&p);
-	if (*p.s) {
-		fail(&p, "trailing characters after the document");
-		jr_free(v);
+	json_error_t e;
+	/*
+	 * jansson refuses \u0000 (it would cut a C string short) and, asked
+	 * to, duplicate keys (which of two tps values would be the result?).
+	 */
+	json_t *j = json_loads(text, JSON_REJECT_DUPLICATES, &e);
+	if (!j) {
+		/* An interrupted run leaves a document cut short: say so. */
+		snprintf(err, errlen, "line %d column %d: %s%s", e.line, e.column, e.text,
+			 (size_t)e.position >= strlen(text) ? " (the document ends early: truncated?)" : "");
 		return NULL;
 	}
+	struct jr_val *v = convert(j, 0);
+	json_decref(j);
+	if (!v)
+		snprintf(err, errlen, "nested deeper than %d levels", JR_MAX_DEPTH);
 	return v;
 }
 
 struct jr_val *jr_parse_file(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	/* A FIFO or device named *.json would hang the report or never end. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
-	size_t cap = 65536, len = 0;
-	char *buf = xcalloc(cap, 1);
-	size_t r;
-	while ((r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += r;
-		if (len + 1 == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf) {
-				fprintf(stderr, "json_read: out of memory\n");
-				exit(1);
-			}
-		}
+	if (!S_ISREG(st.st_mode) || (size_t)st.st_size > JR_MAX_FILE) {
+		snprintf(err, errlen, "%s: %s", path,
+			 S_ISREG(st.st_mode) ? "larger than 64 MiB: not a result document"
+					     : "not a regular file");
+		close(fd);
+		return NULL;
 	}
-	fclose(f);
-	buf[len] = 0;
+	size_t len = (size_t)st.st_size, got = 0;
+	char *buf = xcalloc(len + 1, 1);
+	while (got < len) {
+		ssize_t r = read(fd, buf + got, len - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = 0;
 	char msg[200];
 	struct jr_val *v = jr_parse(buf, msg, sizeof(msg));
 	if (!v)

@@ -1,8 +1,8 @@
 /*
- * A small JSON reader for the report tools.  The lab's result documents are
- * a few kilobytes each, so the whole document is parsed into a tree of
- * values that the report then queries by dotted path.  Only libc is used,
- * so the report builds wherever the benchmark builds.
+ * The report tools' view of a JSON document.  The lab's result documents are
+ * a few kilobytes each, so the whole document is parsed (by jansson) into a
+ * tree of values that the report then queries by dotted path.  The static
+ * guest binaries only write JSON (lab/common/json.c) and never link this.
  */
 #ifndef PREEMPTLAB_JSON_READ_H
 #define PREEMPTLAB_JSON_READ_H
