@@ -23,6 +23,8 @@ struct report {
 };
 
 void write_txt(FILE *f, const struct report *rp);
+/* summary.txt: the per-cell table `make bench` prints (summary.c). */
+void write_summary(FILE *f, const struct report *rp);
 void write_md(FILE *f, const struct report *rp);
 
 /* Common values of a provenance field over all runs, joined with ", ". */

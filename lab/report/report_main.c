@@ -139,6 +139,12 @@ int main(int argc, char **argv)
 	find_headline(&r, baseline, &rp.fd);
 	profiles_load(&rp.prof, &r);
 	rp.nmicro = micro_load(d, rp.micro, sizeof(rp.micro) / sizeof(rp.micro[0]));
+	if (r.nexcluded) {
+		size_t l = strlen(rp.fd.caveats);
+		snprintf(rp.fd.caveats + l, sizeof(rp.fd.caveats) - l,
+			 "%s%zu run(s) failed or were interrupted and are left out of every "
+			 "statistic (listed in summary.txt).", l ? " " : "", r.nexcluded);
+	}
 	if (rp.prof.n) {
 		size_t l = strlen(rp.fd.caveats);
 		snprintf(rp.fd.caveats + l, sizeof(rp.fd.caveats) - l,
@@ -157,6 +163,13 @@ int main(int argc, char **argv)
 	} else {
 		rc = 1;
 	}
+	f = open_out(d, "summary.txt", path, sizeof(path));
+	if (f) {
+		write_summary(f, &rp);
+		rc |= fclose(f) != 0;
+	} else {
+		rc = 1;
+	}
 	f = open_out(d, "report.md", path, sizeof(path));
 	if (f) {
 		write_md(f, &rp);
@@ -165,7 +178,7 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	if (!rc)
-		fprintf(stderr, "report: wrote %s/report.txt, report.md, %d chart(s), %zu flame graph(s)%s\n",
+		fprintf(stderr, "report: wrote %s/report.txt, summary.txt, report.md, %d chart(s), %zu flame graph(s)%s\n",
 			d, rp.ncharts, rp.prof.n, rp.diff_svg[0] ? " and a differential one" : "");
 	profiles_free(&rp.prof);
 	results_free(&r);

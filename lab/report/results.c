@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vocab.h"
+
 static char *xstrdup(const char *s)
 {
 	char *d = strdup(s);
@@ -21,13 +23,13 @@ static char *xstrdup(const char *s)
 	return d;
 }
 
+/* The vocabulary lists models least preemptible first; RT after them all. */
 int model_rank(const char *m)
 {
-	static const char *order[] = { "none", "voluntary", "full", "lazy", "rt" };
-	for (int i = 0; i < 5; i++)
-		if (!strcmp(m, order[i]))
-			return i;
-	return 5;
+	int r = vocab_rank(&vocab_models, m);
+	if (r >= 0)
+		return r;
+	return !strcmp(m, "rt") ? (int)vocab_models.n : (int)vocab_models.n + 1;
 }
 
 int variant_cmp(const struct cell *a, const struct cell *b)
@@ -90,8 +92,8 @@ static int cell_of(const struct jr_val *d, struct cell *c, const char **missing)
 	c->kernel_label = jr_str(d, "provenance.kernel_label", NULL);
 	c->kernel_release = jr_str(d, "provenance.kernel_release", "");
 	c->model = jr_str(d, "provenance.preempt_model", "unknown");
-	c->lock = jr_str(d, "provenance.lock", "");
-	c->strategy = jr_str(d, "provenance.strategy", "");
+	c->lock = jr_str(d, "provenance.lock", jr_str(d, "config.lock", ""));
+	c->strategy = jr_str(d, "provenance.strategy", jr_str(d, "config.strategy", ""));
 	if (!c->tool) {
 		*missing = "tool";
 		return -1;
@@ -175,6 +177,28 @@ int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 			free(names[i]);
 			continue;
 		}
+		/* A failed or cut-short run would pull its cell's statistics. */
+		const char *why = NULL;
+		const struct jr_val *iv = jr_path(doc, "results.interrupted");
+		const struct jr_val *cv = jr_path(doc, "complete");
+		if (*jr_str(doc, "results.error", ""))
+			why = jr_str(doc, "results.error", "");
+		else if (iv && iv->type == JR_BOOL && iv->b)
+			why = "interrupted";
+		else if (cv && cv->type == JR_BOOL && !cv->b)
+			why = "incomplete";
+		if (why) {
+			char line[700];
+			names[i][strlen(names[i]) - 5] = 0;
+			snprintf(line, sizeof(line), "%s: %s", names[i], why);
+			r->excluded = realloc(r->excluded, (r->nexcluded + 1) * sizeof(*r->excluded));
+			if (!r->excluded)
+				exit(1);
+			r->excluded[r->nexcluded++] = xstrdup(line);
+			jr_free(doc);
+			free(names[i]);
+			continue;
+		}
 		struct run *run = &r->runs[r->nruns++];
 		run->path = xstrdup(path);
 		names[i][strlen(names[i]) - 5] = 0;
@@ -223,6 +247,9 @@ void results_free(struct results *r)
 	}
 	for (size_t k = 0; k < r->ncells; k++)
 		free(r->cells[k].runs);
+	for (size_t i = 0; i < r->nexcluded; i++)
+		free(r->excluded[i]);
+	free(r->excluded);
 	free(r->runs);
 	free(r->cells);
 	free(r->dir);

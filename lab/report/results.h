@@ -39,11 +39,15 @@ struct results {
 	size_t ncells;
 	struct jr_val *manifest;  /* manifest.json, or NULL */
 	size_t skipped;           /* documents that could not be used */
+	char **excluded;          /* "NAME: why" of failed or interrupted runs */
+	size_t nexcluded;
 };
 
 /*
  * Load dir/runs/<name>.json and dir/manifest.json.  Documents that do not parse
- * or lack the fields of docs/json.md are reported on stderr and skipped.
+ * or lack the fields of docs/json.md are reported on stderr and skipped;
+ * runs that failed or were interrupted (results.error, results.interrupted,
+ * complete false) are left out of every cell and listed in excluded.
  * Returns -1 with a one-line message in err when nothing usable is there.
  */
 int results_load(struct results *r, const char *dir, char *err, size_t errlen);

@@ -1,7 +1,8 @@
 #!/bin/sh
-# summary.txt: the median and spread over repetitions and the ratio to the
-# baseline cell (baseline kernel, model none, same pages/lock/clients),
-# checked on run documents with known tps.
+# summary.txt (build/report): the median and spread over repetitions and the
+# ratio to the baseline cell (baseline kernel, model none, same
+# pages/lock/clients), checked on run documents with known tps; failed and
+# interrupted runs are left out of every figure and listed.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -25,15 +26,25 @@ doc 6.12 none 4k 1 100; doc 6.12 none 4k 2 120; doc 6.12 none 4k 3 110
 doc 7.0 lazy 4k 1 50;   doc 7.0 lazy 4k 2 60;   doc 7.0 lazy 4k 3 55
 doc 7.0 lazy 2m 1 90;   doc 7.0 lazy 2m 2 100
 echo "bufbench exit 3: no pages" > "$tmp/logs/failed-bufbench-7.0-full-4k-tas-c8-r1.txt"
+# A run that failed and one cut short: neither may move the 7.0 lazy 4k cell.
+doc 7.0 lazy 4k 4 1
+jq '.results.error = "stuck spinlock"' "$tmp/runs/bufbench-7.0-lazy-4k-tas-c8-r4.json" > "$tmp/x"
+mv "$tmp/x" "$tmp/runs/bufbench-7.0-lazy-4k-tas-c8-r4.json"
+doc 7.0 lazy 4k 5 9999
+jq '.results.interrupted = true' "$tmp/runs/bufbench-7.0-lazy-4k-tas-c8-r5.json" > "$tmp/x"
+mv "$tmp/x" "$tmp/runs/bufbench-7.0-lazy-4k-tas-c8-r5.json"
 
-"$top/scripts/kernel-summary.sh" "$tmp" 6.12 > /dev/null
+"$top/build/report" "$tmp" --baseline 6.12/none 2> /dev/null
 row() { grep -E "^$1 +[^ ]+ +$2 +$3 " "$tmp/summary.txt" | tr -s ' '; }
 check "summary: baseline median 110, min 100, max 120, spread 18.2%, 1x" \
-	test "$(row 6.12 none 4k | cut -d' ' -f8-13)" = "3 110 100 120 18.2 1x"
-check "summary: 7.0 lazy 4k median 55 is 0.5x the baseline" \
-	test "$(row 7.0 lazy 4k | cut -d' ' -f8,9,13)" = "3 55 0.5x"
+	test "$(row 6.12 none 4k | cut -d' ' -f9-13,16)" = "3 110.0 100.0 120.0 18.2 1.000x"
+check "summary: 7.0 lazy 4k median 55 of the 3 good runs is 0.5x the baseline" \
+	test "$(row 7.0 lazy 4k | cut -d' ' -f9,10,16)" = "3 55.0 0.500x"
+check "summary: the failed and the interrupted run are listed as left out" \
+	sh -c "grep -q '^left out: bufbench-7.0-lazy-4k-tas-c8-r4: stuck spinlock' '$tmp/summary.txt' && grep -q '^left out: bufbench-7.0-lazy-4k-tas-c8-r5: interrupted' '$tmp/summary.txt'"
+check "summary: and report.txt says runs were left out" grep -q 'left out of every' "$tmp/report.txt"
 check "summary: an even count takes the middle two (95), no baseline cell for 2m" \
-	test "$(row 7.0 lazy 2m | cut -d' ' -f5,8,9,13)" = "2M 2 95 -"
+	test "$(row 7.0 lazy 2m | cut -d' ' -f5,9,10,16)" = "2M 2 95.0 -"
 check "summary: says the runs were emulated" grep -q 'TCG: emulated' "$tmp/summary.txt"
 check "summary: lists the failed cell" grep -q '^failed: bufbench-7.0-full-4k-tas-c8-r1: bufbench exit 3' "$tmp/summary.txt"
 tests_done

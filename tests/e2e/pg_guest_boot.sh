@@ -30,12 +30,12 @@ pgdoc() {
 }
 pgdoc 6.12 none 1 100 1; pgdoc 6.12 none 2 120 2; pgdoc 6.12 none 3 110 3
 pgdoc 7.0 lazy 1 50 5;   pgdoc 7.0 lazy 2 60 7
-"$top/scripts/kernel-summary.sh" "$tmp/fx" 6.12 > /dev/null
+"$top/build/report" "$tmp/fx" --baseline 6.12/none 2> /dev/null
 prow() { grep -E "^$1 +[^ ]+ +$2 +off " "$tmp/fx/summary.txt" | tr -s ' '; }
 check "pg_guest_boot: summary: pgbench baseline median 110 of 3, SpinDelay 6 of 300 samples, 1x" \
-	test "$(prow 6.12 none | cut -d' ' -f8,9,13,14,15,16)" = "3 110 6 300 30 1x"
+	test "$(prow 6.12 none | cut -d' ' -f8,9,13,14,15,16)" = "3 110.0 6 300 30.0 1.000x"
 check "pg_guest_boot: summary: 7.0 lazy median 55 is 0.5x the baseline, SpinDelay 12 of 200" \
-	test "$(prow 7.0 lazy | cut -d' ' -f8,9,13,14,16)" = "2 55 12 200 0.5x"
+	test "$(prow 7.0 lazy | cut -d' ' -f8,9,13,14,16)" = "2 55.0 12 200 0.500x"
 check "pg_guest_boot: summary: no bufbench table without bufbench documents" \
 	sh -c "! grep -q '^bufbench tps' '$tmp/fx/summary.txt'"
 
