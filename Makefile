@@ -14,9 +14,6 @@ LDLIBS += -lm -lpthread
 ifeq ($(HAVE_NUMA),1)
 NUMA_LIBS = -lnuma
 endif
-ifeq ($(HAVE_HUGETLBFS),1)
-HUGETLBFS_LIBS = -lhugetlbfs
-endif
 
 B = build
 # Things other mk/ fragments add to.

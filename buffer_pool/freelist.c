@@ -154,22 +154,6 @@ int32_t strategy_get_buffer(struct strategy_ctl *c, struct buf_desc *descs, stru
 	return -1;
 }
 
-void strategy_free_buffer(struct strategy_ctl *c, struct buf_desc *descs, struct lock_ctx *lc,
-			  int32_t buf_id)
-{
-	struct strategy_part *p = &c->part[0];
-	for (uint32_t i = 0; i < c->nparts; i++)
-		if ((uint32_t)buf_id >= c->part[i].start &&
-		    (uint32_t)buf_id < c->part[i].start + c->part[i].len)
-			p = &c->part[i];
-	lab_lock_acquire(&p->lock, lc);
-	if (descs[buf_id].free_next == FREENEXT_NOT_IN_LIST) {
-		descs[buf_id].free_next = p->first_free;
-		p->first_free = buf_id;
-	}
-	lab_lock_release(&p->lock, lc);
-}
-
 uint32_t strategy_complete_passes(struct strategy_ctl *c)
 {
 	uint32_t n = 0;

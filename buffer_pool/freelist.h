@@ -64,10 +64,6 @@ void strategy_init(struct strategy_ctl *c, enum strategy_kind kind, uint32_t npa
 int32_t strategy_get_buffer(struct strategy_ctl *c, struct buf_desc *descs, struct lock_ctx *lc,
 			    uint32_t home, uint32_t *state);
 
-/* Return a buffer to the freelist (its tag is no longer valid). */
-void strategy_free_buffer(struct strategy_ctl *c, struct buf_desc *descs, struct lock_ctx *lc,
-			  int32_t buf_id);
-
 /* Sum of completed passes of every hand (for tests and reports). */
 uint32_t strategy_complete_passes(struct strategy_ctl *c);
 

@@ -38,6 +38,8 @@ struct bench_opts {
 #define EXIT_BAD_OPTION 2
 #define EXIT_NO_PAGES 3
 #define EXIT_RUN_FAILED 4
+#define EXIT_RSEQ 5		/* --lock rseq: no time-slice extension here */
+#define EXIT_HOLD_EVENTS 6	/* --hold-events: no perf software counters here */
 /* A client that ends itself to be re-forked (--reconnect). */
 #define EXIT_RECONNECT 10
 

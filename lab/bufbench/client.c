@@ -113,7 +113,7 @@ _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t
 		char err[256];
 		if (hold_events_open(&ev, err, sizeof(err)) != 0) {
 			fprintf(stderr, "bufbench: --hold-events: %s\n", err);
-			_exit(EXIT_NO_PAGES);
+			_exit(EXIT_HOLD_EVENTS);
 		}
 		b.strategy_lock.events = &ev;
 	}
@@ -122,7 +122,7 @@ _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t
 		char err[256];
 		if (rseq_slice_enable(err, sizeof(err)) != 0) {
 			fprintf(stderr, "bufbench: --lock rseq: %s\n", err);
-			_exit(EXIT_NO_PAGES);
+			_exit(EXIT_RSEQ);
 		}
 	}
 

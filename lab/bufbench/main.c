@@ -18,6 +18,7 @@
 
 #include "bufbench.h"
 #include "clock.h"
+#include "hold_events.h"
 #include "rseq_slice.h"
 
 /*
@@ -178,8 +179,17 @@ int main(int argc, char **argv)
 		/* Fail once, here, rather than in every client. */
 		if (rseq_slice_enable(err, sizeof(err)) != 0) {
 			fprintf(stderr, "bufbench: --lock rseq: %s\n", err);
-			return EXIT_NO_PAGES;
+			return EXIT_RSEQ;
 		}
+	}
+	if (o.hold_events) {
+		/* Fail once, here, rather than in every client. */
+		struct hold_events ev;
+		if (hold_events_open(&ev, err, sizeof(err)) != 0) {
+			fprintf(stderr, "bufbench: --hold-events: %s\n", err);
+			return EXIT_HOLD_EVENTS;
+		}
+		hold_events_close(&ev);
 	}
 	memset(&r, 0, sizeof(r));
 

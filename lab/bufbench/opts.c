@@ -14,12 +14,16 @@ static const char usage[] =
 	"  --duration S         measured seconds (default 10)\n"
 	"  --warmup S           seconds before measuring (default 0: the first-touch\n"
 	"                       faults of fresh backends are part of what is measured)\n"
-	"  --workload W         select-only | simple-update (default select-only)\n"
+	"  --workload W         what a transaction does (default select-only):\n"
+	"@workloads\n"
 	"  --relation SIZE      relation size, k/M/G suffixes (default 4 x pool)\n"
 	"  --pool SIZE          shared buffer pool size (default 256M)\n"
-	"  --pages P            4k | thp | 2m | 1g | try-2m | try-1g (default 4k)\n"
-	"  --lock L             strategy lock: tas | rseq | futex | mcs (default tas)\n"
-	"  --strategy S         pg | global | partitioned:N (default pg)\n"
+	"  --pages P            page policy of the shared segment (default 4k):\n"
+	"@pages\n"
+	"  --lock L             the strategy lock (default tas):\n"
+	"@locks\n"
+	"  --strategy S         StrategyGetBuffer's victim search (default pg):\n"
+	"@strategies\n"
 	"  --numa N             none | local | interleave | bind:NODE (default none)\n"
 	"  --reconnect N        re-fork each client every N transactions (0: never)\n"
 	"  --seed N             random seed (default 1)\n"
@@ -33,10 +37,34 @@ static const char usage[] =
 	"                       (what a huge page reservation must cover)\n"
 	"  --help               this text\n"
 	"\n"
-	"Exit status: 0 done, 2 bad option, 3 page policy cannot be had (the message\n"
-	"names the sysctl), 4 the run failed (stuck lock, no unpinned buffers).\n"
+	"Exit status: 0 done, 2 bad option, 3 the page policy cannot be had (the\n"
+	"message names the sysctl), 4 the run failed (stuck lock, no unpinned\n"
+	"buffers), 5 --lock rseq: no time-slice extension here (the message says\n"
+	"why), 6 --hold-events: no perf software counters here.\n"
 	"Environment: PREEMPTLAB_KERNEL (catalog label), PREEMPTLAB_VIRT\n"
 	"(none|kvm|tcg), PREEMPTLAB_MODEL (when debugfs is not readable).\n";
+
+/*
+ * The value lists come from the vocabulary (buffer_pool/vocab.c), so
+ * --help cannot fall behind what the options accept: "@key" lines of the
+ * text are replaced by that vocabulary's items.
+ */
+static void print_usage(FILE *f)
+{
+	const char *p = usage;
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		const struct vocab *v = NULL;
+		for (int i = 0; p[0] == '@' && vocab_all[i]; i++)
+			if (strlen(vocab_all[i]->key) == n - 1 && !strncmp(p + 1, vocab_all[i]->key, n - 1))
+				v = vocab_all[i];
+		if (v)
+			vocab_write_help(f, v, 23);
+		else
+			fprintf(f, "%.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
 
 static _Noreturn void bad(const char *fmt, const char *arg)
 {
@@ -183,7 +211,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_STUCK: o->stuck_limit = (int)parse_long("--stuck-limit", a, 1, 1000000); break;
 		case O_SEGSIZE: o->print_segment_size = true; break;
 		case O_HOLDEV: o->hold_events = true; break;
-		case O_HELP: fputs(usage, stdout); exit(0);
+		case O_HELP: print_usage(stdout); exit(0);
 		case ':':
 			bad("option %s needs a value", argv[optind - 1]);
 		default:

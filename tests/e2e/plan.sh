@@ -130,4 +130,9 @@ done
 for l in tas rseq futex mcs; do
 	check "plan: LOCKS=$l accepted" "$plan" --check --top "$top" LOCKS="$l" PGBENCH=off
 done
+
+# docs/vocabulary.md is generated from the same table the planner validates with.
+"$plan" --vocabulary > "$run.vocabulary.md"
+check "plan: docs/vocabulary.md matches build/plan --vocabulary (regenerate it)" \
+	cmp -s "$run.vocabulary.md" "$top/docs/vocabulary.md"
 tests_done

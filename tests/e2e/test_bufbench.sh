@@ -14,6 +14,7 @@ tmp=$(mktemp -d)
 trap 'hp_restore_all; rm -rf "$tmp"' EXIT INT TERM
 
 check "--help lists every option" sh -c "'$bb' --help | grep -q -- '--reconnect' && '$bb' --help | grep -q -- '--numa'"
+check "--help lists every page policy, lock and strategy by name" sh -c "'$bb' --help | grep -Eq '^ +try-1g ' && '$bb' --help | grep -Eq '^ +mcs ' && '$bb' --help | grep -Eq '^ +partitioned:N ' && ! '$bb' --help | grep -q '@'"
 set +e
 "$bb" --pages 3m > "$tmp/out" 2> "$tmp/err"; rc=$?
 set -e
@@ -111,8 +112,8 @@ run rseq --lock rseq; rc=$?
 set -e
 if [ "$rc" -eq 0 ]; then
 	check "--lock rseq runs on this kernel" jq -e '.config.lock == "rseq" and .results.tps > 0' "$tmp/rseq.json"
-elif [ "$rc" -eq 3 ] && [ "$(wc -l < "$tmp/rseq.err")" -eq 1 ] && grep -q "CONFIG_RSEQ_SLICE_EXTENSION\|GLIBC_TUNABLES" "$tmp/rseq.err"; then
-	pass "--lock rseq without the kernel feature: one clear line, exit 3 ($(cat "$tmp/rseq.err"))"
+elif [ "$rc" -eq 5 ] && [ "$(wc -l < "$tmp/rseq.err")" -eq 1 ] && grep -q "CONFIG_RSEQ_SLICE_EXTENSION\|GLIBC_TUNABLES" "$tmp/rseq.err"; then
+	pass "--lock rseq without the kernel feature: one clear line, exit 5 ($(cat "$tmp/rseq.err"))"
 else
 	fail "--lock rseq: rc=$rc: $(cat "$tmp/rseq.err")"
 fi
