@@ -213,10 +213,9 @@ run_cells() {
 				--pgbench "$PG_BINDIR/pgbench" --builtin "$b" --clients "$c" \
 				--threads "$j" --duration "$DUR" --huge-pages "$HP" --pgdata "$PGDATA" \
 				--out-dir "$RUNDIR" --rep "$2" > "$PG_LOGS/.pgsample.out"; then
-				doc=$(cat "$PG_LOGS/.pgsample.out")
-				tps=$(sed -n 's/^ *"tps": *\([0-9.]*\).*/\1/p' "$doc" | head -n1)
-				spin=$(sed -n 's/^ *"spindelay_samples": *\([0-9]*\).*/\1/p' "$doc")
-				pk=$(sed -n 's/^ *"page_size_kb": *\([0-9-]*\).*/\1/p' "$doc")
+				# pgsample's line, since the runner may already have
+				# shipped the document itself: PATH TPS SPINDELAY PAGE_KB.
+				IFS='	' read -r doc tps spin pk < "$PG_LOGS/.pgsample.out"
 				note "pg hp=$HP model=$1 $b c=$c r$2: tps $tps, SpinDelay samples $spin, pages ${pk} kB -> ${doc#"$RUNDIR"/}"
 			else
 				failed=$((failed + 1))
