@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "vocab.h"
 
 int strategy_parse(const char *s, enum strategy_kind *kind, uint32_t *nparts)
@@ -25,22 +26,56 @@ void strategy_name(enum strategy_kind kind, uint32_t nparts, char *out, unsigned
 		snprintf(out, len, "%s", vocab_name(&vocab_strategies, (int)kind));
 }
 
+/* Link a part's buffers: every stride-th first, then the next residue. */
+static void link_freelist(struct strategy_part *p, struct buf_desc *descs, uint32_t stride)
+{
+	int32_t *link = &p->first_free;
+	for (uint32_t r = 0; r < stride && r < p->len; r++)
+		for (uint32_t b = p->start + r; b < p->start + p->len; b += stride) {
+			*link = (int32_t)b;
+			link = &descs[b].free_next;
+		}
+	*link = FREENEXT_END_OF_LIST;
+}
+
 void strategy_init(struct strategy_ctl *c, enum strategy_kind kind, uint32_t nparts,
-		   enum lab_lock_kind lock, struct buf_desc *descs, uint32_t nbuffers)
+		   uint32_t stride, enum lab_lock_kind lock, struct buf_desc *descs,
+		   uint32_t nbuffers)
 {
 	memset(c, 0, sizeof(*c));
 	c->kind = kind;
 	c->nparts = nparts;
+	c->stride = stride ? stride : 1;
 	for (uint32_t i = 0; i < nparts; i++) {
 		struct strategy_part *p = &c->part[i];
 		lab_lock_init(&p->lock, lock);
 		p->start = (uint32_t)((uint64_t)nbuffers * i / nparts);
 		p->len = (uint32_t)((uint64_t)nbuffers * (i + 1) / nparts) - p->start;
-		p->first_free = p->len ? (int32_t)p->start : FREENEXT_END_OF_LIST;
+		if (kind == STRATEGY_PG19)
+			p->first_free = FREENEXT_END_OF_LIST;
+		else
+			link_freelist(p, descs, c->stride);
 		for (uint32_t b = p->start; b < p->start + p->len; b++)
-			descs[b].free_next = b + 1 < p->start + p->len ? (int32_t)(b + 1) :
-									 FREENEXT_END_OF_LIST;
+			if (kind == STRATEGY_PG19)
+				descs[b].free_next = FREENEXT_NOT_IN_LIST;
 	}
+}
+
+/*
+ * Called with the part's lock held, when its freelist has just run dry (or,
+ * for pg19, its hand has completed its first pass).  The last part to fill
+ * stamps the time; an empty part (more parts than buffers) never counts.
+ */
+static void part_filled(struct strategy_ctl *c, struct strategy_part *p)
+{
+	if (p->filled)
+		return;
+	p->filled = 1;
+	uint32_t nonempty = 0;
+	for (uint32_t i = 0; i < c->nparts; i++)
+		nonempty += c->part[i].len > 0;
+	if (__atomic_add_fetch(&c->parts_filled, 1, __ATOMIC_ACQ_REL) == nonempty)
+		__atomic_store_n(&c->fill_ns, clock_ns(), __ATOMIC_RELEASE);
 }
 
 /*
@@ -49,8 +84,8 @@ void strategy_init(struct strategy_ctl *c, enum strategy_kind kind, uint32_t npa
  * each candidate is checked under its header lock, outside the strategy
  * lock, and skipped if in use.
  */
-static int32_t pop_free(struct strategy_part *p, struct buf_desc *descs, struct lock_ctx *lc,
-			int hold_lock, uint32_t *state)
+static int32_t pop_free(struct strategy_ctl *c, struct strategy_part *p, struct buf_desc *descs,
+			struct lock_ctx *lc, int hold_lock, uint32_t *state)
 {
 	/* An unlocked peek: once the freelist is empty it stays cheap. */
 	while (__atomic_load_n(&p->first_free, __ATOMIC_RELAXED) >= 0) {
@@ -61,6 +96,8 @@ static int32_t pop_free(struct strategy_part *p, struct buf_desc *descs, struct 
 			/* Touches the descriptor with the lock held. */
 			p->first_free = descs[id].free_next;
 			descs[id].free_next = FREENEXT_NOT_IN_LIST;
+			if (p->first_free < 0)
+				part_filled(c, p);
 		}
 		if (!hold_lock)
 			lab_lock_release(&p->lock, lc);
@@ -77,7 +114,8 @@ static int32_t pop_free(struct strategy_part *p, struct buf_desc *descs, struct 
 }
 
 /* Advance the hand; the backend that wraps it counts the pass, under the lock. */
-static uint32_t clock_tick(struct strategy_part *p, struct lock_ctx *lc, int hold_lock)
+static uint32_t clock_tick(struct strategy_ctl *c, struct strategy_part *p, struct lock_ctx *lc,
+			   int hold_lock)
 {
 	uint32_t victim = __atomic_fetch_add(&p->next_victim, 1, __ATOMIC_RELAXED);
 	if (victim >= p->len) {
@@ -93,6 +131,8 @@ static uint32_t clock_tick(struct strategy_part *p, struct lock_ctx *lc, int hol
 							    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 				;
 			p->complete_passes++;
+			if (c->kind == STRATEGY_PG19)
+				part_filled(c, p);
 			if (!hold_lock)
 				lab_lock_release(&p->lock, lc);
 		}
@@ -100,12 +140,12 @@ static uint32_t clock_tick(struct strategy_part *p, struct lock_ctx *lc, int hol
 	return p->start + victim;
 }
 
-static int32_t clock_sweep(struct strategy_part *p, struct buf_desc *descs, struct lock_ctx *lc,
-			   int hold_lock, uint32_t *state)
+static int32_t clock_sweep(struct strategy_ctl *c, struct strategy_part *p, struct buf_desc *descs,
+			   struct lock_ctx *lc, int hold_lock, uint32_t *state)
 {
 	uint32_t tries = p->len;
 	while (tries > 0) {
-		uint32_t id = clock_tick(p, lc, hold_lock);
+		uint32_t id = clock_tick(c, p, lc, hold_lock);
 		struct buf_desc *d = &descs[id];
 		uint32_t s = buf_hdr_lock(d);
 		if (BUF_REFCOUNT(s) == 0) {
@@ -135,9 +175,10 @@ static int32_t get_from_part(struct strategy_ctl *c, struct strategy_part *p,
 	__atomic_fetch_add(&p->allocs, 1, __ATOMIC_RELAXED);
 	if (hold)
 		lab_lock_acquire(&p->lock, lc);
-	id = pop_free(p, descs, lc, hold, state);
+	/* pg19's freelist is always empty: its unlocked peek costs one load. */
+	id = pop_free(c, p, descs, lc, hold, state);
 	if (id < 0)
-		id = clock_sweep(p, descs, lc, hold, state);
+		id = clock_sweep(c, p, descs, lc, hold, state);
 	if (hold)
 		lab_lock_release(&p->lock, lc);
 	return id;

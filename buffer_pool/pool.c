@@ -16,9 +16,11 @@ static void layout(const struct pool_config *cfg, struct pool_ctl *out)
 	out->table_off = off = align_up(off, 64);
 	off += buf_table_size(cfg->nbuffers);
 	out->stats_off = off = align_up(off, 64);
-	off += (size_t)cfg->max_backends * sizeof(struct backend_stats);
+	off += 2 * (size_t)cfg->max_backends * sizeof(struct backend_stats);
 	out->mcs_off = off = align_up(off, 64);
 	off += (size_t)cfg->max_backends * sizeof(struct mcs_node);
+	out->timeline_off = off = align_up(off, 64);
+	off += (size_t)cfg->max_backends * TIMELINE_MAX * sizeof(uint32_t);
 	out->blocks_off = align_up(off, 4096);
 }
 
@@ -36,7 +38,9 @@ static void attach(struct pool *p, void *base)
 	p->descs = (struct buf_desc *)(b + p->ctl->descs_off);
 	p->table = (struct buf_table *)(b + p->ctl->table_off);
 	p->stats = (struct backend_stats *)(b + p->ctl->stats_off);
+	p->stats_steady = p->stats + p->ctl->cfg.max_backends;
 	p->mcs = (struct mcs_node *)(b + p->ctl->mcs_off);
+	p->timeline = (uint32_t *)(b + p->ctl->timeline_off);
 	p->blocks = b + p->ctl->blocks_off;
 }
 
@@ -56,7 +60,7 @@ void pool_init(struct pool *p, void *base, const struct pool_config *cfg, int re
 		d->buf_id = (int32_t)i;
 	}
 	buf_table_init(p->table, cfg->nbuffers);
-	strategy_init(&ctl->strategy, cfg->strategy, cfg->strategy_parts, cfg->lock, p->descs,
-		      cfg->nbuffers);
+	strategy_init(&ctl->strategy, cfg->strategy, cfg->strategy_parts, cfg->freelist_stride,
+		      cfg->lock, p->descs, cfg->nbuffers);
 	/* Blocks are left untouched: backends fault them in themselves. */
 }

@@ -5,7 +5,8 @@
  *   control (config, strategy control, spin estimate, run phase)
  *   buffer descriptors      64 bytes each
  *   buffer mapping table    partitioned hash
- *   per-backend stats and MCS nodes
+ *   per-backend stats (fill phase, then steady phase), MCS nodes and
+ *   per-backend timelines
  *   buffer blocks           BLCKSZ each, page aligned
  *
  * Offsets rather than pointers are stored, but since the segment is mapped
@@ -27,6 +28,13 @@
 
 enum run_phase { PHASE_WARMUP, PHASE_MEASURE, PHASE_STOP };
 
+/*
+ * Transactions per interval of the measured run, per backend (so that
+ * counting adds no shared cache line).  The parent picks the interval so
+ * that the run fits in TIMELINE_MAX of them.
+ */
+#define TIMELINE_MAX 600
+
 struct pool_config {
 	uint32_t nbuffers;
 	uint32_t relation_blocks;
@@ -35,14 +43,17 @@ struct pool_config {
 	uint32_t strategy_parts;
 	enum lab_lock_kind lock;
 	int stuck_limit;
+	uint32_t freelist_stride;	/* 0 or 1: PostgreSQL's order */
 };
 
 struct pool_ctl {
 	struct pool_config cfg;
 	struct spin_shared spin;
 	int relation_fd;	/* backing store; inherited by fork */
-	size_t descs_off, table_off, stats_off, mcs_off, blocks_off;
+	size_t descs_off, table_off, stats_off, mcs_off, timeline_off, blocks_off;
 	int phase;		/* enum run_phase, atomic */
+	uint64_t measure_start_ns;	/* set before phase becomes PHASE_MEASURE */
+	uint64_t timeline_step_ns;
 	struct strategy_ctl strategy;
 };
 
@@ -50,8 +61,10 @@ struct pool {
 	struct pool_ctl *ctl;
 	struct buf_desc *descs;
 	struct buf_table *table;
-	struct backend_stats *stats;
+	struct backend_stats *stats;		/* [max_backends]: the fill phase */
+	struct backend_stats *stats_steady;	/* [max_backends]: after the fill */
 	struct mcs_node *mcs;
+	uint32_t *timeline;			/* [max_backends][TIMELINE_MAX] */
 	char *blocks;
 };
 

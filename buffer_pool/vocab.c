@@ -58,6 +58,7 @@ const struct vocab vocab_locks = {
 
 static const struct vocab_item strategies[] = {
 	{ "pg", STRATEGY_PG, "PostgreSQL 15-18: freelist pop under the lock, lock-free clock sweep" },
+	{ "pg19", STRATEGY_PG19, "PostgreSQL 19: no freelist, clock sweep from the start, lock only on wrap" },
 	{ "global", STRATEGY_GLOBAL, "the whole victim search under the lock (worst case)" },
 	{ "partitioned:N", STRATEGY_PARTITIONED, "N freelists, hands and locks over disjoint buffers" },
 };

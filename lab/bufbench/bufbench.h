@@ -32,6 +32,8 @@ struct bench_opts {
 	int stuck_limit;
 	bool print_segment_size;
 	bool hold_events;
+	uint32_t freelist_stride;
+	double steady_s;	/* 0: run the whole duration */
 };
 
 /* Exit codes: documented in --help and docs/bufbench.md. */
@@ -51,13 +53,43 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv);
 _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t slot,
 			    uint32_t incarnation);
 
-struct bench_result {
+/* Where the measured interval stands relative to the pool's fill. */
+enum fill_state {
+	FILL_IN_INTERVAL,	/* both phases measured */
+	FILL_NOT_REACHED,	/* the pool never filled: fill phase only */
+	FILL_BEFORE_INTERVAL,	/* filled during warm-up: steady phase only */
+};
+
+enum { PHASE_FILL, PHASE_STEADY };
+
+struct bench_phase {
+	bool present;
+	double start_s, duration_s;	/* within the measured interval */
 	struct backend_stats sum;
+};
+
+struct bench_result {
+	struct backend_stats sum;	/* the whole measured interval */
+	struct bench_phase phase[2];
+	enum fill_state fill;
+	double time_to_fill_s;		/* from the clients' start; < 0: not reached */
 	double elapsed_s;
 	bool interrupted;
 	uint32_t complete_passes;
+	double timeline_step_s;
+	uint32_t timeline_len;
+	uint64_t timeline[TIMELINE_MAX];	/* transactions per step, all backends */
 	char error[256];
 };
+
+/*
+ * After the clients have stopped: sum their slots per phase and over the
+ * run, and place the fill boundary.  Times are CLOCK_MONOTONIC ns: the
+ * clients' start, the measured interval's start and its end.
+ */
+void bench_collect(struct bench_result *r, struct pool *p, const struct bench_opts *o,
+		   uint64_t run_start, uint64_t start, uint64_t stop);
+const char *fill_state_name(enum fill_state f);
 
 void bench_write_json(FILE *out, const struct bench_opts *o, const struct provenance *prov,
 		      const struct shmem_seg *seg, const struct pool_config *cfg,

@@ -2,8 +2,11 @@
  * One client process: a backend that runs transactions until told to stop.
  *
  * It counts into a private scratch area during warm-up and into its shared
- * stats slot once the parent declares the measured interval, so that the
+ * stats slots once the parent declares the measured interval, so that the
  * parent never has to reset counters that another process is writing.
+ * It has two slots: one for the fill phase and one for after it.  The
+ * switch happens between transactions, when the backend first sees the
+ * pool filled; the parent knows the exact moment from the strategy.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -91,14 +94,29 @@ static double tv_s(struct timeval tv)
 	return tv.tv_sec + tv.tv_usec / 1e6;
 }
 
+/* What the kernel counted for this process between r0 and r1, into st. */
+static void add_rusage(struct backend_stats *st, const struct rusage *r0, const struct rusage *r1)
+{
+	st->minflt += r1->ru_minflt - r0->ru_minflt;
+	st->majflt += r1->ru_majflt - r0->ru_majflt;
+	st->nvcsw += r1->ru_nvcsw - r0->ru_nvcsw;
+	st->nivcsw += r1->ru_nivcsw - r0->ru_nivcsw;
+	st->utime_s += tv_s(r1->ru_utime) - tv_s(r0->ru_utime);
+	st->stime_s += tv_s(r1->ru_stime) - tv_s(r0->ru_stime);
+}
+
 _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t slot,
 			    uint32_t incarnation)
 {
 	struct backend b;
 	struct backend_stats scratch;
 	struct backend_stats *shared = &p->stats[slot];
+	struct backend_stats *steady = &p->stats_steady[slot];
+	uint32_t *timeline = p->timeline + (size_t)slot * TIMELINE_MAX;
 	struct rusage r0, r1;
-	bool measuring = false;
+	bool measuring = false, filled = false;
+	uint64_t start = 0, step = 1;
+	pid_t parent = getppid();
 	long done = 0;
 	volatile uint64_t sink = 0;
 	uint32_t nblocks = p->ctl->cfg.relation_blocks;
@@ -132,31 +150,40 @@ _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t
 			break;
 		if (phase == PHASE_MEASURE && !measuring) {
 			getrusage(RUSAGE_SELF, &r0);
-			point_stats(&b, shared, o->instrument);
+			start = p->ctl->measure_start_ns;
+			step = p->ctl->timeline_step_ns;
+			filled = strategy_fill_ns(&p->ctl->strategy) != 0;
+			point_stats(&b, filled ? steady : shared, o->instrument);
 			measuring = true;
 		}
+		if (measuring && !filled && strategy_fill_ns(&p->ctl->strategy) != 0) {
+			getrusage(RUSAGE_SELF, &r1);
+			add_rusage(shared, &r0, &r1);
+			r0 = r1;
+			point_stats(&b, steady, o->instrument);
+			filled = true;
+		}
+		/* PR_SET_PDEATHSIG covers a dead parent; this covers the race at fork. */
+		if ((done & 1023) == 0 && getppid() != parent)
+			_exit(EXIT_RUN_FAILED);
 		uint64_t t0 = clock_ns();
 		sink += o->workload == WL_SIMPLE_UPDATE ? txn_simple_update(&b, nblocks) :
 							  txn_select_only(&b, nblocks);
-		uint64_t lat = clock_ns() - t0;
+		uint64_t t1 = clock_ns(), lat = t1 - t0;
+		if (measuring && (t1 - start) / step < TIMELINE_MAX)
+			timeline[(t1 - start) / step]++;
 		b.st->transactions++;
 		b.st->lat_sum_ns += lat;
 		b.st->lat_hist[lat_bucket(lat)]++;
 		if (lat > b.st->lat_max_ns)
 			b.st->lat_max_ns = lat;
-		if (o->reconnect && ++done >= o->reconnect)
+		if (++done >= o->reconnect && o->reconnect)
 			break;
 	}
 
 	getrusage(RUSAGE_SELF, &r1);
-	if (measuring) {
-		shared->minflt += r1.ru_minflt - r0.ru_minflt;
-		shared->majflt += r1.ru_majflt - r0.ru_majflt;
-		shared->nvcsw += r1.ru_nvcsw - r0.ru_nvcsw;
-		shared->nivcsw += r1.ru_nivcsw - r0.ru_nivcsw;
-		shared->utime_s += tv_s(r1.ru_utime) - tv_s(r0.ru_utime);
-		shared->stime_s += tv_s(r1.ru_stime) - tv_s(r0.ru_stime);
-	}
+	if (measuring)
+		add_rusage(filled ? steady : shared, &r0, &r1);
 	shared->minflt_total += r1.ru_minflt;
 	shared->processes++;
 	if (o->pages == PAGES_THP) {

@@ -38,6 +38,52 @@ static double per(double a, double b)
 	return b > 0 ? a / b : 0;
 }
 
+/* One phase of the run (phases.c): the same figures as the whole run's. */
+static void write_phase(struct json *j, const char *name, const struct bench_phase *ph,
+			const struct bench_opts *o)
+{
+	const struct backend_stats *s = &ph->sum;
+	double txn = (double)s->transactions;
+
+	json_begin_object(j, NULL);
+	json_str(j, "name", name);
+	json_double(j, "start_s", ph->start_s);
+	json_double(j, "duration_s", ph->duration_s);
+	json_uint(j, "transactions", s->transactions);
+	json_double(j, "tps", per(txn, ph->duration_s));
+	json_double(j, "spin_share",
+		    per((double)s->strategy.wait_ns / 1e9, o->clients * ph->duration_s));
+	json_uint(j, "hits", s->hits);
+	json_uint(j, "misses", s->misses);
+	json_int(j, "minor_faults", s->minflt);
+	json_int(j, "ivcsw", s->nivcsw);
+	json_double(j, "latency_p99_us", lat_quantile(s->lat_hist, 0.99) / 1e3);
+	write_lock(j, "strategy", &s->strategy);
+	json_end_object(j);
+}
+
+static void write_phases(struct json *j, const struct bench_opts *o, const struct bench_result *r)
+{
+	json_str(j, "fill_state", fill_state_name(r->fill));
+	if (r->time_to_fill_s >= 0)
+		json_double(j, "time_to_fill_s", r->time_to_fill_s);
+	else
+		json_null(j, "time_to_fill_s");
+	json_begin_array(j, "phases");
+	if (r->phase[PHASE_FILL].present)
+		write_phase(j, "fill", &r->phase[PHASE_FILL], o);
+	if (r->phase[PHASE_STEADY].present)
+		write_phase(j, "steady", &r->phase[PHASE_STEADY], o);
+	json_end_array(j);
+	json_begin_object(j, "timeline");
+	json_double(j, "step_s", r->timeline_step_s);
+	json_begin_array(j, "transactions");
+	for (uint32_t i = 0; i < r->timeline_len; i++)
+		json_uint(j, NULL, r->timeline[i]);
+	json_end_array(j);
+	json_end_object(j);
+}
+
 void bench_write_json(FILE *out, const struct bench_opts *o, const struct provenance *prov,
 		      const struct shmem_seg *seg, const struct pool_config *cfg,
 		      const struct bench_result *r)
@@ -67,6 +113,8 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_uint(&j, "seed", o->seed);
 	json_bool(&j, "instrument", o->instrument);
 	json_bool(&j, "hold_events", o->hold_events);
+	json_uint(&j, "freelist_stride", o->freelist_stride);
+	json_double(&j, "steady_s", o->steady_s);
 	json_uint(&j, "segment_bytes", seg->size);
 	json_str(&j, "page_note", seg->note);
 	json_end_object(&j);
@@ -105,6 +153,7 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 		    per((double)s->strategy.wait_ns / 1e9, o->clients * r->elapsed_s));
 	json_uint(&j, "processes", s->processes);
 	json_uint(&j, "complete_passes", r->complete_passes);
+	write_phases(&j, o, r);
 	json_end_object(&j);
 
 	json_begin_object(&j, "locks");

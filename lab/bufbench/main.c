@@ -7,11 +7,14 @@
  * and its children.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +22,7 @@
 #include "bufbench.h"
 #include "clock.h"
 #include "hold_events.h"
+#include "out_file.h"
 #include "rseq_slice.h"
 
 /*
@@ -52,10 +56,16 @@ static void on_signal(int sig)
 
 static pid_t spawn(struct pool *p, const struct bench_opts *o, uint32_t slot, uint32_t inc)
 {
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0) {
+		/* A client never outlives a parent killed with SIGKILL. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(EXIT_RUN_FAILED);
 		/* The parent decides when to stop; a terminal's ^C goes to it. */
 		signal(SIGINT, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
 		signal(SIGTERM, SIG_DFL);
 		bench_client(p, o, slot, inc);
 	}
@@ -106,6 +116,9 @@ static int reap(struct children *c, struct pool *p, const struct bench_opts *o, 
 		c->pid[slot] = 0;
 		c->alive--;
 		int phase = __atomic_load_n(&p->ctl->phase, __ATOMIC_ACQUIRE);
+		/* A SIGTERM to the whole process group interrupts the run; it did not fail. */
+		if (interrupted && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
+			continue;
 		if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_RECONNECT && phase != PHASE_STOP) {
 			c->pid[slot] = spawn(p, o, (uint32_t)slot, ++c->incarnation[slot]);
 			if (c->pid[slot] > 0)
@@ -166,6 +179,7 @@ int main(int argc, char **argv)
 		.strategy_parts = o.strategy_parts,
 		.lock = o.lock,
 		.stuck_limit = o.stuck_limit,
+		.freelist_stride = o.freelist_stride,
 	};
 
 	/* Sizing needs no rseq or huge pages: the planner asks on any host. */
@@ -193,8 +207,16 @@ int main(int argc, char **argv)
 	}
 	memset(&r, 0, sizeof(r));
 
+	/* Before the run: a bad --json path must not cost a run's result. */
+	struct out_file out;
+	if (out_open(&out, o.json) != 0) {
+		fprintf(stderr, "bufbench: cannot write %s: %s\n", o.json, strerror(errno));
+		return EXIT_RUN_FAILED;
+	}
+
 	if (shmem_create(&seg, pool_segment_size(&cfg), o.pages, o.numa, err, sizeof(err)) != 0) {
 		fprintf(stderr, "bufbench: %s\n", err);
+		out_abandon(&out);
 		return EXIT_NO_PAGES;
 	}
 	if (seg.note[0])
@@ -204,6 +226,7 @@ int main(int argc, char **argv)
 	int fd = memfd_create("bufbench-relation", 0);
 	if (fd < 0 || ftruncate(fd, (off_t)cfg.relation_blocks * BLCKSZ) != 0) {
 		fprintf(stderr, "bufbench: cannot create the relation file: %s\n", strerror(errno));
+		out_abandon(&out);
 		return EXIT_RUN_FAILED;
 	}
 	pool_init(&pool, seg.base, &cfg, fd);
@@ -235,19 +258,27 @@ int main(int argc, char **argv)
 		sleep_until(warm_end);
 		reap(&c, &pool, &o, 0, &r);
 	}
-	__atomic_store_n(&pool.ctl->phase, PHASE_MEASURE, __ATOMIC_RELEASE);
+	/* Whole tenths of a second per point, at most TIMELINE_MAX points. */
+	uint64_t tenths = (uint64_t)ceil(o.duration_s * 10 / TIMELINE_MAX);
+	pool.ctl->timeline_step_ns = (tenths ? tenths : 1) * 100000000ull;
 	uint64_t start = clock_ns(), end = start + (uint64_t)(o.duration_s * 1e9);
+	pool.ctl->measure_start_ns = start;
+	__atomic_store_n(&pool.ctl->phase, PHASE_MEASURE, __ATOMIC_RELEASE);
 	while (!interrupted && !r.error[0] && clock_ns() < end) {
+		uint64_t filled = strategy_fill_ns(&pool.ctl->strategy);
+		if (o.steady_s > 0 && filled) {
+			uint64_t e = (filled > start ? filled : start) + (uint64_t)(o.steady_s * 1e9);
+			end = e < end ? e : end;
+		}
 		sleep_until(end);
 		reap(&c, &pool, &o, 0, &r);
 	}
-	r.elapsed_s = (clock_ns() - start) / 1e9;
+	uint64_t stop = clock_ns();
+	r.elapsed_s = (stop - start) / 1e9;
 	r.interrupted = interrupted;
 	stop_children(&c, &pool, &o, &r);
 
-	for (int i = 0; i < o.clients; i++)
-		backend_stats_add(&r.sum, &pool.stats[i]);
-	r.complete_passes = strategy_complete_passes(&pool.ctl->strategy);
+	bench_collect(&r, &pool, &o, t, start, stop);
 
 	snprintf(prov.page_policy, sizeof(prov.page_policy), "%s", page_policy_name(o.pages));
 	prov.page_size_kb = seg.page_size_kb;
@@ -257,15 +288,12 @@ int main(int argc, char **argv)
 	snprintf(prov.lock, sizeof(prov.lock), "%s", lab_lock_kind_name(o.lock));
 	strategy_name(o.strategy, o.strategy_parts, prov.strategy, sizeof(prov.strategy));
 
-	/* Opened only now: a run that never started leaves no empty document. */
-	FILE *out = stdout;
-	if (o.json && !(out = fopen(o.json, "w"))) {
-		fprintf(stderr, "bufbench: cannot write %s: %s\n", o.json, strerror(errno));
+	bench_write_json(out.f, &o, &prov, &seg, &cfg, &r);
+	if (out_commit(&out) != 0) {
+		fprintf(stderr, "bufbench: cannot write %s: %s\n", out.target, strerror(errno));
+		out_abandon(&out);
 		return EXIT_RUN_FAILED;
 	}
-	bench_write_json(out, &o, &prov, &seg, &cfg, &r);
-	if (out != stdout)
-		fclose(out);
 	if (r.error[0])
 		fprintf(stderr, "bufbench: run failed: %s\n", r.error);
 	shmem_destroy(&seg);

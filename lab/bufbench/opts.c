@@ -1,4 +1,5 @@
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,13 @@ static const char usage[] =
 	"@locks\n"
 	"  --strategy S         StrategyGetBuffer's victim search (default pg):\n"
 	"@strategies\n"
+	"  --freelist-stride N  initial freelist order: every Nth buffer first (default 1,\n"
+	"                       PostgreSQL's 0, 1, 2, ...); N > 1 makes consecutive pops\n"
+	"                       touch different descriptor pages, as many concurrent\n"
+	"                       backends do (docs/bufbench.md)\n"
+	"  --steady S           end the run S seconds after the pool has filled (the\n"
+	"                       fill phase, then S seconds of steady phase); --duration\n"
+	"                       is then the limit\n"
 	"  --numa N             none | local | interleave | bind:NODE (default none)\n"
 	"  --reconnect N        re-fork each client every N transactions (0: never)\n"
 	"  --seed N             random seed (default 1)\n"
@@ -82,6 +90,13 @@ static _Noreturn void bad_choice(const char *opt, const char *arg, const struct 
 	exit(EXIT_BAD_OPTION);
 }
 
+/* Sizes and seconds are checked here, before anything runs: no NaN, no overflow. */
+static _Noreturn void bad_value(const char *opt, const char *arg, const char *want)
+{
+	fprintf(stderr, "bufbench: %s '%s': %s (try --help)\n", opt, arg, want);
+	exit(EXIT_BAD_OPTION);
+}
+
 static uint64_t parse_size(const char *opt, const char *s)
 {
 	char *end;
@@ -93,10 +108,12 @@ static uint64_t parse_size(const char *opt, const char *s)
 	case 'g': case 'G': mult = 1ull << 30; end++; break;
 	default: break;
 	}
-	if (end == s || *end || v <= 0)
-		bad("bad size '%s': expected e.g. 512M or 2G", s);
-	(void)opt;
-	return (uint64_t)(v * (double)mult);
+	if (end == s || *end || !isfinite(v) || v <= 0)
+		bad_value(opt, s, "expected a size such as 512M or 2G");
+	double bytes = v * (double)mult;
+	if (bytes > (double)(1ull << 50))
+		bad_value(opt, s, "larger than 1 PB");
+	return (uint64_t)bytes;
 }
 
 static long parse_long(const char *opt, const char *s, long min, long max)
@@ -115,10 +132,24 @@ static double parse_seconds(const char *opt, const char *s)
 {
 	char *end;
 	double v = strtod(s, &end);
-	if (end == s || *end || v < 0 || v > 86400) {
+	if (end == s || *end || !isfinite(v) || v < 0 || v > 86400) {
 		fprintf(stderr, "bufbench: %s wants seconds (0..86400), not '%s' (try --help)\n",
 			opt, s);
 		exit(EXIT_BAD_OPTION);
+	}
+	return v;
+}
+
+/* The last value given for an option, for messages about combinations. */
+static const char *arg_of(int argc, char **argv, const char *opt)
+{
+	const char *v = "(default)";
+	size_t n = strlen(opt);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], opt) && i + 1 < argc)
+			v = argv[i + 1];
+		else if (!strncmp(argv[i], opt, n) && argv[i][n] == '=')
+			v = argv[i] + n + 1;
 	}
 	return v;
 }
@@ -132,7 +163,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
 	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR, O_STUCK,
-	       O_SEGSIZE, O_HOLDEV, O_HELP };
+	       O_SEGSIZE, O_HOLDEV, O_STRIDE, O_STEADY, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -151,6 +182,8 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "stuck-limit", required_argument, 0, O_STUCK },
 		{ "segment-size", no_argument, 0, O_SEGSIZE },
 		{ "hold-events", no_argument, 0, O_HOLDEV },
+		{ "freelist-stride", required_argument, 0, O_STRIDE },
+		{ "steady", required_argument, 0, O_STEADY },
 		{ "help", no_argument, 0, O_HELP },
 		{ 0, 0, 0, 0 },
 	};
@@ -167,6 +200,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 	o->seed = 1;
 	o->instrument = true;
 	o->stuck_limit = 1000;
+	o->freelist_stride = 1;
 
 	opterr = 0;
 	int c;
@@ -200,7 +234,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 			break;
 		case O_NUMA:
 			if (strcmp(a, "none") && strcmp(a, "local") && strcmp(a, "interleave") &&
-			    strncmp(a, "bind:", 5))
+			    (strncmp(a, "bind:", 5) || !a[5] || strspn(a + 5, "0123456789") != strlen(a + 5)))
 				bad("unknown --numa '%s': expected none, local, interleave or bind:N", a);
 			snprintf(o->numa, sizeof(o->numa), "%s", a);
 			break;
@@ -211,6 +245,10 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_STUCK: o->stuck_limit = (int)parse_long("--stuck-limit", a, 1, 1000000); break;
 		case O_SEGSIZE: o->print_segment_size = true; break;
 		case O_HOLDEV: o->hold_events = true; break;
+		case O_STRIDE:
+			o->freelist_stride = (uint32_t)parse_long("--freelist-stride", a, 1, 1L << 20);
+			break;
+		case O_STEADY: o->steady_s = parse_seconds("--steady", a); break;
 		case O_HELP: print_usage(stdout); exit(0);
 		case ':':
 			bad("option %s needs a value", argv[optind - 1]);
@@ -223,11 +261,22 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 	if (o->hold_events && !o->instrument)
 		bad("--hold-events needs the instrumentation that --no-instrument%s removes", "");
 	if (o->pool_bytes < 16 * BLCKSZ)
-		bad("--pool %s is too small: at least 128k (16 buffers)", "");
+		bad("--pool %s is too small: at least 128k (16 buffers)", arg_of(argc, argv, "--pool"));
+	if (o->pool_bytes / BLCKSZ >= (1u << 30))
+		bad("--pool %s is too large: at most 8T (2^30 buffers)", arg_of(argc, argv, "--pool"));
 	if (o->relation_bytes == 0)
 		o->relation_bytes = o->pool_bytes * 4;
-	if (o->relation_bytes / BLCKSZ >= UINT32_MAX || o->pool_bytes / BLCKSZ >= (1u << 30))
-		bad("--pool or --relation too large%s", "");
+	if (o->relation_bytes < BLCKSZ)
+		bad("--relation %s is too small: at least 8k (one block)",
+		    arg_of(argc, argv, "--relation"));
+	if (o->relation_bytes / BLCKSZ >= UINT32_MAX)
+		bad("--relation %s is too large: at most 32T (2^32 blocks)",
+		    arg_of(argc, argv, "--relation"));
 	if ((uint32_t)o->clients > (o->pool_bytes / BLCKSZ) / 2)
 		bad("too many clients for the pool: each can pin a buffer%s; raise --pool", "");
+	if (o->freelist_stride > 1 && o->strategy == STRATEGY_PG19)
+		bad("--freelist-stride orders a freelist, and --strategy pg19 has none%s", "");
+	if (o->steady_s > 0 && o->steady_s > o->duration_s)
+		bad("--steady %s is longer than --duration: the duration is the run's limit",
+		    arg_of(argc, argv, "--steady"));
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -160,6 +162,38 @@ static double measure_fault_ns(void)
 	return v[PAGES / 2];
 }
 
+/*
+ * How many 4 KB pages one read fault maps in a process that did not write
+ * them (the kernel's fault-around on shared memory): a backend reading a
+ * descriptor page the postmaster wrote.  1 means every page faults.
+ */
+static int measure_fault_around_pages(void)
+{
+	enum { PAGES = 256 };
+	long pg = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, (size_t)pg * PAGES, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int status = 0;
+	if (m == MAP_FAILED)
+		return -1;
+	memset(m, 1, (size_t)pg * PAGES);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct rusage a, b;
+		volatile char sum = 0;
+		getrusage(RUSAGE_SELF, &a);
+		for (int i = 0; i < PAGES; i++)
+			sum += m[(long)i * pg];
+		getrusage(RUSAGE_SELF, &b);
+		long faults = b.ru_minflt - a.ru_minflt;
+		_exit(faults > 0 ? (int)((PAGES + faults / 2) / faults) : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		status = -1;
+	munmap(m, (size_t)pg * PAGES);
+	return status < 0 ? -1 : WEXITSTATUS(status);
+}
+
 static void cpu_model(char *out, size_t len)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -201,6 +235,7 @@ void prov_collect(struct provenance *p, int argc, char **argv)
 	cpu_model(p->cpu_model, sizeof(p->cpu_model));
 	p->sleep_cost_ns = measure_sleep_ns();
 	p->fault_cost_ns = measure_fault_ns();
+	p->fault_around_pages = measure_fault_around_pages();
 #ifdef __VERSION__
 	snprintf(p->compiler, sizeof(p->compiler), "gcc-compatible %s", __VERSION__);
 #endif
@@ -238,6 +273,7 @@ void prov_write(struct json *j, const struct provenance *p)
 	json_str(j, "cpu_model", p->cpu_model);
 	json_double(j, "sleep_cost_ns", p->sleep_cost_ns);
 	json_double(j, "fault_cost_ns", p->fault_cost_ns);
+	json_int(j, "fault_around_pages", p->fault_around_pages);
 	json_str(j, "lab_revision", LAB_REVISION);
 	json_begin_object(j, "versions");
 	json_str(j, "compiler", p->compiler);

@@ -28,6 +28,7 @@ struct provenance {
 	char cpu_model[128];
 	double sleep_cost_ns;
 	double fault_cost_ns;
+	int fault_around_pages;	/* pages mapped per read fault on shared memory; -1 unknown */
 	char compiler[64];
 	char libc[32];
 	char postgresql[64];

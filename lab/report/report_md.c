@@ -175,6 +175,7 @@ void write_md(FILE *f, const struct report *rp)
 	}
 	static const char *paths[] = {
 		"provenance.clocksource", "provenance.sleep_cost_ns", "provenance.fault_cost_ns",
+		"provenance.fault_around_pages",
 		"provenance.versions.compiler", "provenance.versions.libc",
 		"provenance.versions.postgresql", "provenance.lab_revision", "provenance.hostname",
 	};

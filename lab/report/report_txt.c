@@ -204,6 +204,8 @@ static void txt_environment(FILE *f, const struct report *rp)
 		{ "Clocksource: ", "provenance.clocksource" },
 		{ "Sleep(1us) costs ns: ", "provenance.sleep_cost_ns" },
 		{ "Minor fault costs ns: ", "provenance.fault_cost_ns" },
+		{ "Pages mapped per shared read fault (fault-around): ",
+		  "provenance.fault_around_pages" },
 	};
 	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++) {
 		if (!numeric_summary(r, env[i].path, buf, sizeof(buf)))

@@ -53,7 +53,9 @@ for f in tool schema config.clients config.duration_s config.warmup_s config.wor
 	locks.strategy.acquisitions locks.strategy.contended locks.strategy.spins \
 	locks.strategy.sleeps locks.strategy.wait_ns locks.strategy.hold_ns \
 	locks.strategy.max_hold_ns locks.strategy.max_wait_ns locks.strategy.hold_hist \
-	locks.strategy.wait_hist locks.mapping.acquisitions; do
+	locks.strategy.wait_hist locks.mapping.acquisitions config.freelist_stride \
+	config.steady_s results.fill_state results.phases results.timeline.step_s \
+	results.timeline.transactions; do
 	jq -e "getpath(\"$f\" | split(\".\")) != null" "$tmp/r4k.json" >/dev/null || missing="$missing $f"
 done
 if [ -z "$missing" ]; then pass "every documented field is present"; else fail "missing fields:$missing"; fi
@@ -127,4 +129,86 @@ wait "$pid" || true
 check "an interrupted run reports what it measured" \
 	jq -e '.results.interrupted and .results.transactions > 0 and .results.elapsed_s < 20' "$tmp/int.json"
 check "...and leaves no client behind" sh -c "! pgrep -f 'bufbench --clients 2 --duration 3[0]'"
+
+# SIGTERM to the whole process group (what a runner's timeout sends):
+# interrupted, not failed.
+setsid "$bb" --clients 2 --duration 30 --pool 32M --json "$tmp/term.json" 2>"$tmp/term.err" &
+sleep 2
+pg=$(pgrep -f "bufbench --clients 2 --duration 30 --pool 32M --json $tmp/term.json" | head -n1)
+kill -TERM -"$pg" 2>/dev/null || true
+wait $! || true
+check "SIGTERM to the process group: interrupted, not failed" \
+	jq -e '.results.interrupted and .results.error == "" and .results.transactions > 0' "$tmp/term.json"
+
+# A parent killed with SIGKILL takes its clients with it.
+"$bb" --clients 3 --duration 60 --pool 32M --seed 4242 --json "$tmp/k9.json" 2>/dev/null &
+k9=$!
+sleep 1
+kill -KILL "$k9"
+wait "$k9" 2>/dev/null || true
+sleep 1
+check "kill -9 of bufbench leaves no client after 1 s" \
+	sh -c "! pgrep -f 'bufbench --clients 3 --duration 60 --pool 32M --seed 424[2]'"
+check "...and no half-written document" sh -c "! ls '$tmp'/k9.json*"
+
+# --json: a path that cannot be written fails before the run, a full
+# device fails after it with a message, never exit 0.
+t0=$(date +%s)
+set +e
+"$bb" --clients 2 --duration 30 --pool 32M --json "$tmp/no/such/dir/x.json" 2>"$tmp/jerr"; rc=$?
+set -e
+check "--json into a missing directory: exit 4 at once ($(cat "$tmp/jerr"))" \
+	sh -c "[ $rc -eq 4 ] && [ \$(( \$(date +%s) - $t0 )) -lt 5 ]"
+set +e
+"$bb" --clients 2 --duration 0.5 --pool 32M --json /dev/full 2>"$tmp/jerr"; rc=$?
+set -e
+check "--json /dev/full: exit 4 naming the error ($(cat "$tmp/jerr"))" \
+	sh -c "[ $rc -eq 4 ] && grep -q 'No space left' '$tmp/jerr'"
+
+# Bad values are refused before anything runs, naming option and value.
+for bad in "--duration nan" "--duration inf" "--pool 1e30" "--relation 1e30" "--relation 1" \
+	"--numa bind:x" "--freelist-stride 0" "--strategy pg19 --freelist-stride 8" \
+	"--duration 2 --steady 5"; do
+	set +e
+	# shellcheck disable=SC2086 # one option and its value per word
+	"$bb" $bad --clients 2 --pool 32M > /dev/null 2> "$tmp/bad.err"; rc=$?
+	set -e
+	check "refused at once with exit 2: $bad ($(cat "$tmp/bad.err"))" \
+		sh -c "[ $rc -eq 2 ] && [ \$(wc -l < '$tmp/bad.err') -eq 1 ]"
+done
+
+# Phases.  A relation larger than the pool: the freelist runs dry inside
+# the run, so there is a fill phase and a steady phase, and the phases add
+# up to the run.  A relation that fits: the pool never fills.
+run phases --relation 256M --duration 10 --steady 1 --workload simple-update
+check "relation 8x the pool: fill then steady, boundary inside the run" jq -e '
+	.results.fill_state == "in-interval" and ([.results.phases[].name] == ["fill", "steady"])
+	and .results.time_to_fill_s > 0 and .results.phases[1].start_s == .results.phases[0].duration_s' \
+	"$tmp/phases.json"
+check "...--steady 1 ends the run about 1 s after the fill" jq -e \
+	'.results.phases[1].duration_s >= 0.9 and .results.phases[1].duration_s < 3 and .results.elapsed_s < 9' \
+	"$tmp/phases.json"
+check "...the phases' transactions and acquisitions add up to the run's" jq -e '
+	([.results.phases[].transactions] | add) == .results.transactions and
+	([.results.phases[].strategy.acquisitions] | add) == .locks.strategy.acquisitions' "$tmp/phases.json"
+check "...the fill phase pops every buffer once (one acquisition per miss, at most pool_pages)" jq -e '
+	.results.phases[0].strategy.acquisitions == .results.phases[0].misses and
+	.results.phases[0].misses <= .config.pool_pages and .results.phases[0].misses > .config.pool_pages * 0.9' \
+	"$tmp/phases.json"
+check "...the timeline counts the run's transactions (within 1%)" jq -e '
+	(.results.timeline.transactions | add) as $t | $t <= .results.transactions and $t >= .results.transactions * 0.99' \
+	"$tmp/phases.json"
+run fits --relation 16M --duration 1
+check "relation smaller than the pool: the pool never fills, one fill phase" jq -e '
+	.results.fill_state == "not-reached" and .results.time_to_fill_s == null and
+	([.results.phases[].name] == ["fill"])' "$tmp/fits.json"
+run warm --relation 256M --warmup 2 --duration 1 --clients 2 --pool 16M
+check "a pool filled during warm-up: steady phase only, said so" jq -e '
+	.results.fill_state == "before-interval" and ([.results.phases[].name] == ["steady"])' "$tmp/warm.json"
+run pg19 --relation 256M --strategy pg19 --workload simple-update
+check "pg19 takes the strategy lock only on wrap: acquisitions equal completed passes" jq -e '
+	.locks.strategy.acquisitions == .results.complete_passes and .results.complete_passes > 0' "$tmp/pg19.json"
+run stride --relation 256M --freelist-stride 64 --duration 1
+check "--freelist-stride 64 runs and is recorded" jq -e '.config.freelist_stride == 64 and .results.tps > 0' \
+	"$tmp/stride.json"
 tests_done

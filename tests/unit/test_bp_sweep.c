@@ -3,6 +3,7 @@
  * pinned buffers, decrements usage counts as the hand passes, and reports
  * "no unpinned buffers" instead of spinning forever.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -89,11 +90,86 @@ static void test_passes(void)
 	shmem_destroy(&seg);
 }
 
+/* The stride order is a permutation: every buffer once, every Nth first. */
+static void test_stride(uint32_t nbuffers, uint32_t stride)
+{
+	struct shmem_seg seg;
+	struct pool *p = fixture_pool(nbuffers, 4 * nbuffers, STRATEGY_PG, 1, 1, &seg);
+	strategy_init(&p->ctl->strategy, STRATEGY_PG, 1, stride, LOCK_TAS, p->descs, nbuffers);
+	char *seen = calloc(nbuffers, 1);
+	uint32_t n = 0, dup = 0, in_order = 1, expect = 0;
+	for (int32_t b = p->ctl->strategy.part[0].first_free; b >= 0 && n <= nbuffers;
+	     b = p->descs[b].free_next, n++) {
+		dup += seen[b]++;
+		if (n < nbuffers / stride && (uint32_t)b != expect)
+			in_order = 0;
+		expect += stride;
+	}
+	CHECK(n == nbuffers && dup == 0,
+	      "stride %u over %u buffers: the freelist holds each buffer exactly once (%u links, %u repeats)",
+	      stride, nbuffers, n, dup);
+	CHECK(in_order, "stride %u: the list starts 0, %u, %u, ...", stride, stride, 2 * stride);
+	free(seen);
+	shmem_destroy(&seg);
+}
+
+/* The fill ends when the last never-used buffer is handed out, not before. */
+static void test_fill_stamp(enum strategy_kind kind, const char *name)
+{
+	struct shmem_seg seg;
+	struct pool *p = fixture_pool(N, 64, kind, 1, 1, &seg);
+	struct lock_ctx c = { NULL, p->mcs, 0, 0, "strategy lock", NULL };
+	int early = 0;
+	for (int i = 0; i < N; i++) {
+		early |= strategy_fill_ns(&p->ctl->strategy) != 0;
+		int32_t id = get(p, &c, 0);
+		if (id >= 0)
+			p->descs[id].state = BUF_USAGECOUNT_ONE;
+	}
+	if (kind == STRATEGY_PG19)
+		get(p, &c, 0);	/* the tick that wraps the hand ends the first pass */
+	CHECK(!early && strategy_fill_ns(&p->ctl->strategy) != 0,
+	      "%s: the pool counts as filled once all %d buffers have been handed out, not before",
+	      name, N);
+	shmem_destroy(&seg);
+}
+
+/* PostgreSQL 19: no freelist; the strategy lock only where the hand wraps. */
+static void test_pg19_lock_on_wrap(void)
+{
+	struct shmem_seg seg;
+	struct pool *p = fixture_pool(N, 64, STRATEGY_PG19, 1, 1, &seg);
+	struct lockstats ls;
+	memset(&ls, 0, sizeof(ls));
+	struct lock_ctx c = { &ls, p->mcs, 0, 0, "strategy lock", NULL };
+	CHECK(p->ctl->strategy.part[0].first_free < 0, "pg19: there is no freelist");
+	for (int i = 0; i < 7 * N + 3; i++) {
+		int32_t id = get(p, &c, 0);
+		if (id >= 0 && i % 3 == 0)
+			p->descs[id].state = BUF_USAGECOUNT_ONE;	/* some are used again */
+	}
+	uint32_t passes = strategy_complete_passes(&p->ctl->strategy);
+	CHECK(passes > 0 && ls.acquisitions == passes,
+	      "pg19: strategy lock acquisitions (%llu) equal completed passes (%u)",
+	      (unsigned long long)ls.acquisitions, passes);
+	shmem_destroy(&seg);
+}
+
 int main(void)
 {
 	test_strategy(STRATEGY_PG, 1, "pg");
 	test_strategy(STRATEGY_GLOBAL, 1, "global");
 	test_strategy(STRATEGY_PARTITIONED, 4, "partitioned:4");
+	test_strategy(STRATEGY_PG19, 1, "pg19");
 	test_passes();
+	test_stride(1000, 1);
+	test_stride(1000, 8);
+	test_stride(1000, 64);
+	test_stride(1000, 1024);
+	test_stride(4096, 64);
+	test_fill_stamp(STRATEGY_PG, "pg");
+	test_fill_stamp(STRATEGY_GLOBAL, "global");
+	test_fill_stamp(STRATEGY_PG19, "pg19");
+	test_pg19_lock_on_wrap();
 	return CHECK_DONE();
 }
