@@ -114,10 +114,18 @@ const struct vocab vocab_model_switch = {
 	ITEMS(model_switch)
 };
 
+static const struct vocab_item scenarios[] = {
+	{ "default", 0, "the quick matrix: a 128 MB pool that fills within the first second" },
+	{ "seed", 1, "the report's ratios scaled to the machine: a cold pool filling (docs/scenarios.md)" },
+};
+const struct vocab vocab_scenarios = {
+	"scenarios", "SCENARIO", NULL, "named defaults for the other variables", ITEMS(scenarios)
+};
+
 const struct vocab *const vocab_all[] = {
-	&vocab_pages, &vocab_hugepages, &vocab_models, &vocab_locks, &vocab_strategies,
-	&vocab_workloads, &vocab_accels, &vocab_model_switch, &vocab_pg_huge_pages,
-	&vocab_pg_builtins, NULL,
+	&vocab_scenarios, &vocab_pages, &vocab_hugepages, &vocab_models, &vocab_locks,
+	&vocab_strategies, &vocab_workloads, &vocab_accels, &vocab_model_switch,
+	&vocab_pg_huge_pages, &vocab_pg_builtins, NULL,
 };
 
 /* "partitioned:N" matches "partitioned:8"; the N must be a positive integer. */

@@ -9,7 +9,8 @@
 #   (a guest runs it as runner.sh /plan/unit.conf /plan/cells /dev/ttyS1 /tmp)
 # CONF: "key TAB value" lines: kind (host|guest), label, duration,
 #   hugepages_2m, profile, profile_freq, profile_callgraph, pg_shared_buffers,
-#   pg_builtins, pg_scale from the planner; bufbench, top, virt, perf_dir
+#   pg_builtins, pg_scale, pg_duration, pg_fillfactor, pg_cold,
+#   pg_buffercache from the planner; bufbench, top, virt, perf_dir
 #   added by scripts/run-plan.sh.
 # CELLS: TAB-separated lines from the planner (lab/plan/write.c):
 #   bufbench ID MODEL PAGES OPTIONAL ARGV     ARGV: bufbench's options
@@ -35,7 +36,7 @@ PREEMPT=/sys/kernel/debug/sched/preempt
 TAB=$(printf '\t')
 
 conf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$CONF"; }
-KIND=$(conf kind) LABEL=$(conf label) DURATION=$(conf duration)
+KIND=$(conf kind) LABEL=$(conf label)
 HP2M=$(conf hugepages_2m) TOP=$(conf top) BENCH=$(conf bufbench) VIRT=$(conf virt)
 PROFILE=$(conf profile) PROFILE_FREQ=$(conf profile_freq)
 
@@ -147,6 +148,8 @@ send_pg_logs() {
 # (scripts/pg-run.sh), polled every second so each document reaches the
 # host as soon as it is written, not when the cell ends.
 PG_DIR=$WORK/pg
+# A fill sample a second: pg_buffercache scans every buffer header.
+pg_buffercache_ms() { if [ "$(conf pg_buffercache)" = on ]; then echo 1000; else echo 0; fi; }
 run_pg() {
 	if [ -z "$TOP" ] || [ ! -f "$TOP/scripts/pg-run.sh" ]; then
 		say FAIL "$1" "no PostgreSQL here (scripts/pg-guest-files.sh missing when the initramfs was built?)"
@@ -165,7 +168,9 @@ run_pg() {
 			sh "$TOP/scripts/pg-run.sh" --huge-pages "$2" \
 			--shared-buffers "$(conf pg_shared_buffers)" ${scale:+--scale "$scale"} \
 			--models "$(echo "$3" | tr , ' ')" --clients "$(echo "$4" | tr , ' ')" \
-			--builtins "$(conf pg_builtins)" --duration "$DURATION" --repeat "$5" \
+			--builtins "$(conf pg_builtins)" --duration "$(conf pg_duration)" --repeat "$5" \
+			--fillfactor "$(conf pg_fillfactor)" --cold "$(conf pg_cold)" \
+			--buffercache-ms "$(pg_buffercache_ms)" \
 			"$PG_DIR" < /dev/null 2>&1
 		echo $? > "$WORK/pg.rc"
 	} | tee "$WORK/pg.out" &

@@ -4,11 +4,11 @@
 
 PGSAMPLE_CORE = $(B)/lab/pgsample/tally.o $(B)/lab/pgsample/pgbench.o \
 	$(B)/lab/pgsample/pages.o $(B)/lab/common/json.o
-PGSAMPLE_OBJS = $(B)/lab/pgsample/main.o $(B)/lab/pgsample/sampler.o \
+PGSAMPLE_OBJS = $(B)/lab/pgsample/main.o $(B)/lab/pgsample/sampler.o $(B)/lab/pgsample/buffill.o \
 	$(B)/lab/pgsample/runas.o $(B)/lab/common/provenance.o $(PGSAMPLE_CORE)
 
 ifeq ($(HAVE_PQ),1)
-$(B)/lab/pgsample/main.o $(B)/lab/pgsample/sampler.o: CFLAGS += $(PQ_CFLAGS)
+$(B)/lab/pgsample/main.o $(B)/lab/pgsample/sampler.o $(B)/lab/pgsample/buffill.o: CFLAGS += $(PQ_CFLAGS)
 
 $(B)/pgsample: $(PGSAMPLE_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PQ_LIBS) $(LDLIBS)

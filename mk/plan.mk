@@ -7,3 +7,10 @@ $(B)/plan: $(PLAN_OBJS) $(B)/libbufferpool.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 ALL_TARGETS += $(B)/plan
+
+# The scenarios' scaling arithmetic, tested without a machine of each size.
+$(B)/tests/test_plan_seed: $(B)/tests/unit/test_plan_seed.o $(B)/lab/plan/scenario.o \
+		$(B)/lab/plan/vars.o $(B)/libbufferpool.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+ALL_TARGETS += $(B)/tests/test_plan_seed

@@ -24,10 +24,12 @@ for p in postgres initdb pg_ctl pgbench; do echo "$bindir/$p"; done
 # initdb creates plpgsql and the snowball text search dictionaries.
 echo "$libdir/plpgsql.so"
 echo "$libdir/dict_snowball.so"
+# pg_buffercache follows the fill of shared_buffers (pg-run.sh --buffercache-ms).
+echo "$libdir/pg_buffercache.so"
 # Everything initdb reads, without manual pages and contrib extensions.
 find "$sharedir" -path "$sharedir/man" -prune -o \
 	-path "$sharedir/extension" -prune -o -type f -print | LC_ALL=C sort
-find "$sharedir/extension" -name 'plpgsql*' -type f | LC_ALL=C sort
+find "$sharedir/extension" \( -name 'plpgsql*' -o -name 'pg_buffercache*' \) -type f | LC_ALL=C sort
 # pg-run.sh sets TZ=UTC: initdb then checks only this zone instead of
 # scanning a whole zoneinfo tree the guest does not have.
 echo /usr/share/zoneinfo/Etc/UTC

@@ -21,6 +21,12 @@
 #                             before each group of runs, so one cluster
 #                             serves every model (guests); default: leave
 #                             the model as it is
+#   --fillfactor N            pgbench -i -F N (10..100; default 100)
+#   --cold on|off             restart the server before each run, so every
+#                             run starts with an empty shared_buffers and
+#                             fills it through the freelist (default off)
+#   --buffercache-ms MS       follow the fill of shared_buffers with
+#                             pg_buffercache every MS ms (0: off)
 # Exit: 0 all cells measured, 1 a cell failed, 2 bad usage, 3 the page
 # policy cannot be had (as bufbench).
 set -eu
@@ -37,7 +43,7 @@ usage() { echo "preemptlab: $*" >&2; help >&2; exit 2; }
 case ${1:-} in -h | --help) help; exit 0 ;; esac
 
 HP=off SB=${POOL:-16M} SCALE="" CLIENTS_L=8 BUILTINS="select-only simple-update"
-DUR=10 REP=1 PG_USER=postgres PG_PORT=5432 MODELS=current
+DUR=10 REP=1 PG_USER=postgres PG_PORT=5432 MODELS=current FF=100 COLD=off BUFCACHE_MS=0
 PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
 PGSAMPLE=${PGSAMPLE:-$(dirname "$here")/build/pgsample}
 while [ $# -gt 1 ]; do
@@ -52,6 +58,9 @@ while [ $# -gt 1 ]; do
 	--bindir) PG_BINDIR=$2 ;;
 	--user) PG_USER=$2 ;;
 	--models) MODELS=$(split_list "$2") ;;
+	--fillfactor) FF=$2 ;;
+	--cold) COLD=$2 ;;
+	--buffercache-ms) BUFCACHE_MS=$2 ;;
 	*) usage "unknown option $1" ;;
 	esac
 	shift 2
@@ -65,6 +74,10 @@ isnum() { case $1 in '' | *[!0-9]*) return 1 ;; *) [ "$1" -gt 0 ] ;; esac; }
 isnum "$DUR" || usage "--duration must be a positive number of seconds (got '$DUR')"
 isnum "$REP" || usage "--repeat must be a positive number (got '$REP')"
 [ -z "$SCALE" ] || isnum "$SCALE" || usage "--scale must be a positive number (got '$SCALE')"
+{ isnum "$FF" && [ "$FF" -ge 10 ] && [ "$FF" -le 100 ]; } || usage "--fillfactor must be 10..100 (got '$FF')"
+case $COLD in on | off) ;; *) usage "--cold must be on or off (got '$COLD')" ;; esac
+case $BUFCACHE_MS in 0) ;; *) { isnum "$BUFCACHE_MS" && [ "$BUFCACHE_MS" -ge 100 ]; } ||
+	usage "--buffercache-ms must be 0 or at least 100 (got '$BUFCACHE_MS')" ;; esac
 maxc=1
 for c in $CLIENTS_L; do
 	isnum "$c" || usage "--clients must list positive numbers (got '$c')"
@@ -198,10 +211,28 @@ if ! pg_wait_job "$PGSAMPLE" run-as "$PG_USER" "$PG_BINDIR/pg_ctl" -D "$PGDATA" 
 	die "the PostgreSQL server did not start; its log: $PG_LOGS/$PG_SERVER_LOG"
 fi
 
-note "pg hp=$HP: pgbench -i -s $SCALE"
-pg_wait_job "$PG_BINDIR/pgbench" -h "$PG_SOCK" -p "$PG_PORT" -U postgres -i -s "$SCALE" -q postgres \
-	> "$PG_LOGS/pgbench-init-hp$HP.log" 2>&1 ||
+note "pg hp=$HP: pgbench -i -s $SCALE -F $FF"
+pg_wait_job "$PG_BINDIR/pgbench" -h "$PG_SOCK" -p "$PG_PORT" -U postgres -i -s "$SCALE" -F "$FF" \
+	-q postgres > "$PG_LOGS/pgbench-init-hp$HP.log" 2>&1 ||
 	die "pgbench -i failed; see $PG_LOGS/pgbench-init-hp$HP.log"
+if [ "$BUFCACHE_MS" -gt 0 ]; then
+	# pgbench runs any SQL: no psql is needed, and guests have none.
+	echo 'CREATE EXTENSION IF NOT EXISTS pg_buffercache;' > "$PG_CLUSTER/buffercache.sql"
+	pg_wait_job "$PG_BINDIR/pgbench" -h "$PG_SOCK" -p "$PG_PORT" -U postgres -n -t 1 \
+		-f "$PG_CLUSTER/buffercache.sql" postgres > "$PG_LOGS/buffercache-hp$HP.log" 2>&1 ||
+		die "CREATE EXTENSION pg_buffercache failed (apt-get install postgresql-contrib-15); see $PG_LOGS/buffercache-hp$HP.log"
+fi
+
+# cold_restart: an empty shared_buffers for the next run, so that it
+# fills through the freelist as after a start, not from where the last
+# run left it.  The tables stay in the OS page cache, as in the report.
+cold_restart() {
+	[ "$COLD" = on ] || return 0
+	pg_wait_job "$PGSAMPLE" run-as "$PG_USER" "$PG_BINDIR/pg_ctl" -D "$PGDATA" \
+		-l "$PG_CLUSTER/server.log" -w -t 300 -m fast restart \
+		>> "$PG_LOGS/pg_ctl-hp$HP.log" 2>&1 ||
+		die "the server did not restart; its log: $PG_LOGS/$PG_SERVER_LOG"
+}
 
 # run_cells MODEL REP: every builtin x client count once.
 run_cells() {
@@ -209,9 +240,11 @@ run_cells() {
 		for c in $CLIENTS_L; do
 			j=$CPUS
 			[ "$j" -gt "$c" ] && j=$c
+			cold_restart
 			if pg_wait_job "$PGSAMPLE" --host "$PG_SOCK" --port "$PG_PORT" \
 				--pgbench "$PG_BINDIR/pgbench" --builtin "$b" --clients "$c" \
 				--threads "$j" --duration "$DUR" --huge-pages "$HP" --pgdata "$PGDATA" \
+				--buffercache-ms "$BUFCACHE_MS" \
 				--out-dir "$RUNDIR" --rep "$2" > "$PG_LOGS/.pgsample.out"; then
 				# pgsample's line, since the runner may already have
 				# shipped the document itself: PATH TPS SPINDELAY PAGE_KB.

@@ -30,6 +30,7 @@ TAB=$(printf '\t')
 bconf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/bench.conf"; }
 is_host=$(bconf host)
 DURATION=$(bconf duration) WARMUP=$(bconf warmup)
+PG_DURATION=$(bconf pg_duration) PG_SCALE=$(bconf pg_scale)
 
 work=$(mktemp -d)
 # The host's PostgreSQL runs as its own user and must reach its cluster.
@@ -217,7 +218,8 @@ run_unit() {
 				set +f
 				if [ "${1:-}" = pgbench ]; then
 					cur_kind=pgbench; cur_runs=$(pg_runs_of "$4" "$5" "$6")
-					cur_to=${PREEMPTLAB_PG_TIMEOUT:-$((pg_setup_to + cur_runs * (DURATION + pg_slack)))}
+					# pgbench -i loads about a scale unit a second, far more under TCG.
+					cur_to=${PREEMPTLAB_PG_TIMEOUT:-$((pg_setup_to + PG_SCALE * 2 + cur_runs * (PG_DURATION + pg_slack)))}
 					progress "$n" "$K_LABEL pgbench huge_pages=$3 models $4 clients $5 x$6: $cur_runs runs after its setup (limit ${cur_to}s)"
 					pg_started=$((pg_started + 1)); pg_runs_started=$((pg_runs_started + cur_runs))
 				else

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "pgsample_buffill.h"
 #include "pgsample_pages.h"
 #include "pgsample_pgbench.h"
 #include "pgsample_runas.h"
@@ -34,6 +35,7 @@ struct opts {
 	const char *pgbench, *builtin, *protocol, *huge_pages, *pgdata, *out_dir;
 	long clients, threads, duration, rep;
 	double interval_ms;
+	double buffercache_ms;	/* 0: do not follow the fill */
 };
 
 struct run {
@@ -41,6 +43,7 @@ struct run {
 	struct provenance prov;
 	struct wait_tally tally;
 	struct pgbench_result pgb;
+	struct buffill fill;
 	char name[512];
 	char progress_log[4096], output_log[4096];
 	char shared_buffers[32];
@@ -66,6 +69,7 @@ static void usage(FILE *f)
 		"                --clients N --threads N --duration S --huge-pages off|on|try\n"
 		"                --pgdata DIR --out-dir RUNDIR [--rep N] [--user U] [--dbname D]\n"
 		"                [--protocol prepared|extended|simple] [--interval-ms MS]\n"
+		"                [--buffercache-ms MS]   follow the fill of shared_buffers\n"
 		"       pgsample run-as USER PROGRAM [ARGS...]\n");
 }
 
@@ -99,6 +103,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "protocol", 1, 0, 'M' }, { "huge-pages", 1, 0, 'H' }, { "pgdata", 1, 0, 'D' },
 		{ "out-dir", 1, 0, 'o' }, { "clients", 1, 0, 'c' }, { "threads", 1, 0, 'j' },
 		{ "duration", 1, 0, 'T' }, { "rep", 1, 0, 'r' }, { "interval-ms", 1, 0, 'i' },
+		{ "buffercache-ms", 1, 0, 'F' },
 		{ "help", 0, 0, '?' }, { 0, 0, 0, 0 }
 	};
 	int c, ok = 1;
@@ -123,6 +128,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'T': o->duration = parse_long(optarg, 1, &ok); break;
 		case 'r': o->rep = parse_long(optarg, 1, &ok); break;
 		case 'i': o->interval_ms = atof(optarg); break;
+		case 'F': o->buffercache_ms = parse_long(optarg, 0, &ok); break;
 		case '?':
 			usage(stderr);
 			return 2;
@@ -151,6 +157,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return bad("--protocol must be prepared, extended or simple", o->protocol);
 	if (o->interval_ms < 0.1 || o->interval_ms > 10000)
 		return bad("--interval-ms must be between 0.1 and 10000", NULL);
+	if (o->buffercache_ms != 0 && (o->buffercache_ms < 100 || o->buffercache_ms > 60000))
+		return bad("--buffercache-ms must be 0 (off) or between 100 and 60000", NULL);
 	if (o->threads > o->clients)
 		return bad("--threads must not exceed --clients (pgbench refuses it)", NULL);
 	return 0;
@@ -251,6 +259,7 @@ static int sample_loop(struct run *r, struct sampler *s, pid_t child)
 			return -1;
 		}
 		r->query_us_sum += (now_s() - t) * 1e6;
+		buffill_poll(&r->fill, now_s() - t0);
 		next.tv_nsec += step % 1000000000LL;
 		next.tv_sec += step / 1000000000LL + next.tv_nsec / 1000000000L;
 		next.tv_nsec %= 1000000000L;
@@ -306,6 +315,8 @@ static void write_doc(struct json *j, const struct run *r)
 	json_end_array(j);
 	/* Relative to the run directory: guest paths mean nothing on the host. */
 	json_str(j, "progress_log", r->progress_log + strlen(r->o.out_dir) + 1);
+	if (r->o.buffercache_ms > 0)
+		buffill_write(j, &r->fill);
 	json_end_object(j);
 	json_begin_object(j, "sampler");
 	json_double(j, "interval_ms", r->o.interval_ms);
@@ -405,6 +416,14 @@ static int measure(struct run *r, int argc, char **argv)
 	sampler_show(s, "max_connections", r->max_conn, sizeof(r->max_conn));
 	sampler_show(s, "dynamic_shared_memory_type", r->dsm_type, sizeof(r->dsm_type));
 
+	r->fill.fill_s = -1;
+	if (r->o.buffercache_ms > 0 &&
+	    buffill_open(&r->fill, conninfo, r->o.buffercache_ms / 1e3, err, sizeof(err)) != 0) {
+		fprintf(stderr, "pgsample: --buffercache-ms: %s\n", err);
+		sampler_close(s);
+		return 1;
+	}
+
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	child = start_pgbench(r);
@@ -416,6 +435,7 @@ static int measure(struct run *r, int argc, char **argv)
 	if (sample_loop(r, s, child) != 0)
 		rc = 1;
 	sampler_close(s);
+	buffill_close(&r->fill);
 
 	/* The server is still up: read the segment's page size now. */
 	pm = pages_postmaster_pid(r->o.pgdata);

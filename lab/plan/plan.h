@@ -68,7 +68,11 @@ struct plan {
 	char hugepages[16];
 	bool pages_given;
 	struct list pages, models, baseline_models, clients, locks, strategies;
+	char scenario[16];
 	long duration_s, warmup_s, repeat;
+	long freelist_stride;
+	long steady_s;		/* 0: every run lasts duration_s */
+	bool hold_events;
 	char pool[32], relation[32], workload[32];
 	uint64_t pool_bytes, relation_bytes;
 	char bufbench_args[1024];
@@ -76,7 +80,9 @@ struct plan {
 	bool pgbench;
 	struct list pg_huge_pages, pg_builtins;
 	char pg_shared_buffers[32], pg_scale[16];
-	long pg_repeat;
+	long pg_repeat, pg_duration_s, pg_fillfactor;
+	bool pg_cold;		/* restart the server before each run: a cold pool */
+	bool pg_buffercache;	/* follow the fill with pg_buffercache */
 	bool profile;
 	long profile_freq;
 	char profile_callgraph[8];
@@ -88,6 +94,7 @@ struct plan {
 	long hp2m, hp1g;
 	long mem_mb, rootfs_mb;
 	bool mem_given;
+	long seed_guest_mem_mb;	/* SCENARIO=seed: RAM the guest's pool is 30% of */
 	/* Units and the estimate. */
 	struct unit units[PLAN_MAX_UNITS];
 	int nunits;

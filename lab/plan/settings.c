@@ -10,12 +10,29 @@
 #include <unistd.h>
 
 #include "plan.h"
+#include "scenario.h"
 #include "vocab.h"
 
+/* The user's value, else the scenario's, else the planner's default. */
 static const char *get_or(const char *name, const char *def)
 {
 	const char *v = var_get(name);
+	if (!v)
+		v = scenario_default(name);
 	return v ? v : def;
+}
+
+static long mem_total_mb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	long kb = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb / 1024;
 }
 
 /* Every item of l must be a value of vocabulary v. */
@@ -185,12 +202,18 @@ void plan_settings(struct plan *p, const char *top)
 	catalog_resolve(top, p->kernel_asked, "KERNEL", &p->kernel);
 	bool host = strcmp(p->kernel.source, "host") == 0;
 
-	snprintf(p->hugepages, sizeof(p->hugepages), "%s", get_or("HUGEPAGES", "compare"));
-	pages_from_hugepages(p);
 	if (host)
 		host_settings(p);
 	else
 		guest_settings(p, top);
+	/* A scenario scales to the CPUs and RAM the cells will run on. */
+	snprintf(p->scenario, sizeof(p->scenario), "%s", get_or("SCENARIO", "default"));
+	scenario_select(p->scenario, p->vcpus, host ? mem_total_mb() : p->mem_given ? p->mem_mb : 0,
+			!host);
+	if (scenario_default("SEED_GUEST_MEM_MB"))
+		p->seed_guest_mem_mb = strtol(scenario_default("SEED_GUEST_MEM_MB"), NULL, 10);
+	snprintf(p->hugepages, sizeof(p->hugepages), "%s", get_or("HUGEPAGES", "compare"));
+	pages_from_hugepages(p);
 
 	char def_clients[16];
 	snprintf(def_clients, sizeof(def_clients), "%ld", host ? 8 : p->vcpus * 4);
@@ -210,6 +233,16 @@ void plan_settings(struct plan *p, const char *top)
 	p->relation_bytes = parse_size("RELATION", p->relation);
 	snprintf(p->workload, sizeof(p->workload), "%s", get_or("WORKLOAD", "select-only"));
 	check_one(p->workload, &vocab_workloads, "WORKLOAD");
+	p->freelist_stride = parse_count("FREELIST_STRIDE", get_or("FREELIST_STRIDE", "1"), 1,
+					 1L << 20);
+	if (p->freelist_stride > 1 && list_has(&p->strategies, "pg19"))
+		plan_note("FREELIST_STRIDE=%ld: pg19 has no freelist; its cells run without it",
+			  p->freelist_stride);
+	p->steady_s = parse_count("STEADY", get_or("STEADY", "0"), 0, 86400);
+	if (p->steady_s > p->duration_s)
+		plan_die("STEADY=%ld is longer than DURATION=%ld, the limit of each run", p->steady_s,
+			 p->duration_s);
+	p->hold_events = on_off("HOLD_EVENTS", "off");
 	snprintf(p->bufbench_args, sizeof(p->bufbench_args), "%s", get_or("BUFBENCH_ARGS", ""));
 	p->bufbench_argv.n = 0;
 	if (p->bufbench_args[strspn(p->bufbench_args, " \t")])
@@ -230,6 +263,12 @@ void plan_settings(struct plan *p, const char *top)
 			parse_count("PG_SCALE", p->pg_scale, 1, 1000000);
 		/* The host's pgbench has always run once per cell unless asked. */
 		p->pg_repeat = parse_count("PG_REPEAT", get_or("PG_REPEAT", host ? "1" : get_or("REPEAT", "3")), 1, 1000);
+		char dur[24];
+		snprintf(dur, sizeof(dur), "%ld", p->duration_s);
+		p->pg_duration_s = parse_count("PG_DURATION", get_or("PG_DURATION", dur), 1, 86400);
+		p->pg_fillfactor = parse_count("PG_FILLFACTOR", get_or("PG_FILLFACTOR", "100"), 10, 100);
+		p->pg_cold = on_off("PG_COLD", "off");
+		p->pg_buffercache = on_off("PG_BUFFERCACHE", "off");
 	}
 	p->profile = on_off("PROFILE", "off");
 	p->profile_freq = parse_count("PROFILE_FREQ", get_or("PROFILE_FREQ", "99"), 1, 10000);

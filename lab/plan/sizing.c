@@ -143,6 +143,9 @@ void plan_sizing(struct plan *p, const char *bufbench)
 		has_1g = false;
 	}
 	long need = base + (has_1g ? p->hp1g * 1024 : 0);
+	/* SCENARIO=seed: the pool is 30% of what the guest has beside its 1 GB pages. */
+	if (p->seed_guest_mem_mb + (has_1g ? p->hp1g * 1024 : 0) > need)
+		need = p->seed_guest_mem_mb + (has_1g ? p->hp1g * 1024 : 0);
 	if (!p->mem_given)
 		p->mem_mb = need;
 	else if (p->mem_mb < need)

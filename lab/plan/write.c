@@ -17,6 +17,7 @@
 
 #include "json.h"
 #include "plan.h"
+#include "scenario.h"
 
 static void json_list(struct json *j, const char *key, const struct list *l)
 {
@@ -37,8 +38,33 @@ static void json_kernel(struct json *j, const char *key, const struct kernel_ref
 	json_end_object(j);
 }
 
+/* Every scaling a scenario made, so the report can state it. */
+static void json_scenario(struct json *j, const struct plan *p)
+{
+	const struct seed_sizing *s = scenario_seed();
+	json_begin_object(j, "scenario");
+	json_str(j, "name", p->scenario);
+	if (s) {
+		json_int(j, "cpus", s->cpus);
+		json_int(j, "ram_mb", s->guest ? s->guest_mem_mb : s->ram_mb);
+		json_int(j, "clients", s->clients);
+		json_double(j, "clients_per_cpu_report", SEED_CLIENTS_PER_CPU);
+		json_int(j, "pool_mb", s->pool_mb);
+		json_double(j, "pool_share_report", SEED_POOL_SHARE);
+		json_int(j, "relation_mb", s->relation_mb);
+		json_double(j, "relation_over_pool_report", SEED_RELATION_OVER_POOL);
+		json_int(j, "pg_shared_buffers_mb", s->pg_shared_buffers_mb);
+		json_int(j, "pg_scale", s->pg_scale);
+		json_int(j, "duration_limit_s", s->duration_s);
+		json_int(j, "steady_s", s->steady_s);
+		json_int(j, "pg_duration_s", s->pg_duration_s);
+	}
+	json_end_object(j);
+}
+
 static void json_settings(struct json *j, const struct plan *p)
 {
+	json_scenario(j, p);
 	json_begin_object(j, "settings");
 	json_kernel(j, "kernel", &p->kernel);
 	if (p->has_baseline)
@@ -60,6 +86,9 @@ static void json_settings(struct json *j, const struct plan *p)
 	json_str(j, "pool", p->pool);
 	json_str(j, "relation", p->relation);
 	json_str(j, "workload", p->workload);
+	json_int(j, "freelist_stride", p->freelist_stride);
+	json_int(j, "steady_s", p->steady_s);
+	json_bool(j, "hold_events", p->hold_events);
 	json_list(j, "bufbench_args", &p->bufbench_argv);
 	json_begin_object(j, "pgbench");
 	json_bool(j, "enabled", p->pgbench);
@@ -69,6 +98,10 @@ static void json_settings(struct json *j, const struct plan *p)
 		json_list(j, "builtins", &p->pg_builtins);
 		json_str(j, "scale", p->pg_scale[0] ? p->pg_scale : "auto");
 		json_int(j, "repeat", p->pg_repeat);
+		json_int(j, "duration_s", p->pg_duration_s);
+		json_int(j, "fillfactor", p->pg_fillfactor);
+		json_bool(j, "cold", p->pg_cold);
+		json_bool(j, "buffercache", p->pg_buffercache);
 	}
 	json_end_object(j);
 	json_begin_object(j, "profile");
@@ -182,6 +215,13 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 			"--seed %ld", c->id, c->model, c->pages, c->optional, c->clients,
 			p->duration_s, p->warmup_s, p->pool, p->relation, p->workload, c->pages,
 			c->lock, c->strategy, c->rep);
+		/* Only what differs from bufbench's defaults: old cells keep their command. */
+		if (p->freelist_stride > 1 && strcmp(c->strategy, "pg19") != 0)
+			fprintf(f, " --freelist-stride %ld", p->freelist_stride);
+		if (p->steady_s > 0)
+			fprintf(f, " --steady %ld", p->steady_s);
+		if (p->hold_events)
+			fprintf(f, " --hold-events");
 		for (int a = 0; a < p->bufbench_argv.n; a++)
 			fprintf(f, " %s", p->bufbench_argv.item[a]);
 		fputc('\n', f);
@@ -208,6 +248,9 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u)
 		p->profile ? "on" : "off", p->profile_freq, p->profile_callgraph);
 	fprintf(f, "pg_shared_buffers\t%s\npg_builtins\t%s\npg_scale\t%s\n", p->pg_shared_buffers,
 		builtins, p->pg_scale);
+	fprintf(f, "pg_duration\t%ld\npg_fillfactor\t%ld\npg_cold\t%s\npg_buffercache\t%s\n",
+		p->pg_duration_s, p->pg_fillfactor, p->pg_cold ? "on" : "off",
+		p->pg_buffercache ? "on" : "off");
 }
 
 int plan_write(const struct plan *p, const char *dir)
@@ -227,6 +270,9 @@ int plan_write(const struct plan *p, const char *dir)
 		"pgbench\t%s\nprofile\t%s\n", p->kernel.asked, host, p->vcpus, p->mem_mb, p->hp2m,
 		p->hp1g, host ? "none" : p->accel, p->duration_s, p->warmup_s, p->est_seconds,
 		p->pgbench ? "on" : "off", p->profile ? "on" : "off");
+	/* Each pgbench run's limit, and the scale its cluster's setup must load. */
+	fprintf(f, "pg_duration\t%ld\npg_scale\t%s\n", p->pg_duration_s,
+		p->pg_scale[0] ? p->pg_scale : "0");
 	bool has_1g = list_has(&p->pages, "1g") || list_has(&p->pages, "try-1g");
 	bool has_2m = list_has(&p->pages, "2m") || list_has(&p->pages, "try-2m");
 	fprintf(f, "needs_1g\t%d\nneeds_2m\t%d\n", has_1g, has_2m);

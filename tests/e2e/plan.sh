@@ -131,6 +131,34 @@ for l in tas rseq futex mcs; do
 	check "plan: LOCKS=$l accepted" "$plan" --check --top "$top" LOCKS="$l" PGBENCH=off
 done
 
+# --- SCENARIO=seed: the report's ratios scaled to the machine ---------------
+run=$tmp/seed
+mkdir -p "$run"
+"$plan" --top "$top" --out "$run" SCENARIO=seed > /dev/null 2>&1
+p=$run/plan.json
+cpus=$(nproc)
+ram=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
+check "plan: seed on the host: 10.7 clients per CPU ($cpus CPUs)" \
+	jqt "$p" ".settings.clients == [\"$(awk -v c="$cpus" 'BEGIN { n = int(10.7 * c + 0.5); print n < 2 ? 2 : n }')\"]"
+check "plan: seed on the host: the pool is 30% of this machine's $ram MB" \
+	jqt "$p" ".scenario.ram_mb == $ram and .settings.pool == \"\(.scenario.pool_mb)M\" and (.scenario.pool_mb - $ram * 0.3 | fabs) < 64"
+check "plan: seed: simple-update, pg against pg19, 4k 2m 1g, relation 1.06x the pool" \
+	jqt "$p" '.settings.workload == "simple-update" and .settings.strategies == ["pg", "pg19"] and .settings.pages == ["4k", "2m", "1g"] and (.scenario.relation_mb / .scenario.pool_mb - 1.06 | fabs) < 0.01'
+check "plan: seed: each run ends after its fill (--steady), counts faulting holds" \
+	grep -q -- "--steady 5 --hold-events\$" "$run/plan/host.cells"
+check "plan: seed: pgbench cold per run, fillfactor 90, pg_buffercache, tables ~ shared_buffers" \
+	sh -c "grep -qx 'pg_cold${TAB}on' '$run/plan/host.conf' && grep -qx 'pg_fillfactor${TAB}90' '$run/plan/host.conf' && grep -qx 'pg_buffercache${TAB}on' '$run/plan/host.conf' && jq -e '.settings.pgbench.builtins == [\"simple-update\"] and (.settings.pgbench.scale | tonumber) * 15 > (.scenario.pg_shared_buffers_mb)' '$p' >/dev/null"
+"$plan" --top "$top" --out "$run" SCENARIO=seed CLIENTS=4 STRATEGY=pg > /dev/null 2>&1
+check "plan: seed: what the user sets wins over the scenario" \
+	jqt "$p" '.settings.clients == ["4"] and .settings.strategies == ["pg"] and .settings.workload == "simple-update"'
+"$plan" --top "$top" --out "$run" KERNEL=7.0 SCENARIO=seed PGBENCH=off > /dev/null 2>&1
+check "plan: seed in a guest: a TCG-sized pool, RAM sized so it is 30% of it beside 1 GB pages" \
+	jqt "$p" '.scenario.pool_mb == 384 and .sizing.guest_mem_mb >= 1280 + 1024'
+rc=0; "$plan" --check --top "$top" SCENARIO=bogus > "$tmp/sc.out" 2>&1 || rc=$?
+check "plan: SCENARIO=bogus exits 2 naming default and seed" sh -c "[ $rc -eq 2 ] && grep -q 'use default or seed' '$tmp/sc.out'"
+rc=0; "$plan" --check --top "$top" STEADY=20 DURATION=10 PGBENCH=off > "$tmp/sc.out" 2>&1 || rc=$?
+check "plan: STEADY longer than DURATION is refused" sh -c "[ $rc -eq 2 ] && grep -q 'STEADY=20' '$tmp/sc.out'"
+
 # docs/vocabulary.md is generated from the same table the planner validates with.
 "$plan" --vocabulary > "$run.vocabulary.md"
 check "plan: docs/vocabulary.md matches build/plan --vocabulary (regenerate it)" \

@@ -1,0 +1,118 @@
+#include "scenario.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+#include "vocab.h"
+
+void seed_size(struct seed_sizing *s)
+{
+	s->clients = lround(SEED_CLIENTS_PER_CPU * (double)s->cpus);
+	if (s->clients < 2)
+		s->clients = 2;
+	if (s->guest && s->ram_mb <= 0) {
+		/* Under TCG a pool fills at a few thousand misses a second. */
+		s->pool_mb = SEED_GUEST_POOL_MB;
+	} else {
+		/* Whole 64 MB steps: 2 MB and 1 GB pages cover it without slack. */
+		s->pool_mb = (long)(SEED_POOL_SHARE * (double)s->ram_mb) / 64 * 64;
+		if (s->pool_mb < 64)
+			s->pool_mb = 64;
+	}
+	s->guest_mem_mb = s->guest ? (s->ram_mb > 0 ? s->ram_mb
+					: lround((double)s->pool_mb / SEED_POOL_SHARE)) : 0;
+	s->relation_mb = (long)ceil(SEED_RELATION_OVER_POOL * (double)s->pool_mb);
+	s->pg_shared_buffers_mb = s->pool_mb;
+	s->pg_scale = (long)ceil(SEED_RELATION_OVER_POOL * (double)s->pg_shared_buffers_mb /
+				 PG_MB_PER_SCALE);
+	/*
+	 * Generous limits: bufbench ends each run --steady seconds after its
+	 * fill, so the limit only bounds a fill slower than expected.  pgbench
+	 * cannot stop itself at the fill; its fixed duration is what a pool of
+	 * this size was seen to need, and the report says whether it filled.
+	 */
+	s->duration_s = s->guest ? 900 : 600;
+	s->steady_s = s->guest ? 10 : 5;
+	s->pg_duration_s = s->guest ? 300 : 180;
+	s->repeat = 2;
+}
+
+static char current[16] = "default";
+static struct seed_sizing seed;
+#define MAX_DEFAULTS 32
+static struct { const char *var; char val[32]; } table[MAX_DEFAULTS];
+static int ntable;
+
+static void set_str(const char *var, const char *val)
+{
+	if (ntable == MAX_DEFAULTS)
+		plan_die("scenario %s: more than %d defaults", current, MAX_DEFAULTS);
+	table[ntable].var = var;
+	snprintf(table[ntable].val, sizeof(table[0].val), "%s", val);
+	ntable++;
+}
+
+static void set(const char *var, const char *fmt, long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), fmt, v);
+	set_str(var, buf);
+}
+
+void scenario_select(const char *name, long cpus, long ram_mb, bool guest)
+{
+	char choices[256];
+	if (!vocab_find(&vocab_scenarios, name, NULL))
+		plan_die("SCENARIO=%s: use %s", name,
+			 vocab_choices(&vocab_scenarios, choices, sizeof(choices)));
+	snprintf(current, sizeof(current), "%s", name);
+	ntable = 0;
+	if (strcmp(name, "seed") != 0)
+		return;
+	memset(&seed, 0, sizeof(seed));
+	seed.cpus = cpus;
+	seed.ram_mb = ram_mb;
+	seed.guest = guest;
+	seed_size(&seed);
+	set("CLIENTS", "%ld", seed.clients);
+	set("POOL", "%ldM", seed.pool_mb);
+	set("RELATION", "%ldM", seed.relation_mb);
+	set("DURATION", "%ld", seed.duration_s);
+	set("STEADY", "%ld", seed.steady_s);
+	set("REPEAT", "%ld", seed.repeat);
+	set("PG_SHARED_BUFFERS", "%ldM", seed.pg_shared_buffers_mb);
+	set("PG_SCALE", "%ld", seed.pg_scale);
+	set("PG_DURATION", "%ld", seed.pg_duration_s);
+	set("PG_REPEAT", "%ld", seed.repeat);
+	if (seed.guest_mem_mb)
+		set("SEED_GUEST_MEM_MB", "%ld", seed.guest_mem_mb);
+	set_str("WORKLOAD", "simple-update");
+	set_str("STRATEGY", "pg,pg19");
+	set_str("HUGEPAGES", "compare");
+	set_str("FREELIST_STRIDE", SEED_FREELIST_STRIDE);
+	set_str("HOLD_EVENTS", "on");
+	set_str("PG_BUILTINS", "simple-update");
+	set_str("PG_FILLFACTOR", "90");
+	set_str("PG_COLD", "on");
+	set_str("PG_BUFFERCACHE", "on");
+}
+
+const char *scenario_default(const char *var)
+{
+	for (int i = 0; i < ntable; i++)
+		if (strcmp(table[i].var, var) == 0)
+			return table[i].val;
+	return NULL;
+}
+
+const char *scenario_name(void)
+{
+	return current;
+}
+
+const struct seed_sizing *scenario_seed(void)
+{
+	return strcmp(current, "seed") == 0 ? &seed : NULL;
+}

@@ -1,0 +1,51 @@
+/*
+ * Scenarios: named sets of defaults for the make variables, computed from
+ * the machine the bench will run on.  A variable the user sets always wins;
+ * a scenario only fills in what was not asked.
+ *
+ * seed: the regression report's ratios (PostgreSQL 17, shared_buffers
+ * about 120 GB of 384 GB, tables of 127 GB, 1024 clients on 96 vCPUs,
+ * simple-update), scaled to this machine or guest, so that the measured
+ * interval covers the fill of a cold pool, where the mechanism lives.
+ */
+#ifndef PREEMPTLAB_PLAN_SCENARIO_H
+#define PREEMPTLAB_PLAN_SCENARIO_H
+
+#include <stdbool.h>
+
+/* The report's ratios. */
+#define SEED_CLIENTS_PER_CPU 10.7	/* 1024 clients / 96 vCPUs */
+#define SEED_POOL_SHARE 0.30		/* shared_buffers / RAM */
+#define SEED_RELATION_OVER_POOL 1.06	/* 127 GB of tables / 120 GB */
+#define SEED_GUEST_POOL_MB 384		/* a TCG guest's pool unless MEM_MB is given */
+#define PG_MB_PER_SCALE 15.0		/* pgbench tables per scale unit at fillfactor 90 */
+/* The freelist order for few CPUs: chosen from measurements (docs/scenarios.md). */
+#define SEED_FREELIST_STRIDE "1"
+
+struct seed_sizing {
+	/* In: the machine the cells run on. */
+	long cpus;
+	long ram_mb;		/* the host's MemTotal, or the guest's MEM_MB; 0 unknown */
+	bool guest;
+	/* Out. */
+	long clients;
+	long pool_mb, relation_mb;
+	long pg_shared_buffers_mb, pg_scale;
+	long duration_s;	/* the limit: --steady ends a run after its fill */
+	long steady_s;
+	long pg_duration_s;
+	long repeat;
+	long guest_mem_mb;	/* RAM the pool is 30% of (guests), 0 on a host */
+};
+
+/* The scaling arithmetic alone, for the planner and its unit test. */
+void seed_size(struct seed_sizing *s);
+
+/* "default" or "seed"; dies on anything else, naming the valid ones. */
+void scenario_select(const char *name, long cpus, long ram_mb, bool guest);
+/* The scenario's value for a make variable, or NULL: the planner's default. */
+const char *scenario_default(const char *var);
+const char *scenario_name(void);
+const struct seed_sizing *scenario_seed(void);	/* NULL unless seed */
+
+#endif
