@@ -365,4 +365,5 @@ void write_charts(struct report *rp)
 		tps_chart(rp, tools[t]);
 		hold_chart(rp, tools[t]);
 	}
+	write_timeline_charts(rp);
 }

@@ -161,6 +161,46 @@ struct jr_val *jr_parse_file(const char *path, char *err, size_t errlen)
 	return v;
 }
 
+struct jr_val *jr_copy(const struct jr_val *v)
+{
+	struct jr_val *c = xcalloc(1, sizeof(*c));
+	*c = *v;
+	c->str = v->str ? xstrdup(v->str) : NULL;
+	c->keys = NULL;
+	c->items = NULL;
+	if (v->n) {
+		c->items = xcalloc(v->n, sizeof(*c->items));
+		if (v->keys)
+			c->keys = xcalloc(v->n, sizeof(*c->keys));
+		for (size_t i = 0; i < v->n; i++) {
+			c->items[i] = jr_copy(v->items[i]);
+			if (v->keys)
+				c->keys[i] = xstrdup(v->keys[i]);
+		}
+	}
+	return c;
+}
+
+void jr_add(struct jr_val *obj, const char *key, struct jr_val *val)
+{
+	char **keys = realloc(obj->keys, (obj->n + 1) * sizeof(*keys));
+	struct jr_val **items = realloc(obj->items, (obj->n + 1) * sizeof(*items));
+	if (!keys || !items)
+		exit(1);
+	keys[obj->n] = xstrdup(key);
+	items[obj->n] = val;
+	obj->keys = keys;
+	obj->items = items;
+	obj->n++;
+}
+
+struct jr_val *jr_new_object(void)
+{
+	struct jr_val *v = xcalloc(1, sizeof(*v));
+	v->type = JR_OBJ;
+	return v;
+}
+
 void jr_free(struct jr_val *v)
 {
 	if (!v)

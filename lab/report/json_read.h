@@ -32,6 +32,11 @@ struct jr_val *jr_parse(const char *text, char *err, size_t errlen);
 struct jr_val *jr_parse_file(const char *path, char *err, size_t errlen);
 
 void jr_free(struct jr_val *v);
+/* A deep copy, freed with jr_free. */
+struct jr_val *jr_copy(const struct jr_val *v);
+/* An empty object; jr_add appends key: val to an object and owns val. */
+struct jr_val *jr_new_object(void);
+void jr_add(struct jr_val *obj, const char *key, struct jr_val *val);
 
 /* Member of an object, or NULL. */
 const struct jr_val *jr_get(const struct jr_val *obj, const char *key);

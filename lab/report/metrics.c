@@ -13,6 +13,14 @@
 
 static const struct metric headline[] = {
 	{ "tps", "results.tps", "", 1, true, true },
+	/* The fill phase first: where the regression report's mechanism lives. */
+	{ "fill tps", "results.phase.fill.tps", "", 1, true, true },
+	{ "fill spin share %", "results.phase.fill.spin_share", "", 100, false, true },
+	{ "fill holds w/ fault %", "results.phase.fill.strategy.holds_with_fault",
+	  "results.phase.fill.strategy.acquisitions", 100, false, true },
+	{ "time to fill s", "results.time_to_fill_s", "", 1, false, true },
+	{ "steady tps", "results.phase.steady.tps", "", 1, true, true },
+	{ "shared_buffers fill s", "results.buffer_fill.time_to_fill_s", "", 1, false, true },
 	{ "latency p99 us", "results.latency_us.p99", "", 1, false, true },
 	{ "latency avg ms", "results.latency_ms_avg", "", 1, false, true },
 	{ "spin share %", "results.spin_share", "", 100, false, true },

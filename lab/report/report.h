@@ -45,6 +45,8 @@ void repro_command(const struct results *r, char *buf, size_t len);
 
 /* Charts (charts.c): writes the SVGs into RUN and records them in rp. */
 void write_charts(struct report *rp);
+/* tps over time per cell, the fill marked (timeline.c). */
+void write_timeline_charts(struct report *rp);
 /* Flame graphs of profiled cells and the headline differential. */
 void write_flamegraphs(struct report *rp);
 

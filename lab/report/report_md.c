@@ -10,6 +10,7 @@
 
 #include "compare.h"
 #include "pairs.h"
+#include "fillphase.h"
 #include "report.h"
 #include "sampler.h"
 #include "textfmt.h"
@@ -105,7 +106,12 @@ void write_md(FILE *f, const struct report *rp)
 	fprintf(f, "# preemptlab report: %s\n\n", base && base[1] ? base + 1 : r->dir);
 	fprintf(f, "%zu runs in %zu cells%s. The mail-ready text is [report.txt](report.txt).\n",
 		r->nruns, r->ncells, r->skipped ? " (some documents skipped, see stderr)" : "");
-	fprintf(f, "\n## Finding\n\n%s\n", rp->fd.headline);
+	fprintf(f, "\n## Finding\n\n");
+	if (fill_present(r)) {
+		fill_headline(r, buf, sizeof(buf));
+		fprintf(f, "%s\n\n", buf);
+	}
+	fprintf(f, "%s\n", rp->fd.headline);
 	if (rp->fd.caveats[0])
 		fprintf(f, "\n> %s\n", rp->fd.caveats);
 	if (rp->fd.regzbot[0])
@@ -118,6 +124,9 @@ void write_md(FILE *f, const struct report *rp)
 			fprintf(f, "### %s\n\n![%s](%s)\n\n", rp->chart_titles[i], rp->chart_titles[i],
 				rp->charts[i]);
 	}
+
+	if (fill_present(r))
+		write_fill_md(f, r);
 
 	int pgb = 0;
 	for (size_t k = 0; k < r->ncells; k++)

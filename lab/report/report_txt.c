@@ -10,6 +10,7 @@
 
 #include "compare.h"
 #include "pairs.h"
+#include "fillphase.h"
 #include "report.h"
 #include "sampler.h"
 #include "textfmt.h"
@@ -257,6 +258,12 @@ void write_txt(FILE *f, const struct report *rp)
 	tw_para(f, "", buf, 4);
 
 	tw_heading(f, "Finding");
+	if (fill_present(r)) {
+		/* The fill phase leads: that is where the mechanism lives. */
+		fill_headline(r, buf, sizeof(buf));
+		tw_para(f, "", buf, 0);
+		fputc('\n', f);
+	}
 	tw_para(f, "", fd->headline, 0);
 	if (fd->caveats[0]) {
 		fputc('\n', f);
@@ -277,6 +284,11 @@ void write_txt(FILE *f, const struct report *rp)
 			"the top wait events, as shares of active samples. bufbench: spin = "
 			"share of client time spent waiting for the strategy lock.", 0);
 		txt_side_by_side(f, r);
+	}
+
+	if (fill_present(r)) {
+		tw_heading(f, "Fill phase: a cold pool filling through the freelist");
+		write_fill_txt(f, r);
 	}
 
 	tw_heading(f, "Results");

@@ -125,6 +125,27 @@ static int name_cmp(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * bufbench's results.phases is an array; metrics are dotted paths.  Index
+ * it by name as results.phase.fill and results.phase.steady, so that every
+ * statistic and comparison of the report applies to a phase unchanged.
+ */
+static void index_phases(struct jr_val *doc)
+{
+	struct jr_val *res = (struct jr_val *)jr_get(doc, "results");
+	const struct jr_val *ph = jr_get(res, "phases");
+	if (!ph || ph->type != JR_ARR || jr_get(res, "phase"))
+		return;
+	struct jr_val *by_name = jr_new_object();
+	for (size_t i = 0; i < ph->n; i++) {
+		const char *name = jr_str(ph->items[i], "name", NULL);
+		if (name && (!strcmp(name, "fill") || !strcmp(name, "steady")) &&
+		    !jr_get(by_name, name))
+			jr_add(by_name, name, jr_copy(ph->items[i]));
+	}
+	jr_add(res, "phase", by_name);
+}
+
 int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
@@ -168,6 +189,7 @@ int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 			free(names[i]);
 			continue;
 		}
+		index_phases(doc);
 		struct cell key;
 		const char *missing = "";
 		if (cell_of(doc, &key, &missing)) {

@@ -1,0 +1,366 @@
+#include "fillphase.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "textfmt.h"
+
+static const struct metric m_fill_tps = { "fill tps", "results.phase.fill.tps", "", 1, true, true };
+static const struct metric m_fill_spin = { "fill spin", "results.phase.fill.spin_share", "", 100,
+					   false, true };
+static const struct metric m_steady_tps = { "steady tps", "results.phase.steady.tps", "", 1, true,
+					    true };
+static const struct metric m_ttf = { "time to fill", "results.time_to_fill_s", "", 1, false, true };
+static const struct metric m_pg_ttf = { "shared_buffers fill", "results.buffer_fill.time_to_fill_s",
+					"", 1, false, true };
+
+static bool is_bufbench(const struct cell *c)
+{
+	return !strcmp(c->tool, "bufbench");
+}
+
+/*
+ * Faulting holds are counted, not timed: pooled over the cell's runs (the
+ * sum of holds that faulted over the sum of acquisitions), so that one
+ * short run does not weigh as much as a long one.  -1: not counted.
+ */
+static double pooled_share(const struct cell *c, const char *num, const char *den)
+{
+	double n = 0, d = 0;
+	for (size_t i = 0; i < c->nruns; i++) {
+		double a, b;
+		if (jr_num(c->runs[i]->doc, num, &a) && jr_num(c->runs[i]->doc, den, &b)) {
+			n += a;
+			d += b;
+		}
+	}
+	return d > 0 ? 100 * n / d : -1;
+}
+
+static bool hold_events(const struct cell *c)
+{
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct jr_val *v = jr_path(c->runs[i]->doc, "config.hold_events");
+		if (v && v->type == JR_BOOL && v->b)
+			return true;
+	}
+	return false;
+}
+
+/* "2 of 2 in the run", "1 never filled", ... */
+static void fill_states(const struct cell *c, char *buf, size_t len)
+{
+	size_t in = 0, never = 0, before = 0;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const char *s = jr_str(c->runs[i]->doc, "results.fill_state", "");
+		in += !strcmp(s, "in-interval");
+		never += !strcmp(s, "not-reached");
+		before += !strcmp(s, "before-interval");
+	}
+	buf[0] = '\0';
+	if (never || before)
+		snprintf(buf, len, "of %zu runs: %zu filled within the measured interval, %zu never "
+			 "filled (fill phase only), %zu filled during warm-up (steady phase only)",
+			 c->nruns, in, never, before);
+}
+
+bool fill_present(const struct results *r)
+{
+	for (size_t k = 0; k < r->ncells; k++) {
+		struct side s;
+		if (is_bufbench(&r->cells[k]) && side_of(&r->cells[k], &m_fill_tps, &s))
+			return true;
+		if (!is_bufbench(&r->cells[k]) && side_of(&r->cells[k], &m_pg_ttf, &s))
+			return true;
+	}
+	return false;
+}
+
+/* The cell like c in everything but pages (or strategy) = want. */
+static const struct cell *twin(const struct results *r, const struct cell *c, long page_kb,
+			       const char *strategy)
+{
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *o = &r->cells[k];
+		if (o != c && !strcmp(o->tool, c->tool) && !strcmp(o->variant, c->variant) &&
+		    !strcmp(o->lock, c->lock) && !strcmp(o->workload, c->workload) &&
+		    o->clients == c->clients && o->page_kb == page_kb &&
+		    !strcmp(o->strategy, strategy))
+			return o;
+	}
+	return NULL;
+}
+
+static bool ratio_of(const struct cell *a, const struct cell *b, const struct metric *m,
+		     struct fill_ratio *out)
+{
+	struct side sa, sb;
+	if (!a || !b || !side_of(a, m, &sa) || !side_of(b, m, &sb) || sb.median <= 0 ||
+	    sb.min <= 0)
+		return false;
+	out->a = a;
+	out->b = b;
+	out->ratio = sa.median / sb.median;
+	out->lo = sa.min / sb.max;
+	out->hi = sa.max / sb.min;
+	out->resolved = out->lo > 1 || out->hi < 1;
+	return true;
+}
+
+static void ratio_text(const struct fill_ratio *q, char *buf, size_t len)
+{
+	/* The band's half-width: the smallest difference these runs can tell. */
+	double res = 100 * (q->hi - q->lo) / 2 / q->ratio;
+	if (q->resolved)
+		snprintf(buf, len, "%.2fx [%.2f..%.2f, resolved]", q->ratio, q->lo, q->hi);
+	else
+		snprintf(buf, len, "%.2fx [%.2f..%.2f, not resolved: these runs cannot tell "
+			 "differences under %.0f%%]", q->ratio, q->lo, q->hi, res);
+}
+
+static long smallest_page(const struct results *r)
+{
+	long p = 0;
+	for (size_t k = 0; k < r->ncells; k++)
+		if (is_bufbench(&r->cells[k]) && (!p || r->cells[k].page_kb < p))
+			p = r->cells[k].page_kb;
+	return p;
+}
+
+void fill_headline(const struct results *r, char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	if (!fill_present(r))
+		return;
+	/* The first bufbench cell on the smallest pages with the PG 15-18 freelist. */
+	const struct cell *c = NULL;
+	long p4 = smallest_page(r);
+	for (size_t k = 0; k < r->ncells && !c; k++) {
+		const struct cell *x = &r->cells[k];
+		struct side s;
+		if (is_bufbench(x) && x->page_kb == p4 && !strcmp(x->strategy, "pg") &&
+		    side_of(x, &m_fill_tps, &s))
+			c = x;
+	}
+	if (!c) {
+		snprintf(buf, len, "Fill phase: see the section below.");
+		return;
+	}
+	char pg[16], pg2[16], t[256];
+	struct side ttf;
+	off += (size_t)snprintf(buf + off, len - off, "Fill phase (C%d %s, %ld clients",
+				c->id, c->variant, c->clients);
+	if (side_of(c, &m_ttf, &ttf))
+		off += (size_t)snprintf(buf + off, len - off, ", %.1f s to fill", ttf.median);
+	off += (size_t)snprintf(buf + off, len - off, "):");
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *o = &r->cells[k];
+		struct fill_ratio q;
+		if (o->page_kb > c->page_kb && twin(r, c, o->page_kb, "pg") == o &&
+		    ratio_of(c, o, &m_fill_tps, &q)) {
+			ratio_text(&q, t, sizeof(t));
+			off += (size_t)snprintf(buf + off, len - off, " %s pages: %s the fill-phase "
+						"tps of %s;", page_name(c->page_kb, pg, sizeof(pg)), t,
+						page_name(o->page_kb, pg2, sizeof(pg2)));
+		}
+	}
+	struct fill_ratio q;
+	if (ratio_of(c, twin(r, c, c->page_kb, "pg19"), &m_fill_tps, &q)) {
+		ratio_text(&q, t, sizeof(t));
+		off += (size_t)snprintf(buf + off, len - off,
+					" PostgreSQL 15-18's freelist (pg): %s the fill-phase tps of "
+					"PostgreSQL 19's clock sweep (pg19);", t);
+	}
+	double fh = pooled_share(c, "results.phase.fill.strategy.holds_with_fault",
+				 "results.phase.fill.strategy.acquisitions");
+	if (hold_events(c) && fh >= 0)
+		off += (size_t)snprintf(buf + off, len - off,
+					" %.2f%% of its fill-phase strategy-lock holds took a page "
+					"fault.", fh);
+	else
+		off += (size_t)snprintf(buf + off, len - off,
+					" faulting holds not counted (HOLD_EVENTS=on counts them).");
+	(void)off;
+}
+
+struct row {
+	const struct cell *c;
+	struct side tps, spin, steady, ttf, pgttf;
+	bool has_tps, has_spin, has_steady, has_ttf, has_pgttf;
+	double fault_pct, switch_pct;
+};
+
+static void row_of(const struct cell *c, struct row *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->c = c;
+	w->has_tps = side_of(c, &m_fill_tps, &w->tps);
+	w->has_spin = side_of(c, &m_fill_spin, &w->spin);
+	w->has_steady = side_of(c, &m_steady_tps, &w->steady);
+	w->has_ttf = side_of(c, &m_ttf, &w->ttf);
+	w->has_pgttf = side_of(c, &m_pg_ttf, &w->pgttf);
+	w->fault_pct = hold_events(c) ? pooled_share(c, "results.phase.fill.strategy.holds_with_fault",
+						     "results.phase.fill.strategy.acquisitions") : -1;
+	w->switch_pct = hold_events(c) ? pooled_share(c,
+						      "results.phase.fill.strategy.holds_with_switch",
+						      "results.phase.fill.strategy.acquisitions") : -1;
+}
+
+static const char *num(double v, bool has, char *buf, size_t len)
+{
+	if (!has || v < 0)
+		return "-";
+	return fmt_val(v, buf, len);
+}
+
+static double spread(const struct side *s)
+{
+	return s->median > 0 ? 100 * (s->max - s->min) / s->median : 0;
+}
+
+/* Every comparison within the fill phase: pages, then strategies. */
+static void comparisons(FILE *f, const struct results *r, bool md)
+{
+	char pg[16], pg2[16], t[256], line[512];
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *c = &r->cells[k];
+		if (!is_bufbench(c))
+			continue;
+		for (size_t j = 0; j < r->ncells; j++) {
+			const struct cell *o = &r->cells[j];
+			struct fill_ratio q;
+			if (o->page_kb <= c->page_kb || twin(r, c, o->page_kb, c->strategy) != o ||
+			    !ratio_of(c, o, &m_fill_tps, &q))
+				continue;
+			ratio_text(&q, t, sizeof(t));
+			snprintf(line, sizeof(line), "C%d/C%d fill tps, %s / %s (%s): %s", c->id, o->id,
+				 page_name(c->page_kb, pg, sizeof(pg)),
+				 page_name(o->page_kb, pg2, sizeof(pg2)), c->strategy, t);
+			if (md)
+				fprintf(f, "- %s\n", line);
+			else
+				tw_para(f, "  ", line, 4);
+		}
+		struct fill_ratio q;
+		if (!strcmp(c->strategy, "pg") &&
+		    ratio_of(c, twin(r, c, c->page_kb, "pg19"), &m_fill_tps, &q)) {
+			ratio_text(&q, t, sizeof(t));
+			snprintf(line, sizeof(line), "C%d/C%d fill tps, pg / pg19 (%s): %s", c->id,
+				 q.b->id, page_name(c->page_kb, pg, sizeof(pg)), t);
+			if (md)
+				fprintf(f, "- %s\n", line);
+			else
+				tw_para(f, "  ", line, 4);
+		}
+	}
+}
+
+static const char *intro =
+	"The fill phase runs from the start until every buffer has been handed out "
+	"once (the freelist first empty; for pg19 the clock hand's first pass); the "
+	"steady phase is the rest. Medians over repetitions; spread = (max - min) / "
+	"median; faulted = strategy-lock holds in which the holder took a page fault, "
+	"switched = in which it was switched out, both pooled over the runs (counted, "
+	"not timed). A ratio's band is [min/max .. max/min] of the two cells' runs: "
+	"resolved when it excludes 1.";
+
+void write_fill_txt(FILE *f, const struct results *r)
+{
+	char a[32], b[32], c1[32], d[32], e[32], g[32], st[256], grp[400] = "";
+	tw_para(f, "", intro, 0);
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *c = &r->cells[k];
+		struct row w;
+		if (!is_bufbench(c))
+			continue;
+		row_of(c, &w);
+		if (!w.has_tps && !w.has_steady)
+			continue;
+		char this[400], pg[16], cid[8];
+		snprintf(this, sizeof(this), "%s, lock %s, %ld clients, %s", c->variant, c->lock,
+			 c->clients, c->workload);
+		if (strcmp(this, grp)) {
+			snprintf(grp, sizeof(grp), "%s", this);
+			fprintf(f, "\n%s\n", grp);
+			fprintf(f, "%-5s %-5s %-8s %2s %6s %9s %5s %6s %6s %6s %10s\n", "cell", "pages",
+				"strategy", "n", "fill_s", "fill_tps", "sprd%", "spin%", "fault%",
+				"swtch%", "steady_tps");
+		}
+		snprintf(cid, sizeof(cid), "C%d", c->id);
+		fprintf(f, "%-5s %-5s %-8.8s %2zu %6s %9s %5.0f %6s %6s %6s %10s\n", cid,
+			page_name(c->page_kb, pg, sizeof(pg)), c->strategy, c->nruns,
+			num(w.ttf.median, w.has_ttf, a, sizeof(a)),
+			num(w.tps.median, w.has_tps, b, sizeof(b)), spread(&w.tps),
+			num(w.spin.median, w.has_spin, c1, sizeof(c1)),
+			num(w.fault_pct, true, d, sizeof(d)), num(w.switch_pct, true, e, sizeof(e)),
+			num(w.steady.median, w.has_steady, g, sizeof(g)));
+		fill_states(c, st, sizeof(st));
+		if (st[0])
+			tw_para(f, "      ", st, 6);
+	}
+	fputc('\n', f);
+	comparisons(f, r, false);
+	bool pg_rows = false;
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *c = &r->cells[k];
+		struct row w;
+		if (is_bufbench(c))
+			continue;
+		row_of(c, &w);
+		if (!w.has_pgttf)
+			continue;
+		if (!pg_rows) {
+			fprintf(f, "\npgbench: shared_buffers filled after (pg_buffercache, median)\n");
+			pg_rows = true;
+		}
+		char pg[16];
+		fprintf(f, "  C%-3d %-22.22s %-5s %-14s c%-4ld n=%zu  %s s\n", c->id, c->variant,
+			page_name(c->page_kb, pg, sizeof(pg)), c->workload, c->clients, w.pgttf.n,
+			fmt_val(w.pgttf.median, a, sizeof(a)));
+	}
+}
+
+void write_fill_md(FILE *f, const struct results *r)
+{
+	char a[32], b[32], c1[32], d[32], e[32], g[32];
+	fprintf(f, "\n## Fill phase\n\n%s\n\n", intro);
+	fprintf(f, "| cell | kernel/model | pages | strategy | lock | clients | n | time to fill s | "
+		   "fill tps | spread %% | fill spin %% | faulted %% | switched %% | steady tps |\n"
+		   "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *c = &r->cells[k];
+		struct row w;
+		if (!is_bufbench(c))
+			continue;
+		row_of(c, &w);
+		if (!w.has_tps && !w.has_steady)
+			continue;
+		char pg[16];
+		fprintf(f, "| C%d | %s | %s | %s | %s | %ld | %zu | %s | %s | %.1f | %s | %s | %s | %s |\n",
+			c->id, c->variant, page_name(c->page_kb, pg, sizeof(pg)), c->strategy, c->lock,
+			c->clients, c->nruns, num(w.ttf.median, w.has_ttf, a, sizeof(a)),
+			num(w.tps.median, w.has_tps, b, sizeof(b)), spread(&w.tps),
+			num(w.spin.median, w.has_spin, c1, sizeof(c1)),
+			num(w.fault_pct, true, d, sizeof(d)), num(w.switch_pct, true, e, sizeof(e)),
+			num(w.steady.median, w.has_steady, g, sizeof(g)));
+	}
+	fputc('\n', f);
+	comparisons(f, r, true);
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *c = &r->cells[k];
+		struct row w;
+		if (is_bufbench(c))
+			continue;
+		row_of(c, &w);
+		if (w.has_pgttf) {
+			char pg[16];
+			fprintf(f, "- pgbench C%d %s %s %s, %ld clients: shared_buffers filled after "
+				   "%s s (median of %zu)\n", c->id, c->variant,
+				page_name(c->page_kb, pg, sizeof(pg)), c->workload, c->clients,
+				fmt_val(w.pgttf.median, a, sizeof(a)), w.pgttf.n);
+		}
+	}
+}
