@@ -195,6 +195,7 @@ check "...the fill phase pops every buffer once (one acquisition per miss, at mo
 	.results.phases[0].strategy.acquisitions == .results.phases[0].misses and
 	.results.phases[0].misses <= .config.pool_pages and .results.phases[0].misses > .config.pool_pages * 0.9' \
 	"$tmp/phases.json"
+# shellcheck disable=SC2016 # $t is jq's
 check "...the timeline counts the run's transactions (within 1%)" jq -e '
 	(.results.timeline.transactions | add) as $t | $t <= .results.transactions and $t >= .results.transactions * 0.99' \
 	"$tmp/phases.json"
