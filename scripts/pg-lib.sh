@@ -91,6 +91,18 @@ pg_kill_server() {
 		kill -KILL "$pm" 2>/dev/null || true
 	fi
 	for k in $kids; do kill -KILL "$k" 2>/dev/null || true; done
+	# Return only when every process of the cluster is gone: a backend
+	# still exiting holds the segment and would run beside the next bench.
+	i=0
+	while [ $i -lt 100 ]; do
+		left=""
+		for p in $pm $kids; do pg_alive "$p" && left="$left $p"; done
+		[ -z "$left" ] && return 0
+		[ $i -eq 50 ] && for p in $left; do kill -KILL "$p" 2>/dev/null || true; done
+		sleep 0.1
+		i=$((i + 1))
+	done
+	note "PostgreSQL processes$left did not exit within 10 s"
 }
 
 # pg_cleanup: the EXIT trap.  Keeps the server log, removes the cluster,
