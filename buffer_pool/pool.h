@@ -26,7 +26,13 @@
 
 #define BLCKSZ 8192
 
-enum run_phase { PHASE_WARMUP, PHASE_MEASURE, PHASE_STOP };
+/*
+ * PHASE_FORKING holds every client at its start until all are forked:
+ * forking a thousand clients takes seconds, and the first ones would
+ * otherwise fill the pool before the last exists (and before the run's
+ * clock starts).  The parent wakes them with FUTEX_WAKE on phase.
+ */
+enum run_phase { PHASE_FORKING, PHASE_WARMUP, PHASE_MEASURE, PHASE_STOP };
 
 /*
  * Transactions per interval of the measured run, per backend (so that

@@ -8,9 +8,11 @@
  * switch happens between transactions, when the backend first sees the
  * pool filled; the parent knows the exact moment from the strategy.
  */
+#include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "bufbench.h"
@@ -143,6 +145,10 @@ _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t
 			_exit(EXIT_RSEQ);
 		}
 	}
+
+	/* Sleep until every client exists (pool.h, PHASE_FORKING). */
+	while (__atomic_load_n(&p->ctl->phase, __ATOMIC_ACQUIRE) == PHASE_FORKING)
+		syscall(SYS_futex, &p->ctl->phase, FUTEX_WAIT, PHASE_FORKING, NULL, NULL, 0);
 
 	for (;;) {
 		int phase = __atomic_load_n(&p->ctl->phase, __ATOMIC_ACQUIRE);

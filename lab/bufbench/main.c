@@ -7,6 +7,9 @@
  * and its children.
  */
 #include <errno.h>
+#include <linux/futex.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -52,6 +55,13 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
+}
+
+/* Clients still held at PHASE_FORKING sleep on the phase word. */
+static void set_phase(struct pool *p, enum run_phase ph)
+{
+	__atomic_store_n(&p->ctl->phase, ph, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &p->ctl->phase, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
 }
 
 static pid_t spawn(struct pool *p, const struct bench_opts *o, uint32_t slot, uint32_t inc)
@@ -142,7 +152,7 @@ static int reap(struct children *c, struct pool *p, const struct bench_opts *o, 
 static void stop_children(struct children *c, struct pool *p, const struct bench_opts *o,
 			  struct bench_result *r)
 {
-	__atomic_store_n(&p->ctl->phase, PHASE_STOP, __ATOMIC_RELEASE);
+	set_phase(p, PHASE_STOP);
 	/* A client stuck behind a dead lock holder never sees the phase. */
 	uint64_t deadline = clock_ns() + 30ull * 1000000000u;
 	while (c->alive > 0 && clock_ns() < deadline) {
@@ -252,18 +262,28 @@ int main(int argc, char **argv)
 		c.alive++;
 	}
 
-	uint64_t t = clock_ns();
-	uint64_t warm_end = t + (uint64_t)(o.warmup_s * 1e9);
-	while (!interrupted && !r.error[0] && clock_ns() < warm_end) {
-		sleep_until(warm_end);
-		reap(&c, &pool, &o, 0, &r);
-	}
 	/* Whole tenths of a second per point, at most TIMELINE_MAX points. */
 	uint64_t tenths = (uint64_t)ceil(o.duration_s * 10 / TIMELINE_MAX);
 	pool.ctl->timeline_step_ns = (tenths ? tenths : 1) * 100000000ull;
-	uint64_t start = clock_ns(), end = start + (uint64_t)(o.duration_s * 1e9);
+	/*
+	 * Every client exists: start them together, and the run's clock with
+	 * them.  Without a warm-up the measured interval starts in the same
+	 * step, before the clients run: on a loaded machine this process may
+	 * not run again for a while once it has woken them.
+	 */
+	uint64_t t = clock_ns();
+	if (o.warmup_s > 0) {
+		set_phase(&pool, PHASE_WARMUP);
+		uint64_t warm_end = t + (uint64_t)(o.warmup_s * 1e9);
+		while (!interrupted && !r.error[0] && clock_ns() < warm_end) {
+			sleep_until(warm_end);
+			reap(&c, &pool, &o, 0, &r);
+		}
+	}
+	uint64_t start = o.warmup_s > 0 ? clock_ns() : t;
+	uint64_t end = start + (uint64_t)(o.duration_s * 1e9);
 	pool.ctl->measure_start_ns = start;
-	__atomic_store_n(&pool.ctl->phase, PHASE_MEASURE, __ATOMIC_RELEASE);
+	set_phase(&pool, PHASE_MEASURE);
 	while (!interrupted && !r.error[0] && clock_ns() < end) {
 		uint64_t filled = strategy_fill_ns(&pool.ctl->strategy);
 		if (o.steady_s > 0 && filled) {

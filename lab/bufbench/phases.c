@@ -36,7 +36,7 @@ void bench_collect(struct bench_result *r, struct pool *p, const struct bench_op
 	backend_stats_add(&r->sum, &steady->sum);
 	r->complete_passes = strategy_complete_passes(&p->ctl->strategy);
 
-	r->time_to_fill_s = filled ? (filled - run_start) / 1e9 : -1;
+	r->time_to_fill_s = !filled ? -1 : filled > run_start ? (filled - run_start) / 1e9 : 0;
 	if (!filled || filled >= stop) {
 		r->fill = FILL_NOT_REACHED;
 		fill->present = true;

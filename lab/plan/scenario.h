@@ -19,7 +19,10 @@
 #define SEED_RELATION_OVER_POOL 1.06	/* 127 GB of tables / 120 GB */
 #define SEED_GUEST_POOL_MB 384		/* a TCG guest's pool unless MEM_MB is given */
 #define PG_MB_PER_SCALE 15.0		/* pgbench tables per scale unit at fillfactor 90 */
-/* The freelist order for few CPUs: chosen from measurements (docs/scenarios.md). */
+/*
+ * The freelist order: PostgreSQL's.  A stride did not raise the share of
+ * pops that fault (measured, docs/scenarios.md): backends do.
+ */
 #define SEED_FREELIST_STRIDE "1"
 
 struct seed_sizing {

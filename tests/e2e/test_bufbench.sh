@@ -206,6 +206,14 @@ check "relation smaller than the pool: the pool never fills, one fill phase" jq 
 run warm --relation 256M --warmup 2 --duration 1 --clients 2 --pool 16M
 check "a pool filled during warm-up: steady phase only, said so" jq -e '
 	.results.fill_state == "before-interval" and ([.results.phases[].name] == ["steady"])' "$tmp/warm.json"
+# Many clients: none starts before the last is forked, so the pool cannot
+# fill before the measured interval (it did, with 400 clients, before the
+# start barrier).
+for i in 1 2 3; do
+	"$bb" --clients 400 --pool 32M --relation 256M --duration 5 --steady 0.5 --json "$tmp/many$i.json" 2>/dev/null
+done
+check "400 clients: the fill lies inside the measured interval, every time" \
+	sh -c "for i in 1 2 3; do jq -e '.results.fill_state == \"in-interval\"' '$tmp'/many\$i.json > /dev/null || exit 1; done"
 run pg19 --relation 256M --strategy pg19 --workload simple-update
 check "pg19 takes the strategy lock only on wrap: acquisitions equal completed passes" jq -e '
 	.locks.strategy.acquisitions == .results.complete_passes and .results.complete_passes > 0' "$tmp/pg19.json"
