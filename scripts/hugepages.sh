@@ -13,19 +13,19 @@ HP_ADDED=""	# "SIZE_KB:PAGES ..." added by this process
 
 # hp_added SIZE_KB: pages of that size this process has added so far.
 hp_added() {
-	for e in $HP_ADDED; do
-		[ "${e%%:*}" = "$1" ] && { echo "${e#*:}"; return 0; }
+	for hp_e in $HP_ADDED; do
+		[ "${hp_e%%:*}" = "$1" ] && { echo "${hp_e#*:}"; return 0; }
 	done
 	echo 0
 }
 
 hp_note_added() { # SIZE_KB PAGES
-	total=$(( $(hp_added "$1") + $2 ))
-	rest=""
-	for e in $HP_ADDED; do
-		[ "${e%%:*}" = "$1" ] || rest="$rest $e"
+	hp_total=$(( $(hp_added "$1") + $2 ))
+	hp_rest=""
+	for hp_e in $HP_ADDED; do
+		[ "${hp_e%%:*}" = "$1" ] || hp_rest="$hp_rest $hp_e"
 	done
-	HP_ADDED="$rest $1:$total"
+	HP_ADDED="$hp_rest $1:$hp_total"
 }
 
 hp_pool() { echo "/sys/kernel/mm/hugepages/hugepages-${1}kB"; }
@@ -43,33 +43,35 @@ hp_sysctl_hint() {
 	fi
 }
 
+# Sourced into scripts with their own variables: everything here is hp_*.
+
 # hp_reserve SIZE_KB COUNT: returns 0 when COUNT pages are free afterwards.
 hp_reserve() {
-	pool=$(hp_pool "$1")
-	hp_have_pool "$1" || { note "no writable $pool (need root and a kernel with that page size)"; return 1; }
-	cur=$(cat "$pool/nr_hugepages")
-	free=$(cat "$pool/free_hugepages")
-	if [ "$free" -lt "$2" ]; then
-		want=$((cur + $2 - free))
+	hp_dir=$(hp_pool "$1")
+	hp_have_pool "$1" || { note "no writable $hp_dir (need root and a kernel with that page size)"; return 1; }
+	hp_cur=$(cat "$hp_dir/nr_hugepages")
+	hp_free=$(cat "$hp_dir/free_hugepages")
+	if [ "$hp_free" -lt "$2" ]; then
+		hp_want=$((hp_cur + $2 - hp_free))
 		# Compaction may be needed for contiguous pages; try twice.
-		echo "$want" > "$pool/nr_hugepages" 2>/dev/null || true
-		if [ "$(cat "$pool/free_hugepages")" -lt "$2" ]; then
+		echo "$hp_want" > "$hp_dir/nr_hugepages" 2>/dev/null || true
+		if [ "$(cat "$hp_dir/free_hugepages")" -lt "$2" ]; then
 			echo 1 > /proc/sys/vm/compact_memory 2>/dev/null || true
-			echo "$want" > "$pool/nr_hugepages" 2>/dev/null || true
+			echo "$hp_want" > "$hp_dir/nr_hugepages" 2>/dev/null || true
 		fi
-		now=$(cat "$pool/nr_hugepages")
-		[ "$now" -gt "$cur" ] && hp_note_added "$1" $((now - cur))
+		hp_now=$(cat "$hp_dir/nr_hugepages")
+		[ "$hp_now" -gt "$hp_cur" ] && hp_note_added "$1" $((hp_now - hp_cur))
 	fi
-	[ "$(cat "$pool/free_hugepages")" -ge "$2" ]
+	[ "$(cat "$hp_dir/free_hugepages")" -ge "$2" ]
 }
 
 hp_restore_all() {
-	for e in $HP_ADDED; do
-		pool=$(hp_pool "${e%%:*}")
-		now=$(cat "$pool/nr_hugepages" 2>/dev/null) || continue
-		left=$((now - ${e#*:}))
-		[ "$left" -lt 0 ] && left=0
-		echo "$left" > "$pool/nr_hugepages" 2>/dev/null || true
+	for hp_e in $HP_ADDED; do
+		hp_dir=$(hp_pool "${hp_e%%:*}")
+		hp_now=$(cat "$hp_dir/nr_hugepages" 2>/dev/null) || continue
+		hp_left=$((hp_now - ${hp_e#*:}))
+		[ "$hp_left" -lt 0 ] && hp_left=0
+		echo "$hp_left" > "$hp_dir/nr_hugepages" 2>/dev/null || true
 	done
 	HP_ADDED=""
 }

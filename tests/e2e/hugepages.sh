@@ -19,7 +19,10 @@ fi
 orig=$(cat "$pool/nr_hugepages")
 trap 'echo "$orig" > "$pool/nr_hugepages"' EXIT INT TERM
 free=$(cat "$pool/free_hugepages")
+total=14 left=3 cur=2 now=1
 if hp_reserve 2048 $((free + 8)); then
+	check "the caller's variables survive (total, left, cur, now)" \
+		test "$total $left $cur $now" = "14 3 2 1"
 	mine=$(( $(cat "$pool/nr_hugepages") - orig ))
 	# Another job reserves 3 more pages while this one holds its own.
 	echo $(( $(cat "$pool/nr_hugepages") + 3 )) > "$pool/nr_hugepages"
