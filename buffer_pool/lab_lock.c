@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "lab_lock.h"
+#include "resilient_lock.h"
 #include "rseq_slice.h"
 #include "vocab.h"
 
@@ -33,9 +34,27 @@ void lab_lock_init(struct lab_lock *l, enum lab_lock_kind kind)
 	l->kind = kind;
 }
 
+/* Until it has the lock: in a backend's own code a timeout is retried, counted. */
+static bool resilient_until_acquired(struct lab_lock *l, struct lock_ctx *c, struct lock_wait *w)
+{
+	bool late = l->kind == LOCK_RESILIENT_LATE;
+	enum resilient_result r;
+	while ((r = resilient_acquire(&l->tas, late, &w->spins)) != RES_ACQUIRED)
+		if (c->stats) {
+			if (r == RES_AA)
+				c->stats->aa_detected++;
+			else
+				c->stats->timeouts++;
+		}
+	return w->spins > 0;
+}
+
 static bool raw_acquire(struct lab_lock *l, struct lock_ctx *c, struct lock_wait *w)
 {
 	switch (l->kind) {
+	case LOCK_RESILIENT:
+	case LOCK_RESILIENT_LATE:
+		return resilient_until_acquired(l, c, w);
 	case LOCK_FUTEX:
 		return futex_lock_acquire(&l->futex, w);
 	case LOCK_MCS:
@@ -50,6 +69,10 @@ static bool raw_acquire(struct lab_lock *l, struct lock_ctx *c, struct lock_wait
 static void raw_release(struct lab_lock *l, struct lock_ctx *c)
 {
 	switch (l->kind) {
+	case LOCK_RESILIENT:
+	case LOCK_RESILIENT_LATE:
+		resilient_release(&l->tas);
+		break;
 	case LOCK_FUTEX:
 		futex_lock_release(&l->futex);
 		break;
@@ -89,6 +112,9 @@ void lab_lock_acquire(struct lab_lock *l, struct lock_ctx *c)
 		}
 		c->t_acquired = t1;
 	}
+	/* The resilient kinds keep the table themselves, around the exchange. */
+	if (l->kind != LOCK_RESILIENT && l->kind != LOCK_RESILIENT_LATE)
+		held_push(l);
 	if (c->events)
 		hold_events_mark(c->events);
 	/*
@@ -123,6 +149,8 @@ void lab_lock_release(struct lab_lock *l, struct lock_ctx *c)
 		}
 	}
 	raw_release(l, c);
+	if (l->kind != LOCK_RESILIENT && l->kind != LOCK_RESILIENT_LATE)
+		held_pop();
 	if (l->kind == LOCK_RSEQ) {
 		enum rseq_slice_outcome o = rseq_slice_withdraw();
 		if (o == SLICE_GRANTED) {
@@ -136,4 +164,41 @@ void lab_lock_release(struct lab_lock *l, struct lock_ctx *c)
 			s->rseq_revoked++;
 		}
 	}
+}
+
+enum reentry lab_lock_reentrant(struct lab_lock *l, struct lock_ctx *c, uint64_t *stall_ns)
+{
+	uint64_t t0 = clock_ns(), spins = 0;
+	enum reentry r = REENTRY_ACQUIRED;
+	struct lock_wait w = { 0, 0 };
+
+	switch (l->kind) {
+	case LOCK_RESILIENT:
+	case LOCK_RESILIENT_LATE: {
+		enum resilient_result q = resilient_acquire(&l->tas, l->kind == LOCK_RESILIENT_LATE,
+							    &spins);
+		if (q == RES_ACQUIRED)
+			resilient_release(&l->tas);
+		r = q == RES_ACQUIRED ? REENTRY_ACQUIRED : q == RES_AA ? REENTRY_AA : REENTRY_TIMEOUT;
+		break;
+	}
+	case LOCK_TAS:
+	case LOCK_RSEQ:
+		/*
+		 * tas cannot tell: it would spin, sleep and finally declare the
+		 * lock stuck, minutes later.  The lab's own table knows.
+		 */
+		if (held_has(l, 0)) {
+			r = REENTRY_DEADLOCK;
+			break;
+		}
+		tas_acquire(&l->tas, &w, c->name);
+		tas_release(&l->tas);
+		break;
+	default:
+		r = REENTRY_UNSUPPORTED;
+		break;
+	}
+	*stall_ns = clock_ns() - t0;
+	return r;
 }

@@ -10,6 +10,10 @@
  *   futex  a sleeping mutex: a waiter gives its CPU away at once (control).
  *   mcs    a fair queued spinlock: waiters spin on their own cache line
  *          and are served in order (control).
+ *   resilient       a test-and-set lock that detects a deadlock on itself
+ *          and gives up after a timeout (resilient_lock.c);
+ *   resilient-late  the same with the held-lock entry recorded after the
+ *          exchange: the negative control.
  *
  * Locks live in shared memory and are used by forked processes, so nothing
  * here may use process-private addresses except through the segment, which
@@ -24,7 +28,8 @@
 #include "hold_events.h"
 #include "lockstats.h"
 
-enum lab_lock_kind { LOCK_TAS, LOCK_RSEQ, LOCK_FUTEX, LOCK_MCS };
+enum lab_lock_kind { LOCK_TAS, LOCK_RSEQ, LOCK_FUTEX, LOCK_MCS, LOCK_RESILIENT,
+		     LOCK_RESILIENT_LATE };
 
 /* One MCS queue node per backend; a backend holds at most one MCS lock. */
 struct mcs_node {
@@ -35,7 +40,7 @@ struct mcs_node {
 struct lab_lock {
 	_Alignas(64) enum lab_lock_kind kind;
 	union {
-		volatile uint8_t tas;
+		volatile uint8_t tas;	/* tas, rseq, resilient */
 		uint32_t futex;		/* 0 free, 1 held, 2 held with waiters */
 		uint32_t mcs_tail;	/* backend index + 1 of the last waiter */
 	};
@@ -71,6 +76,20 @@ int lab_lock_kind_parse(const char *s, enum lab_lock_kind *out);
 void lab_lock_init(struct lab_lock *l, enum lab_lock_kind kind);
 void lab_lock_acquire(struct lab_lock *l, struct lock_ctx *c);
 void lab_lock_release(struct lab_lock *l, struct lock_ctx *c);
+
+/*
+ * An acquisition from code that interrupted this process (a signal
+ * handler: the userspace analogue of a perf NMI), taken and released at
+ * once.  Uninstrumented; *stall_ns receives how long it took.
+ */
+enum reentry {
+	REENTRY_ACQUIRED,
+	REENTRY_AA,		/* resilient: detected its own hold, gave up at once */
+	REENTRY_TIMEOUT,	/* resilient: gave up after the timeout */
+	REENTRY_DEADLOCK,	/* tas: this process holds it; acquiring would never return */
+	REENTRY_UNSUPPORTED,	/* futex, mcs: not from a signal handler */
+};
+enum reentry lab_lock_reentrant(struct lab_lock *l, struct lock_ctx *c, uint64_t *stall_ns);
 
 /* Call once per backend process before its first tas acquisition. */
 void spin_backend_start(struct spin_shared *sh, uint32_t seed);

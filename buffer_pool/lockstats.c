@@ -11,6 +11,8 @@ void lockstats_add(struct lockstats *sum, const struct lockstats *s)
 	sum->rseq_grants += s->rseq_grants;
 	sum->rseq_yields += s->rseq_yields;
 	sum->rseq_revoked += s->rseq_revoked;
+	sum->aa_detected += s->aa_detected;
+	sum->timeouts += s->timeouts;
 	sum->holds_with_fault += s->holds_with_fault;
 	sum->holds_with_switch += s->holds_with_switch;
 	sum->fault_hold_ns += s->fault_hold_ns;

@@ -23,6 +23,9 @@ struct lockstats {
 	uint64_t rseq_grants;	/* slice extensions the kernel granted */
 	uint64_t rseq_yields;
 	uint64_t rseq_revoked;	/* request found cleared: extension ran out */
+	/* resilient: attempts that gave up on a detected self-deadlock / the timeout. */
+	uint64_t aa_detected;
+	uint64_t timeouts;
 	/* With --hold-events: holds during which the holder faulted / was switched out. */
 	uint64_t holds_with_fault;
 	uint64_t holds_with_switch;

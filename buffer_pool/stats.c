@@ -42,6 +42,14 @@ void backend_stats_add(struct backend_stats *sum, const struct backend_stats *s)
 	if (s->pmd_mapped_kb > sum->pmd_mapped_kb)
 		sum->pmd_mapped_kb = s->pmd_mapped_kb;
 	sum->processes += s->processes;
+	sum->reentry.attempts += s->reentry.attempts;
+	sum->reentry.acquired += s->reentry.acquired;
+	sum->reentry.aa += s->reentry.aa;
+	sum->reentry.timeouts += s->reentry.timeouts;
+	sum->reentry.deadlocks += s->reentry.deadlocks;
+	sum->reentry.stall_ns += s->reentry.stall_ns;
+	if (s->reentry.max_stall_ns > sum->reentry.max_stall_ns)
+		sum->reentry.max_stall_ns = s->reentry.max_stall_ns;
 }
 
 double lat_quantile(const uint64_t *hist, double q)

@@ -17,6 +17,12 @@
 #define LAT_SUB 16
 #define LAT_BUCKETS ((43 - 3) * LAT_SUB)
 
+/* --reentrant-signal: the strategy lock taken from a SIGPROF handler. */
+struct reentry_stats {
+	uint64_t attempts, acquired, aa, timeouts, deadlocks;
+	uint64_t stall_ns, max_stall_ns;
+};
+
 struct backend_stats {
 	_Alignas(64) uint64_t transactions;
 	uint64_t hits, misses, evictions, writes;
@@ -30,6 +36,7 @@ struct backend_stats {
 	double utime_s, stime_s;
 	int64_t pmd_mapped_kb;	/* THP actually mapping the segment, max seen */
 	uint32_t processes;	/* how many processes used this slot */
+	struct reentry_stats reentry;
 };
 
 int lat_bucket(uint64_t ns);

@@ -51,6 +51,8 @@ static const struct vocab_item locks[] = {
 	{ "rseq", LOCK_RSEQ, "tas inside an rseq time-slice extension request (Linux 7.0+)" },
 	{ "futex", LOCK_FUTEX, "a futex mutex: waiters sleep instead of spinning (control)" },
 	{ "mcs", LOCK_MCS, "an MCS queue lock: FIFO handoff, each waiter spins locally (control)" },
+	{ "resilient", LOCK_RESILIENT, "tas that detects a deadlock on itself and times out (rqspinlock's lesson)" },
+	{ "resilient-late", LOCK_RESILIENT_LATE, "resilient recording its hold after the exchange (negative control)" },
 };
 const struct vocab vocab_locks = {
 	"locks", "LOCKS", "--lock", "the strategy lock", ITEMS(locks)

@@ -34,6 +34,8 @@ struct bench_opts {
 	bool hold_events;
 	uint32_t freelist_stride;
 	double steady_s;	/* 0: run the whole duration */
+	double lock_timeout_ms;	/* resilient kinds */
+	long reentrant_hz;	/* SIGPROF rate of the reentrant acquisitions; 0 off */
 };
 
 /* Exit codes: documented in --help and docs/bufbench.md. */
@@ -42,6 +44,8 @@ struct bench_opts {
 #define EXIT_RUN_FAILED 4
 #define EXIT_RSEQ 5		/* --lock rseq: no time-slice extension here */
 #define EXIT_HOLD_EVENTS 6	/* --hold-events: no perf software counters here */
+/* A client's SIGPROF handler needed the lock its interrupted code held (tas). */
+#define EXIT_SELF_DEADLOCK 7
 /* A client that ends itself to be re-forked (--reconnect). */
 #define EXIT_RECONNECT 10
 

@@ -11,7 +11,9 @@
 #include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -19,6 +21,53 @@
 #include "bufmgr.h"
 #include "clock.h"
 #include "rseq_slice.h"
+
+/*
+ * --reentrant-signal: SIGPROF interrupts the backend wherever it is, also
+ * inside its own strategy-lock hold, and takes the lock from the handler,
+ * as a perf NMI handler may take a lock the interrupted kernel code holds.
+ */
+static struct backend *reentrant_backend;
+static struct lab_lock *reentrant_lock;
+static struct lock_ctx reentrant_ctx = { NULL, NULL, 0, 0, "strategy lock (signal handler)",
+					 NULL };
+
+static void on_sigprof(int sig)
+{
+	(void)sig;
+	struct reentry_stats *rs = &reentrant_backend->st->reentry;
+	uint64_t stall;
+	enum reentry r = lab_lock_reentrant(reentrant_lock, &reentrant_ctx, &stall);
+	rs->attempts++;
+	rs->stall_ns += stall;
+	if (stall > rs->max_stall_ns)
+		rs->max_stall_ns = stall;
+	switch (r) {
+	case REENTRY_ACQUIRED: rs->acquired++; break;
+	case REENTRY_AA: rs->aa++; break;
+	case REENTRY_TIMEOUT: rs->timeouts++; break;
+	default:
+		/* tas would wait for itself forever: end here, said so by the exit code. */
+		rs->deadlocks++;
+		_exit(EXIT_SELF_DEADLOCK);
+	}
+}
+
+static void start_reentrant_signal(struct backend *b, struct pool *p, long hz)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigprof;
+	sa.sa_flags = SA_RESTART;
+	reentrant_backend = b;
+	reentrant_lock = &p->ctl->strategy.part[0].lock;
+	reentrant_ctx.mcs_nodes = p->mcs;
+	reentrant_ctx.backend = b->id;
+	sigaction(SIGPROF, &sa, NULL);
+	long us = 1000000L / hz;
+	struct itimerval it = { { us / 1000000L, us % 1000000L }, { us / 1000000L, us % 1000000L } };
+	setitimer(ITIMER_PROF, &it, NULL);
+}
 
 static uint64_t rng;
 
@@ -146,6 +195,8 @@ _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t
 		}
 	}
 
+	if (o->reentrant_hz)
+		start_reentrant_signal(&b, p, o->reentrant_hz);
 	/* Sleep until every client exists (pool.h, PHASE_FORKING). */
 	while (__atomic_load_n(&p->ctl->phase, __ATOMIC_ACQUIRE) == PHASE_FORKING)
 		syscall(SYS_futex, &p->ctl->phase, FUTEX_WAIT, PHASE_FORKING, NULL, NULL, 0);

@@ -23,6 +23,8 @@ static void write_lock(struct json *j, const char *key, const struct lockstats *
 	json_uint(j, "rseq_grants", s->rseq_grants);
 	json_uint(j, "rseq_yields", s->rseq_yields);
 	json_uint(j, "rseq_revoked", s->rseq_revoked);
+	json_uint(j, "aa_detected", s->aa_detected);
+	json_uint(j, "timeouts", s->timeouts);
 	write_hist(j, "hold_hist", s->hold_hist);
 	write_hist(j, "wait_hist", s->wait_hist);
 	json_uint(j, "holds_with_fault", s->holds_with_fault);
@@ -114,6 +116,8 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_bool(&j, "instrument", o->instrument);
 	json_bool(&j, "hold_events", o->hold_events);
 	json_uint(&j, "freelist_stride", o->freelist_stride);
+	json_double(&j, "lock_timeout_ms", o->lock_timeout_ms);
+	json_int(&j, "reentrant_signal_hz", o->reentrant_hz);
 	json_double(&j, "steady_s", o->steady_s);
 	json_uint(&j, "segment_bytes", seg->size);
 	json_str(&j, "page_note", seg->note);
@@ -154,6 +158,16 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_uint(&j, "processes", s->processes);
 	json_uint(&j, "complete_passes", r->complete_passes);
 	write_phases(&j, o, r);
+	json_begin_object(&j, "reentrant");
+	json_uint(&j, "attempts", s->reentry.attempts);
+	json_uint(&j, "acquired", s->reentry.acquired);
+	json_uint(&j, "aa_detected", s->reentry.aa);
+	json_uint(&j, "timeouts", s->reentry.timeouts);
+	json_uint(&j, "deadlocks", s->reentry.deadlocks);
+	json_double(&j, "mean_stall_us", per((double)s->reentry.stall_ns / 1e3,
+					     (double)s->reentry.attempts));
+	json_double(&j, "max_stall_us", (double)s->reentry.max_stall_ns / 1e3);
+	json_end_object(&j);
 	json_end_object(&j);
 
 	json_begin_object(&j, "locks");

@@ -26,6 +26,7 @@
 #include "clock.h"
 #include "hold_events.h"
 #include "out_file.h"
+#include "resilient_lock.h"
 #include "rseq_slice.h"
 
 /*
@@ -140,7 +141,11 @@ static int reap(struct children *c, struct pool *p, const struct bench_opts *o, 
 					 WIFEXITED(status) ? "exited with status" : "killed by signal",
 					 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
 					 WIFEXITED(status) && WEXITSTATUS(status) == SPIN_STUCK_EXIT ?
-						 " (stuck spinlock)" : "");
+						 " (stuck spinlock)" :
+					 WIFEXITED(status) && WEXITSTATUS(status) == EXIT_SELF_DEADLOCK ?
+						 " (self-deadlock: its SIGPROF handler needed the strategy "
+						 "lock the interrupted code held; tas cannot detect it, "
+						 "--lock resilient does)" : "");
 			return -1;
 		}
 		if (block)
@@ -216,6 +221,7 @@ int main(int argc, char **argv)
 		hold_events_close(&ev);
 	}
 	memset(&r, 0, sizeof(r));
+	resilient_set_timeout_ns((uint64_t)(o.lock_timeout_ms * 1e6));
 
 	/* Before the run: a bad --json path must not cost a run's result. */
 	struct out_file out;

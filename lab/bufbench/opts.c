@@ -32,6 +32,11 @@ static const char usage[] =
 	"  --steady S           end the run S seconds after the pool has filled (the\n"
 	"                       fill phase, then S seconds of steady phase); --duration\n"
 	"                       is then the limit\n"
+	"  --lock-timeout-ms N  resilient locks give up after N ms (default 250)\n"
+	"  --reentrant-signal HZ  each client also takes the strategy lock from a\n"
+	"                       SIGPROF handler HZ times per CPU second (a perf NMI's\n"
+	"                       analogue): tas deadlocks (reported, exit 4), resilient\n"
+	"                       detects it\n"
 	"  --numa N             none | local | interleave | bind:NODE (default none)\n"
 	"  --reconnect N        re-fork each client every N transactions (0: never)\n"
 	"  --seed N             random seed (default 1)\n"
@@ -47,7 +52,7 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 done, 2 bad option, 3 the page policy cannot be had (the\n"
 	"message names the sysctl), 4 the run failed (stuck lock, no unpinned\n"
-	"buffers), 5 --lock rseq: no time-slice extension here (the message says\n"
+	"buffers, a self-deadlock under --reentrant-signal), 5 --lock rseq: no time-slice extension here (the message says\n"
 	"why), 6 --hold-events: no perf software counters here.\n"
 	"Environment: PREEMPTLAB_KERNEL (catalog label), PREEMPTLAB_VIRT\n"
 	"(none|kvm|tcg), PREEMPTLAB_MODEL (when debugfs is not readable).\n";
@@ -163,7 +168,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
 	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR, O_STUCK,
-	       O_SEGSIZE, O_HOLDEV, O_STRIDE, O_STEADY, O_HELP };
+	       O_SEGSIZE, O_HOLDEV, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -184,6 +189,8 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "hold-events", no_argument, 0, O_HOLDEV },
 		{ "freelist-stride", required_argument, 0, O_STRIDE },
 		{ "steady", required_argument, 0, O_STEADY },
+		{ "lock-timeout-ms", required_argument, 0, O_LOCKTO },
+		{ "reentrant-signal", required_argument, 0, O_REENTRANT },
 		{ "help", no_argument, 0, O_HELP },
 		{ 0, 0, 0, 0 },
 	};
@@ -201,6 +208,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 	o->instrument = true;
 	o->stuck_limit = 1000;
 	o->freelist_stride = 1;
+	o->lock_timeout_ms = 250;
 
 	opterr = 0;
 	int c;
@@ -249,6 +257,12 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 			o->freelist_stride = (uint32_t)parse_long("--freelist-stride", a, 1, 1L << 20);
 			break;
 		case O_STEADY: o->steady_s = parse_seconds("--steady", a); break;
+		case O_LOCKTO:
+			o->lock_timeout_ms = (double)parse_long("--lock-timeout-ms", a, 1, 600000);
+			break;
+		case O_REENTRANT:
+			o->reentrant_hz = parse_long("--reentrant-signal", a, 1, 10000);
+			break;
 		case O_HELP: print_usage(stdout); exit(0);
 		case ':':
 			bad("option %s needs a value", argv[optind - 1]);
@@ -276,6 +290,9 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		bad("too many clients for the pool: each can pin a buffer%s; raise --pool", "");
 	if (o->freelist_stride > 1 && o->strategy == STRATEGY_PG19)
 		bad("--freelist-stride orders a freelist, and --strategy pg19 has none%s", "");
+	if (o->reentrant_hz && (o->lock == LOCK_FUTEX || o->lock == LOCK_MCS))
+		bad("--reentrant-signal takes the lock from a signal handler: --lock tas, rseq, "
+		    "resilient or resilient-late, not %s", lab_lock_kind_name(o->lock));
 	if (o->steady_s > 0 && o->steady_s > o->duration_s)
 		bad("--steady %s is longer than --duration: the duration is the run's limit",
 		    arg_of(argc, argv, "--steady"));
