@@ -14,5 +14,18 @@ new_run_dir() {
 	echo "$d"
 }
 
+# on_exit 'COMMANDS': run COMMANDS when the script ends, however it ends.
+# dash runs an EXIT trap on exit but not on a signal, and a trap for INT
+# that only cleans up lets the script carry on without what it removed:
+# INT, TERM and HUP exit with the shell's status for them, which runs the
+# EXIT trap once.
+on_exit() {
+	# shellcheck disable=SC2064 # the commands are fixed now, on purpose
+	trap "$1" EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+}
+
 # split_list "a,b c": print the items of a comma or space separated list.
 split_list() { echo "$1" | tr ',' ' '; }

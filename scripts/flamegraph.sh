@@ -42,7 +42,8 @@ if [ -n "${DIFF:-}" ]; then
 	*) die "DIFF=$DIFF: give two cells, DIFF=KERNEL/MODEL,KERNEL/MODEL (e.g. DIFF=6.12/none,7.0/lazy)" ;;
 	esac
 	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT INT TERM
+	# shellcheck disable=SC2016 # expanded when the trap runs
+	on_exit 'rm -rf "$tmp"'
 	for side in a b; do
 		eval "spec=\$$side"
 		# shellcheck disable=SC2154 # spec is set by the eval above

@@ -6,7 +6,7 @@
 # takes exactly those away again.  It restores by the difference, not to
 # the old absolute nr_hugepages: a job beside this one that reserved pages
 # meanwhile keeps them.  Callers install
-#   trap 'hp_restore_all' EXIT INT TERM
+#   on_exit 'hp_restore_all'   (scripts/common.sh)
 # so Ctrl-C or a failure leaves no reservation behind.
 
 HP_ADDED=""	# "SIZE_KB:PAGES ..." added by this process

@@ -25,7 +25,8 @@ key=$(printf '%s %s %s' "$(uname -r)" "$(${QEMU:-qemu-system-x86_64} --version |
 if [ -f "$cache/$key" ]; then cat "$cache/$key"; exit 0; fi
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
 limit=${PREEMPTLAB_KVM_PROBE_S:-30}
 timeout -k 5 "$limit" "$(dirname "$0")/qemu-boot.sh" "$1" "$2" \
 	"console=ttyS0 panic=-1 preemptlab.probe" kvm 1 512 "$tmp/console" "$tmp/chan" \

@@ -17,6 +17,17 @@ check() {
 # tests/data/FIXTURE starts: FAIL and stop unless build/BIN... are built,
 # SKIP and stop without jq; then tmp, a directory removed on exit, and run,
 # a copy of the fixture in it.  $top is the checkout, as every test sets it.
+# on_exit 'COMMANDS': as scripts/common.sh's: clean up on exit and on
+# INT, TERM and HUP, which then end the test instead of letting it go on
+# without what the cleanup removed.
+on_exit() {
+	# shellcheck disable=SC2064 # the commands are fixed now, on purpose
+	trap "$1" EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+}
+
 fixture_run() {
 	fx_test=$1 fx_dir=$2
 	shift 2
@@ -26,7 +37,8 @@ fixture_run() {
 	done
 	command -v jq >/dev/null || { skip "$fx_test: jq not installed (apt-get install jq)"; exit 0; }
 	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT INT TERM
+	# shellcheck disable=SC2016 # expanded when the trap runs
+	on_exit 'rm -rf "$tmp"'
 	cp -r "$top/tests/data/$fx_dir" "$tmp/run"
 	# shellcheck disable=SC2034 # run is the caller's
 	run=$tmp/run

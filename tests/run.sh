@@ -6,7 +6,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 what=${1:-all}
 log=$(mktemp)
-trap 'rm -f "$log" "$log.one" "$log.rc"' EXIT INT TERM
+# shellcheck source=scripts/common.sh
+. "$top/scripts/common.sh"
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -f "$log" "$log.one" "$log.rc"'
 
 run() {
 	echo "== $*"

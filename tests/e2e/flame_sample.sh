@@ -13,7 +13,8 @@ for b in stackfold flamegraph report; do
 	[ -x "$top/build/$b" ] || { fail "flame_sample: build/$b missing (make first)"; exit 1; }
 done
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
 
 "$top/build/stackfold" -q "$sample" > "$tmp/s.folded"
 check "folding the recorded sample gives the checked-in folded file" \

@@ -11,7 +11,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
 
 for b in bufbench-static stackfold flamegraph report; do
 	[ -x "$top/build/$b" ] || { fail "guest_profile: build/$b missing (make build-all)"; exit 1; }

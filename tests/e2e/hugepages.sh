@@ -17,7 +17,8 @@ if ! hp_have_pool 2048; then
 	exit 0
 fi
 orig=$(cat "$pool/nr_hugepages")
-trap 'echo "$orig" > "$pool/nr_hugepages"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'echo "$orig" > "$pool/nr_hugepages"'
 free=$(cat "$pool/free_hugepages")
 total=14 left=3 cur=2 now=1
 if hp_reserve 2048 $((free + 8)); then

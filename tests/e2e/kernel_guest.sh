@@ -9,7 +9,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
 
 command -v qemu-system-x86_64 >/dev/null || { fail "guest: no qemu-system-x86_64 (./configure --install-deps)"; exit 1; }
 [ -x "$top/build/bufbench-static" ] || { fail "guest: no build/bufbench-static (make build-all)"; exit 1; }

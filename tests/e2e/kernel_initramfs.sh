@@ -7,7 +7,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
 
 etc_apt() { find /etc/apt -type f -exec sha256sum {} + 2>/dev/null | sort; }
 etc_apt > "$tmp/apt.before"

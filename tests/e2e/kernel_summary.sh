@@ -8,7 +8,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
 mkdir -p "$tmp/runs" "$tmp/logs"
 
 # doc KERNEL MODEL PAGES REP TPS: one bufbench document with the fields the

@@ -12,7 +12,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
 
 # --- summary.txt's pgbench table ---------------------------------------------
 mkdir -p "$tmp/fx/runs" "$tmp/fx/logs"

@@ -11,7 +11,8 @@ top=$(dirname "$(dirname "$here")")
 . "$top/scripts/hugepages.sh"
 bb=$top/build/bufbench
 tmp=$(mktemp -d)
-trap 'hp_restore_all; rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'hp_restore_all; rm -rf "$tmp"'
 
 check "--help lists every option" sh -c "'$bb' --help | grep -q -- '--reconnect' && '$bb' --help | grep -q -- '--numa'"
 check "--help lists every page policy, lock and strategy by name" sh -c "'$bb' --help | grep -Eq '^ +try-1g ' && '$bb' --help | grep -Eq '^ +mcs ' && '$bb' --help | grep -Eq '^ +partitioned:N ' && ! '$bb' --help | grep -q '@'"
