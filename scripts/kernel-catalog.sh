@@ -14,6 +14,10 @@ PREEMPTLAB_MIRROR=${PREEMPTLAB_MIRROR:-http://deb.debian.org/debian}
 PREEMPTLAB_KEYRING=${PREEMPTLAB_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 # Package lists younger than this are reused without asking the archive.
 PREEMPTLAB_APT_MAX_AGE=${PREEMPTLAB_APT_MAX_AGE:-86400}
+# When the archive cannot be reached, lists up to this old still serve (a
+# kernel's security fixes are not older than a fortnight's lists); older
+# ones are refused.
+PREEMPTLAB_APT_STALE_MAX=${PREEMPTLAB_APT_STALE_MAX:-1209600}
 
 # kcat_known: the catalog's series names, one a line.
 kcat_known() {
@@ -70,16 +74,22 @@ kapt_setup() {
 kapt_update() {
 	kapt_setup "$1"
 	d=$(kapt_dir "$1")
+	age=0
 	if [ -f "$d/updated" ]; then
 		age=$(( $(date +%s) - $(stat -c %Y "$d/updated") ))
 		[ "$age" -lt "$PREEMPTLAB_APT_MAX_AGE" ] && return 0
 	fi
 	note "refreshing the package list of $1 (private apt in $d)"
+	# apt-get update exits 0 when it cannot reach the archive ("Err:",
+	# "W: Failed to fetch", "old ones used instead"): that is no refresh.
 	if kapt "$1" apt-get update >"$d/update.log" 2>&1 &&
-		! grep -q -e '^W: GPG error' -e '^E:' -e 'NO_PUBKEY' "$d/update.log"; then
+		! grep -q -e '^W: GPG error' -e '^E:' -e 'NO_PUBKEY' -e '^Err:' -e '^W: Failed to fetch' \
+			-e 'index files failed to download' "$d/update.log"; then
 		touch "$d/updated"
-	elif [ -f "$d/updated" ]; then
+	elif [ -f "$d/updated" ] && [ "$age" -lt "$PREEMPTLAB_APT_STALE_MAX" ]; then
 		note "could not refresh $1 (see $d/update.log); using the lists from $(date -r "$d/updated" +%F)"
+	elif [ -f "$d/updated" ]; then
+		die "could not refresh $1 (see $d/update.log), and its lists from $(date -r "$d/updated" +%F) are older than $((PREEMPTLAB_APT_STALE_MAX / 86400)) days: reach the archive (PREEMPTLAB_MIRROR), or allow older lists with PREEMPTLAB_APT_STALE_MAX=SECONDS"
 	else
 		sed 's/^/  /' "$d/update.log" >&2
 		grep -q -e 'GPG error' -e NO_PUBKEY -e 'is not signed' "$d/update.log" &&
@@ -99,23 +109,40 @@ kapt_candidates() {
 		sort -u | sort -k2,2Vr
 }
 
+# kapt_verify SUITE PACKAGE VERSION DEB: the .deb's SHA256 is the one the
+# signed lists give for that package and version.  apt checks a download;
+# this checks a cached file again before it is used, so a file changed or
+# cut short in the cache is never booted.
+kapt_verify() {
+	want=$(kapt "$1" apt-cache show "$2=$3" 2>/dev/null | sed -n 's/^SHA256: *//p' | head -n1)
+	[ -n "$want" ] || die "the $1 lists have no SHA256 for $2 $3: cannot verify $4"
+	have=$(sha256sum "$4" | cut -d' ' -f1)
+	[ "$have" = "$want" ] ||
+		die "$4 does not match the signed $1 lists (sha256 $have, expected $want): remove it (and $PREEMPTLAB_CACHE/images for this kernel) and rerun"
+}
+
 # kapt_fetch SUITE PACKAGE VERSION DIR: download the .deb (apt checks its
-# hash against the signed lists) and unpack it into DIR, unless done before.
+# hash against the signed lists) and unpack it into DIR, unless done before;
+# a cached .deb is verified again either way.
 kapt_fetch() {
-	[ -f "$4/.unpacked" ] && return 0
 	debs="$PREEMPTLAB_CACHE/debs"
 	mkdir -p "$debs"
 	# apt-get download's own file name: an epoch's colon becomes %3a, and
 	# source packages (linux-source-*) are architecture "all".
 	deb="$debs/${2}_$(echo "$3" | sed 's/:/%3a/')_amd64.deb"
 	[ -f "$deb" ] || [ ! -f "${deb%_amd64.deb}_all.deb" ] || deb=${deb%_amd64.deb}_all.deb
+	# Unpacked before and its .deb since removed: nothing cached to check.
+	[ -f "$4/.unpacked" ] && [ ! -f "$deb" ] && return 0
 	if [ ! -f "$deb" ]; then
 		note "downloading $2 $3 from $1"
 		(cd "$debs" && kapt "$1" apt-get download "$2=$3") >&2 ||
 			die "apt-get download $2=$3 failed; check the network or PREEMPTLAB_MIRROR"
 		[ -f "$deb" ] || [ ! -f "${deb%_amd64.deb}_all.deb" ] || deb=${deb%_amd64.deb}_all.deb
 		[ -f "$deb" ] || die "apt-get download left no $deb"
+	else
+		kapt_verify "$1" "$2" "$3" "$deb"
 	fi
+	[ -f "$4/.unpacked" ] && return 0
 	rm -rf "$4"; mkdir -p "$4"
 	dpkg -x "$deb" "$4" || die "dpkg -x $deb failed"
 	# The guest loads no modules: keep the image and config, not 400 MB of .ko.

@@ -60,7 +60,7 @@ total_bb=$(awk -F "$TAB" '{ n += $8 } END { print n + 0 }' "$plan/units.tsv")
 total_pg=$(awk -F "$TAB" '{ n += $9 } END { print n + 0 }' "$plan/units.tsv")
 pg_runs_total=$(awk -F "$TAB" '{ n += $10 } END { print n + 0 }' "$plan/units.tsv")
 boots_left=0; [ "$is_host" = 1 ] || boots_left=$(wc -l < "$plan/units.tsv")
-cell_est=$((WARMUP + DURATION + 4 - 3 * is_host)) pg_run_est=$((DURATION + 5)) pg_setup_est=$((60 - 45 * is_host)) boot_est=15
+cell_est=$((WARMUP + DURATION + 4 - 3 * is_host)) pg_run_est=$((PG_DURATION + 5)) pg_setup_est=$((60 - 45 * is_host)) boot_est=15
 cell_secs=0 cells_timed=0 bb_started=0 pg_started=0 pg_runs_started=0 n=0
 started_at=$(date +%s)
 left_est() {

@@ -91,6 +91,40 @@ else
 	skip "catalog: signature refusal: no debian-archive-removed-keys.gpg to test with"
 fi
 
+# A cached .deb is checked against the signed lists again before reuse:
+# the resolved 7.0 package verifies, a copy changed by one byte does not.
+cache=${PREEMPTLAB_CACHE:-$top/kernels/cache}
+cached=$(find "$cache/debs" -name 'linux-*7.0*_amd64.deb' | head -n1)
+if [ -n "$cached" ]; then
+	pkg=$(dpkg-deb -f "$cached" Package) ver=$(dpkg-deb -f "$cached" Version)
+	verify() { # DEB
+		( . "$top/scripts/common.sh"; KCAT_DIR=$top/kernels PREEMPTLAB_CACHE=$cache
+		  . "$top/scripts/kernel-catalog.sh"
+		  kapt_verify trixie-backports "$pkg" "$ver" "$1" ) > "$tmp/verify.out" 2>&1
+	}
+	check "catalog: the cached $pkg verifies against the signed lists" verify "$cached"
+	cp "$cached" "$tmp/changed.deb"
+	printf 'X' | dd of="$tmp/changed.deb" bs=1 seek=5000 conv=notrunc 2>/dev/null
+	rc=0; verify "$tmp/changed.deb" || rc=$?
+	check "catalog: a changed copy is refused, naming the fix ($(tail -n1 "$tmp/verify.out" | cut -c1-60)...)" \
+		sh -c "[ $rc -ne 0 ] && grep -q 'does not match the signed' '$tmp/verify.out'"
+else
+	skip "catalog: no cached 7.0 .deb to verify"
+fi
+
+# Lists too old to trust are refused when the archive cannot be reached.
+mkdir -p "$tmp/stale"
+cp -r "$cache/apt" "$tmp/stale/"
+touch -d '30 days ago' "$tmp/stale/apt/trixie-backports/updated"
+rc=0
+# The archive made unreachable through a proxy that refuses: the same
+# mirror, so the lists stay the ones in use.
+( . "$top/scripts/common.sh"; KCAT_DIR=$top/kernels PREEMPTLAB_CACHE=$tmp/stale
+  export http_proxy=http://127.0.0.1:9
+  . "$top/scripts/kernel-catalog.sh"; kapt_update trixie-backports ) > "$tmp/stale.out" 2>&1 || rc=$?
+check "catalog: 30-day-old lists and no archive: refused, naming PREEMPTLAB_APT_STALE_MAX" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'PREEMPTLAB_APT_STALE_MAX' '$tmp/stale.out'"
+
 etc_apt > "$tmp/apt.after"
 check "catalog: /etc/apt is unchanged" cmp -s "$tmp/apt.before" "$tmp/apt.after"
 tests_done
