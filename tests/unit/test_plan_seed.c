@@ -39,6 +39,11 @@ int main(void)
 	CHECK(h.clients == 21 && h.pool_mb == 7168 && h.relation_mb == 7599,
 	      "2 CPUs, 24105 MB: 21 clients, pool 7168 MB, relation 7599 MB (%ld, %ld, %ld)",
 	      h.clients, h.pool_mb, h.relation_mb);
+	CHECK(h.pg_duration_s == 917504 / 2100 + 60,
+	      "pgbench runs long enough to take in the pool at the measured 2,100 buffers/s (%ld s)",
+	      h.pg_duration_s);
+	CHECK(r.pg_duration_s == 1200, "...and never longer than the report's 1200 s (%ld s)",
+	      r.pg_duration_s);
 	CHECK(h.steady_s > 0 && h.duration_s > h.steady_s && h.guest_mem_mb == 0,
 	      "the host: runs end %ld s after the fill, %ld s at most, no guest RAM", h.steady_s,
 	      h.duration_s);
