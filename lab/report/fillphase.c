@@ -66,13 +66,31 @@ static void fill_states(const struct cell *c, char *buf, size_t len)
 			 c->nruns, in, never, before);
 }
 
+/* pgbench: the largest share of shared_buffers in use in any run, in %. */
+static double pg_max_used_pct(const struct cell *c)
+{
+	double best = -1;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct jr_val *u = jr_path(c->runs[i]->doc, "results.buffer_fill.used");
+		double total;
+		if (!u || u->type != JR_ARR || !u->n ||
+		    !jr_num(c->runs[i]->doc, "results.buffer_fill.total_buffers", &total) || total <= 0)
+			continue;
+		for (size_t k = 0; k < u->n; k++)
+			if (u->items[k]->type == JR_NUM && 100 * u->items[k]->num / total > best)
+				best = 100 * u->items[k]->num / total;
+	}
+	return best;
+}
+
 bool fill_present(const struct results *r)
 {
 	for (size_t k = 0; k < r->ncells; k++) {
 		struct side s;
 		if (is_bufbench(&r->cells[k]) && side_of(&r->cells[k], &m_fill_tps, &s))
 			return true;
-		if (!is_bufbench(&r->cells[k]) && side_of(&r->cells[k], &m_pg_ttf, &s))
+		if (!is_bufbench(&r->cells[k]) && (side_of(&r->cells[k], &m_pg_ttf, &s) ||
+						    pg_max_used_pct(&r->cells[k]) >= 0))
 			return true;
 	}
 	return false;
@@ -310,16 +328,25 @@ void write_fill_txt(FILE *f, const struct results *r)
 		if (is_bufbench(c))
 			continue;
 		row_of(c, &w);
-		if (!w.has_pgttf)
+		double used = pg_max_used_pct(c);
+		if (!w.has_pgttf && used < 0)
 			continue;
 		if (!pg_rows) {
-			fprintf(f, "\npgbench: shared_buffers filled after (pg_buffercache, median)\n");
+			fprintf(f, "\npgbench: shared_buffers in use (pg_buffercache)\n");
 			pg_rows = true;
 		}
-		char pg[16];
-		fprintf(f, "  C%-3d %-22.22s %-5s %-14s c%-4ld n=%zu  %s s\n", c->id, c->variant,
-			page_name(c->page_kb, pg, sizeof(pg)), c->workload, c->clients, w.pgttf.n,
-			fmt_val(w.pgttf.median, a, sizeof(a)));
+		char pg[16], line[400];
+		if (w.has_pgttf)
+			snprintf(line, sizeof(line), "C%d %s %s %s c%ld: filled after %s s (median of "
+				 "%zu runs)", c->id, c->variant, page_name(c->page_kb, pg, sizeof(pg)),
+				 c->workload, c->clients, fmt_val(w.pgttf.median, a, sizeof(a)),
+				 w.pgttf.n);
+		else
+			snprintf(line, sizeof(line), "C%d %s %s %s c%ld: did not fill within the "
+				 "runs, at most %.0f%% in use (a longer PG_DURATION covers it)", c->id,
+				 c->variant, page_name(c->page_kb, pg, sizeof(pg)), c->workload,
+				 c->clients, used);
+		tw_para(f, "  ", line, 4);
 	}
 }
 
@@ -355,12 +382,16 @@ void write_fill_md(FILE *f, const struct results *r)
 		if (is_bufbench(c))
 			continue;
 		row_of(c, &w);
-		if (w.has_pgttf) {
-			char pg[16];
+		double used = pg_max_used_pct(c);
+		char pg[16];
+		if (w.has_pgttf)
 			fprintf(f, "- pgbench C%d %s %s %s, %ld clients: shared_buffers filled after "
 				   "%s s (median of %zu)\n", c->id, c->variant,
 				page_name(c->page_kb, pg, sizeof(pg)), c->workload, c->clients,
 				fmt_val(w.pgttf.median, a, sizeof(a)), w.pgttf.n);
-		}
+		else if (used >= 0)
+			fprintf(f, "- pgbench C%d %s %s %s, %ld clients: shared_buffers did not fill "
+				   "within the runs, at most %.0f%% in use\n", c->id, c->variant,
+				page_name(c->page_kb, pg, sizeof(pg)), c->workload, c->clients, used);
 	}
 }

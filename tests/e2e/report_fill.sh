@@ -55,7 +55,18 @@ check "timeline-pgbench.svg shows pg_buffercache's curve and the fill" \
 	sh -c "xmllint --noout '$psvg' && grep -q 'stroke=\"#999\"' '$psvg' && grep -q 'stroke-dasharray=\"5,3\"' '$psvg'"
 check "report.md links both timelines" \
 	sh -c "grep -q 'timeline-bufbench.svg' '$run/report.md' && grep -q 'timeline-pgbench.svg' '$run/report.md'"
-check "pgbench: the fill of shared_buffers is reported" grep -q 'shared_buffers filled after' "$txt"
+check "pgbench: the fill of shared_buffers is reported" grep -q ': filled after' "$txt"
+
+# A pgbench run that never filled shared_buffers says so, with how far it got.
+mkdir -p "$tmp/nofill/runs"
+for f in "$run"/runs/pgbench-*.json; do
+	jq '.results.buffer_fill.time_to_fill_s = null | .results.buffer_fill.used |= map(. / 2 | floor)' \
+		"$f" > "$tmp/nofill/runs/${f##*/}"
+done
+most=$(jq -s 'map(.results.buffer_fill | (.used | max) * 100 / .total_buffers) | max | round' "$tmp"/nofill/runs/*.json)
+"$top/build/report" "$tmp/nofill" > /dev/null 2>&1
+check "pgbench that never filled: 'did not fill', at most $most% in use" \
+	sh -c "tr '\n' ' ' < '$tmp/nofill/report.txt' | grep -q 'did not fill within the runs, at most *$most% *in use'"
 
 # A run without phases (written before them) gets no fill section.
 cp -r "$top/tests/data/run-host" "$tmp/old"
