@@ -55,8 +55,12 @@ configs=$tmp/configs.txt
 if [ -f "$dir/manifest.json" ]; then
 	jq -r '.. | objects | .config? // empty | strings' "$dir/manifest.json" >> "$configs" 2>/dev/null || true
 fi
-for rel in $(jq -r 'select(.provenance.kernel_label == "host") | .provenance.kernel_release' "$dir"/runs/*.json 2>/dev/null | sort -u); do
-	[ -f "/boot/config-$rel" ] && echo "/boot/config-$rel" >> "$configs"
+# A release is a document's word: one that is not a plain file name (a
+# path, a glob) names no config of this host.
+jq -r 'select(.provenance.kernel_label == "host") | .provenance.kernel_release' "$dir"/runs/*.json 2>/dev/null |
+	sort -u | while IFS= read -r rel; do
+	case $rel in '' | .* | *[!A-Za-z0-9._+~-]*) continue ;; esac
+	if [ -f "/boot/config-$rel" ]; then echo "/boot/config-$rel" >> "$configs"; fi
 done
 sort -u "$configs" -o "$configs"
 while IFS= read -r c; do
@@ -69,11 +73,21 @@ done < "$configs"
 rmdir "$st/kernel-configs" 2>/dev/null || true
 
 # reproduce.sh: the same make line in a checkout at the same revision.
+# Readers run it as root, and the documents it is made from may come from a
+# guest, so nothing of them goes in unchecked: build/report quotes every
+# value of the make line for sh, and the revision must look like one.
 cmd=$("$top/build/report" --reproduce-command "$dir")
 rev=$(jq -r '.provenance.lab_revision // empty' "$dir"/runs/*.json | sort -u | head -n 1)
+case $rev in
+*[!A-Za-z0-9._+-]*)
+	note "the documents' lab_revision is not a git revision (characters outside [A-Za-z0-9._+-]); reproduce.sh says unknown"
+	rev=unknown ;;
+esac
+# The run's name goes into a comment line: one line of plain characters.
+runname=$(printf '%s' "$(basename "$dir")" | tr -c 'A-Za-z0-9._+:@=,-' '_')
 cat > "$st/reproduce.sh" <<REPRO
 #!/bin/sh
-# Reruns the matrix of $(basename "$dir") from a clean preemptlab checkout.
+# Reruns the matrix of $runname from a clean preemptlab checkout.
 # Usage: sh reproduce.sh [PATH_TO_PREEMPTLAB_CHECKOUT]   (as root, Debian 12)
 set -eu
 rev='${rev:-unknown}'

@@ -40,8 +40,13 @@ void fmt_lock(const struct jr_val *d, char *buf, size_t len);    /* tool lock/st
 void fmt_cpus(const struct jr_val *d, char *buf, size_t len);    /* N x model */
 void fmt_virt(const struct jr_val *d, char *buf, size_t len);    /* virt, emulated or not */
 
-/* The make command that reproduces the matrix (manifest's, or derived). */
-void repro_command(const struct results *r, char *buf, size_t len);
+/* The make command that reproduces the matrix (manifest's, or derived),
+ * every value quoted for sh; malloc'd (repro.c). */
+char *repro_command(const struct results *r);
+/* s as one sh word: as is when plain, else in single quotes. */
+void sh_quote(FILE *out, const char *s);
+/* Each blank-separated word of line quoted with sh_quote; malloc'd. */
+char *shell_words(const char *line);
 
 /* Charts (charts.c): writes the SVGs into RUN and records them in rp. */
 void write_charts(struct report *rp);

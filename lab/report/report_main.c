@@ -108,12 +108,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (print_repro) {
-		char cmd[4096];
-		repro_command(&r, cmd, sizeof(cmd));
+		char *cmd = repro_command(&r);
 		printf("%s\n", cmd);
+		free(cmd);
 		results_free(&r);
 		free(d);
-		return 0;
+		return fflush(stdout) ? 1 : 0;
 	}
 	if (baseline) {
 		int found = 0;

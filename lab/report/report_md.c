@@ -217,6 +217,7 @@ void write_md(FILE *f, const struct report *rp)
 	}
 
 	fprintf(f, "\n## Reproduce\n\n```sh\n./configure --install-deps\n");
-	repro_command(r, buf, sizeof(buf));
-	fprintf(f, "%s\n```\n\nCommand line of every run: `jq -r .provenance.command_line runs/*.json`.\n", buf);
+	char *cmd = repro_command(r);
+	fprintf(f, "%s\n```\n\nCommand line of every run: `jq -r .provenance.command_line runs/*.json`.\n", cmd);
+	free(cmd);
 }

@@ -379,13 +379,19 @@ void write_txt(FILE *f, const struct report *rp)
 		 "Debian 12; attachment.tar.gz has reproduce.sh):", buf[0] ? buf : "HEAD");
 	tw_para(f, "", lead, 0);
 	tw_cmd(f, "./configure --install-deps");
-	repro_command(r, buf, sizeof(buf));
-	tw_cmd(f, buf);
+	char *cmd = repro_command(r);
+	tw_cmd(f, cmd);
+	free(cmd);
 	if (fd->worst) {
 		snprintf(lead, sizeof(lead), "One run of C%d %s as it was run:", fd->worst->id,
 			 fd->worst->variant);
 		tw_para(f, "", lead, 0);
-		tw_cmd(f, jr_str(fd->worst->runs[0]->doc, "provenance.command_line", "(not recorded)"));
+		/* A document's text: each word quoted, so pasting it runs
+		 * nothing but the program. */
+		const char *cl = jr_str(fd->worst->runs[0]->doc, "provenance.command_line", NULL);
+		char *words = cl ? shell_words(cl) : NULL;
+		tw_cmd(f, words ? words : "(not recorded)");
+		free(words);
 	}
 
 	if (fd->regzbot[0]) {

@@ -52,6 +52,21 @@ void tw_para(FILE *f, const char *lead, const char *text, int indent)
 	fputc('\n', f);
 }
 
+/* Length of the shell word at s: up to a blank outside quotes. */
+static int cmd_word(const char *s)
+{
+	int inq = 0, esc = 0, n = 0;
+	for (; s[n] && (inq || esc || s[n] != ' '); n++) {
+		if (esc)
+			esc = 0;
+		else if (s[n] == '\'')
+			inq = !inq;
+		else if (!inq && s[n] == '\\')
+			esc = 1;
+	}
+	return n;
+}
+
 void tw_cmd(FILE *f, const char *cmd)
 {
 	const int indent = 2, max = TXT_WIDTH - 2; /* room for " \" */
@@ -60,7 +75,9 @@ void tw_cmd(FILE *f, const char *cmd)
 	const char *s = cmd;
 	int first = 1;
 	while (*s) {
-		int w = next_word(&s);
+		while (*s == ' ')
+			s++;
+		int w = cmd_word(s);
 		if (!w)
 			break;
 		if (!first && col + 1 + w > max) {
@@ -72,17 +89,30 @@ void tw_cmd(FILE *f, const char *cmd)
 			fputc(' ', f);
 			col++;
 		}
-		/* Backslash-newline vanishes even inside a word in sh. */
-		while (col + w > TXT_WIDTH - 1) {
-			int room = TXT_WIDTH - 1 - col;
-			fwrite(s, 1, (size_t)room, f);
-			fputs("\\\n", f);
-			s += room;
-			w -= room;
-			col = 0;
+		/*
+		 * A word longer than the line is cut with a backslash-newline,
+		 * which sh removes; inside '...' it would be kept, so there the
+		 * quote is closed first and reopened on the next line ('ab'\
+		 * 'cd' is abcd).  Never between a backslash and the character it
+		 * escapes, so one of those moves down with room to spare.  Lines
+		 * end by column 78, leaving room for a " \" after the word.
+		 */
+		int inq = 0, esc = 0;
+		for (int i = 0; i < w; i++) {
+			char c = s[i];
+			if (!esc && (col >= max || (!inq && c == '\\' && col >= max - 2))) {
+				fputs(inq ? "'\\\n'" : "\\\n", f);
+				col = inq;
+			}
+			fputc(c, f);
+			col++;
+			if (esc)
+				esc = 0;
+			else if (c == '\'')
+				inq = !inq;
+			else if (!inq && c == '\\')
+				esc = 1;
 		}
-		fwrite(s, 1, (size_t)w, f);
-		col += w;
 		s += w;
 		first = 0;
 	}

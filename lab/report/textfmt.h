@@ -15,8 +15,9 @@
  * The first line starts with `lead` (may be ""). */
 void tw_para(FILE *f, const char *lead, const char *text, int indent);
 
-/* A shell command, indented by 2, broken at spaces with " \" so that it
- * still pastes into a shell (over-long words break mid-word with "\"). */
+/* A shell command, indented by 2, broken at blanks outside quotes with
+ * " \" so that it still pastes into a shell (over-long words break
+ * mid-word with "\", or "'\" and a reopening "'" inside single quotes). */
 void tw_cmd(FILE *f, const char *cmd);
 
 /* A heading underlined with '-'. */
