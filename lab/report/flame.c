@@ -16,6 +16,14 @@
 #define TOP 48
 #define BOTTOM 12
 #define SIDE 10
+/*
+ * Frames deeper than this are merged into one "[truncated]" frame.  Each
+ * frame is a tree level the renderer walks recursively; a 20,000-frame
+ * stack (runaway recursion, a corrupt unwind) overflowed the C stack, and
+ * would draw an SVG 320,000 px tall.  perf records 127 frames by default.
+ */
+#define FLAME_MAX_DEPTH 512
+#define TRUNCATED "[truncated]"
 
 struct node {
 	char *name;
@@ -58,7 +66,8 @@ static struct node *child(struct node *n, const char *name, size_t len, int crea
 	return n->kid[n->nkid++] = node_new(name, len);
 }
 
-/* Add a stack; with before = 1, only credit paths that already exist. */
+/* Add a stack; with before = 1, only credit paths that already exist.
+ * Frames past FLAME_MAX_DEPTH count once, as TRUNCATED. */
 static void insert(struct node *root, const char *stack, double count, int before)
 {
 	struct node *n = root;
@@ -67,9 +76,21 @@ static void insert(struct node *root, const char *stack, double count, int befor
 	else
 		root->count += count;
 	const char *s = stack;
+	int depth = 0;
 	while (*s) {
 		size_t len = strcspn(s, ";");
+		if (len && depth == FLAME_MAX_DEPTH) {
+			n = child(n, TRUNCATED, strlen(TRUNCATED), !before);
+			if (n) {
+				if (before)
+					n->before += count;
+				else
+					n->count += count;
+			}
+			return;
+		}
 		if (len) {
+			depth++;
 			n = child(n, s, len, !before);
 			if (!n)
 				return;
@@ -160,6 +181,8 @@ static void draw(struct ctx *c, const struct node *n, double x, int depth)
 	colour(c, n, fill, sizeof(fill));
 	fprintf(c->out, "<g class=\"frame\"><title>");
 	svg_escape(c->out, n->name);
+	if (!n->nkid && !strcmp(n->name, TRUNCATED))
+		fprintf(c->out, ": the frames past the first %d, merged", FLAME_MAX_DEPTH);
 	if (c->diff) {
 		double a = 100 * n->count / c->total;
 		double b = c->before_total > 0 ? 100 * n->before / c->before_total : 0;

@@ -115,6 +115,38 @@ int main(void)
 	      "a bad folded line is named: %s", err);
 	fclose(in);
 	fold_free(&f);
+	/* A 20,000-frame stack (runaway recursion) crashed the renderer: the
+	 * tree is cut at 512 frames with one "[truncated]" frame below. */
+	size_t deep = 20000, dl = 0;
+	char *stack = malloc(deep * 8 + 8);
+	for (size_t i = 0; i < deep; i++)
+		dl += (size_t)sprintf(stack + dl, "%sf%zu", i ? ";" : "", i);
+	fold_init(&f);
+	fold_add(&f, stack, 5);
+	fold_add(&f, "f0;g", 1);
+	fold_init(&g);
+	fold_add(&g, stack, 2);
+	out = tmpfile();
+	o.minwidth = 0;
+	long frames = flame_svg(out, &f, &o);
+	CHECK(frames == 1 + 512 + 1 + 1, "a 20000-frame stack draws 512 frames, [truncated] and f0;g (%ld)", frames);
+	rewind(out);
+	char svg[4096];
+	int marked = 0;
+	while (fgets(svg, sizeof(svg), out))
+		marked |= strstr(svg, "<title>[truncated]: the frames past the first 512") != NULL;
+	CHECK(marked, "the truncated frame says what it is");
+	fclose(out);
+	out = fopen("/dev/null", "w");
+	CHECK(flame_diff_svg(out, &g, &f, &o) == frames, "a differential of deep stacks too");
+	fclose(out);
+	ns = fold_symbols(&f, &s);
+	CHECK(ns == deep + 1, "top symbols of a deep stack: every frame counted (%zu)", ns);
+	fold_symbols_free(s, ns);
+	fold_free(&f);
+	fold_free(&g);
+	free(stack);
+
 	CHECK(sym_is_spin("s_lock") && sym_is_spin("tas_acquire") && !sym_is_spin("StrategyGetBuffer") &&
 	      !sym_is_spin("_raw_spin_lock_[k]"),
 	      "spin symbol classification");
