@@ -27,9 +27,20 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # awk splits the stream; each complete block goes to its own base64 file
 # named after its kind and id (a cell's JSON and its profile share the id),
-# with "bytes sha256" beside it.  A name that is not a plain file name is
-# not written anywhere.
-tr -d '\r' < "$chan" | awk -v dir="$tmp" '
+# with "bytes sha256" beside it.  A name that is not a plain file name (at
+# most 200 bytes of [A-Za-z0-9._+,:=@~-], no leading dot) is refused for
+# its block alone, and the reason goes to refused: one name over 255 bytes
+# once made awk fail and lost every block of the boot.
+tr -d '\r' < "$chan" | LC_ALL=C awk -v dir="$tmp" '
+	function refusal(kind, name,   shown) {
+		if (length(name) <= 200 && name ~ /^[A-Za-z0-9_+,:=@~-][A-Za-z0-9._+,:=@~-]*$/)
+			return ""
+		shown = substr(name, 1, 40)
+		gsub(/[^A-Za-z0-9._+,:=@~-]/, "?", shown)
+		return "channel: refused a " kind " block: its name (" length(name) " characters, \047" \
+			shown (length(name) > 40 ? "..." : "") "\047) is not a plain file name of at most " \
+			"200 characters from [A-Za-z0-9._+,:=@~-] (no leading dot); its data is dropped"
+	}
 	$1 != "@@PL" { if (cur != "") print >> (dir "/" key ".b64"); next }
 	$2 == "READY" { $1 = ""; $2 = ""; sub(/^ +/, ""); print "ready " $0; next }
 	$2 == "START" { print "start " $3; next }
@@ -39,10 +50,22 @@ tr -d '\r' < "$chan" | awk -v dir="$tmp" '
 	$2 == "PROFILE" { $1 = ""; $2 = ""; sub(/^ +/, ""); print "profile " $0; next }
 	$2 == "JSON" || $2 == "LOG" || $2 == "PERF" {
 		cur = $3; kind = tolower($2); key = kind "." cur
-		if (cur == "" || cur ~ /\// || cur ~ /^\./) { cur = ""; next }
+		why = refusal($2, cur)
+		if (why != "") { print why > (dir "/refused"); cur = ""; next }
 		printf "" > (dir "/" key ".b64"); print $4, $5 > (dir "/" key ".sum"); close(dir "/" key ".sum"); next }
 	$2 == "END"   { if (cur == $3) { close(dir "/" key ".b64"); print "end " kind " " cur }; cur = ""; next }
 ' > "$tmp/events"
+
+# This runs every second while a guest runs: each refusal is said once,
+# and kept in LOGS/channel-refused.txt.
+if [ -s "$tmp/refused" ]; then
+	touch "$logs/channel-refused.txt"
+	while IFS= read -r why; do
+		grep -qxF -- "$why" "$logs/channel-refused.txt" && continue
+		printf '%s\n' "$why" >> "$logs/channel-refused.txt"
+		note "$why"
+	done < "$tmp/refused"
+fi
 
 while read -r ev id rest; do
 	if [ "$ev" != end ]; then echo "$ev $id $rest" | sed 's/ *$//'; continue; fi
