@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "escape.h"
 #include "textfmt.h"
 
 static const struct metric m_fill_tps = { "fill tps", "results.phase.fill.tps", "", 1, true, true };
@@ -258,7 +259,7 @@ static void comparisons(FILE *f, const struct results *r, bool md)
 				 page_name(c->page_kb, pg, sizeof(pg)),
 				 page_name(o->page_kb, pg2, sizeof(pg2)), c->strategy, t);
 			if (md)
-				fprintf(f, "- %s\n", line);
+				md_printf(f, "- %s\n", line);
 			else
 				tw_para(f, "  ", line, 4);
 		}
@@ -269,7 +270,7 @@ static void comparisons(FILE *f, const struct results *r, bool md)
 			snprintf(line, sizeof(line), "C%d/C%d fill tps, pg / pg19 (%s): %s", c->id,
 				 q.b->id, page_name(c->page_kb, pg, sizeof(pg)), t);
 			if (md)
-				fprintf(f, "- %s\n", line);
+				md_printf(f, "- %s\n", line);
 			else
 				tw_para(f, "  ", line, 4);
 		}
@@ -302,13 +303,13 @@ void write_fill_txt(FILE *f, const struct results *r)
 			 c->clients, c->workload);
 		if (strcmp(this, grp)) {
 			snprintf(grp, sizeof(grp), "%s", this);
-			fprintf(f, "\n%s\n", grp);
-			fprintf(f, "%-5s %-5s %-8s %2s %6s %9s %5s %6s %6s %6s %10s\n", "cell", "pages",
+			txt_printf(f, "\n%s\n", grp);
+			txt_printf(f, "%-5s %-5s %-8s %2s %6s %9s %5s %6s %6s %6s %10s\n", "cell", "pages",
 				"strategy", "n", "fill_s", "fill_tps", "sprd%", "spin%", "fault%",
 				"swtch%", "steady_tps");
 		}
 		snprintf(cid, sizeof(cid), "C%d", c->id);
-		fprintf(f, "%-5s %-5s %-8.8s %2zu %6s %9s %5.0f %6s %6s %6s %10s\n", cid,
+		txt_printf(f, "%-5s %-5s %-8.8s %2zu %6s %9s %5.0f %6s %6s %6s %10s\n", cid,
 			page_name(c->page_kb, pg, sizeof(pg)), c->strategy, c->nruns,
 			num(w.ttf.median, w.has_ttf, a, sizeof(a)),
 			num(w.tps.median, w.has_tps, b, sizeof(b)), spread(&w.tps),
@@ -332,7 +333,7 @@ void write_fill_txt(FILE *f, const struct results *r)
 		if (!w.has_pgttf && used < 0)
 			continue;
 		if (!pg_rows) {
-			fprintf(f, "\npgbench: shared_buffers in use (pg_buffercache)\n");
+			txt_printf(f, "\npgbench: shared_buffers in use (pg_buffercache)\n");
 			pg_rows = true;
 		}
 		char pg[16], line[400];
@@ -353,8 +354,10 @@ void write_fill_txt(FILE *f, const struct results *r)
 void write_fill_md(FILE *f, const struct results *r)
 {
 	char a[32], b[32], c1[32], d[32], e[32], g[32];
-	fprintf(f, "\n## Fill phase\n\n%s\n\n", intro);
-	fprintf(f, "| cell | kernel/model | pages | strategy | lock | clients | n | time to fill s | "
+	fputs("\n## Fill phase\n\n", f);
+	fputs(intro, f);
+	fputs("\n\n", f);
+	md_printf(f, "| cell | kernel/model | pages | strategy | lock | clients | n | time to fill s | "
 		   "fill tps | spread %% | fill spin %% | faulted %% | switched %% | steady tps |\n"
 		   "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t k = 0; k < r->ncells; k++) {
@@ -366,7 +369,7 @@ void write_fill_md(FILE *f, const struct results *r)
 		if (!w.has_tps && !w.has_steady)
 			continue;
 		char pg[16];
-		fprintf(f, "| C%d | %s | %s | %s | %s | %ld | %zu | %s | %s | %.1f | %s | %s | %s | %s |\n",
+		md_printf(f, "| C%d | %s | %s | %s | %s | %ld | %zu | %s | %s | %.1f | %s | %s | %s | %s |\n",
 			c->id, c->variant, page_name(c->page_kb, pg, sizeof(pg)), c->strategy, c->lock,
 			c->clients, c->nruns, num(w.ttf.median, w.has_ttf, a, sizeof(a)),
 			num(w.tps.median, w.has_tps, b, sizeof(b)), spread(&w.tps),
@@ -385,12 +388,12 @@ void write_fill_md(FILE *f, const struct results *r)
 		double used = pg_max_used_pct(c);
 		char pg[16];
 		if (w.has_pgttf)
-			fprintf(f, "- pgbench C%d %s %s %s, %ld clients: shared_buffers filled after "
+			md_printf(f, "- pgbench C%d %s %s %s, %ld clients: shared_buffers filled after "
 				   "%s s (median of %zu)\n", c->id, c->variant,
 				page_name(c->page_kb, pg, sizeof(pg)), c->workload, c->clients,
 				fmt_val(w.pgttf.median, a, sizeof(a)), w.pgttf.n);
 		else if (used >= 0)
-			fprintf(f, "- pgbench C%d %s %s %s, %ld clients: shared_buffers did not fill "
+			md_printf(f, "- pgbench C%d %s %s %s, %ld clients: shared_buffers did not fill "
 				   "within the runs, at most %.0f%% in use\n", c->id, c->variant,
 				page_name(c->page_kb, pg, sizeof(pg)), c->workload, c->clients, used);
 	}

@@ -6,6 +6,7 @@
  */
 #include "findings.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,15 @@ static int is_6x_none(const struct cell *c)
 static int is_7x_lazy(const struct cell *c)
 {
 	return c->kernel_label[0] == '7' && c->kernel_label[1] == '.' && !strcmp(c->model, "lazy");
+}
+
+/* A kernel label that names a release ("6.12", "7.0.13"): only those make
+ * a regzbot range; the #regzbot line is a command to a bot, and a label
+ * may be an image's file name or anything a document says. */
+static int is_version(const char *label)
+{
+	return isdigit((unsigned char)label[0]) && !label[strspn(label, "0123456789.")] &&
+	       strlen(label) < 24;
 }
 
 /* "(p = 0.012, significant)" and the like, short enough for a list. */
@@ -256,7 +266,8 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 						 "(v7.0-rc1) made PREEMPT_LAZY the default and "
 						 "removed PREEMPT_NONE on x86 and arm64.",
 						 b->variant, x->variant);
-				} else if (!fd->regzbot[0]) {
+				} else if (!fd->regzbot[0] && is_version(b->kernel_label) &&
+					   is_version(x->kernel_label)) {
 					snprintf(fd->regzbot, sizeof(fd->regzbot), "v%s..v%s",
 						 b->kernel_label, x->kernel_label);
 					snprintf(fd->regzbot_why, sizeof(fd->regzbot_why),

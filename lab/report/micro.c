@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "json_read.h"
 
 static double num_or(const struct jr_val *d, const char *path)
@@ -20,7 +21,7 @@ static int load_one(const char *dir, const char *name, struct micro *m)
 	struct jr_val *d = jr_parse_file(path, err, sizeof(err));
 	if (!d) {
 		/* bench-host.sh leaves an empty file when bufmicro could not run. */
-		fprintf(stderr, "report: ignoring %s\n", err);
+		txt_printf(stderr, "report: ignoring %s\n", err);
 		return -1;
 	}
 	memset(m, 0, sizeof(*m));
@@ -51,7 +52,7 @@ static int load_one(const char *dir, const char *name, struct micro *m)
 	}
 	int ok = m->hit_ns >= 0 || m->clock_ns >= 0 || m->nlock;
 	if (!ok)
-		fprintf(stderr, "report: ignoring %s: no results of bufmicro in it\n", path);
+		txt_printf(stderr, "report: ignoring %s: no results of bufmicro in it\n", path);
 	jr_free(d);
 	return ok ? 0 : -1;
 }

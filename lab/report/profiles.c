@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "escape.h"
+
 void cell_slug(const struct cell *c, char *buf, size_t len)
 {
 	snprintf(buf, len, "C%d-%s-%s-%s-%ldk-%s-c%ld", c->id, c->tool, c->kernel_label,
@@ -33,7 +35,7 @@ void profiles_load(struct profiles *ps, const struct results *r)
 			if (access(path, R_OK))
 				continue;
 			if (fold_read_file(&p->f, path, err, sizeof(err)))
-				fprintf(stderr, "report: skipping profile %s\n", err);
+				txt_printf(stderr, "report: skipping profile %s\n", err);
 			else
 				p->files++;
 		}

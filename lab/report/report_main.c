@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "flame.h"
 #include "report.h"
 
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
 				strcat(strcat(all, all[0] ? ", " : ""), r.cells[k].variant);
 		}
 		if (!found) {
-			fprintf(stderr, "report: --baseline %s matches no cell; this run has: %s\n", baseline, all);
+			txt_printf(stderr, "report: --baseline %s matches no cell; this run has: %s\n", baseline, all);
 			results_free(&r);
 			free(d);
 			return 2;

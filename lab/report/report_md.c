@@ -13,23 +13,24 @@
 #include "fillphase.h"
 #include "report.h"
 #include "sampler.h"
+#include "escape.h"
 #include "textfmt.h"
 
 static void md_row(FILE *f, const struct comparison *c)
 {
 	char a[32], b[32], hm[32];
-	fprintf(f, "| %s | %s ±%.0f%% | %s ±%.0f%% | ", c->m->name,
+	md_printf(f, "| %s | %s ±%.0f%% | %s ±%.0f%% | ", c->m->name,
 		fmt_val(c->a.median, a, sizeof(a)), c->a.pct_stddev,
 		fmt_val(c->b.median, b, sizeof(b)), c->b.pct_stddev);
 	if (isnan(c->change_pct))
-		fprintf(f, "- | ");
+		md_printf(f, "- | ");
 	else
-		fprintf(f, "%+.1f%%%s | ", c->change_pct, c->significant ? " \\*" : "");
+		md_printf(f, c->significant ? "%+.1f%% \\* | " : "%+.1f%% | ", c->change_pct);
 	if (c->w.ok)
-		fprintf(f, "%.3g (t=%.2f, df=%.1f) | ", c->w.p, c->w.t, c->w.df);
+		md_printf(f, "%.3g (t=%.2f, df=%.1f) | ", c->w.p, c->w.t, c->w.df);
 	else
-		fprintf(f, "not computable (n=%zu, %zu) | ", c->a.n, c->b.n);
-	fprintf(f, "%s / %s |\n", fmt_val(c->a.hmean, hm, sizeof(hm)), fmt_val(c->b.hmean, a, sizeof(a)));
+		md_printf(f, "not computable (n=%zu, %zu) | ", c->a.n, c->b.n);
+	md_printf(f, "%s / %s |\n", fmt_val(c->a.hmean, hm, sizeof(hm)), fmt_val(c->b.hmean, a, sizeof(a)));
 }
 
 static void md_block(FILE *f, const struct pair *p, const struct metric *ms, size_t nm)
@@ -39,11 +40,11 @@ static void md_block(FILE *f, const struct pair *p, const struct metric *ms, siz
 	pair_constant(p, what, sizeof(what));
 	side_name(p->axis, b, na, sizeof(na));
 	side_name(p->axis, c, nb, sizeof(nb));
-	fprintf(f, "\n### C%d %s vs C%d %s (%s): %s\n\n", c->id, nb, b->id, na,
+	md_printf(f, "\n### C%d %s vs C%d %s (%s): %s\n\n", c->id, nb, b->id, na,
 		axis_name(p->axis), what);
-	fprintf(f, "| metric | C%d %s (base) | C%d %s | %%change | p (Welch) | hmean base / new |\n",
+	md_printf(f, "| metric | C%d %s (base) | C%d %s | %%change | p (Welch) | hmean base / new |\n",
 		b->id, na, c->id, nb);
-	fprintf(f, "|---|---:|---:|---:|---|---:|\n");
+	md_printf(f, "|---|---:|---:|---:|---|---:|\n");
 	for (size_t i = 0; i < nm; i++) {
 		struct comparison cmp;
 		if (compare_cells(b, c, &ms[i], &cmp))
@@ -53,13 +54,13 @@ static void md_block(FILE *f, const struct pair *p, const struct metric *ms, siz
 
 static void md_absolute(FILE *f, const struct cell *c, const struct metric *ms, size_t nm)
 {
-	fprintf(f, "\n### C%d %s (nothing to compare with): %s\n\n| metric | median | %%stddev | mean | min | max | runs |\n|---|---:|---:|---:|---:|---:|---:|\n",
+	md_printf(f, "\n### C%d %s (nothing to compare with): %s\n\n| metric | median | %%stddev | mean | min | max | runs |\n|---|---:|---:|---:|---:|---:|---:|\n",
 		c->id, c->variant, c->group);
 	for (size_t i = 0; i < nm; i++) {
 		struct side s;
 		char v[5][32];
 		if (side_of(c, &ms[i], &s))
-			fprintf(f, "| %s | %s | %.1f%% | %s | %s | %s | %zu |\n", ms[i].name,
+			md_printf(f, "| %s | %s | %.1f%% | %s | %s | %s | %zu |\n", ms[i].name,
 				fmt_val(s.median, v[0], 32), s.pct_stddev, fmt_val(s.mean, v[1], 32),
 				fmt_val(s.min, v[2], 32), fmt_val(s.max, v[3], 32), s.n);
 	}
@@ -70,7 +71,7 @@ static void md_side_by_side(FILE *f, const struct results *r)
 {
 	static const struct metric tps = { "tps", "results.tps", "", 1, true, true };
 	static const struct metric spin = { "spin", "results.spin_share", "", 100, false, true };
-	fprintf(f, "\n## bufbench and pgbench per kernel/model and page size\n\n"
+	md_printf(f, "\n## bufbench and pgbench per kernel/model and page size\n\n"
 		   "Pages = the page size the segment or the server really got. SpinDelay = "
 		   "`Timeout:SpinDelay` samples of active backends per run (share of active-backend "
 		   "samples); waits = on CPU and the top wait events as shares of active "
@@ -91,7 +92,7 @@ static void md_side_by_side(FILE *f, const struct results *r)
 		} else if (side_of(c, &spin, &ss)) {
 			snprintf(stall, sizeof(stall), "spin %.2g%%", ss.median);
 		}
-		fprintf(f, "| %s | %s | %s | C%d | %s | %s | %ld | %s | %s ± %.0f%% | %zu | %s | %s |\n",
+		md_printf(f, "| %s | %s | %s | C%d | %s | %s | %ld | %s | %s ± %.0f%% | %zu | %s | %s |\n",
 			c->variant, c->kernel_release, page_name(c->page_kb, pg, sizeof(pg)), c->id,
 			c->tool, c->workload, c->clients, c->lock, fmt_val(st.median, v, sizeof(v)),
 			st.pct_stddev, st.n, stall, waits);
@@ -103,25 +104,25 @@ void write_md(FILE *f, const struct report *rp)
 	const struct results *r = rp->r;
 	char buf[4096];
 	const char *base = strrchr(r->dir, '/');
-	fprintf(f, "# preemptlab report: %s\n\n", base && base[1] ? base + 1 : r->dir);
-	fprintf(f, "%zu runs in %zu cells%s. The mail-ready text is [report.txt](report.txt).\n",
+	md_printf(f, "# preemptlab report: %s\n\n", base && base[1] ? base + 1 : r->dir);
+	md_printf(f, "%zu runs in %zu cells%s. The mail-ready text is [report.txt](report.txt).\n",
 		r->nruns, r->ncells, r->skipped ? " (some documents skipped, see stderr)" : "");
-	fprintf(f, "\n## Finding\n\n");
+	md_printf(f, "\n## Finding\n\n");
 	if (fill_present(r)) {
 		fill_headline(r, buf, sizeof(buf));
-		fprintf(f, "%s\n\n", buf);
+		md_printf(f, "%s\n\n", buf);
 	}
-	fprintf(f, "%s\n", rp->fd.headline);
+	md_printf(f, "%s\n", rp->fd.headline);
 	if (rp->fd.caveats[0])
-		fprintf(f, "\n> %s\n", rp->fd.caveats);
+		md_printf(f, "\n> %s\n", rp->fd.caveats);
 	if (rp->fd.regzbot[0])
-		fprintf(f, "\nSuggested (verify before sending): `#regzbot introduced: %s` — %s\n",
+		md_printf(f, "\nSuggested (verify before sending): `#regzbot introduced: %s` — %s\n",
 			rp->fd.regzbot, rp->fd.regzbot_why);
 
 	if (rp->ncharts) {
-		fprintf(f, "\n## Charts\n\n");
+		md_printf(f, "\n## Charts\n\n");
 		for (int i = 0; i < rp->ncharts; i++)
-			fprintf(f, "### %s\n\n![%s](%s)\n\n", rp->chart_titles[i], rp->chart_titles[i],
+			md_printf(f, "### %s\n\n![%s](%s)\n\n", rp->chart_titles[i], rp->chart_titles[i],
 				rp->charts[i]);
 	}
 
@@ -134,7 +135,7 @@ void write_md(FILE *f, const struct report *rp)
 	if (pgb)
 		md_side_by_side(f, r);
 
-	fprintf(f, "\n## Results\n\nMedians ± %%stddev (stddev/mean) over repetitions; "
+	md_printf(f, "\n## Results\n\nMedians ± %%stddev (stddev/mean) over repetitions; "
 		   "%%change of medians against the baseline cell (the baseline kernel/model; "
 		   "in a run of one kernel/model, the smallest page size or lock tas, all else "
 		   "equal); \\* = p < 0.05 in Welch's "
@@ -142,27 +143,27 @@ void write_md(FILE *f, const struct report *rp)
 	write_cell_tables(f, r, rp->baseline, md_block, md_absolute);
 
 	if (rp->prof.n) {
-		fprintf(f, "\n## Profiles\n\n");
+		md_printf(f, "\n## Profiles\n\n");
 		for (size_t i = 0; i < rp->prof.n; i++) {
 			const struct profile *p = &rp->prof.p[i];
-			fprintf(f, "- C%d %s, %s: %.0f samples", p->cell->id, p->cell->variant,
+			md_printf(f, "- C%d %s, %s: %.0f samples", p->cell->id, p->cell->variant,
 				p->cell->group, p->f.total);
 			if (p->svg[0])
-				fprintf(f, ": [flame graph](%s)", p->svg);
-			fprintf(f, "\n");
+				md_printf(f, ": [flame graph](%s)", p->svg);
+			md_printf(f, "\n");
 		}
 		if (rp->diff_svg[0])
-			fprintf(f, "\nDifferential flame graph (shape of C%d %s; red = more than in "
+			md_printf(f, "\nDifferential flame graph (shape of C%d %s; red = more than in "
 				   "C%d %s, blue = less): [%s](%s)\n", rp->fd.worst->id, rp->fd.worst->variant,
 				rp->fd.base->id, rp->fd.base->variant, rp->diff_svg, rp->diff_svg);
 	}
 
-	fprintf(f, "\n## Cells\n\n| cell | tool | kernel | release | model (source) | pages asked -> obtained (source) | lock | strategy | workload | clients | runs | virt |\n|---|---|---|---|---|---|---|---|---|---:|---:|---|\n");
+	md_printf(f, "\n## Cells\n\n| cell | tool | kernel | release | model (source) | pages asked -> obtained (source) | lock | strategy | workload | clients | runs | virt |\n|---|---|---|---|---|---|---|---|---|---:|---:|---|\n");
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];
 		const struct jr_val *d = c->runs[0]->doc;
 		char pg[32];
-		fprintf(f, "| C%d | %s | %s | %s | %s (%s) | %s -> %s (%s) | %s | %s | %s | %ld | %zu | %s |\n",
+		md_printf(f, "| C%d | %s | %s | %s | %s (%s) | %s -> %s (%s) | %s | %s | %s | %ld | %zu | %s |\n",
 			c->id, c->tool, c->kernel_label, c->kernel_release, c->model,
 			jr_str(d, "provenance.preempt_model_source", "?"),
 			jr_str(d, "provenance.page_policy", "?"), page_name(c->page_kb, pg, sizeof(pg)),
@@ -171,7 +172,7 @@ void write_md(FILE *f, const struct report *rp)
 			jr_str(d, "provenance.virtualization", "?"));
 	}
 
-	fprintf(f, "\n## Environment\n\n");
+	md_printf(f, "\n## Environment\n\n");
 	static const struct { const char *label; doc_fmt fn; } fmts[] = {
 		{ "kernel", fmt_kernel }, { "preemption model (source)", fmt_model },
 		{ "pages asked -> obtained (how verified)", fmt_pages },
@@ -180,7 +181,7 @@ void write_md(FILE *f, const struct report *rp)
 	};
 	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
 		distinct_fmt(r, fmts[i].fn, buf, sizeof(buf));
-		fprintf(f, "- %s: %s\n", fmts[i].label, buf);
+		md_printf(f, "- %s: %s\n", fmts[i].label, buf);
 	}
 	static const char *paths[] = {
 		"provenance.clocksource", "provenance.sleep_cost_ns", "provenance.fault_cost_ns",
@@ -191,10 +192,10 @@ void write_md(FILE *f, const struct report *rp)
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		distinct_values(r, paths[i], buf, sizeof(buf));
 		if (buf[0])
-			fprintf(f, "- %s: %s\n", paths[i] + 11, buf);
+			md_printf(f, "- %s: %s\n", paths[i] + 11, buf);
 	}
 	if (rp->nmicro) {
-		fprintf(f, "\n### Uncontended costs (bufmicro)\n\nWhat one operation costs "
+		md_printf(f, "\n### Uncontended costs (bufmicro)\n\nWhat one operation costs "
 			   "with no contention: the floor under every per-operation number above. "
 			   "A hold or wait shorter than a clock read is not resolvable; instrumented "
 			   "runs pay the instrumented cost per operation.\n\n"
@@ -202,22 +203,25 @@ void write_md(FILE *f, const struct report *rp)
 		for (size_t i = 0; i < rp->nmicro; i++) {
 			const struct micro *m = &rp->micro[i];
 			if (m->hit_ns >= 0)
-				fprintf(f, "| %s | buffer hit | %.1f | %.1f | %s |\n", m->who, m->hit_ns,
+				md_printf(f, "| %s | buffer hit | %.1f | %.1f | %s |\n", m->who, m->hit_ns,
 					m->hit_instr_ns, m->file);
 			for (size_t k = 0; k < m->nlock; k++)
-				fprintf(f, "| %s | %s acquire+release | %.1f | %.1f | %s |\n", m->who,
+				md_printf(f, "| %s | %s acquire+release | %.1f | %.1f | %s |\n", m->who,
 					m->lock[k].name, m->lock[k].plain_ns, m->lock[k].instrumented_ns,
 					m->file);
 			if (m->clock_ns >= 0)
-				fprintf(f, "| %s | clock read | %.1f | - | %s |\n", m->who, m->clock_ns,
+				md_printf(f, "| %s | clock read | %.1f | - | %s |\n", m->who, m->clock_ns,
 					m->file);
 		}
 	} else {
-		fprintf(f, "- uncontended costs: not measured (no logs/bufmicro.json)\n");
+		md_printf(f, "- uncontended costs: not measured (no logs/bufmicro.json)\n");
 	}
 
-	fprintf(f, "\n## Reproduce\n\n```sh\n./configure --install-deps\n");
+	md_printf(f, "\n## Reproduce\n\n```sh\n./configure --install-deps\n");
 	char *cmd = repro_command(r);
-	fprintf(f, "%s\n```\n\nCommand line of every run: `jq -r .provenance.command_line runs/*.json`.\n", cmd);
+	/* In a code block markdown escapes would show; text escaping keeps
+	 * the command on its one line, inside the fence. */
+	txt_printf(f, "%s\n", cmd);
+	fprintf(f, "```\n\nCommand line of every run: `jq -r .provenance.command_line runs/*.json`.\n");
 	free(cmd);
 }

@@ -13,6 +13,7 @@
 #include "fillphase.h"
 #include "report.h"
 #include "sampler.h"
+#include "escape.h"
 #include "textfmt.h"
 
 /* Rows of a comparison block; rows that are zero on both sides say
@@ -27,11 +28,11 @@ static void txt_block(FILE *f, const struct pair *p, const struct metric *ms, si
 	snprintf(line, sizeof(line), "C%d %s -> C%d %s: %s", b->id, na, c->id, nb, what);
 	fputc('\n', f);
 	tw_para(f, "", line, 4);
-	fprintf(f, "%10s %7s %10s %10s\n", strlen(na) <= 10 ? na : "base", "", "",
+	txt_printf(f, "%10s %7s %10s %10s\n", strlen(na) <= 10 ? na : "base", "", "",
 		strlen(nb) <= 10 ? nb : "new");
-	fprintf(f, "%10s %7s %10s %10s %7s  %s\n", "----------", "-------", "----------",
+	txt_printf(f, "%10s %7s %10s %10s %7s  %s\n", "----------", "-------", "----------",
 		"----------", "-------", "------");
-	fprintf(f, "%10s %7s %10s %10s %7s  %s\n", "median", "%stddev", "%change", "median",
+	txt_printf(f, "%10s %7s %10s %10s %7s  %s\n", "median", "%stddev", "%change", "median",
 		"%stddev", "metric");
 	for (size_t i = 0; i < nm; i++) {
 		if (!ms[i].headline)
@@ -48,7 +49,7 @@ static void txt_block(FILE *f, const struct pair *p, const struct metric *ms, si
 		else
 			snprintf(ch, sizeof(ch), "%+.1f%%", cmp.change_pct);
 		char mark = !cmp.w.ok ? '?' : cmp.significant ? '*' : ' ';
-		fprintf(f, "%10s +-%4.0f%% %9s%c %10s +-%4.0f%%  %s\n",
+		txt_printf(f, "%10s +-%4.0f%% %9s%c %10s +-%4.0f%%  %s\n",
 			fmt_val(cmp.a.median, va, sizeof(va)), cmp.a.pct_stddev, ch, mark,
 			fmt_val(cmp.b.median, vb, sizeof(vb)), cmp.b.pct_stddev, ms[i].name);
 	}
@@ -61,14 +62,14 @@ static void txt_absolute(FILE *f, const struct cell *c, const struct metric *ms,
 		 c->group);
 	fputc('\n', f);
 	tw_para(f, "", line, 4);
-	fprintf(f, "%10s %7s %4s  %s\n", "median", "%stddev", "runs", "metric");
+	txt_printf(f, "%10s %7s %4s  %s\n", "median", "%stddev", "runs", "metric");
 	for (size_t i = 0; i < nm; i++) {
 		struct side s;
 		if (!ms[i].headline || !side_of(c, &ms[i], &s) ||
 		    (s.min == 0 && s.max == 0 && !metric_always(&ms[i])))
 			continue;
 		char v[32];
-		fprintf(f, "%10s +-%4.0f%% %4zu  %s\n", fmt_val(s.median, v, sizeof(v)),
+		txt_printf(f, "%10s +-%4.0f%% %4zu  %s\n", fmt_val(s.median, v, sizeof(v)),
 			s.pct_stddev, s.n, ms[i].name);
 	}
 }
@@ -90,7 +91,7 @@ static void txt_side_by_side(FILE *f, const struct results *r)
 			 g->kernel_release, page_name(g->page_kb, pg, sizeof(pg)));
 		fputc('\n', f);
 		tw_para(f, "", line, 4);
-		fprintf(f, "  %-4s %-8s %-13s %3s %-6s %9s %5s  %s\n", "cell", "tool", "workload",
+		txt_printf(f, "  %-4s %-8s %-13s %3s %-6s %9s %5s  %s\n", "cell", "tool", "workload",
 			"cl", "lock", "tps", "+-sd", "SpinDelay/run (%act)");
 		for (size_t j = k; j < r->ncells && j < 4096; j++) {
 			const struct cell *c = &r->cells[j];
@@ -109,7 +110,7 @@ static void txt_side_by_side(FILE *f, const struct results *r)
 				spindelay_text(&sm, stall, sizeof(stall));
 			else if (side_of(c, &spin, &ss))
 				snprintf(stall, sizeof(stall), "spin %.2g%%", ss.median);
-			fprintf(f, "  %-4s %-8.8s %-13.13s %3ld %-6.6s %9s %4.0f%%  %s\n", id, c->tool,
+			txt_printf(f, "  %-4s %-8.8s %-13.13s %3ld %-6.6s %9s %4.0f%%  %s\n", id, c->tool,
 				c->workload, c->clients, c->lock, fmt_val(st.median, v, sizeof(v)),
 				st.pct_stddev, stall);
 			if (sampled) {
@@ -129,7 +130,7 @@ static void txt_profile(FILE *f, const struct profile *p)
 		 p->svg[0] ? ", flame graph " : "", p->svg);
 	fputc('\n', f);
 	tw_para(f, "", line, 4);
-	fprintf(f, "%7s %7s  %s\n", "self%", "total%", "symbol");
+	txt_printf(f, "%7s %7s  %s\n", "self%", "total%", "symbol");
 	size_t shown = 0;
 	for (size_t i = 0; i < n && shown < 10; i++) {
 		/* Spin loops come first in the sort; a trace of one is noise. */
@@ -137,7 +138,7 @@ static void txt_profile(FILE *f, const struct profile *p)
 			continue;
 		char name[64];
 		snprintf(name, sizeof(name), "%s", st[i].name);
-		fprintf(f, "%7.2f %7.2f  %s%s\n", 100 * st[i].self / p->f.total,
+		txt_printf(f, "%7.2f %7.2f  %s%s\n", 100 * st[i].self / p->f.total,
 			100 * st[i].total / p->f.total, name,
 			strlen(st[i].name) >= sizeof(name) ? "..." : "");
 		shown++;
@@ -397,7 +398,7 @@ void write_txt(FILE *f, const struct report *rp)
 	if (fd->regzbot[0]) {
 		tw_heading(f, "Suggested regzbot line");
 		tw_para(f, "", "A suggestion, not a verdict: check the range before sending.", 0);
-		fprintf(f, "\n#regzbot introduced: %s\n\n", fd->regzbot);
+		txt_printf(f, "\n#regzbot introduced: %s\n\n", fd->regzbot);
 		tw_para(f, "", fd->regzbot_why, 0);
 	}
 }

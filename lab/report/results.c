@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "vocab.h"
 
 static char *xstrdup(const char *s)
@@ -184,7 +185,7 @@ int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 		snprintf(path, sizeof(path), "%s/runs/%s", dir, names[i]);
 		struct jr_val *doc = jr_parse_file(path, msg, sizeof(msg));
 		if (!doc) {
-			fprintf(stderr, "report: skipping %s\n", msg);
+			txt_printf(stderr, "report: skipping %s\n", msg);
 			r->skipped++;
 			free(names[i]);
 			continue;
@@ -193,7 +194,7 @@ int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 		struct cell key;
 		const char *missing = "";
 		if (cell_of(doc, &key, &missing)) {
-			fprintf(stderr, "report: skipping %s: no %s (see docs/json.md)\n", path, missing);
+			txt_printf(stderr, "report: skipping %s: no %s (see docs/json.md)\n", path, missing);
 			r->skipped++;
 			jr_free(doc);
 			free(names[i]);

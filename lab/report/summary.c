@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "report.h"
 #include "stats.h"
 #include "vocab.h"
@@ -52,7 +53,7 @@ static void t_print(FILE *f, struct table *t)
 				w[c] = strlen(t->cell[r][c]);
 	for (size_t r = 0; r < t->rows; r++) {
 		for (int c = 0; c < t->cols; c++)
-			fprintf(f, c + 1 < t->cols ? "%-*s  " : "%-*s", c + 1 < t->cols ? (int)w[c] : 0,
+			txt_printf(f, c + 1 < t->cols ? "%-*s  " : "%-*s", c + 1 < t->cols ? (int)w[c] : 0,
 				t->cell[r][c]);
 		fputc('\n', f);
 	}
@@ -234,10 +235,10 @@ static void bufbench_table(FILE *f, const struct results *r, const char *base_va
 		free(cells);
 		return;
 	}
-	fprintf(f, "bufbench tps per cell: median of n runs, spread = (max - min) / median;\n"
+	txt_printf(f, "bufbench tps per cell: median of n runs, spread = (max - min) / median;\n"
 		   "faults/ktxn = minor faults per 1000 transactions, spin%% = share of time spinning "
 		   "on the strategy lock (medians)\n");
-	fprintf(f, "compared with: %s\n\n",
+	txt_printf(f, "compared with: %s\n\n",
 		base_variant ? base_variant : "the same cell on 4 KB pages (one kernel and model)");
 	struct table t = { .cols = 16 };
 	const char *head[] = { "kernel", "release", "model", "pages", "got", "lock", "strategy",
@@ -293,8 +294,8 @@ static void pgbench_table(FILE *f, const struct results *r, const char *base_var
 		if (!strstr(sizes, one) && strlen(sizes) + strlen(one) + 3 < sizeof(sizes))
 			strcat(strcat(sizes, sizes[0] ? "; " : ""), one);
 	}
-	fprintf(f, "pgbench tps per cell (real PostgreSQL %s): median of n runs\n", sizes);
-	fprintf(f, "spindelay = Timeout:SpinDelay samples of all wait-event samples, summed over "
+	txt_printf(f, "pgbench tps per cell (real PostgreSQL %s): median of n runs\n", sizes);
+	txt_printf(f, "spindelay = Timeout:SpinDelay samples of all wait-event samples, summed over "
 		   "the n runs; ms/sample = achieved sampling interval\n\n");
 	struct table t = { .cols = 16 };
 	const char *head[] = { "kernel", "release", "model", "huge_pages", "got", "builtin",
@@ -380,7 +381,7 @@ static void cell_notes(FILE *f, const struct results *r, bool *any)
 		if (!*any)
 			fputc('\n', f);
 		*any = true;
-		fprintf(f, "%.*s: %s: %s\n", (int)(dash - names[i]), names[i], id, line);
+		txt_printf(f, "%.*s: %s: %s\n", (int)(dash - names[i]), names[i], id, line);
 		free(names[i]);
 	}
 	free(names);
@@ -423,7 +424,7 @@ void write_summary(FILE *f, const struct report *rp)
 	}
 	char virt[256];
 	distinct_values(r, "provenance.virtualization", virt, sizeof(virt));
-	fprintf(f, "virtualization: %s%s\n", virt,
+	txt_printf(f, "virtualization: %s%s\n", virt,
 		strstr(virt, "tcg") ? " (TCG: emulated, times are those of an emulator, compare "
 				      "cells with each other only)" : "");
 	bufbench_table(f, r, base_variant, base_label);
@@ -440,6 +441,6 @@ void write_summary(FILE *f, const struct report *rp)
 		if (!any)
 			fputc('\n', f);
 		any = true;
-		fprintf(f, "left out: %s\n", r->excluded[i]);
+		txt_printf(f, "left out: %s\n", r->excluded[i]);
 	}
 }

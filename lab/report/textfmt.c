@@ -1,8 +1,15 @@
-/* Wrapping that counts bytes: the report only writes ASCII. */
+/*
+ * Wrapping that counts bytes: the report writes ASCII, and what documents
+ * bring in goes through the text sanitiser first (escape.h), which keeps
+ * valid UTF-8 but no control characters.
+ */
 #include "textfmt.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "escape.h"
 
 /* Skips the spaces at *s; returns the length of the word there (0 at the
  * end of the text). */
@@ -15,9 +22,11 @@ static int next_word(const char **s)
 
 void tw_para(FILE *f, const char *lead, const char *text, int indent)
 {
+	/* Paragraphs are made of document strings: clean them whole. */
+	char *clean = esc_dup(text, ESC_TXT);
 	int col = (int)strlen(lead);
-	fputs(lead, f);
-	const char *s = text;
+	esc_put(f, lead, ESC_TXT);
+	const char *s = clean;
 	int first = 1;
 	while (*s) {
 		int w = next_word(&s);
@@ -50,6 +59,7 @@ void tw_para(FILE *f, const char *lead, const char *text, int indent)
 		first = 0;
 	}
 	fputc('\n', f);
+	free(clean);
 }
 
 /* Length of the shell word at s: up to a blank outside quotes. */
@@ -72,7 +82,8 @@ void tw_cmd(FILE *f, const char *cmd)
 	const int indent = 2, max = TXT_WIDTH - 2; /* room for " \" */
 	int col = indent;
 	fprintf(f, "%*s", indent, "");
-	const char *s = cmd;
+	char *clean = esc_dup(cmd, ESC_TXT);
+	const char *s = clean;
 	int first = 1;
 	while (*s) {
 		while (*s == ' ')
@@ -117,12 +128,13 @@ void tw_cmd(FILE *f, const char *cmd)
 		first = 0;
 	}
 	fputc('\n', f);
+	free(clean);
 }
 
 void tw_heading(FILE *f, const char *title)
 {
 	size_t n = strlen(title);
-	fprintf(f, "\n%s\n", title);
+	txt_printf(f, "\n%s\n", title);
 	for (size_t i = 0; i < n && i < TXT_WIDTH; i++)
 		fputc('-', f);
 	fputc('\n', f);

@@ -12,7 +12,9 @@
 #define TXT_WIDTH 80
 
 /* Word-wrap text to TXT_WIDTH; continuation lines get `indent` spaces.
- * The first line starts with `lead` (may be ""). */
+ * The first line starts with `lead` (may be "").  Lead and text are
+ * written through the text sanitiser (escape.h), as by tw_cmd and
+ * tw_heading. */
 void tw_para(FILE *f, const char *lead, const char *text, int indent);
 
 /* A shell command, indented by 2, broken at blanks outside quotes with
