@@ -162,5 +162,9 @@ while :; do
 	rm -f "$victim"
 	sed -i "s|$(basename "$victim")|(dropped from the attachment) $(basename "$victim")|" "$st/report.md"
 done
-mv "$tmp/a.tar.gz" "$out"
+# Through a file beside it and rename(): a link at attachment.tar.gz is
+# replaced, never written through.
+t=$(tmp_beside "$out")
+cat "$tmp/a.tar.gz" > "$t"
+put_in_place "$t" "$out"
 echo "$out ($((size / 1024)) KiB, $(tar -tzf "$out" | grep -c -v '/$') files)"

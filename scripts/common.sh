@@ -29,3 +29,17 @@ on_exit() {
 
 # split_list "a,b c": print the items of a comma or space separated list.
 split_list() { echo "$1" | tr ',' ' '; }
+
+# tmp_beside DEST: a new empty file in DEST's directory, for writing what
+# becomes DEST with put_in_place.  "> DEST" would follow a link planted at
+# DEST and overwrite its target; a fixed DEST.tmp could be one too.
+tmp_beside() { mktemp "$(dirname "$1")/.$(basename "$1").XXXXXX"; }
+
+# put_in_place TMP DEST: TMP (from tmp_beside) becomes DEST by rename(),
+# which replaces a link at DEST rather than writing through it; -T, so a
+# link to a directory is not moved into.  The mode is what the umask gives.
+put_in_place() {
+	if chmod "$(umask -S | tr -d x)" "$1" && mv -fT "$1" "$2"; then return 0; fi
+	rm -f "$1"
+	return 1
+}

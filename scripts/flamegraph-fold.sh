@@ -21,13 +21,17 @@ for f in "$dir"/perf/*.perf.txt "$dir"/perf/*.perf.data; do
 	esac
 	[ -s "$stem.folded" ] && continue
 	case $f in
-	*.perf.txt) "$stackfold" -q "$f" > "$stem.folded.tmp" || { rm -f "$stem.folded.tmp"; note "cannot fold $f"; continue; } ;;
-	*)
-		command -v "${PERF:-perf}" >/dev/null 2>&1 || { note "perf is not installed: cannot read $f (apt-get install linux-perf)"; continue; }
-		"${PERF:-perf}" script -i "$f" 2>/dev/null | "$stackfold" -q > "$stem.folded.tmp" ||
-			{ rm -f "$stem.folded.tmp"; note "cannot fold $f"; continue; } ;;
+	*.perf.data) command -v "${PERF:-perf}" >/dev/null 2>&1 ||
+		{ note "perf is not installed: cannot read $f (apt-get install linux-perf)"; continue; } ;;
 	esac
-	mv "$stem.folded.tmp" "$stem.folded"
+	t=$(tmp_beside "$stem.folded")
+	case $f in
+	*.perf.txt) "$stackfold" -q "$f" > "$t" || { rm -f "$t"; note "cannot fold $f"; continue; } ;;
+	*)
+		"${PERF:-perf}" script -i "$f" 2>/dev/null | "$stackfold" -q > "$t" ||
+			{ rm -f "$t"; note "cannot fold $f"; continue; } ;;
+	esac
+	put_in_place "$t" "$stem.folded"
 	n=$((n + 1))
 done
 echo "$n"

@@ -58,7 +58,10 @@ if [ -n "${DIFF:-}" ]; then
 	out="$dir/flame-diff-$(echo "$a" | tr '/' '_')-vs-$(echo "$b" | tr '/' '_').svg"
 	"$top/build/flamegraph" --diff "$tmp/a.folded" "$tmp/b.folded" \
 		--title "Differential flame graph: $b against $a" \
-		--subtitle "shape of $b; red = larger share of samples than in $a, blue = smaller" > "$out"
+		--subtitle "shape of $b; red = larger share of samples than in $a, blue = smaller" > "$tmp/diff.svg"
+	t=$(tmp_beside "$out")
+	cat "$tmp/diff.svg" > "$t"
+	put_in_place "$t" "$out"
 	echo "$out"
 fi
 for f in "$dir"/flame-*.svg; do

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "outfile.h"
 #include "report.h"
 #include "svg.h"
 
@@ -143,17 +144,12 @@ static const struct cell *point_of(const struct results *r, const char *tool, co
 	return NULL;
 }
 
-/* Opens <kind>-<tool>.svg in RUN; name gets the file's name. */
-static FILE *chart_open(const struct results *r, const char *kind, const char *tool, char *name,
-			size_t len)
+/* Opens <kind>-<tool>.svg in RUN (outfile.h); name gets the file's name. */
+static FILE *chart_open(const struct results *r, struct outfile *o, const char *kind,
+			const char *tool, char *name, size_t len)
 {
-	char path[4096];
 	snprintf(name, len, "%s-%s.svg", kind, tool);
-	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		perror(path);
-	return f;
+	return out_open(o, r->dir, name);
 }
 
 /* A chart of np panels and a legend, under its title. */
@@ -183,12 +179,13 @@ static void grid_line(FILE *f, double x0, double y, double w, const char *label)
 }
 
 /* Legend, close, and record the chart in the report. */
-static void chart_end(struct report *rp, FILE *f, size_t np, const struct series *s, size_t ns,
-		      const char *name, const char *title)
+static void chart_end(struct report *rp, struct outfile *o, size_t np, const struct series *s,
+		      size_t ns, const char *name, const char *title)
 {
-	legend(f, np * PW + 10, 40 + MT + 10, s, ns);
-	svg_end(f);
-	fclose(f);
+	legend(o->f, np * PW + 10, 40 + MT + 10, s, ns);
+	svg_end(o->f);
+	if (out_commit(o) != 0)
+		return;
 	snprintf(rp->charts[rp->ncharts], sizeof(rp->charts[0]), "%s", name);
 	snprintf(rp->chart_titles[rp->ncharts++], sizeof(rp->chart_titles[0]), "%s", title);
 }
@@ -212,7 +209,8 @@ static int tps_chart(struct report *rp, const char *tool)
 	}
 	ymax = nice_max(ymax * 1.05);
 	char name[128];
-	FILE *f = chart_open(r, "tps", tool, name, sizeof(name));
+	struct outfile o;
+	FILE *f = chart_open(r, &o, "tps", tool, name, sizeof(name));
 	if (!f)
 		return -1;
 	char title[160];
@@ -262,7 +260,7 @@ static int tps_chart(struct report *rp, const char *tool)
 			}
 		}
 	}
-	chart_end(rp, f, np, s, ns, name, title);
+	chart_end(rp, &o, np, s, ns, name, title);
 	return 1;
 }
 
@@ -312,7 +310,8 @@ static int hold_chart(struct report *rp, const char *tool)
 	if (!any)
 		return 0;
 	char name[128];
-	FILE *f = chart_open(r, "hold", tool, name, sizeof(name));
+	struct outfile o;
+	FILE *f = chart_open(r, &o, "hold", tool, name, sizeof(name));
 	if (!f)
 		return -1;
 	const double lo = -7;  /* log10 of the smallest share drawn */
@@ -354,7 +353,7 @@ static int hold_chart(struct report *rp, const char *tool)
 			fprintf(f, "\"/></g>\n");
 		}
 	}
-	chart_end(rp, f, np, s, ns, name, title);
+	chart_end(rp, &o, np, s, ns, name, title);
 	return 1;
 }
 

@@ -4,13 +4,13 @@
  * results, so a report can be remade after the fact (or after a fix to
  * the report) without rerunning anything.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
 #include "flame.h"
+#include "outfile.h"
 #include "report.h"
 
 static void usage(FILE *f)
@@ -20,49 +20,40 @@ static void usage(FILE *f)
 		   "  (and flame graphs from RUNDIR/perf/*.folded when profiled)\n");
 }
 
-static FILE *open_out(const char *dir, const char *name, char *path, size_t len)
-{
-	snprintf(path, len, "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		fprintf(stderr, "report: cannot write %s: %s\n", path, strerror(errno));
-	return f;
-}
-
 void write_flamegraphs(struct report *rp)
 {
 	const struct results *r = rp->r;
-	char path[4096];
+	struct outfile o;
 	for (size_t i = 0; i < rp->prof.n; i++) {
 		struct profile *p = &rp->prof.p[i];
 		char slug[256], title[1024], name[300];
 		cell_slug(p->cell, slug, sizeof(slug));
 		snprintf(name, sizeof(name), "flame-%s.svg", slug);
-		FILE *f = open_out(r->dir, name, path, sizeof(path));
+		FILE *f = out_open(&o, r->dir, name);
 		if (!f)
 			continue;
 		snprintf(title, sizeof(title), "C%d %s: %s", p->cell->id, p->cell->variant, p->cell->group);
-		struct flame_opts o = { title, "perf record call graphs; width = samples; hover a frame for its count", 1200, 0.1 };
-		flame_svg(f, &p->f, &o);
-		fclose(f);
-		snprintf(p->svg, sizeof(p->svg), "%s", name);
+		struct flame_opts fo = { title, "perf record call graphs; width = samples; hover a frame for its count", 1200, 0.1 };
+		flame_svg(f, &p->f, &fo);
+		if (out_commit(&o) == 0)
+			snprintf(p->svg, sizeof(p->svg), "%s", name);
 	}
 	const struct profile *pb = rp->fd.base ? profile_of(&rp->prof, rp->fd.base) : NULL;
 	const struct profile *pw = rp->fd.worst ? profile_of(&rp->prof, rp->fd.worst) : NULL;
 	if (pb && pw) {
 		char name[300], title[1024], sub[1024];
 		snprintf(name, sizeof(name), "flame-diff-C%d-C%d.svg", pb->cell->id, pw->cell->id);
-		FILE *f = open_out(r->dir, name, path, sizeof(path));
+		FILE *f = out_open(&o, r->dir, name);
 		if (!f)
 			return;
 		snprintf(title, sizeof(title), "Differential: C%d %s against C%d %s (%s)", pw->cell->id,
 			 pw->cell->variant, pb->cell->id, pb->cell->variant, pw->cell->group);
 		snprintf(sub, sizeof(sub), "shape of C%d %s; red = larger share of samples than in C%d %s, blue = smaller",
 			 pw->cell->id, pw->cell->variant, pb->cell->id, pb->cell->variant);
-		struct flame_opts o = { title, sub, 1200, 0.1 };
-		flame_diff_svg(f, &pb->f, &pw->f, &o);
-		fclose(f);
-		snprintf(rp->diff_svg, sizeof(rp->diff_svg), "%s", name);
+		struct flame_opts fo = { title, sub, 1200, 0.1 };
+		flame_diff_svg(f, &pb->f, &pw->f, &fo);
+		if (out_commit(&o) == 0)
+			snprintf(rp->diff_svg, sizeof(rp->diff_svg), "%s", name);
 	}
 }
 
@@ -155,28 +146,18 @@ int main(int argc, char **argv)
 	write_charts(&rp);
 	write_flamegraphs(&rp);
 
-	char path[4096];
+	static const struct {
+		const char *name;
+		void (*write)(FILE *f, const struct report *rp);
+	} outs[] = { { "report.txt", write_txt }, { "summary.txt", write_summary },
+		     { "report.md", write_md } };
 	int rc = 0;
-	FILE *f = open_out(d, "report.txt", path, sizeof(path));
-	if (f) {
-		write_txt(f, &rp);
-		rc |= fclose(f) != 0;
-	} else {
-		rc = 1;
-	}
-	f = open_out(d, "summary.txt", path, sizeof(path));
-	if (f) {
-		write_summary(f, &rp);
-		rc |= fclose(f) != 0;
-	} else {
-		rc = 1;
-	}
-	f = open_out(d, "report.md", path, sizeof(path));
-	if (f) {
-		write_md(f, &rp);
-		rc |= fclose(f) != 0;
-	} else {
-		rc = 1;
+	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		struct outfile o;
+		FILE *f = out_open(&o, d, outs[i].name);
+		if (f)
+			outs[i].write(f, &rp);
+		rc |= !f || out_commit(&o) != 0;
 	}
 	if (!rc)
 		fprintf(stderr, "report: wrote %s/report.txt, summary.txt, report.md, %d chart(s), %zu flame graph(s)%s\n",

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "report.h"
 #include "svg.h"
 
@@ -178,14 +179,12 @@ static void timeline_chart(struct report *rp, const char *tool)
 	}
 	if (!n || rp->ncharts >= 8)
 		return;
-	char name[64], path[4200], title[160];
+	char name[64], title[160];
 	snprintf(name, sizeof(name), "timeline-%s.svg", tool);
-	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		perror(path);
+	struct outfile o;
+	FILE *f = out_open(&o, r->dir, name);
+	if (!f)
 		return;
-	}
 	snprintf(title, sizeof(title),
 		 pgbench ? "pgbench: tps per second (-P 1), shared_buffers in use (grey, 0..100%%), "
 			   "filled (dashed)"
@@ -202,7 +201,8 @@ static void timeline_chart(struct report *rp, const char *tool)
 		svg_text(f, 10, H - 6, "start", 10, m);
 	}
 	svg_end(f);
-	fclose(f);
+	if (out_commit(&o) != 0)
+		return;
 	snprintf(rp->charts[rp->ncharts], sizeof(rp->charts[0]), "%s", name);
 	snprintf(rp->chart_titles[rp->ncharts++], sizeof(rp->chart_titles[0]), "%s", title);
 }
