@@ -82,6 +82,20 @@ void fold_add(struct folded *f, const char *stack, double count)
 	f->total += count;
 }
 
+/*
+ * A count is a decimal integer of at most 15 digits, exact as a double.
+ * strtod also took "nan", "inf", "0x10" and "1e3": a NaN total drew an
+ * empty graph, and an infinite one NaN coordinates.
+ */
+static int count_of(const char *s, double *c)
+{
+	size_t n = strspn(s, "0123456789");
+	if (!n || s[n] || n > 15)
+		return -1;
+	*c = strtod(s, NULL);
+	return 0;
+}
+
 int fold_read(struct folded *f, FILE *in, const char *name, char *err, size_t errlen)
 {
 	char *line = NULL;
@@ -95,11 +109,10 @@ int fold_read(struct folded *f, FILE *in, const char *name, char *err, size_t er
 		if (!len)
 			continue;
 		char *sp = strrchr(line, ' ');
-		char *end = NULL;
-		double c = sp ? strtod(sp + 1, &end) : 0;
-		if (!sp || sp == line || !end || *end || end == sp + 1 || c < 0) {
-			snprintf(err, errlen, "%s:%ld: not a folded line (\"frame;frame;... count\")",
-				 name, lineno);
+		double c = 0;
+		if (!sp || sp == line || count_of(sp + 1, &c)) {
+			snprintf(err, errlen, "%s:%ld: not a folded line (\"frame;frame;... count\", "
+				 "the count a decimal integer)", name, lineno);
 			free(line);
 			return -1;
 		}

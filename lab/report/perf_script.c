@@ -191,15 +191,17 @@ int perf_script_fold(FILE *in, const char *name, struct folded *out, struct fold
 			tl[nt] = strcspn(p, " \t");
 			p += tl[nt++];
 		}
-		char *pid = NULL;
+		char *pid = NULL, *time_end = NULL;
 		for (size_t t = 1; t < nt && !pid; t++) {
 			if (!is_time(tok[t], tl[t]))
 				continue;
 			size_t j = t - 1;
 			if (j > 0 && tok[j][0] == '[')
 				j--;
-			if (j > 0 && is_pid(tok[j], tl[j]))
+			if (j > 0 && is_pid(tok[j], tl[j])) {
 				pid = tok[j];
+				time_end = tok[t] + tl[t];
+			}
 		}
 		if (!pid) {
 			snprintf(err, errlen, "%s:%ld: not a perf script sample header "
@@ -217,15 +219,20 @@ int perf_script_fold(FILE *in, const char *name, struct folded *out, struct fold
 		clean(s.comm);
 		s.open = 1;
 		headers++;
-		/* Without -g: "... event:  addr sym (dso)" on the same line. */
-		char *ev = strstr(pid, ": ");
-		char *last = NULL;
-		while (ev) {
-			last = ev;
-			ev = strstr(ev + 2, ": ");
+		/* Without -g: "... event:  addr sym (dso)" on the same line.
+		 * The frame is what follows the event ("cpu-clock:ppp:"), the
+		 * first word after the time and the period to end in ':'.
+		 * Looking for the last ": " instead took "1 cpu-clock:" of a
+		 * header without its trailing blank for a frame. */
+		char *p = time_end + strspn(time_end, " \t");
+		size_t w = strcspn(p, " \t");
+		if (w && strspn(p, "0123456789") == w) {  /* the period */
+			p += w;
+			p += strspn(p, " \t");
+			w = strcspn(p, " \t");
 		}
 		char fr[1100];
-		if (last && frame_name(last + 1, fr, sizeof(fr), st) == 0)
+		if (w && p[w - 1] == ':' && p[w] && frame_name(p + w, fr, sizeof(fr), st) == 0)
 			push(&s, fr);
 	}
 	flush(&s, out, st);

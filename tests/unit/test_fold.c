@@ -65,6 +65,17 @@ int main(void)
 	CHECK(count_of(&f, "odd;operator:weird") == 1, "';' in a frame name is replaced");
 	fold_free(&f);
 
+	/* A header without its trailing blank: the event is no frame. */
+	CHECK(fold_text("x 1 [000] 1.000000: 1 cpu-clock:\n"
+			"\tffffffff81000000 f+0x1 ([kernel.kallsyms])\n\n"
+			"y 2 2.000000: cpu-clock:ppp:\n\t10 g+0x1 (/x/y)\n", &f, &st, err) == 0 &&
+	      f.n == 2 && count_of(&f, "x;f_[k]") == 1 && count_of(&f, "y;g") == 1,
+	      "a header ending in the event name adds no frame (with and without a period)");
+	fold_free(&f);
+	CHECK(fold_text("z 3 3.000000: 7 cpu-clock: 4010 h+0x3 (/x/z)\n", &f, &st, err) == 0 &&
+	      count_of(&f, "z;h") == 1, "without -g the header's own frame is kept");
+	fold_free(&f);
+
 	CHECK(fold_text("\t1234 s_lock (/x)\n", &f, &st, err) == -1 && strstr(err, "test:1:"),
 	      "a frame outside a sample is an error naming the line: %s", err);
 	fold_free(&f);
@@ -109,6 +120,22 @@ int main(void)
 	CHECK(flame_svg(out, &f, &o) == 5, "minwidth prunes narrow frames");
 	fclose(out);
 	fold_free(&g);
+
+	/* Counts are decimal integers: strtod took these, and a NaN or an
+	 * infinite total broke the graph. */
+	static const char *bad_counts[] = { "a;b nan\n", "a;b inf\n", "a;b 0x10\n", "a;b 1e3\n",
+					    "a;b -1\n", "a;b 1.5\n", "a;b +3\n", "a;b 1234567890123456\n" };
+	int refused = 0;
+	for (size_t i = 0; i < sizeof(bad_counts) / sizeof(bad_counts[0]); i++) {
+		struct folded h;
+		fold_init(&h);
+		in = fmemopen((void *)bad_counts[i], strlen(bad_counts[i]), "r");
+		refused += fold_read(&h, in, "c.folded", err, sizeof(err)) == -1 && strstr(err, "c.folded:1");
+		fclose(in);
+		fold_free(&h);
+	}
+	CHECK(refused == (int)(sizeof(bad_counts) / sizeof(bad_counts[0])),
+	      "nan, inf, hex, exponents, signs, fractions and 16 digits are refused (%d)", refused);
 
 	in = fmemopen((void *)"a;b 3\nbroken\n", 13, "r");
 	CHECK(fold_read(&f, in, "x.folded", err, sizeof(err)) == -1 && strstr(err, "x.folded:2"),
