@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,13 @@
 #define JR_MAX_FILE (64u << 20)
 /* Deeper than any document the lab writes; bounds the conversion's recursion. */
 #define JR_MAX_DEPTH 64
+/*
+ * Larger than any count or time the lab writes (ns over a day of 1000
+ * clients is 1e17), small enough that sums, squares and casts to long
+ * stay finite and defined: 1e300 as a page size printed as a negative
+ * one, and 1e308 as a rate made the charts' coordinates NaN.
+ */
+#define JR_MAX_NUM 1e18
 
 static void *xcalloc(size_t n, size_t sz)
 {
@@ -42,10 +50,17 @@ static char *xstrdup(const char *s)
 	return d;
 }
 
+/* Why j cannot be converted, or NULL, and the key of the innermost object
+ * member it was found under. */
+static const char *why_not;
+static char why_key[64];
+
 static struct jr_val *convert(const json_t *j, int depth)
 {
-	if (depth > JR_MAX_DEPTH)
+	if (depth > JR_MAX_DEPTH) {
+		why_not = "nested deeper than 64 levels";
 		return NULL;
+	}
 	struct jr_val *v = xcalloc(1, sizeof(*v));
 	switch (json_typeof(j)) {
 	case JSON_OBJECT: {
@@ -57,6 +72,8 @@ static struct jr_val *convert(const json_t *j, int depth)
 		json_object_foreach((json_t *)j, key, item) {
 			struct jr_val *c = convert(item, depth + 1);
 			if (!c) {
+				if (!why_key[0])
+					snprintf(why_key, sizeof(why_key), "%s", key);
 				jr_free(v);
 				return NULL;
 			}
@@ -85,12 +102,14 @@ static struct jr_val *convert(const json_t *j, int depth)
 		v->str = xstrdup(json_string_value(j));
 		break;
 	case JSON_INTEGER:
-		v->type = JR_NUM;
-		v->num = (double)json_integer_value(j);
-		break;
 	case JSON_REAL:
 		v->type = JR_NUM;
-		v->num = json_real_value(j);
+		v->num = json_is_integer(j) ? (double)json_integer_value(j) : json_real_value(j);
+		if (!isfinite(v->num) || fabs(v->num) > JR_MAX_NUM) {
+			why_not = "a number beyond +-1e18 (no count or time the lab writes is that large)";
+			free(v);
+			return NULL;
+		}
 		break;
 	case JSON_TRUE:
 	case JSON_FALSE:
@@ -118,10 +137,13 @@ struct jr_val *jr_parse(const char *text, char *err, size_t errlen)
 			 (size_t)e.position >= strlen(text) ? " (the document ends early: truncated?)" : "");
 		return NULL;
 	}
+	why_not = NULL;
+	why_key[0] = 0;
 	struct jr_val *v = convert(j, 0);
 	json_decref(j);
 	if (!v)
-		snprintf(err, errlen, "nested deeper than %d levels", JR_MAX_DEPTH);
+		snprintf(err, errlen, "%s%s%s%s", why_not ? why_not : "cannot be read",
+			 why_key[0] ? " (at \"" : "", why_key, why_key[0] ? "\")" : "");
 	return v;
 }
 

@@ -7,6 +7,7 @@
 #include "results.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,19 @@ static int cell_of(const struct jr_val *d, struct cell *c, const char **missing)
 	}
 	if (!jr_num(d, "results.tps", &tps)) {
 		*missing = "results.tps";
+		return -1;
+	}
+	/* What keys a cell must be a value the lab can have written. */
+	if (pk < 1 || pk > (1 << 24) || pk != floor(pk)) {
+		*missing = "provenance.page_size_kb in 1..16777216 (a whole number of KB)";
+		return -1;
+	}
+	if (cl < 1 || cl > (1 << 20) || cl != floor(cl)) {
+		*missing = "config.clients in 1..1048576 (a whole number)";
+		return -1;
+	}
+	if (tps < 0) {
+		*missing = "results.tps of 0 or more";
 		return -1;
 	}
 	c->page_kb = (long)pk;
