@@ -22,8 +22,12 @@ bench=${BUFBENCH_STATIC:-$top/build/bufbench-static}
 	die "$busybox is not a static busybox; apt-get install busybox-static"
 [ -x "$bench" ] || die "no $bench; run make build-all first"
 
-stage=$(mktemp -d)
-trap 'rm -rf "$stage" "$stage.pgfiles"' EXIT INT TERM
+# Scratch files live inside the mktemp directory, never beside it: a name
+# such as "$stage.pgfiles" in /tmp is predictable, and another user could
+# have a link waiting there.  stage/ is what goes into the initramfs.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+stage=$work/stage
 mkdir -p "$stage/bin" "$stage/guest" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
 cp "$busybox" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
@@ -48,9 +52,8 @@ copy_with_libs() {
 }
 pgfiles=$top/scripts/pg-guest-files.sh
 if [ -x "$pgfiles" ] && [ "${PGBENCH:-}" != off ]; then
-	"$pgfiles" > "$stage.pgfiles" || die "$pgfiles failed (above); or build without it: PGBENCH=off"
-	while read -r f; do copy_with_libs "$f"; done < "$stage.pgfiles"
-	rm -f "$stage.pgfiles"
+	"$pgfiles" > "$work/pgfiles" || die "$pgfiles failed (above); or build without it: PGBENCH=off"
+	while read -r f; do copy_with_libs "$f"; done < "$work/pgfiles"
 fi
 
 # The real perf binary: Debian's /usr/bin/perf is either perf itself or a
