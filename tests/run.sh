@@ -1,6 +1,8 @@
 #!/bin/sh
 # Runs every unit test binary and end-to-end script and prints the totals.
 # Usage: tests/run.sh [unit|e2e|all]
+# TEST_BUILD: the build directory whose tests/test_* run, under the
+# checkout or absolute (build; make sanitize-test gives build-san).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -13,8 +15,13 @@ on_exit 'rm -f "$log" "$log.one" "$log.rc"'
 
 run() {
 	echo "== $*"
-	# tee keeps long end-to-end tests visible while they run.
-	{ "$@" 2>&1; echo $? > "$log.rc"; } | tee "$log.one"
+	# tee keeps long end-to-end tests visible while they run.  The status
+	# is taken with || so that set -e, which holds in the pipeline's
+	# subshell too, does not end it before the status is written (the
+	# file then kept the previous test's 0: a test killed by a sanitizer
+	# or a signal passed).
+	rm -f "$log.rc"
+	{ rc=0; "$@" 2>&1 || rc=$?; echo "$rc" > "$log.rc"; } | tee "$log.one"
 	rc=$(cat "$log.rc")
 	cat "$log.one" >> "$log"
 	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL:' "$log.one"; then
@@ -24,7 +31,11 @@ run() {
 }
 
 if [ "$what" = unit ] || [ "$what" = all ]; then
-	for t in "$top"/build/tests/test_*; do
+	case ${TEST_BUILD:-build} in
+	/*) bdir=$TEST_BUILD ;;
+	*) bdir=$top/${TEST_BUILD:-build} ;;
+	esac
+	for t in "$bdir"/tests/test_*; do
 		[ -x "$t" ] && run "$t"
 	done
 fi
