@@ -9,6 +9,13 @@ CSTD = -std=c11 -D_GNU_SOURCE
 WARN = -Wall -Wextra -Werror
 # Frame pointers let perf -g (PROFILE_CALLGRAPH=fp) see user-space callers cheaply.
 OPT = -O2 -g -fno-omit-frame-pointer
+# make SAN=1 B=build-san: the same sources under ASan and UBSan, any report
+# fatal (make sanitize-test, mk/sanitize.mk).
+ifeq ($(SAN),1)
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all
+OPT = -O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)
+LDFLAGS += $(SAN_FLAGS)
+endif
 CFLAGS += $(CSTD) $(WARN) $(OPT) -I. -Ibuffer_pool -Ilab -Ilab/common -I$(B)
 LDLIBS += -lm -lpthread
 ifeq ($(HAVE_NUMA),1)
@@ -46,6 +53,8 @@ include mk/plan.mk
 -include mk/kernel.mk
 -include mk/pg.mk
 -include mk/report.mk
+# After every fragment: it lists the unit tests they added to ALL_TARGETS.
+include mk/sanitize.mk
 
 build-all: $(ALL_TARGETS)
 .PHONY: build-all
@@ -70,7 +79,7 @@ lint:
 	shellcheck -x configure scripts/*.sh tests/*.sh tests/e2e/*.sh guest/init guest/runner.sh .ci/run
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) build-san build-fuzz
 
 distclean: clean
 	rm -f config.mk config.h

@@ -112,7 +112,9 @@ static int kid_cmp(const void *a, const void *b)
 
 static int sort_depth(struct node *n)
 {
-	qsort(n->kid, n->nkid, sizeof(*n->kid), kid_cmp);
+	/* A leaf's kid is NULL, which qsort must not be given (UBSan). */
+	if (n->nkid)
+		qsort(n->kid, n->nkid, sizeof(*n->kid), kid_cmp);
 	int d = 0;
 	for (size_t i = 0; i < n->nkid; i++) {
 		int k = sort_depth(n->kid[i]);

@@ -142,7 +142,8 @@ static int entry_cmp(const void *a, const void *b)
 
 void fold_sort(struct folded *f)
 {
-	qsort(f->e, f->n, sizeof(*f->e), entry_cmp);
+	if (f->n)  /* an empty profile has no array: NULL is not for qsort */
+		qsort(f->e, f->n, sizeof(*f->e), entry_cmp);
 	size_t ns = f->nslot;
 	f->nslot /= 2;  /* rehash doubles it back */
 	if (ns)

@@ -95,7 +95,8 @@ int main(int argc, char **argv)
 	struct results r;
 	char err[1024];
 	if (results_load(&r, d, err, sizeof(err))) {
-		fprintf(stderr, "report: %s\n", err);
+		txt_printf(stderr, "report: %s\n", err);
+		results_free(&r);  /* what was loaded before it gave up */
 		free(d);
 		return 1;
 	}

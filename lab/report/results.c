@@ -188,7 +188,8 @@ int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 		names[nn++] = xstrdup(de->d_name);
 	}
 	closedir(dh);
-	qsort(names, nn, sizeof(*names), name_cmp);
+	if (nn)  /* no documents: names is NULL, which qsort must not get */
+		qsort(names, nn, sizeof(*names), name_cmp);
 
 	r->runs = calloc(nn ? nn : 1, sizeof(*r->runs));
 	r->cells = calloc(nn ? nn : 1, sizeof(*r->cells));

@@ -365,7 +365,8 @@ static void cell_notes(FILE *f, const struct results *r, bool *any)
 			exit(1);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), by_name);
+	if (n)  /* no notes: names is NULL, which qsort must not get */
+		qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
 		char line[512] = "", id[300];
 		snprintf(path, sizeof(path), "%s/logs/%s", r->dir, names[i]);
