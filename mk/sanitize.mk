@@ -1,7 +1,9 @@
 # make sanitize-test: every unit test built with ASan and UBSan into
 # build-san/ and run there; a sanitizer report aborts its test, which
-# tests/run.sh then counts as failed.  tests/e2e/sanitizers.sh runs it
-# within make test.
+# tests/run.sh then counts as failed.  make fuzz-smoke: a few seconds of
+# fuzzing of the report's readers, libFuzzer where clang has it
+# (tests/e2e/fuzz_smoke.sh, into build-fuzz/).  tests/e2e/sanitizers.sh
+# and fuzz_smoke.sh run both within make test.
 
 UNIT_TEST_BINS := $(filter $(B)/tests/test_%,$(ALL_TARGETS))
 
@@ -15,4 +17,7 @@ sanitize-test: config.mk
 	$(MAKE) SAN=1 B=build-san unit-tests
 	$(SAN_ENV) TEST_BUILD=build-san tests/run.sh unit
 
-.PHONY: unit-tests sanitize-test
+fuzz-smoke: config.mk
+	sh tests/e2e/fuzz_smoke.sh
+
+.PHONY: unit-tests sanitize-test fuzz-smoke

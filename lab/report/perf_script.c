@@ -46,6 +46,14 @@ static void clean(char *s)
 			*s = ' ';
 }
 
+/* The frames of a sample that is given up (an error in the middle). */
+static void drop(struct sample *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->frame[i]);
+	free(s->frame);
+}
+
 static void flush(struct sample *s, struct folded *out, struct fold_stats *st)
 {
 	if (!s->open)
@@ -172,6 +180,7 @@ int perf_script_fold(FILE *in, const char *name, struct folded *out, struct fold
 					 "outside a sample); make it with: perf script -i perf.data",
 					 name, lineno);
 				free(line);
+				drop(&s);  /* the frames read so far leaked (libFuzzer) */
 				return -1;
 			}
 			push(&s, fr);
@@ -207,6 +216,7 @@ int perf_script_fold(FILE *in, const char *name, struct folded *out, struct fold
 			snprintf(err, errlen, "%s:%ld: not a perf script sample header "
 				 "(\"comm pid time: period event:\")", name, lineno);
 			free(line);
+			drop(&s);
 			return -1;
 		}
 		size_t cl = (size_t)(pid - line);

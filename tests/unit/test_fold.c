@@ -79,6 +79,14 @@ int main(void)
 	CHECK(fold_text("\t1234 s_lock (/x)\n", &f, &st, err) == -1 && strstr(err, "test:1:"),
 	      "a frame outside a sample is an error naming the line: %s", err);
 	fold_free(&f);
+	/* Errors after frames were read: they were leaked (found by libFuzzer;
+	 * the sanitizer build's leak check fails this test without the fix). */
+	CHECK(fold_text("x 1 1.000000: 1 ev: \n\t1 f (/x)\nnot a header\n", &f, &st, err) == -1 &&
+	      strstr(err, "test:3:"), "a bad header after a frame is an error: %s", err);
+	fold_free(&f);
+	CHECK(fold_text("x 1 1.000000: 1 ev: \n\t1 f (/x)\n\tnot a frame\n", &f, &st, err) == -1 &&
+	      strstr(err, "test:3:"), "a bad frame line after a frame is an error: %s", err);
+	fold_free(&f);
 	CHECK(fold_text("hello world\n", &f, &st, err) == -1 && strstr(err, "sample header"),
 	      "text that is not perf script is refused: %s", err);
 	fold_free(&f);
