@@ -14,7 +14,8 @@ done
 pgbin=/usr/lib/postgresql/15/bin
 [ -x "$pgbin/postgres" ] || { skip "initramfs_tmp: no PostgreSQL 15 ($pgbin)"; exit 0; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
 
 mkdir -p "$tmp/bin" "$tmp/t"
 for p in postgres initdb pg_ctl pgbench; do ln -s "$pgbin/$p" "$tmp/bin/$p"; done

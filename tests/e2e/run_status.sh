@@ -8,7 +8,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
 mkdir -p "$tmp/b/tests"
 printf '#!/bin/sh\necho "PASS: fine"\n' > "$tmp/b/tests/test_a_fine"
 printf '#!/bin/sh\necho "PASS: before dying"\nkill -SEGV $$\n' > "$tmp/b/tests/test_b_dies"

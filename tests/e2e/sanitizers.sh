@@ -10,7 +10,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib.sh"
 [ -f "$top/config.mk" ] || { fail "sanitizers: run ./configure first"; exit 1; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
 
 if make -C "$top" sanitize-test > "$tmp/unit" 2>&1; then
 	pass "sanitizers: the unit tests under ASan and UBSan ($(grep -E "^[0-9]+ passed" "$tmp/unit" | tail -n 1))"
