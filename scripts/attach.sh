@@ -28,7 +28,8 @@ command -v jq >/dev/null || die "jq is needed for the manifest: apt-get install 
 
 name=preemptlab-$(basename "$dir")
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
 st=$tmp/$name
 mkdir -p "$st/runs" "$st/kernel-configs"
 

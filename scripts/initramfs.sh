@@ -26,7 +26,8 @@ bench=${BUFBENCH_STATIC:-$top/build/bufbench-static}
 # such as "$stage.pgfiles" in /tmp is predictable, and another user could
 # have a link waiting there.  stage/ is what goes into the initramfs.
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$work"'
 stage=$work/stage
 mkdir -p "$stage/bin" "$stage/guest" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
 cp "$busybox" "$stage/bin/busybox"

@@ -23,7 +23,8 @@ chan=$1 runs=$2 logs=${3:-$2/../logs} perf=${4:-$2/../perf}
 [ -f "$chan" ] || exit 0
 mkdir -p "$runs" "$logs"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
 
 # awk splits the stream; each complete block goes to its own base64 file
 # named after its kind and id (a cell's JSON and its profile share the id),
