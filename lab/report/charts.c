@@ -99,7 +99,7 @@ static int several_locks(const struct results *r, const char *tool)
 }
 
 /* A "nice" axis maximum: 1, 2 or 5 times a power of ten above v. */
-static double nice_max(double v)
+double nice_max(double v)
 {
 	if (v <= 0)
 		return 1;

@@ -286,9 +286,49 @@ static const char *intro =
 	"not timed). A ratio's band is [min/max .. max/min] of the two cells' runs: "
 	"resolved when it excludes 1.";
 
+/* A row's figures as both writers print them. */
+struct row_text {
+	char ttf[32], tps[32], spin[32], fault[32], sw[32], steady[32];
+	double spread;
+};
+
+static void row_format(const struct row *w, struct row_text *t)
+{
+	num(w->ttf.median, w->has_ttf, t->ttf, sizeof(t->ttf));
+	num(w->tps.median, w->has_tps, t->tps, sizeof(t->tps));
+	num(w->spin.median, w->has_spin, t->spin, sizeof(t->spin));
+	num(w->fault_pct, true, t->fault, sizeof(t->fault));
+	num(w->switch_pct, true, t->sw, sizeof(t->sw));
+	num(w->steady.median, w->has_steady, t->steady, sizeof(t->steady));
+	t->spread = spread(&w->tps);
+}
+
+/* What pg_buffercache saw of a pgbench cell, or false when it was not asked. */
+static bool pg_fill_sentence(const struct cell *c, char *buf, size_t len)
+{
+	struct row w;
+	char pg[16], v[32];
+	row_of(c, &w);
+	double used = pg_max_used_pct(c);
+	int n = snprintf(buf, len, "C%d %s %s %s, %ld clients: ", c->id, c->variant,
+			 page_name(c->page_kb, pg, sizeof(pg)), c->workload, c->clients);
+	if (n < 0 || (size_t)n >= len)
+		return false;
+	if (w.has_pgttf)
+		snprintf(buf + n, len - (size_t)n, "shared_buffers filled after %s s (median of %zu "
+			 "runs)", fmt_val(w.pgttf.median, v, sizeof(v)), w.pgttf.n);
+	else if (used >= 0)
+		snprintf(buf + n, len - (size_t)n, "shared_buffers did not fill within the runs, at "
+			 "most %.0f%% in use (a longer PG_DURATION covers it)", used);
+	else
+		return false;
+	return true;
+}
+
 void write_fill_txt(FILE *f, const struct results *r)
 {
-	char a[32], b[32], c1[32], d[32], e[32], g[32], st[256], grp[400] = "";
+	char st[256], grp[400] = "";
+	struct row_text t;
 	tw_para(f, "", intro, 0);
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];
@@ -309,13 +349,10 @@ void write_fill_txt(FILE *f, const struct results *r)
 				"swtch%", "steady_tps");
 		}
 		snprintf(cid, sizeof(cid), "C%d", c->id);
+		row_format(&w, &t);
 		txt_printf(f, "%-5s %-5s %-8.8s %2zu %6s %9s %5.0f %6s %6s %6s %10s\n", cid,
-			page_name(c->page_kb, pg, sizeof(pg)), c->strategy, c->nruns,
-			num(w.ttf.median, w.has_ttf, a, sizeof(a)),
-			num(w.tps.median, w.has_tps, b, sizeof(b)), spread(&w.tps),
-			num(w.spin.median, w.has_spin, c1, sizeof(c1)),
-			num(w.fault_pct, true, d, sizeof(d)), num(w.switch_pct, true, e, sizeof(e)),
-			num(w.steady.median, w.has_steady, g, sizeof(g)));
+			page_name(c->page_kb, pg, sizeof(pg)), c->strategy, c->nruns, t.ttf, t.tps,
+			t.spread, t.spin, t.fault, t.sw, t.steady);
 		fill_states(c, st, sizeof(st));
 		if (st[0])
 			tw_para(f, "      ", st, 6);
@@ -324,36 +361,19 @@ void write_fill_txt(FILE *f, const struct results *r)
 	comparisons(f, r, false);
 	bool pg_rows = false;
 	for (size_t k = 0; k < r->ncells; k++) {
-		const struct cell *c = &r->cells[k];
-		struct row w;
-		if (is_bufbench(c))
+		char line[600];
+		if (is_bufbench(&r->cells[k]) || !pg_fill_sentence(&r->cells[k], line, sizeof(line)))
 			continue;
-		row_of(c, &w);
-		double used = pg_max_used_pct(c);
-		if (!w.has_pgttf && used < 0)
-			continue;
-		if (!pg_rows) {
+		if (!pg_rows)
 			txt_printf(f, "\npgbench: shared_buffers in use (pg_buffercache)\n");
-			pg_rows = true;
-		}
-		char pg[16], line[400];
-		if (w.has_pgttf)
-			snprintf(line, sizeof(line), "C%d %s %s %s c%ld: filled after %s s (median of "
-				 "%zu runs)", c->id, c->variant, page_name(c->page_kb, pg, sizeof(pg)),
-				 c->workload, c->clients, fmt_val(w.pgttf.median, a, sizeof(a)),
-				 w.pgttf.n);
-		else
-			snprintf(line, sizeof(line), "C%d %s %s %s c%ld: did not fill within the "
-				 "runs, at most %.0f%% in use (a longer PG_DURATION covers it)", c->id,
-				 c->variant, page_name(c->page_kb, pg, sizeof(pg)), c->workload,
-				 c->clients, used);
+		pg_rows = true;
 		tw_para(f, "  ", line, 4);
 	}
 }
 
 void write_fill_md(FILE *f, const struct results *r)
 {
-	char a[32], b[32], c1[32], d[32], e[32], g[32];
+	struct row_text t;
 	fputs("\n## Fill phase\n\n", f);
 	fputs(intro, f);
 	fputs("\n\n", f);
@@ -369,32 +389,16 @@ void write_fill_md(FILE *f, const struct results *r)
 		if (!w.has_tps && !w.has_steady)
 			continue;
 		char pg[16];
+		row_format(&w, &t);
 		md_printf(f, "| C%d | %s | %s | %s | %s | %ld | %zu | %s | %s | %.1f | %s | %s | %s | %s |\n",
 			c->id, c->variant, page_name(c->page_kb, pg, sizeof(pg)), c->strategy, c->lock,
-			c->clients, c->nruns, num(w.ttf.median, w.has_ttf, a, sizeof(a)),
-			num(w.tps.median, w.has_tps, b, sizeof(b)), spread(&w.tps),
-			num(w.spin.median, w.has_spin, c1, sizeof(c1)),
-			num(w.fault_pct, true, d, sizeof(d)), num(w.switch_pct, true, e, sizeof(e)),
-			num(w.steady.median, w.has_steady, g, sizeof(g)));
+			c->clients, c->nruns, t.ttf, t.tps, t.spread, t.spin, t.fault, t.sw, t.steady);
 	}
 	fputc('\n', f);
 	comparisons(f, r, true);
 	for (size_t k = 0; k < r->ncells; k++) {
-		const struct cell *c = &r->cells[k];
-		struct row w;
-		if (is_bufbench(c))
-			continue;
-		row_of(c, &w);
-		double used = pg_max_used_pct(c);
-		char pg[16];
-		if (w.has_pgttf)
-			md_printf(f, "- pgbench C%d %s %s %s, %ld clients: shared_buffers filled after "
-				   "%s s (median of %zu)\n", c->id, c->variant,
-				page_name(c->page_kb, pg, sizeof(pg)), c->workload, c->clients,
-				fmt_val(w.pgttf.median, a, sizeof(a)), w.pgttf.n);
-		else if (used >= 0)
-			md_printf(f, "- pgbench C%d %s %s %s, %ld clients: shared_buffers did not fill "
-				   "within the runs, at most %.0f%% in use\n", c->id, c->variant,
-				page_name(c->page_kb, pg, sizeof(pg)), c->workload, c->clients, used);
+		char line[600];
+		if (!is_bufbench(&r->cells[k]) && pg_fill_sentence(&r->cells[k], line, sizeof(line)))
+			md_printf(f, "- pgbench %s\n", line);
 	}
 }

@@ -50,6 +50,8 @@ char *shell_words(const char *line);
 
 /* Charts (charts.c): writes the SVGs into RUN and records them in rp. */
 void write_charts(struct report *rp);
+/* An axis maximum at or above v: 1, 2 or 5 times a power of ten (charts.c). */
+double nice_max(double v);
 /* tps over time per cell, the fill marked (timeline.c). */
 void write_timeline_charts(struct report *rp);
 /* Flame graphs of profiled cells and the headline differential. */

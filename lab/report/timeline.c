@@ -29,19 +29,6 @@
 static const char *rep_colour[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
 				    "#8c564b" };
 
-static double axis_max(double v)
-{
-	if (v <= 0)
-		return 1;
-	double p = pow(10, floor(log10(v)));
-	for (int i = 0; i < 3; i++) {
-		double m = (double[]){ 1, 2, 5 }[i] * p;
-		if (m >= v)
-			return m;
-	}
-	return 10 * p;
-}
-
 /* The run's series: y[i] tps at x[i] s; returns the count (at most max). */
 static size_t series(const struct jr_val *doc, bool pgbench, double *x, double *y, size_t max)
 {
@@ -125,8 +112,8 @@ static void panel(FILE *f, const struct cell *c, bool pgbench, double px, double
 			ymax = fmax(ymax, y[k]);
 		}
 	}
-	xmax = axis_max(xmax);
-	ymax = axis_max(ymax * 1.05);
+	xmax = nice_max(xmax);
+	ymax = nice_max(ymax * 1.05);
 	char t[256], pg[16];
 	snprintf(t, sizeof(t), "C%d %s %s %s %s c%ld", c->id, c->variant,
 		 page_name(c->page_kb, pg, sizeof(pg)), pgbench ? c->workload : c->strategy, c->lock,
