@@ -80,6 +80,7 @@ const struct vocab vocab_workloads = {
 static const struct vocab_item accels[] = {
 	{ "kvm", ACCEL_KVM, "hardware virtualization, used where a probe boot succeeds" },
 	{ "tcg", ACCEL_TCG, "QEMU's emulation (multi-threaded): slow and noisy, works everywhere" },
+	{ "icount", ACCEL_ICOUNT, "single-threaded TCG on instruction-counted virtual time (ICOUNT_SHIFT)" },
 };
 const struct vocab vocab_accels = {
 	"accels", "ACCEL", NULL, "how QEMU runs a guest (default: kvm if a probe boots, else tcg)",

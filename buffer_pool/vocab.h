@@ -16,7 +16,7 @@
 /* Dimensions the library does not implement itself keep their codes here. */
 enum workload { WL_SELECT_ONLY, WL_SIMPLE_UPDATE };
 enum preempt_model { MODEL_NONE, MODEL_VOLUNTARY, MODEL_FULL, MODEL_LAZY, MODEL_CURRENT };
-enum accel { ACCEL_KVM, ACCEL_TCG };
+enum accel { ACCEL_KVM, ACCEL_TCG, ACCEL_ICOUNT };
 
 struct vocab_item {
 	const char *name;	/* as typed: "2m", "partitioned:N" */

@@ -10,9 +10,9 @@ set -eu
 . "$(dirname "$0")/common.sh"
 [ $# -eq 2 ] || die "usage: $0 KERNEL INITRD"
 case ${PREEMPTLAB_ACCEL:-} in
-kvm|tcg) echo "$PREEMPTLAB_ACCEL"; exit 0 ;;
+kvm|tcg|icount) echo "$PREEMPTLAB_ACCEL"; exit 0 ;;
 "") ;;
-*) die "PREEMPTLAB_ACCEL must be kvm or tcg, not '$PREEMPTLAB_ACCEL'" ;;
+*) die "PREEMPTLAB_ACCEL must be kvm, tcg or icount, not '$PREEMPTLAB_ACCEL'" ;;
 esac
 if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
 	note "no usable /dev/kvm: using TCG (emulated)"

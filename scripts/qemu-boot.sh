@@ -14,7 +14,10 @@ case $4 in
 kvm) accel="-enable-kvm -cpu host" ;;
 # TCG's "max" model has pdpe1gb, which 1 GB pages need.
 tcg) accel="-accel tcg,thread=multi -cpu max" ;;
-*) die "accel must be kvm or tcg, not '$4'" ;;
+# Virtual time: one instruction is 2^shift ns and the vCPUs take turns on
+# one host thread, so the guest's clock no longer follows the host's load.
+icount) accel="-accel tcg,thread=single -icount shift=${PREEMPTLAB_ICOUNT_SHIFT:-3},sleep=off -cpu max" ;;
+*) die "accel must be kvm, tcg or icount, not '$4'" ;;
 esac
 # shellcheck disable=SC2086 # accel holds several options
 exec "$qemu" -nodefaults -no-reboot -display none -monitor none \

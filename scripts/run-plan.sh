@@ -156,7 +156,10 @@ run_unit() {
 		PREEMPTLAB_ACCEL=$(bconf accel)
 		[ "$PREEMPTLAB_ACCEL" = auto ] && PREEMPTLAB_ACCEL=""
 		accel=$(PREEMPTLAB_ACCEL=$PREEMPTLAB_ACCEL "$here/qemu-accel.sh" "$K_IMAGE" "$base_initrd")
-		printf 'bufbench\t/bin/bufbench-static\ntop\t%s\nvirt\t%s\n' "$top" "$accel" >> "$work/$uid.conf"
+		virt=$accel; [ "$accel" = icount ] && virt=tcg-icount
+		export PREEMPTLAB_ICOUNT_SHIFT; PREEMPTLAB_ICOUNT_SHIFT=$(bconf icount_shift)
+		printf 'bufbench\t/bin/bufbench-static\ntop\t%s\nvirt\t%s\nicount_shift\t%s\n' "$top" "$virt" \
+			"$PREEMPTLAB_ICOUNT_SHIFT" >> "$work/$uid.conf"
 		# Full boot messages: a guest that hangs or panics is diagnosed
 		# from its console log, and they cost under a second under TCG.
 		cmdline="console=ttyS0 panic=-1"
@@ -164,7 +167,7 @@ run_unit() {
 			cmdline="$cmdline hugepagesz=1G hugepages=$(bconf hugepages_1g)"
 		[ -n "$boot_model" ] && cmdline="$cmdline preempt=$boot_model"
 		[ -n "${PREEMPTLAB_GUEST_APPEND:-}" ] && cmdline="$cmdline $PREEMPTLAB_GUEST_APPEND"
-		if [ "$accel" = tcg ]; then boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-180} slack=120 pg_setup_to=600 pg_slack=60
+		if [ "$accel" != kvm ]; then boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-180} slack=120 pg_setup_to=600 pg_slack=60
 		else boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-60} slack=60 pg_setup_to=240 pg_slack=30; fi
 	fi
 	cell_to=${PREEMPTLAB_CELL_TIMEOUT:-$((WARMUP + DURATION + slack))}
@@ -312,7 +315,7 @@ run_unit() {
 		'{unit:$unit, kind:$kind, role:$role, label:$lbl, version:$version, package:$package,
 		  package_version:$pkgver, suite:$suite, image:$image, image_sha256:$sha, config:$config,
 		  release:$release, models:($models|split(" ")|map(select(. != ""))), boot_model:$bm,
-		  accel:$accel, emulated:($accel == "tcg"), cmdline:$cmdline}' >> "$work/kernels.jsonl"
+		  accel:$accel, emulated:($accel != "kvm"), cmdline:$cmdline}' >> "$work/kernels.jsonl"
 }
 
 # --- every unit ---------------------------------------------------------------

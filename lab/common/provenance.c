@@ -268,7 +268,11 @@ void prov_write(struct json *j, const struct provenance *p)
 	json_str(j, "strategy", p->strategy);
 	json_int(j, "cpus", p->cpus);
 	json_str(j, "virtualization", p->virtualization);
-	json_bool(j, "emulated", strcmp(p->virtualization, "tcg") == 0);
+	json_bool(j, "emulated", strncmp(p->virtualization, "tcg", 3) == 0);
+	/* tcg-icount: one guest instruction is 2^shift ns of virtual time. */
+	const char *shift = getenv("PREEMPTLAB_ICOUNT_SHIFT");
+	if (!strcmp(p->virtualization, "tcg-icount"))
+		json_int(j, "icount_shift", shift && *shift ? atoi(shift) : -1);
 	json_str(j, "clocksource", p->clocksource);
 	json_str(j, "cpu_model", p->cpu_model);
 	json_double(j, "sleep_cost_ns", p->sleep_cost_ns);

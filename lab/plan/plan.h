@@ -88,7 +88,8 @@ struct plan {
 	char profile_callgraph[8];
 	char model_switch[16];
 	long vcpus, host_cpus;
-	char accel[8];		/* kvm | tcg | auto */
+	char accel[8];		/* kvm | tcg | icount | auto */
+	long icount_shift;	/* icount: one instruction is 2^shift ns */
 	/* Sizing. */
 	uint64_t segment_bytes;
 	long hp2m, hp1g;

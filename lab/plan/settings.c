@@ -163,6 +163,7 @@ static void guest_settings(struct plan *p, const char *top)
 	snprintf(p->accel, sizeof(p->accel), "%s", get_or("ACCEL", get_or("PREEMPTLAB_ACCEL", "auto")));
 	if (strcmp(p->accel, "auto") != 0)
 		check_one(p->accel, &vocab_accels, "ACCEL");
+	p->icount_shift = parse_count("ICOUNT_SHIFT", get_or("ICOUNT_SHIFT", "3"), 0, 10);
 	p->vcpus = p->host_cpus;
 	if (var_get("VCPUS")) {
 		p->vcpus = parse_count("VCPUS", var_get("VCPUS"), 1, 1024);
@@ -181,7 +182,7 @@ static void guest_settings(struct plan *p, const char *top)
 static void host_settings(struct plan *p)
 {
 	static const char *const guest_only[] = {
-		"BASELINE_MODELS", "MODEL_SWITCH", "VCPUS", "MEM_MB", "ACCEL", NULL,
+		"BASELINE_MODELS", "MODEL_SWITCH", "VCPUS", "MEM_MB", "ACCEL", "ICOUNT_SHIFT", NULL,
 	};
 	for (int i = 0; guest_only[i]; i++)
 		if (var_get(guest_only[i]))
