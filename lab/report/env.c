@@ -3,6 +3,7 @@
  * printed once, values that differ are listed, so a mixed directory (two
  * kernels, a guest and the host) is visible at once.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -97,8 +98,16 @@ void fmt_virt(const struct jr_val *d, char *buf, size_t len)
 {
 	const char *v = jr_str(d, "provenance.virtualization", "?");
 	const struct jr_val *e = jr_path(d, "provenance.emulated");
-	int em = (e && e->type == JR_BOOL && e->b) || !strcmp(v, "tcg");
-	snprintf(buf, len, "%s, %s", v,
-		 em ? "emulated (TCG): an emulator's times" :
-		 e && e->type == JR_BOOL ? "not emulated" : "emulation not recorded");
+	int em = (e && e->type == JR_BOOL && e->b) || !strncmp(v, "tcg", 3);
+	double shift;
+	if (!strcmp(v, "tcg-icount") && jr_num(d, "provenance.icount_shift", &shift))
+		/* Virtual time: say what a second is, so nobody compares it with hardware. */
+		snprintf(buf, len, "%s, shift %.0f: virtual time, one guest instruction = %.0f ns, "
+			 "vCPUs taking turns on one host thread; rates are per virtual second: "
+			 "compare cells with each other, never with real hardware", v, shift,
+			 pow(2, shift));
+	else
+		snprintf(buf, len, "%s, %s", v,
+			 em ? "emulated (TCG): an emulator's times" :
+			 e && e->type == JR_BOOL ? "not emulated" : "emulation not recorded");
 }
