@@ -43,7 +43,7 @@ refuse "an unknown model" "use none, voluntary, full, lazy or current" KERNEL=6.
 refuse "a baseline without PREEMPT_NONE" "has no PREEMPT_NONE" KERNEL=7.0 BASELINE=7.0.13
 refuse "a baseline model it lacks" "BASELINE_MODELS" KERNEL=7.0 BASELINE_MODELS=lazy
 refuse "an unknown MODEL_SWITCH" "use boot or runtime" KERNEL=7.0 MODEL_SWITCH=hot
-refuse "an unknown ACCEL" "use kvm or tcg" KERNEL=7.0 ACCEL=hvf
+refuse "an unknown ACCEL" "use kvm, tcg or icount" KERNEL=7.0 ACCEL=hvf
 refuse "a missing kernel image" "no kernel image there" KERNEL=/nonexistent/bzImage
 refuse "a bad bufbench option" "BUFBENCH_ARGS=--bogus: bufbench: unknown option" BUFBENCH_ARGS=--bogus
 refuse "a bad size" "expected a size such as 128M" POOL=lots
