@@ -80,3 +80,21 @@ bench_interrupted() {
 }
 
 tests_done() { [ "$TESTS_FAILED" -eq 0 ]; }
+
+# guest_kernel NAME: QEMU is here and Debian's 7.0 resolves, its K_
+# assignments in $tmp/k; an unreachable archive with nothing cached skips
+# the test (exit 0), anything else fails it (exit 1).  $tmp is the caller's.
+guest_kernel() {
+	command -v qemu-system-x86_64 >/dev/null ||
+		{ fail "$1: no qemu-system-x86_64 (./configure --install-deps)"; exit 1; }
+	# shellcheck disable=SC2154 # top and tmp are the caller's
+	"$top/scripts/kernel-resolve.sh" 7.0 > "$tmp/k" 2> "$tmp/k.err" && return 0
+	if grep -q 'apt-get update of .* failed' "$tmp/k.err"; then
+		skip "$1: Debian's archive is unreachable and no 7.0 image is cached"
+		tests_done
+		exit 0
+	fi
+	cat "$tmp/k.err"
+	fail "$1: resolve 7.0"
+	exit 1
+}

@@ -46,14 +46,8 @@ check "channel: a truncated PERF block is not written" test ! -e "$tmp/ch/perf/c
 check "channel: the PROFILE line is an event" grep -qx 'profile on cpu-clock 99' "$tmp/ev"
 
 # --- a guest --------------------------------------------------------------
-command -v qemu-system-x86_64 >/dev/null || { fail "guest_profile: no qemu-system-x86_64 (./configure --install-deps)"; exit 1; }
 command -v xmllint >/dev/null || { fail "guest_profile: no xmllint (apt-get install libxml2-utils)"; exit 1; }
-if ! "$top/scripts/kernel-resolve.sh" 7.0 > "$tmp/k" 2> "$tmp/k.err"; then
-	if grep -q 'apt-get update of .* failed' "$tmp/k.err"; then
-		skip "guest_profile: Debian's archive is unreachable and no 7.0 image is cached"; exit 0
-	fi
-	cat "$tmp/k.err"; fail "guest_profile: resolve 7.0"; exit 1
-fi
+guest_kernel guest_profile
 
 export KERNEL=7.0 BASELINE=none MODELS=lazy PAGES=4k CLIENTS=2 DURATION=3 REPEAT=1
 export PREEMPTLAB_ACCEL=tcg PGBENCH=off POOL=64M RELATION=256M PROFILE=on

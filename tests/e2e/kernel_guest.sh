@@ -12,14 +12,8 @@ tmp=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$tmp"'
 
-command -v qemu-system-x86_64 >/dev/null || { fail "guest: no qemu-system-x86_64 (./configure --install-deps)"; exit 1; }
 [ -x "$top/build/bufbench-static" ] || { fail "guest: no build/bufbench-static (make build-all)"; exit 1; }
-if ! "$top/scripts/kernel-resolve.sh" 7.0 > "$tmp/k" 2> "$tmp/k.err"; then
-	if grep -q 'apt-get update of .* failed' "$tmp/k.err"; then
-		skip "guest: Debian's archive is unreachable and no 7.0 image is cached"; exit 0
-	fi
-	cat "$tmp/k.err"; fail "guest: resolve 7.0"; exit 1
-fi
+guest_kernel guest
 # shellcheck disable=SC1091 # written just above
 . "$tmp/k"
 

@@ -12,13 +12,7 @@ tmp=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$tmp"'
 
-command -v qemu-system-x86_64 >/dev/null || { fail "icount: no qemu-system-x86_64 (./configure --install-deps)"; exit 1; }
-if ! "$top/scripts/kernel-resolve.sh" 7.0 > "$tmp/k" 2> "$tmp/k.err"; then
-	if grep -q 'apt-get update of .* failed' "$tmp/k.err"; then
-		skip "icount: Debian's archive is unreachable and no 7.0 image is cached"; exit 0
-	fi
-	cat "$tmp/k.err"; fail "icount: resolve 7.0"; exit 1
-fi
+guest_kernel icount
 
 export KERNEL=7.0 BASELINE=none MODELS=lazy PAGES=4k CLIENTS=4 DURATION=2 REPEAT=1
 export ACCEL=icount VCPUS=1 PGBENCH=off POOL=64M RELATION=256M

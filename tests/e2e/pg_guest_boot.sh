@@ -68,17 +68,11 @@ check "pg_guest_boot: channel: a name with a slash is written nowhere" \
 check "pg_guest_boot: channel: a truncated block is not written" test ! -e "$ch/logs/cut.log"
 
 # --- in a guest ----------------------------------------------------------------
-command -v qemu-system-x86_64 >/dev/null || { fail "pg_guest_boot: no qemu-system-x86_64 (./configure --install-deps)"; exit 1; }
 [ -x "$top/build/bufbench-static" ] || { fail "pg_guest_boot: no build/bufbench-static (make build-all)"; exit 1; }
 if ! "$top/scripts/pg-guest-files.sh" > /dev/null 2> "$tmp/files.err"; then
 	skip "pg_guest_boot: PostgreSQL cannot go into a guest here: $(cat "$tmp/files.err")"; tests_done; exit
 fi
-if ! "$top/scripts/kernel-resolve.sh" 7.0 > "$tmp/k" 2> "$tmp/k.err"; then
-	if grep -q 'apt-get update of .* failed' "$tmp/k.err"; then
-		skip "pg_guest_boot: Debian's archive is unreachable and no 7.0 image is cached"; tests_done; exit
-	fi
-	cat "$tmp/k.err"; fail "pg_guest_boot: resolve 7.0"; exit 1
-fi
+guest_kernel pg_guest_boot
 # shellcheck disable=SC1091 # written just above
 . "$tmp/k"
 
