@@ -10,7 +10,7 @@
 # CONF: "key TAB value" lines: kind (host|guest), label, duration,
 #   hugepages_2m, profile, profile_freq, profile_callgraph, pg_shared_buffers,
 #   pg_builtins, pg_scale, pg_duration, pg_fillfactor, pg_cold,
-#   pg_buffercache from the planner; bufbench, top, virt, perf_dir
+#   pg_buffercache_ms from the planner; bufbench, top, virt, perf_dir
 #   added by scripts/run-plan.sh.
 # CELLS: TAB-separated lines from the planner (lab/plan/write.c):
 #   bufbench ID MODEL PAGES OPTIONAL ARGV     ARGV: bufbench's options
@@ -150,8 +150,6 @@ send_pg_logs() {
 # (scripts/pg-run.sh), polled every second so each document reaches the
 # host as soon as it is written, not when the cell ends.
 PG_DIR=$WORK/pg
-# A fill sample a second: pg_buffercache scans every buffer header.
-pg_buffercache_ms() { if [ "$(conf pg_buffercache)" = on ]; then echo 1000; else echo 0; fi; }
 run_pg() {
 	if [ -z "$TOP" ] || [ ! -f "$TOP/scripts/pg-run.sh" ]; then
 		say FAIL "$1" "no PostgreSQL here (scripts/pg-guest-files.sh missing when the initramfs was built?)"
@@ -172,7 +170,7 @@ run_pg() {
 			--models "$(echo "$3" | tr , ' ')" --clients "$(echo "$4" | tr , ' ')" \
 			--builtins "$(conf pg_builtins)" --duration "$(conf pg_duration)" --repeat "$5" \
 			--fillfactor "$(conf pg_fillfactor)" --cold "$(conf pg_cold)" \
-			--buffercache-ms "$(pg_buffercache_ms)" \
+			--buffercache-ms "$(conf pg_buffercache_ms)" \
 			"$PG_DIR" < /dev/null 2>&1
 		echo $? > "$WORK/pg.rc"
 	} | tee "$WORK/pg.out" &

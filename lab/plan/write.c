@@ -249,9 +249,10 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u)
 		p->profile ? "on" : "off", p->profile_freq, p->profile_callgraph);
 	fprintf(f, "pg_shared_buffers\t%s\npg_builtins\t%s\npg_scale\t%s\n", p->pg_shared_buffers,
 		builtins, p->pg_scale);
-	fprintf(f, "pg_duration\t%ld\npg_fillfactor\t%ld\npg_cold\t%s\npg_buffercache\t%s\n",
+	/* A fill sample a second: pg_buffercache scans every buffer header. */
+	fprintf(f, "pg_duration\t%ld\npg_fillfactor\t%ld\npg_cold\t%s\npg_buffercache_ms\t%d\n",
 		p->pg_duration_s, p->pg_fillfactor, p->pg_cold ? "on" : "off",
-		p->pg_buffercache ? "on" : "off");
+		p->pg_buffercache ? 1000 : 0);
 }
 
 int plan_write(const struct plan *p, const char *dir)

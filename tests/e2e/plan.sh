@@ -147,7 +147,7 @@ check "plan: seed: simple-update, pg against pg19, 4k 2m 1g, relation 1.06x the 
 check "plan: seed: each run ends after its fill (--steady), counts faulting holds" \
 	grep -q -- "--steady 5 --hold-events\$" "$run/plan/host.cells"
 check "plan: seed: pgbench cold per run, fillfactor 90, pg_buffercache, tables ~ shared_buffers" \
-	sh -c "grep -qx 'pg_cold${TAB}on' '$run/plan/host.conf' && grep -qx 'pg_fillfactor${TAB}90' '$run/plan/host.conf' && grep -qx 'pg_buffercache${TAB}on' '$run/plan/host.conf' && jq -e '.settings.pgbench.builtins == [\"simple-update\"] and (.settings.pgbench.scale | tonumber) * 15 > (.scenario.pg_shared_buffers_mb)' '$p' >/dev/null"
+	sh -c "grep -qx 'pg_cold${TAB}on' '$run/plan/host.conf' && grep -qx 'pg_fillfactor${TAB}90' '$run/plan/host.conf' && grep -qx 'pg_buffercache_ms${TAB}1000' '$run/plan/host.conf' && jq -e '.settings.pgbench.builtins == [\"simple-update\"] and (.settings.pgbench.scale | tonumber) * 15 > (.scenario.pg_shared_buffers_mb)' '$p' >/dev/null"
 "$plan" --top "$top" --out "$run" SCENARIO=seed CLIENTS=4 STRATEGY=pg > /dev/null 2>&1
 check "plan: seed: what the user sets wins over the scenario" \
 	jqt "$p" '.settings.clients == ["4"] and .settings.strategies == ["pg"] and .settings.workload == "simple-update"'
