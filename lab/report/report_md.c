@@ -12,6 +12,7 @@
 #include "pairs.h"
 #include "fillphase.h"
 #include "report.h"
+#include "resolution.h"
 #include "sampler.h"
 #include "escape.h"
 #include "textfmt.h"
@@ -26,6 +27,8 @@ static void md_row(FILE *f, const struct comparison *c)
 		md_printf(f, "- | ");
 	else
 		md_printf(f, c->significant ? "%+.1f%% \\* | " : "%+.1f%% | ", c->change_pct);
+	char mde[16];
+	md_printf(f, "%s | ", mde_text(c, mde, sizeof(mde)));
 	if (c->w.ok)
 		md_printf(f, "%.3g (t=%.2f, df=%.1f) | ", c->w.p, c->w.t, c->w.df);
 	else
@@ -42,9 +45,9 @@ static void md_block(FILE *f, const struct pair *p, const struct metric *ms, siz
 	side_name(p->axis, c, nb, sizeof(nb));
 	md_printf(f, "\n### C%d %s vs C%d %s (%s): %s\n\n", c->id, nb, b->id, na,
 		axis_name(p->axis), what);
-	md_printf(f, "| metric | C%d %s (base) | C%d %s | %%change | p (Welch) | hmean base / new |\n",
+	md_printf(f, "| metric | C%d %s (base) | C%d %s | %%change | mde | p (Welch) | hmean base / new |\n",
 		b->id, na, c->id, nb);
-	md_printf(f, "|---|---:|---:|---:|---|---:|\n");
+	md_printf(f, "|---|---:|---:|---:|---:|---|---:|\n");
 	for (size_t i = 0; i < nm; i++) {
 		struct comparison cmp;
 		if (compare_cells(b, c, &ms[i], &cmp))
@@ -139,8 +142,10 @@ void write_md(FILE *f, const struct report *rp)
 		   "%%change of medians against the baseline cell (the baseline kernel/model; "
 		   "in a run of one kernel/model, the smallest page size or lock tas, all else "
 		   "equal); \\* = p < 0.05 in Welch's "
-		   "t-test; hmean = harmonic mean (mmtests' mean for rates).\n");
+		   "t-test; mde = the smallest change the runs could resolve at p < 0.05 "
+		   "(see Resolution); hmean = harmonic mean (mmtests' mean for rates).\n");
 	write_cell_tables(f, r, rp->baseline, md_block, md_absolute);
+	write_resolution_md(f, r, rp->baseline);
 
 	if (rp->prof.n) {
 		md_printf(f, "\n## Profiles\n\n");

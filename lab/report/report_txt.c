@@ -12,6 +12,7 @@
 #include "pairs.h"
 #include "fillphase.h"
 #include "report.h"
+#include "resolution.h"
 #include "sampler.h"
 #include "escape.h"
 #include "textfmt.h"
@@ -28,12 +29,12 @@ static void txt_block(FILE *f, const struct pair *p, const struct metric *ms, si
 	snprintf(line, sizeof(line), "C%d %s -> C%d %s: %s", b->id, na, c->id, nb, what);
 	fputc('\n', f);
 	tw_para(f, "", line, 4);
-	txt_printf(f, "%10s %7s %10s %10s\n", strlen(na) <= 10 ? na : "base", "", "",
+	txt_printf(f, "%10s %7s %10s %6s %10s\n", strlen(na) <= 10 ? na : "base", "", "", "",
 		strlen(nb) <= 10 ? nb : "new");
-	txt_printf(f, "%10s %7s %10s %10s %7s  %s\n", "----------", "-------", "----------",
-		"----------", "-------", "------");
-	txt_printf(f, "%10s %7s %10s %10s %7s  %s\n", "median", "%stddev", "%change", "median",
-		"%stddev", "metric");
+	txt_printf(f, "%10s %7s %10s %6s %10s %7s  %s\n", "----------", "-------", "----------",
+		"------", "----------", "-------", "------");
+	txt_printf(f, "%10s %7s %10s %6s %10s %7s  %s\n", "median", "%stddev", "%change", "mde",
+		"median", "%stddev", "metric");
 	for (size_t i = 0; i < nm; i++) {
 		if (!ms[i].headline)
 			continue;
@@ -43,15 +44,16 @@ static void txt_block(FILE *f, const struct pair *p, const struct metric *ms, si
 		if (cmp.a.max == 0 && cmp.a.min == 0 && cmp.b.max == 0 && cmp.b.min == 0 &&
 		    !metric_always(&ms[i]))
 			continue;
-		char va[32], vb[32], ch[32];
+		char va[32], vb[32], ch[32], mde[16];
 		if (isnan(cmp.change_pct))
 			snprintf(ch, sizeof(ch), "-");
 		else
 			snprintf(ch, sizeof(ch), "%+.1f%%", cmp.change_pct);
 		char mark = !cmp.w.ok ? '?' : cmp.significant ? '*' : ' ';
-		txt_printf(f, "%10s +-%4.0f%% %9s%c %10s +-%4.0f%%  %s\n",
+		txt_printf(f, "%10s +-%4.0f%% %9s%c %6s %10s +-%4.0f%%  %s\n",
 			fmt_val(cmp.a.median, va, sizeof(va)), cmp.a.pct_stddev, ch, mark,
-			fmt_val(cmp.b.median, vb, sizeof(vb)), cmp.b.pct_stddev, ms[i].name);
+			mde_text(&cmp, mde, sizeof(mde)), fmt_val(cmp.b.median, vb, sizeof(vb)),
+			cmp.b.pct_stddev, ms[i].name);
 	}
 }
 
@@ -300,8 +302,10 @@ void write_txt(FILE *f, const struct report *rp)
 		"and clients; where only one kernel/model ran, the smallest page size "
 		"(page size) or lock tas (lock), all else equal. * = p < 0.05 in "
 		"Welch's t-test; ? = not computable (fewer than 2 runs on a side, "
-		"or no spread at all).", 0);
+		"or no spread at all); mde = the smallest change these runs could "
+		"resolve at p < 0.05 (see Resolution).", 0);
 	write_cell_tables(f, r, rp->baseline, txt_block, txt_absolute);
+	write_resolution_txt(f, r, rp->baseline);
 
 	if (rp->prof.n) {
 		tw_heading(f, "Profiles (perf record; top symbols, lock spin loops first)");

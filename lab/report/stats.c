@@ -149,9 +149,43 @@ double st_t_pvalue(double t, double df)
 	return st_betai(df / 2, 0.5, df / (df + t * t));
 }
 
+double st_t_critical(double p, double df)
+{
+	if (df <= 0 || !(p > 0 && p < 1))
+		return NAN;
+	/* The p-value falls as t grows: bisect, 200 halvings are exact enough. */
+	double lo = 0, hi = 1;
+	while (st_t_pvalue(hi, df) > p && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (st_t_pvalue(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double st_mde_pct(double cv_pct, long n)
+{
+	if (n < 2)
+		return NAN;
+	/* Equal n and spread: Welch's df is 2n - 2 and its se cv * sqrt(2/n). */
+	return st_t_critical(0.05, 2.0 * (double)n - 2) * cv_pct * sqrt(2.0 / (double)n);
+}
+
+long st_runs_for(double cv_pct, double target_pct, long max)
+{
+	for (long n = 2; n <= max; n++)
+		if (st_mde_pct(cv_pct, n) <= target_pct)
+			return n;
+	return 0;
+}
+
 struct welch st_welch(const double *a, size_t na, const double *b, size_t nb)
 {
-	struct welch w = { NAN, NAN, NAN, 0 };
+	struct welch w = { NAN, NAN, NAN, 0, NAN };
 	if (na < 2 || nb < 2)
 		return w;
 	double ma = st_mean(a, na), mb = st_mean(b, nb);
@@ -165,6 +199,7 @@ struct welch st_welch(const double *a, size_t na, const double *b, size_t nb)
 	w.df = (va + vb) * (va + vb) /
 	       (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
 	w.p = st_t_pvalue(w.t, w.df);
+	w.mde = st_t_critical(0.05, w.df) * sqrt(va + vb);
 	w.ok = 1;
 	return w;
 }

@@ -57,6 +57,31 @@ int main(void)
 	}
 	/* The 97.5% quantile of t(10) from any table. */
 	CHECK(NEAR(st_t_pvalue(2.228138852, 10), 0.05, 1e-8), "t(10) critical value gives p = 0.05");
+	CHECK(NEAR(st_t_critical(0.05, 10), 2.228138852, 1e-8), "t(10) critical value is 2.2281");
+	CHECK(NEAR(st_t_critical(0.05, 1), 12.70620474, 1e-7), "t(1) critical value is 12.706");
+	CHECK(NEAR(st_t_critical(0.05, 1e7), 1.959964, 1e-5), "t critical value tends to 1.96");
+	CHECK(NEAR(st_t_critical(0.01, 4), 4.604094871, 1e-8), "t(4) 99.5%% quantile is 4.6041");
+	CHECK(isnan(st_t_critical(0.05, 0)), "no critical value without degrees of freedom");
+
+	/* A difference of exactly the MDE lands on p = 0.05. */
+	struct welch w1 = st_welch(a1, N(a1), b1, N(b1));
+	double shifted[N(b1)], ma = st_mean(a1, N(a1)), mb = st_mean(b1, N(b1));
+	for (size_t i = 0; i < N(b1); i++)
+		shifted[i] = b1[i] - mb + ma + w1.mde;
+	struct welch w2 = st_welch(a1, N(a1), shifted, N(b1));
+	CHECK(w1.ok && NEAR(w2.p, 0.05, 1e-9), "a shift of mde = %.4f gives p = %.6f", w1.mde, w2.p);
+	for (size_t i = 0; i < N(b1); i++)
+		shifted[i] -= w1.mde * 0.01;
+	CHECK(st_welch(a1, N(a1), shifted, N(b1)).p > 0.05, "a shift under the mde is not resolved");
+
+	/* Equal spread 10% and 3 runs: t(4) 2.7764 * 10 * sqrt(2/3) = 22.67%. */
+	CHECK(NEAR(st_mde_pct(10, 3), 22.6696, 1e-3), "mde of 3 runs at 10%% spread = %.4f",
+	      st_mde_pct(10, 3));
+	CHECK(isnan(st_mde_pct(10, 1)), "one run resolves nothing");
+	CHECK(st_runs_for(10, 22.7, 100) == 3 && st_runs_for(10, 22.6, 100) == 4,
+	      "3 runs resolve 22.7%% at 10%% spread, 22.6%% needs 4");
+	CHECK(st_runs_for(1, 5, 100) == 2, "1%% spread: 2 runs resolve 5%%");
+	CHECK(st_runs_for(50, 1, 100) == 0, "50%% spread cannot resolve 1%% within 100 runs");
 	CHECK(NEAR(st_betai(2, 3, 0.4), 0.5248, 1e-12), "I_0.4(2,3) = 0.5248");
 	CHECK(NEAR(st_betai(0.5, 0.5, 0.5), 0.5, 1e-12), "I_0.5(0.5,0.5) = 0.5");
 

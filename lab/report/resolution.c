@@ -1,0 +1,219 @@
+/*
+ * Resolution of a run.  The MDE of one comparison is Welch's: the
+ * half-width of the 95% interval of the difference of the means, as a
+ * share of the baseline's mean, from the two cells' own spreads and run
+ * counts.  The planning figures assume two cells alike in spread (the
+ * median %stddev of the mode's cells) and in runs, which is what a reader
+ * choosing REPEAT for the next run needs.
+ */
+#include "resolution.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "pairs.h"
+#include "stats.h"
+#include "textfmt.h"
+
+static const struct metric tps = { "tps", "results.tps", "", 1, true, true };
+
+double comparison_mde_pct(const struct comparison *c)
+{
+	if (!c->w.ok || c->a.mean == 0)
+		return NAN;
+	return 100 * c->w.mde / fabs(c->a.mean);
+}
+
+const char *mde_text(const struct comparison *c, char *buf, size_t len)
+{
+	double m = comparison_mde_pct(c);
+	if (isnan(m))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, m < 10 ? "%.1f%%" : "%.0f%%", m);
+	return buf;
+}
+
+static const char *mode_of(const struct cell *c)
+{
+	return c->nruns ? jr_str(c->runs[0]->doc, "provenance.virtualization", "?") : "?";
+}
+
+/* One virtualization mode and tool: what its cells and comparisons show. */
+struct mode_sum {
+	char mode[32];
+	const char *tool;
+	size_t ncells;		/* cells with at least 2 runs */
+	double cv;		/* median tps %stddev of those */
+	long runs;		/* median runs a cell */
+	size_t ncmp;		/* computable comparisons */
+	double mde_median, mde_max;
+	long for10, for5, for2;	/* runs a cell that resolve 10/5/2%; 0: > 50 */
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static bool summarize(const struct results *r, const char *baseline, const char *mode,
+		      const char *tool, struct mode_sum *s)
+{
+	double *cv = calloc(r->ncells + 1, sizeof(*cv)), *runs = calloc(r->ncells + 1, sizeof(*runs));
+	if (!cv || !runs)
+		exit(1);
+	memset(s, 0, sizeof(*s));
+	snprintf(s->mode, sizeof(s->mode), "%s", mode);
+	s->tool = tool;
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *c = &r->cells[k];
+		struct side sd;
+		if (strcmp(c->tool, tool) || strcmp(mode_of(c), mode) || !side_of(c, &tps, &sd) ||
+		    sd.n < 2)
+			continue;
+		cv[s->ncells] = sd.pct_stddev;
+		runs[s->ncells++] = (double)sd.n;
+	}
+	if (s->ncells) {
+		s->cv = st_median(cv, s->ncells);
+		qsort(runs, s->ncells, sizeof(*runs), cmp_double);
+		s->runs = (long)runs[(s->ncells - 1) / 2];
+		s->for10 = st_runs_for(s->cv, 10, 50);
+		s->for5 = st_runs_for(s->cv, 5, 50);
+		s->for2 = st_runs_for(s->cv, 2, 50);
+	}
+	free(cv);
+	free(runs);
+
+	struct pair *p;
+	size_t np = pairs_for(r, tool, baseline, &p);
+	double *mde = calloc(np + 1, sizeof(*mde));
+	if (!mde)
+		exit(1);
+	for (size_t i = 0; i < np; i++) {
+		struct comparison c;
+		if (strcmp(mode_of(p[i].base), mode) || strcmp(mode_of(p[i].cell), mode) ||
+		    !compare_cells(p[i].base, p[i].cell, &tps, &c))
+			continue;
+		double m = comparison_mde_pct(&c);
+		if (!isnan(m))
+			mde[s->ncmp++] = m;
+	}
+	if (s->ncmp) {
+		s->mde_median = st_median(mde, s->ncmp);
+		s->mde_max = st_percentile(mde, s->ncmp, 100);
+	}
+	free(mde);
+	free(p);
+	return s->ncells > 0;
+}
+
+static void runs_text(long n, char *buf, size_t len)
+{
+	if (n)
+		snprintf(buf, len, "%ld", n);
+	else
+		snprintf(buf, len, "more than 50");
+}
+
+static void sum_text(const struct mode_sum *s, char *buf, size_t len)
+{
+	char r10[16], r5[16], r2[16];
+	int o = snprintf(buf, len, "%s, %s: tps varies by %.1f%% between the runs of a cell "
+			 "(median %%stddev of %zu cells, %ld runs each).", s->mode, s->tool, s->cv,
+			 s->ncells, s->runs);
+	if (s->ncmp == 1 && o > 0 && (size_t)o < len)
+		o += snprintf(buf + o, len - (size_t)o, " Its comparison resolves differences of "
+			      "%.1f%% at p < 0.05.", s->mde_median);
+	else if (s->ncmp > 1 && o > 0 && (size_t)o < len)
+		o += snprintf(buf + o, len - (size_t)o, " Its %zu comparisons resolve differences "
+			      "of %.1f%% (median; largest %.1f%%) at p < 0.05.", s->ncmp,
+			      s->mde_median, s->mde_max);
+	runs_text(s->for10, r10, sizeof(r10));
+	runs_text(s->for5, r5, sizeof(r5));
+	runs_text(s->for2, r2, sizeof(r2));
+	if (o > 0 && (size_t)o < len)
+		o += snprintf(buf + o, len - (size_t)o, " At this spread, %s runs a cell resolve "
+			      "10%%, %s resolve 5%%, %s resolve 2%%.", r10, r5, r2);
+	/* Little noise buys fewer repetitions: say so when it does. */
+	if (s->for5 && s->for5 < s->runs && o > 0 && (size_t)o < len)
+		snprintf(buf + o, len - (size_t)o, " Fewer repetitions would do: %ld already "
+			 "resolve 5%%.", s->for5);
+	else if (!s->for5 && o > 0 && (size_t)o < len)
+		snprintf(buf + o, len - (size_t)o, " Repetitions alone will not resolve 5%% here: "
+			 "the noise has to go (ACCEL=icount under emulation, a quiet machine).");
+}
+
+/* Each distinct mode of the run's cells, once, in order of first sight. */
+static size_t modes_of(const struct results *r, const char **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < r->ncells; k++) {
+		const char *m = mode_of(&r->cells[k]);
+		size_t i = 0;
+		while (i < n && strcmp(out[i], m))
+			i++;
+		if (i == n && n < max)
+			out[n++] = m;
+	}
+	return n;
+}
+
+static const char *intro =
+	"The smallest tps difference each comparison can tell at p < 0.05 (Welch's "
+	"t-test, from both cells' spreads and runs) is its minimum detectable effect "
+	"(MDE, the tables' mde column): a difference that is not marked and lies "
+	"under it is unresolved, not absent.";
+
+static void write_resolution(FILE *f, const struct results *r, const char *baseline, bool md)
+{
+	const char *modes[16], *tools[] = { "bufbench", "pgbench" };
+	size_t nm = modes_of(r, modes, 16);
+	char buf[1024];
+	bool any = false;
+	for (size_t i = 0; i < nm; i++)
+		for (int t = 0; t < 2; t++) {
+			struct mode_sum s;
+			if (!summarize(r, baseline, modes[i], tools[t], &s))
+				continue;
+			if (!any) {
+				if (md)
+					md_printf(f, "\n## Resolution\n\n%s\n\n", intro);
+				else {
+					tw_heading(f, "Resolution");
+					tw_para(f, "", intro, 0);
+				}
+				any = true;
+			}
+			sum_text(&s, buf, sizeof(buf));
+			if (md)
+				md_printf(f, "- %s\n", buf);
+			else {
+				fputc('\n', f);
+				tw_para(f, "- ", buf, 2);
+			}
+		}
+	if (!any) {
+		const char *none = "No cell has 2 runs: nothing can be resolved. Run with REPEAT=3 "
+				   "or more (PG_REPEAT for pgbench).";
+		if (md)
+			md_printf(f, "\n## Resolution\n\n%s\n", none);
+		else {
+			tw_heading(f, "Resolution");
+			tw_para(f, "", none, 0);
+		}
+	}
+}
+
+void write_resolution_txt(FILE *f, const struct results *r, const char *baseline)
+{
+	write_resolution(f, r, baseline, false);
+}
+
+void write_resolution_md(FILE *f, const struct results *r, const char *baseline)
+{
+	write_resolution(f, r, baseline, true);
+}
