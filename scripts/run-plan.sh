@@ -48,7 +48,24 @@ stop_unit() {
 	wait "$upid" 2>/dev/null || true
 	upid=""
 }
-trap 'stop_unit; hp_restore_all; rm -rf "$work"' EXIT
+# The host's preemption model is the machine's, not the lab's: when the
+# plan switches it (MODELS on the host, checked by the planner), the model
+# it had goes back on every exit path, after the unit has stopped.
+PREEMPT=/sys/kernel/debug/sched/preempt
+host_model_before="" host_model_after=""
+host_model() { sed -n 's/.*(\([a-z_]*\)).*/\1/p' "$PREEMPT" 2>/dev/null; }
+restore_host_model() {
+	[ -n "$host_model_before" ] || return 0
+	if [ "$(host_model)" != "$host_model_before" ]; then
+		echo "$host_model_before" > "$PREEMPT" 2>/dev/null ||
+			note "could not restore the host's model $host_model_before: echo $host_model_before > $PREEMPT"
+	fi
+	host_model_after=$(host_model)
+	[ "$host_model_after" = "$host_model_before" ] || note "the host's model is $host_model_after, not $host_model_before as before"
+}
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'stop_unit; restore_host_model; hp_restore_all; rm -rf "$work"'
+# A signal stops the running unit and settles what arrived (below).
 trap 'interrupted=1' INT TERM HUP
 
 fmt_s() { if [ "$1" -ge 60 ]; then echo "$(($1 / 60))m$(($1 % 60))s"; else echo "${1}s"; fi; }
@@ -145,6 +162,11 @@ run_unit() {
 	K_LABEL=host K_RELEASE=$(uname -r) K_IMAGE="" cmdline=""
 	if [ "$kind" = host ]; then
 		accel=none
+		if awk -F "$TAB" '$1 == "bufbench" && $3 != "current" { f = 1 } END { exit !f }' "$cells"; then
+			host_model_before=$(host_model)
+			[ -n "$host_model_before" ] || die "the plan switches the host's model, but $PREEMPT cannot be read"
+			note "host model: $(cat "$PREEMPT"); each cell switches and reads it back; $host_model_before is restored at the end"
+		fi
 		host_reserve "$cells"
 		# The cost of a sleep, a fault and a lock on this machine, for the report.
 		"$top/build/bufmicro" > "$rundir/logs/bufmicro.json" 2>/dev/null || true
@@ -342,6 +364,8 @@ while IFS=$TAB read -r uid kind role _asked _label boot_model _rest; do
 	run_unit "$uid" "$kind" "$role" "$boot_model" < /dev/null
 done < "$plan/units.tsv"
 trap - INT TERM HUP
+stop_unit
+restore_host_model
 hp_restore_all
 
 # --- the manifest: the plan, and what came of it ---------------------------
@@ -354,13 +378,16 @@ qemu=""
 jq -n --slurpfile plan "$rundir/plan.json" --slurpfile units "$work/kernels.jsonl" \
 	--slurpfile boots "$work/boots.jsonl" --arg qemu "$qemu" \
 	--arg release "$(uname -r)" --arg uname "$(uname -a)" --argjson cpus "$(nproc)" \
+	--arg hostname "$(uname -n)" --arg mb "$host_model_before" --arg ma "$host_model_after" \
 	--arg rev "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)" \
 	--argjson total "$total" --argjson ok "$((finished + pg_passed))" --argjson failed "$failed_cells" \
 	--argjson unavailable "$unavailable" --argjson docs "$pg_docs" --argjson nprof "$profiles" \
 	--argjson interrupted "$interrupted" --argjson started "$started_at" --argjson ended "$(date +%s)" \
 	'$plan[0] as $p | $p.settings as $s |
 	 {command: $p.command, kernel: $s.kernel.asked, lab_revision: $rev,
-	  host: {release: $release, uname: $uname, cpus: $cpus}, qemu: $qemu,
+	  host: {release: $release, uname: $uname, cpus: $cpus, hostname: $hostname,
+	         preempt_before: (if $mb == "" then null else $mb end),
+	         preempt_after: (if $ma == "" then null else $ma end)}, qemu: $qemu,
 	  matrix: {models: $s.models, pages: $s.pages, clients: $s.clients, locks: $s.locks,
 	           strategy: $s.strategies, workload: $s.workload, pool: $s.pool,
 	           relation: $s.relation, duration: $s.duration_s, warmup: $s.warmup_s,

@@ -121,6 +121,9 @@ void catalog_known(const char *top, char *buf, size_t len);
 /* settings.c: defaults and validation of every variable. */
 void plan_settings(struct plan *p, const char *top);
 
+/* host_models.c: MODELS on the host, checked against debugfs; dies with the reason. */
+void host_models_check(const struct list *models);
+
 /* sizing.c: segment size (from bufbench itself), huge pages, guest RAM. */
 void plan_sizing(struct plan *p, const char *bufbench);
 

@@ -187,9 +187,9 @@ static void host_settings(struct plan *p)
 	for (int i = 0; guest_only[i]; i++)
 		if (var_get(guest_only[i]))
 			plan_note("%s is for guest kernels; KERNEL=host ignores it", guest_only[i]);
-	/* Switching the host's model needs a writable debugfs: the runner checks. */
 	list_split(&p->models, "MODELS", get_or("MODELS", "current"));
 	check_list(&p->models, &vocab_models, "MODELS");
+	host_models_check(&p->models);
 	p->vcpus = p->host_cpus;
 }
 
