@@ -40,6 +40,7 @@ KIND=$(conf kind) LABEL=$(conf label)
 HP2M=$(conf hugepages_2m) TOP=$(conf top) BENCH=$(conf bufbench) VIRT=$(conf virt)
 # Under virtual time the documents record the instruction's length too.
 PREEMPTLAB_ICOUNT_SHIFT=$(conf icount_shift); export PREEMPTLAB_ICOUNT_SHIFT
+PREEMPTLAB_ICOUNT_EPOCH=$(conf icount_epoch); export PREEMPTLAB_ICOUNT_EPOCH
 PROFILE=$(conf profile) PROFILE_FREQ=$(conf profile_freq)
 
 if [ -c "$CHAN" ]; then stty -F "$CHAN" raw -echo 2>/dev/null; fi

@@ -43,3 +43,12 @@ put_in_place() {
 	rm -f "$1"
 	return 1
 }
+
+# repro_cpio DIR: DIR as a gzipped newc archive that depends on its contents
+# alone: names sorted, times, owners, inodes and devices fixed.  Under
+# ACCEL=icount the guest unpacks it in virtual time, so the same plan then
+# boots to the same instructions.  DIR holds copies: their times are reset.
+repro_cpio() {
+	find "$1" -exec touch -h -d @0 {} +
+	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 --reproducible) | gzip -1 -n
+}

@@ -79,5 +79,5 @@ on|1|yes)
 esac
 
 mkdir -p "$(dirname "$out")"
-(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$out.tmp"
+repro_cpio "$stage" > "$out.tmp"
 mv "$out.tmp" "$out"

@@ -16,7 +16,11 @@ kvm) accel="-enable-kvm -cpu host" ;;
 tcg) accel="-accel tcg,thread=multi -cpu max" ;;
 # Virtual time: one instruction is 2^shift ns and the vCPUs take turns on
 # one host thread, so the guest's clock no longer follows the host's load.
-icount) accel="-accel tcg,thread=single -icount shift=${PREEMPTLAB_ICOUNT_SHIFT:-3},sleep=off -cpu max" ;;
+# The host's last two inputs go too: RDRAND/RDSEED (host entropy) and the
+# RTC, which otherwise reads the host's clock.  The same initramfs then
+# boots to the same instructions, byte for byte (docs/kernels.md).
+icount) accel="-accel tcg,thread=single -icount shift=${PREEMPTLAB_ICOUNT_SHIFT:-3},sleep=off"
+	accel="$accel -cpu max,-rdrand,-rdseed -rtc base=${PREEMPTLAB_ICOUNT_EPOCH:-2026-01-01T00:00:00},clock=vm" ;;
 *) die "accel must be kvm, tcg or icount, not '$4'" ;;
 esac
 # shellcheck disable=SC2086 # accel holds several options

@@ -179,9 +179,10 @@ run_unit() {
 		[ "$PREEMPTLAB_ACCEL" = auto ] && PREEMPTLAB_ACCEL=""
 		accel=$(PREEMPTLAB_ACCEL=$PREEMPTLAB_ACCEL "$here/qemu-accel.sh" "$K_IMAGE" "$base_initrd")
 		virt=$accel; [ "$accel" = icount ] && virt=tcg-icount
-		export PREEMPTLAB_ICOUNT_SHIFT; PREEMPTLAB_ICOUNT_SHIFT=$(bconf icount_shift)
-		printf 'bufbench\t/bin/bufbench-static\ntop\t%s\nvirt\t%s\nicount_shift\t%s\n' "$top" "$virt" \
-			"$PREEMPTLAB_ICOUNT_SHIFT" >> "$work/$uid.conf"
+		export PREEMPTLAB_ICOUNT_SHIFT PREEMPTLAB_ICOUNT_EPOCH
+		PREEMPTLAB_ICOUNT_SHIFT=$(bconf icount_shift) PREEMPTLAB_ICOUNT_EPOCH=$(bconf icount_epoch)
+		printf 'bufbench\t/bin/bufbench-static\ntop\t%s\nvirt\t%s\nicount_shift\t%s\nicount_epoch\t%s\n' \
+			"$top" "$virt" "$PREEMPTLAB_ICOUNT_SHIFT" "$PREEMPTLAB_ICOUNT_EPOCH" >> "$work/$uid.conf"
 		# Full boot messages: a guest that hangs or panics is diagnosed
 		# from its console log, and they cost under a second under TCG.
 		cmdline="console=ttyS0 panic=-1"
@@ -213,7 +214,7 @@ run_unit() {
 			mkdir -p "$work/boot/plan"
 			cp "$work/$uid.conf" "$work/boot/plan/unit.conf"
 			cp "$work/todo" "$work/boot/plan/cells"
-			(cd "$work/boot" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$work/plan.cpio.gz"
+			repro_cpio "$work/boot" > "$work/plan.cpio.gz"
 			cat "$base_initrd" "$work/plan.cpio.gz" > "$work/boot.cpio.gz"
 			"$here/qemu-boot.sh" "$K_IMAGE" "$work/boot.cpio.gz" "$cmdline" "$accel" \
 				"$(bconf vcpus)" "$(bconf mem_mb)" "$con" "$chan" > "$rundir/logs/qemu-$tag.log" 2>&1 &

@@ -271,8 +271,12 @@ void prov_write(struct json *j, const struct provenance *p)
 	json_bool(j, "emulated", strncmp(p->virtualization, "tcg", 3) == 0);
 	/* tcg-icount: one guest instruction is 2^shift ns of virtual time. */
 	const char *shift = getenv("PREEMPTLAB_ICOUNT_SHIFT");
-	if (!strcmp(p->virtualization, "tcg-icount"))
+	if (!strcmp(p->virtualization, "tcg-icount")) {
 		json_int(j, "icount_shift", shift && *shift ? atoi(shift) : -1);
+		/* The guest clock's start: with it and the plan, a boot replays exactly. */
+		const char *epoch = getenv("PREEMPTLAB_ICOUNT_EPOCH");
+		json_str(j, "icount_epoch", epoch && *epoch ? epoch : "unknown");
+	}
 	json_str(j, "clocksource", p->clocksource);
 	json_str(j, "cpu_model", p->cpu_model);
 	json_double(j, "sleep_cost_ns", p->sleep_cost_ns);

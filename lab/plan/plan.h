@@ -90,6 +90,7 @@ struct plan {
 	long vcpus, host_cpus;
 	char accel[8];		/* kvm | tcg | icount | auto */
 	long icount_shift;	/* icount: one instruction is 2^shift ns */
+	char icount_epoch[24];	/* icount: the guest's clock at boot, UTC */
 	/* Sizing. */
 	uint64_t segment_bytes;
 	long hp2m, hp1g;

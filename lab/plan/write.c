@@ -112,6 +112,7 @@ static void json_settings(struct json *j, const struct plan *p)
 	json_str(j, "model_switch", p->model_switch);
 	json_str(j, "accel", p->accel);
 	json_int(j, "icount_shift", p->icount_shift);
+	json_str(j, "icount_epoch", p->icount_epoch);
 	json_int(j, "vcpus", p->vcpus);
 	json_int(j, "host_cpus", p->host_cpus);
 	json_end_object(j);
@@ -272,7 +273,7 @@ int plan_write(const struct plan *p, const char *dir)
 		"pgbench\t%s\nprofile\t%s\n", p->kernel.asked, host, p->vcpus, p->mem_mb, p->hp2m,
 		p->hp1g, host ? "none" : p->accel, p->duration_s, p->warmup_s, p->est_seconds,
 		p->pgbench ? "on" : "off", p->profile ? "on" : "off");
-	fprintf(f, "icount_shift\t%ld\n", p->icount_shift);
+	fprintf(f, "icount_shift\t%ld\nicount_epoch\t%s\n", p->icount_shift, p->icount_epoch);
 	/* Each pgbench run's limit, and the scale its cluster's setup must load. */
 	fprintf(f, "pg_duration\t%ld\npg_scale\t%s\n", p->pg_duration_s,
 		p->pg_scale[0] ? p->pg_scale : "0");
