@@ -83,7 +83,7 @@ static const struct vocab_item accels[] = {
 	{ "icount", ACCEL_ICOUNT, "single-threaded TCG on instruction-counted virtual time (ICOUNT_SHIFT)" },
 };
 const struct vocab vocab_accels = {
-	"accels", "ACCEL", NULL, "how QEMU runs a guest (default: kvm if a probe boots, else tcg)",
+	"accels", "ACCEL", NULL, "how QEMU runs a guest (default: kvm if a probe boots, else icount)",
 	ITEMS(accels)
 };
 

@@ -170,6 +170,7 @@ run_pg() {
 			--shared-buffers "$(conf pg_shared_buffers)" ${scale:+--scale "$scale"} \
 			--models "$(echo "$3" | tr , ' ')" --clients "$(echo "$4" | tr , ' ')" \
 			--builtins "$(conf pg_builtins)" --duration "$(conf pg_duration)" --repeat "$5" \
+			--first-rep "$(conf pg_first_rep)" \
 			--fillfactor "$(conf pg_fillfactor)" --cold "$(conf pg_cold)" \
 			--buffercache-ms "$(conf pg_buffercache_ms)" \
 			"$PG_DIR" < /dev/null 2>&1

@@ -14,6 +14,8 @@
 #   --builtins "B ..."        (select-only simple-update tpcb-like; default
 #                              "select-only simple-update")
 #   --duration S --repeat N   (default 10 and 1)
+#   --first-rep K             runs are numbered K..K+N-1 (default 1: BOOTS=
+#                             continues the numbering of the boot before)
 #   --bindir DIR              (PostgreSQL's bin; default $PG_BINDIR or
 #                              /usr/lib/postgresql/15/bin)
 #   --user NAME               (who runs the server; default postgres)
@@ -43,7 +45,7 @@ usage() { echo "preemptlab: $*" >&2; help >&2; exit 2; }
 case ${1:-} in -h | --help) help; exit 0 ;; esac
 
 HP=off SB=${POOL:-16M} SCALE="" CLIENTS_L=8 BUILTINS="select-only simple-update"
-DUR=10 REP=1 PG_USER=postgres PG_PORT=5432 MODELS=current FF=100 COLD=off BUFCACHE_MS=0
+DUR=10 REP=1 FIRST_REP=1 PG_USER=postgres PG_PORT=5432 MODELS=current FF=100 COLD=off BUFCACHE_MS=0
 PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
 PGSAMPLE=${PGSAMPLE:-$(dirname "$here")/build/pgsample}
 while [ $# -gt 1 ]; do
@@ -55,6 +57,7 @@ while [ $# -gt 1 ]; do
 	--builtins) BUILTINS=$(split_list "$2") ;;
 	--duration) DUR=$2 ;;
 	--repeat) REP=$2 ;;
+	--first-rep) FIRST_REP=$2 ;;
 	--bindir) PG_BINDIR=$2 ;;
 	--user) PG_USER=$2 ;;
 	--models) MODELS=$(split_list "$2") ;;
@@ -73,6 +76,7 @@ case $HP in off | on | try) ;; *) usage "--huge-pages must be off, on or try (go
 isnum() { case $1 in '' | *[!0-9]*) return 1 ;; *) [ "$1" -gt 0 ] ;; esac; }
 isnum "$DUR" || usage "--duration must be a positive number of seconds (got '$DUR')"
 isnum "$REP" || usage "--repeat must be a positive number (got '$REP')"
+isnum "$FIRST_REP" || usage "--first-rep must be a positive number (got '$FIRST_REP')"
 [ -z "$SCALE" ] || isnum "$SCALE" || usage "--scale must be a positive number (got '$SCALE')"
 { isnum "$FF" && [ "$FF" -ge 10 ] && [ "$FF" -le 100 ]; } || usage "--fillfactor must be 10..100 (got '$FF')"
 case $COLD in on | off) ;; *) usage "--cold must be on or off (got '$COLD')" ;; esac
@@ -259,8 +263,8 @@ run_cells() {
 }
 
 failed=0
-r=1
-while [ "$r" -le "$REP" ]; do
+r=$FIRST_REP
+while [ "$r" -lt "$((FIRST_REP + REP))" ]; do
 	for m in $MODELS; do
 		if why=$(pg_set_model "$m"); then
 			run_cells "$m" "$r"

@@ -159,6 +159,8 @@ run_unit() {
 	cp "$plan/$uid.cells" "$cells"
 	cp "$plan/$uid.conf" "$work/$uid.conf"
 	pg_builtins=$(awk -F "$TAB" '$1 == "pg_builtins" { print $2 }' "$plan/$uid.conf")
+	# BOOTS=N: the boot's number names its logs (.b2 ends the unit's id).
+	nboot=${uid##*.b}; case $nboot in ''|*[!0-9]*) nboot="" ;; esac
 	K_LABEL=host K_RELEASE=$(uname -r) K_IMAGE="" cmdline=""
 	if [ "$kind" = host ]; then
 		accel=none
@@ -180,7 +182,9 @@ run_unit() {
 		accel=$(PREEMPTLAB_ACCEL=$PREEMPTLAB_ACCEL "$here/qemu-accel.sh" "$K_IMAGE" "$base_initrd")
 		virt=$accel; [ "$accel" = icount ] && virt=tcg-icount
 		export PREEMPTLAB_ICOUNT_SHIFT PREEMPTLAB_ICOUNT_EPOCH
-		PREEMPTLAB_ICOUNT_SHIFT=$(bconf icount_shift) PREEMPTLAB_ICOUNT_EPOCH=$(bconf icount_epoch)
+		# Each boot of a unit has its own epoch (BOOTS=): the plan says which.
+		PREEMPTLAB_ICOUNT_SHIFT=$(bconf icount_shift)
+		PREEMPTLAB_ICOUNT_EPOCH=$(awk -F "$TAB" '$1 == "icount_epoch" { print $2 }' "$plan/$uid.conf")
 		printf 'bufbench\t/bin/bufbench-static\ntop\t%s\nvirt\t%s\nicount_shift\t%s\nicount_epoch\t%s\n' \
 			"$top" "$virt" "$PREEMPTLAB_ICOUNT_SHIFT" "$PREEMPTLAB_ICOUNT_EPOCH" >> "$work/$uid.conf"
 		# Full boot messages: a guest that hangs or panics is diagnosed
@@ -199,7 +203,7 @@ run_unit() {
 	attempt=0
 	while [ -s "$work/todo" ] && [ "$interrupted" = 0 ]; do
 		attempt=$((attempt + 1))
-		tag="$(echo "$K_LABEL" | tr '/ ' '__')${boot_model:+-$boot_model}-boot$attempt"
+		tag="$(echo "$K_LABEL" | tr '/ ' '__')${boot_model:+-$boot_model}${nboot:+-b$nboot}-boot$attempt"
 		[ "$kind" = host ] && tag=host-run$attempt
 		con="$rundir/logs/console-$tag.log"; chan="$work/channel-$tag.log"
 		: > "$con"; : > "$chan"

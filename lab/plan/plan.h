@@ -55,6 +55,9 @@ struct unit {
 	char role[16];		/* host | main | baseline */
 	struct kernel_ref *kernel;
 	char boot_model[16];	/* preempt= on the command line, or "" */
+	long boot;		/* 1..BOOTS: which boot of its kernel/model */
+	long rep_base, pg_rep_base;	/* its runs are numbered from these + 1 */
+	char icount_epoch[24];	/* under icount: this boot's clock at boot, UTC */
 	struct list models;
 	struct cell *cells;
 	size_t ncells, nbufbench, npgbench, npgruns;
@@ -70,6 +73,7 @@ struct plan {
 	struct list pages, models, baseline_models, clients, locks, strategies;
 	char scenario[16];
 	long duration_s, warmup_s, repeat;
+	long boots;		/* separate boots of each guest unit */
 	long freelist_stride;
 	long steady_s;		/* 0: every run lasts duration_s */
 	bool hold_events;

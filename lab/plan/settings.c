@@ -194,6 +194,7 @@ static void guest_settings(struct plan *p, const char *top)
 		check_one(p->accel, &vocab_accels, "ACCEL");
 	p->icount_shift = parse_count("ICOUNT_SHIFT", get_or("ICOUNT_SHIFT", "3"), 0, 10);
 	icount_epoch(p);
+	p->boots = parse_count("BOOTS", get_or("BOOTS", "1"), 1, 16);
 	p->vcpus = p->host_cpus;
 	if (var_get("VCPUS")) {
 		p->vcpus = parse_count("VCPUS", var_get("VCPUS"), 1, 1024);
@@ -213,7 +214,7 @@ static void host_settings(struct plan *p)
 {
 	static const char *const guest_only[] = {
 		"BASELINE_MODELS", "MODEL_SWITCH", "VCPUS", "MEM_MB", "ACCEL", "ICOUNT_SHIFT",
-		"ICOUNT_EPOCH", NULL,
+		"ICOUNT_EPOCH", "BOOTS", NULL,
 	};
 	for (int i = 0; guest_only[i]; i++)
 		if (var_get(guest_only[i]))
@@ -222,6 +223,7 @@ static void host_settings(struct plan *p)
 	check_list(&p->models, &vocab_models, "MODELS");
 	host_models_check(&p->models);
 	p->vcpus = p->host_cpus;
+	p->boots = 1;
 }
 
 void plan_settings(struct plan *p, const char *top)

@@ -5,11 +5,16 @@
  * with preempt= on its command line; under runtime one unit switches its
  * models through debugfs.  Within a unit the repetition is outermost, so
  * slow drift of a noisy machine spreads over every cell alike instead of
- * biasing one model or page size.
+ * biasing one model or page size.  BOOTS=N boots every guest unit N times,
+ * the boot outermost of all for the same reason; a boot's runs continue
+ * the numbering (and bufbench's seed) of the boot before, so a cell pools
+ * the runs of all its boots and its spread includes what differs between
+ * boots.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "plan.h"
 
@@ -20,6 +25,24 @@ static void safe_name(char *dst, size_t len, const char *src)
 	for (char *c = dst; *c; c++)
 		if (*c == '/' || *c == ' ')
 			*c = '_';
+}
+
+/*
+ * Boot b's clock starts b - 1 seconds after the plan's epoch: under icount
+ * the same epoch would replay the same instructions, and N boots would
+ * then measure one boot N times.
+ */
+static void boot_epoch(const char *epoch, long boot, char *out, size_t len)
+{
+	struct tm tm;
+	memset(&tm, 0, sizeof(tm));
+	if (!strptime(epoch, "%Y-%m-%dT%H:%M:%S", &tm)) {
+		snprintf(out, len, "%s", epoch);
+		return;
+	}
+	time_t t = timegm(&tm) + (time_t)(boot - 1);
+	gmtime_r(&t, &tm);
+	strftime(out, len, "%Y-%m-%dT%H:%M:%S", &tm);
 }
 
 static struct cell *new_cell(struct unit *u)
@@ -49,7 +72,7 @@ static void bufbench_cells(const struct plan *p, struct unit *u)
 	bool host = strcmp(u->kind, "host") == 0;
 	bool named_model = !host || strcmp(u->models.item[0], "current") != 0 || u->models.n > 1;
 	safe_name(label, sizeof(label), u->kernel->label);
-	for (long r = 1; r <= p->repeat; r++)
+	for (long r = u->rep_base + 1; r <= u->rep_base + p->repeat; r++)
 		for (int m = 0; m < u->models.n; m++)
 			for (int pg = 0; pg < p->pages.n; pg++)
 				for (int l = 0; l < p->locks.n; l++)
@@ -92,8 +115,11 @@ static void pgbench_cells(const struct plan *p, struct unit *u)
 		x->pg_models = u->models;
 		x->pg_clients = p->clients;
 		x->pg_repeat = p->pg_repeat;
-		snprintf(x->id, sizeof(x->id), "pgbench-%s%s%s-hp%s", label,
-			 u->boot_model[0] ? "-" : "", u->boot_model, x->huge_pages);
+		char boot[24] = "";
+		if (p->boots > 1)
+			snprintf(boot, sizeof(boot), "-b%ld", u->boot);
+		snprintf(x->id, sizeof(x->id), "pgbench-%s%s%s-hp%s%s", label,
+			 u->boot_model[0] ? "-" : "", u->boot_model, x->huge_pages, boot);
 		u->npgbench++;
 		u->npgruns += (size_t)(u->models.n * p->clients.n * p->pg_builtins.n) *
 			      (size_t)p->pg_repeat;
@@ -101,26 +127,33 @@ static void pgbench_cells(const struct plan *p, struct unit *u)
 }
 
 static struct unit *new_unit(struct plan *p, const char *id, const char *kind, const char *role,
-			     struct kernel_ref *k)
+			     struct kernel_ref *k, long boot)
 {
 	if (p->nunits == PLAN_MAX_UNITS)
-		plan_die("more than %d boots: narrow MODELS or the kernels", PLAN_MAX_UNITS);
+		plan_die("more than %d boots: narrow MODELS, BOOTS or the kernels", PLAN_MAX_UNITS);
 	struct unit *u = &p->units[p->nunits++];
 	memset(u, 0, sizeof(*u));
-	snprintf(u->id, sizeof(u->id), "%s", id);
+	if (p->boots > 1)
+		snprintf(u->id, sizeof(u->id), "%s.b%ld", id, boot);
+	else
+		snprintf(u->id, sizeof(u->id), "%s", id);
 	snprintf(u->kind, sizeof(u->kind), "%s", kind);
 	snprintf(u->role, sizeof(u->role), "%s", role);
 	u->kernel = k;
+	u->boot = boot;
+	u->rep_base = (boot - 1) * p->repeat;
+	u->pg_rep_base = (boot - 1) * p->pg_repeat;
+	boot_epoch(p->icount_epoch, boot, u->icount_epoch, sizeof(u->icount_epoch));
 	return u;
 }
 
 static void guest_units(struct plan *p, const char *role, struct kernel_ref *k,
-			const struct list *models)
+			const struct list *models, long boot)
 {
 	bool per_model = strcmp(p->model_switch, "boot") == 0 &&
 			 !(models->n == 1 && strcmp(models->item[0], "current") == 0);
 	if (!per_model) {
-		struct unit *u = new_unit(p, role, "guest", role, k);
+		struct unit *u = new_unit(p, role, "guest", role, k, boot);
 		u->models = *models;
 		bufbench_cells(p, u);
 		pgbench_cells(p, u);
@@ -129,7 +162,7 @@ static void guest_units(struct plan *p, const char *role, struct kernel_ref *k,
 	for (int m = 0; m < models->n; m++) {
 		char id[PLAN_NAME * 2];
 		snprintf(id, sizeof(id), "%s.%s", role, models->item[m]);
-		struct unit *u = new_unit(p, id, "guest", role, k);
+		struct unit *u = new_unit(p, id, "guest", role, k, boot);
 		snprintf(u->boot_model, sizeof(u->boot_model), "%s", models->item[m]);
 		u->models.n = 1;
 		snprintf(u->models.item[0], PLAN_NAME, "%s", models->item[m]);
@@ -142,15 +175,17 @@ void plan_units(struct plan *p)
 {
 	p->nunits = 0;
 	if (strcmp(p->kernel.source, "host") == 0) {
-		struct unit *u = new_unit(p, "host", "host", "host", &p->kernel);
+		struct unit *u = new_unit(p, "host", "host", "host", &p->kernel, 1);
 		u->models = p->models;
 		bufbench_cells(p, u);
 		pgbench_cells(p, u);
 		return;
 	}
-	if (p->has_baseline)
-		guest_units(p, "baseline", &p->baseline, &p->baseline_models);
-	guest_units(p, "main", &p->kernel, &p->models);
+	for (long b = 1; b <= p->boots; b++) {
+		if (p->has_baseline)
+			guest_units(p, "baseline", &p->baseline, &p->baseline_models, b);
+		guest_units(p, "main", &p->kernel, &p->models, b);
+	}
 }
 
 /*

@@ -83,6 +83,7 @@ static void json_settings(struct json *j, const struct plan *p)
 	json_int(j, "duration_s", p->duration_s);
 	json_int(j, "warmup_s", p->warmup_s);
 	json_int(j, "repeat", p->repeat);
+	json_int(j, "boots", p->boots);
 	json_str(j, "pool", p->pool);
 	json_str(j, "relation", p->relation);
 	json_str(j, "workload", p->workload);
@@ -170,6 +171,9 @@ static int write_json(const struct plan *p, const char *path)
 		json_str(&j, "role", u->role);
 		json_str(&j, "kernel", u->kernel->label);
 		json_str(&j, "boot_model", u->boot_model);
+		json_int(&j, "boot", u->boot);
+		if (!strcmp(u->kind, "guest") && !strcmp(p->accel, "icount"))
+			json_str(&j, "icount_epoch", u->icount_epoch);
 		json_list(&j, "models", &u->models);
 		json_begin_array(&j, "cells");
 		for (size_t c = 0; c < u->ncells; c++)
@@ -254,6 +258,8 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u)
 	fprintf(f, "pg_duration\t%ld\npg_fillfactor\t%ld\npg_cold\t%s\npg_buffercache_ms\t%d\n",
 		p->pg_duration_s, p->pg_fillfactor, p->pg_cold ? "on" : "off",
 		p->pg_buffercache ? 1000 : 0);
+	fprintf(f, "boot\t%ld\npg_first_rep\t%ld\nicount_epoch\t%s\n", u->boot,
+		u->pg_rep_base + 1, u->icount_epoch);
 }
 
 int plan_write(const struct plan *p, const char *dir)

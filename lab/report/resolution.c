@@ -17,7 +17,11 @@
 #include "stats.h"
 #include "textfmt.h"
 
-static const struct metric tps = { "tps", "results.tps", "", 1, true, true };
+/* What the section summarizes: tps, and the fill phase's where measured. */
+static const struct metric summarized[] = {
+	{ "tps", "results.tps", "", 1, true, true },
+	{ "fill tps", "results.phase.fill.tps", "", 1, true, true },
+};
 
 double comparison_mde_pct(const struct comparison *c)
 {
@@ -45,6 +49,7 @@ static const char *mode_of(const struct cell *c)
 struct mode_sum {
 	char mode[32];
 	const char *tool;
+	const struct metric *m;
 	size_t ncells;		/* cells with at least 2 runs */
 	double cv;		/* median tps %stddev of those */
 	long runs;		/* median runs a cell */
@@ -60,7 +65,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 static bool summarize(const struct results *r, const char *baseline, const char *mode,
-		      const char *tool, struct mode_sum *s)
+		      const char *tool, const struct metric *m, struct mode_sum *s)
 {
 	double *cv = calloc(r->ncells + 1, sizeof(*cv)), *runs = calloc(r->ncells + 1, sizeof(*runs));
 	if (!cv || !runs)
@@ -68,10 +73,11 @@ static bool summarize(const struct results *r, const char *baseline, const char 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->mode, sizeof(s->mode), "%s", mode);
 	s->tool = tool;
+	s->m = m;
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];
 		struct side sd;
-		if (strcmp(c->tool, tool) || strcmp(mode_of(c), mode) || !side_of(c, &tps, &sd) ||
+		if (strcmp(c->tool, tool) || strcmp(mode_of(c), mode) || !side_of(c, m, &sd) ||
 		    sd.n < 2)
 			continue;
 		cv[s->ncells] = sd.pct_stddev;
@@ -96,7 +102,7 @@ static bool summarize(const struct results *r, const char *baseline, const char 
 	for (size_t i = 0; i < np; i++) {
 		struct comparison c;
 		if (strcmp(mode_of(p[i].base), mode) || strcmp(mode_of(p[i].cell), mode) ||
-		    !compare_cells(p[i].base, p[i].cell, &tps, &c))
+		    !compare_cells(p[i].base, p[i].cell, m, &c))
 			continue;
 		double m = comparison_mde_pct(&c);
 		if (!isnan(m))
@@ -122,9 +128,9 @@ static void runs_text(long n, char *buf, size_t len)
 static void sum_text(const struct mode_sum *s, char *buf, size_t len)
 {
 	char r10[16], r5[16], r2[16];
-	int o = snprintf(buf, len, "%s, %s: tps varies by %.1f%% between the runs of a cell "
-			 "(median %%stddev of %zu cells, %ld runs each).", s->mode, s->tool, s->cv,
-			 s->ncells, s->runs);
+	int o = snprintf(buf, len, "%s, %s %s: varies by %.1f%% between the runs of a cell "
+			 "(median %%stddev of %zu cells, %ld runs each).", s->mode, s->tool,
+			 s->m->name, s->cv, s->ncells, s->runs);
 	if (s->ncmp == 1 && o > 0 && (size_t)o < len)
 		o += snprintf(buf + o, len - (size_t)o, " Its comparison resolves differences of "
 			      "%.1f%% at p < 0.05.", s->mde_median);
@@ -144,7 +150,9 @@ static void sum_text(const struct mode_sum *s, char *buf, size_t len)
 			 "resolve 5%%.", s->for5);
 	else if (!s->for5 && o > 0 && (size_t)o < len)
 		snprintf(buf + o, len - (size_t)o, " Repetitions alone will not resolve 5%% here: "
-			 "the noise has to go (ACCEL=icount under emulation, a quiet machine).");
+			 "the noise has to go (%s).", !strcmp(s->mode, "tcg")
+			 ? "ACCEL=icount: virtual time does not follow the host's load"
+			 : "a quiet machine, longer runs");
 }
 
 /* Each distinct mode of the run's cells, once, in order of first sight. */
@@ -163,49 +171,47 @@ static size_t modes_of(const struct results *r, const char **out, size_t max)
 }
 
 static const char *intro =
-	"The smallest tps difference each comparison can tell at p < 0.05 (Welch's "
+	"The smallest difference each comparison can tell at p < 0.05 (Welch's "
 	"t-test, from both cells' spreads and runs) is its minimum detectable effect "
 	"(MDE, the tables' mde column): a difference that is not marked and lies "
 	"under it is unresolved, not absent.";
 
+static void heading(FILE *f, bool md, const char *text)
+{
+	if (md) {
+		md_printf(f, "\n## Resolution\n\n%s\n\n", text);
+	} else {
+		tw_heading(f, "Resolution");
+		tw_para(f, "", text, 0);
+	}
+}
+
 static void write_resolution(FILE *f, const struct results *r, const char *baseline, bool md)
 {
 	const char *modes[16], *tools[] = { "bufbench", "pgbench" };
+	const size_t nsum = sizeof(summarized) / sizeof(summarized[0]);
 	size_t nm = modes_of(r, modes, 16);
 	char buf[1024];
 	bool any = false;
-	for (size_t i = 0; i < nm; i++)
-		for (int t = 0; t < 2; t++) {
-			struct mode_sum s;
-			if (!summarize(r, baseline, modes[i], tools[t], &s))
-				continue;
-			if (!any) {
-				if (md)
-					md_printf(f, "\n## Resolution\n\n%s\n\n", intro);
-				else {
-					tw_heading(f, "Resolution");
-					tw_para(f, "", intro, 0);
-				}
-				any = true;
-			}
-			sum_text(&s, buf, sizeof(buf));
-			if (md)
-				md_printf(f, "- %s\n", buf);
-			else {
-				fputc('\n', f);
-				tw_para(f, "- ", buf, 2);
-			}
-		}
-	if (!any) {
-		const char *none = "No cell has 2 runs: nothing can be resolved. Run with REPEAT=3 "
-				   "or more (PG_REPEAT for pgbench).";
-		if (md)
-			md_printf(f, "\n## Resolution\n\n%s\n", none);
-		else {
-			tw_heading(f, "Resolution");
-			tw_para(f, "", none, 0);
+	for (size_t i = 0; i < nm * 2 * nsum; i++) {
+		struct mode_sum s;
+		if (!summarize(r, baseline, modes[i / (2 * nsum)], tools[i / nsum % 2],
+			       &summarized[i % nsum], &s))
+			continue;
+		if (!any)
+			heading(f, md, intro);
+		any = true;
+		sum_text(&s, buf, sizeof(buf));
+		if (md) {
+			md_printf(f, "- %s\n", buf);
+		} else {
+			fputc('\n', f);
+			tw_para(f, "- ", buf, 2);
 		}
 	}
+	if (!any)
+		heading(f, md, "No cell has 2 runs: nothing can be resolved. Run with REPEAT=3 "
+			"or more (PG_REPEAT for pgbench).");
 }
 
 void write_resolution_txt(FILE *f, const struct results *r, const char *baseline)

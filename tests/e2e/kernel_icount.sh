@@ -36,6 +36,20 @@ for r in 1 2; do
 done
 down() { grep -o '^\[ *[0-9.]*\] reboot: Power down' "$tmp/b$1"/logs/console-*.log; }
 check "icount: both guests power down at the same virtual instant ($(down 1))" test "$(down 1)" = "$(down 2)"
+
+# BOOTS=2: two boots in one bench, the second's clock a second later; the
+# cell pools both boots' runs, numbered on.
+if env BOOTS=2 REPEAT=1 ICOUNT_EPOCH=2026-01-01T12:00:00 "$top/scripts/bench.sh" "$tmp/b3" > "$tmp/b3.out" 2>&1; then
+	pass "icount: BOOTS=2 finished"
+else
+	tail -n 20 "$tmp/b3.out"; fail "icount: BOOTS=2"
+fi
+check "icount: BOOTS=2: run 2 came from the second boot, a second later" \
+	jq -e '.provenance.icount_epoch == "2026-01-01T12:00:01"' "$tmp/b3/runs/bufbench-7.0-lazy-4k-tas-c4-r2.json"
+check "icount: BOOTS=2: each boot has its console log" \
+	sh -c "ls '$tmp/b3/logs/console-7.0-lazy-b1-boot1.log' '$tmp/b3/logs/console-7.0-lazy-b2-boot1.log'"
+check "icount: BOOTS=2: the report pools both boots in one cell" \
+	grep -qE '^7\.0 .* lazy .* 2 +[0-9.]+ ' "$tmp/b3/summary.txt"
 check "icount: the report says what a virtual second is" \
 	sh -c "tr '\\n' ' ' < '$tmp/b1/report.txt' | tr -s ' ' | grep -q 'one guest instruction = 8 ns'"
 tests_done

@@ -44,6 +44,9 @@ refuse "a baseline without PREEMPT_NONE" "has no PREEMPT_NONE" KERNEL=7.0 BASELI
 refuse "a baseline model it lacks" "BASELINE_MODELS" KERNEL=7.0 BASELINE_MODELS=lazy
 refuse "an unknown MODEL_SWITCH" "use boot or runtime" KERNEL=7.0 MODEL_SWITCH=hot
 refuse "an unknown ACCEL" "use kvm, tcg or icount" KERNEL=7.0 ACCEL=hvf
+refuse "an ICOUNT_EPOCH that is no date" "YYYY-MM-DDTHH:MM:SS or YYYY-MM-DD" KERNEL=7.0 ICOUNT_EPOCH=yesterday
+refuse "an ICOUNT_EPOCH with trailing junk" "YYYY-MM-DDTHH:MM:SS or YYYY-MM-DD" KERNEL=7.0 ICOUNT_EPOCH=2026-01-01Tnoon
+refuse "BOOTS=0" "BOOTS" KERNEL=7.0 BOOTS=0
 refuse "a missing kernel image" "no kernel image there" KERNEL=/nonexistent/bzImage
 refuse "a bad bufbench option" "BUFBENCH_ARGS=--bogus: bufbench: unknown option" BUFBENCH_ARGS=--bogus
 refuse "a bad size" "expected a size such as 128M" POOL=lots
@@ -122,6 +125,29 @@ check "plan: guests get TCG-sized shared_buffers" jqt "$p" '.settings.pgbench.sh
 "$plan" --top "$top" --out "$run" KERNEL=7.0 BASELINE=none MODELS=lazy STRATEGY=pg,global PAGES=4k REPEAT=1 PGBENCH=off > /dev/null 2>&1
 check "plan: STRATEGY is a dimension: pg keeps the old names, others are named" \
 	jqt "$p" '[.units[0].cells[] | .id] == ["bufbench-7.0-lazy-4k-tas-c8-r1", "bufbench-7.0-lazy-4k-tas-global-c8-r1"] or [.units[0].cells[] | .strategy] == ["pg", "global"]'
+
+# BOOTS: every guest unit booted again, the boot outermost; a boot's runs
+# continue the numbering and seeds of the one before; under icount each
+# boot's clock starts a second after the one before.
+"$plan" --top "$top" --out "$run" KERNEL=7.0 BASELINE=none MODELS=full,lazy PAGES=4k REPEAT=2 \
+	BOOTS=2 ACCEL=icount ICOUNT_EPOCH=2026-01-01T23:59:59 PG_REPEAT=2 > /dev/null 2>&1
+check "plan: BOOTS=2: each unit twice, boots outermost" \
+	jqt "$p" '[.units[] | .id] == ["main.full.b1", "main.lazy.b1", "main.full.b2", "main.lazy.b2"] and .estimate.boots == 4 and .settings.boots == 2'
+check "plan: BOOTS=2: boot 2 numbers its runs 3 and 4, and seeds them so" \
+	jqt "$p" '[.units[2].cells[] | select(.tool == "bufbench") | .id] == ["bufbench-7.0-full-4k-tas-c8-r3", "bufbench-7.0-full-4k-tas-c8-r4"]'
+check "plan: BOOTS=2: bufbench's seed follows the run number" \
+	grep -q 'bufbench-7.0-full-4k-tas-c8-r4.*--seed 4' "$run/plan/main.full.b2.cells"
+check "plan: BOOTS=2: pgbench cells are named by boot and continue PG_REPEAT's numbering" \
+	sh -c "grep -q 'pgbench-7.0-full-hpoff-b2' '$run/plan/main.full.b2.cells' && grep -qx 'pg_first_rep${TAB}3' '$run/plan/main.full.b2.conf' && grep -qx 'pg_first_rep${TAB}1' '$run/plan/main.full.b1.conf'"
+check "plan: BOOTS=2 under icount: boot 2's clock starts a second later, over midnight" \
+	jqt "$p" '[.units[] | .icount_epoch] == ["2026-01-01T23:59:59", "2026-01-01T23:59:59", "2026-01-02T00:00:00", "2026-01-02T00:00:00"]'
+check "plan: the unit's conf carries its epoch for the runner" \
+	grep -qx "icount_epoch${TAB}2026-01-02T00:00:00" "$run/plan/main.lazy.b2.conf"
+"$plan" --top "$top" --out "$run" KERNEL=7.0 ACCEL=icount PGBENCH=off > /dev/null 2>&1
+check "plan: ICOUNT_EPOCH defaults to the plan's own time (UTC)" \
+	jqt "$p" "(.settings.icount_epoch | .[0:13]) == \"$(date -u +%Y-%m-%dT%H)\" or (.settings.icount_epoch | .[0:10]) == \"$(date -u +%Y-%m-%d)\""
+check "plan: BOOTS is for guests: the host ignores it, saying so" \
+	sh -c "'$plan' --check --top '$top' BOOTS=2 PGBENCH=off 2>&1 | grep -q 'BOOTS is for guest kernels'"
 
 # Every vocabulary value is accepted where it belongs.
 for pg in 4k thp 2m 1g try-2m try-1g; do
