@@ -22,13 +22,21 @@ ALL_TARGETS += $(B)/tests/test_stats $(B)/tests/test_json_read $(B)/tests/test_e
 
 REPORT_OBJS = $(addprefix $(B)/lab/report/, report_main.o results.o metrics.o compare.o pairs.o \
 	findings.o env.o repro.o escape.o outfile.o textfmt.o report_txt.o report_md.o charts.o svg.o fold.o flame.o \
-	profiles.o sampler.o micro.o summary.o fillphase.o timeline.o resolution.o) $(REPORT_LIB_OBJS) \
+	profiles.o sampler.o micro.o summary.o fillphase.o timeline.o resolution.o sources.o) $(REPORT_LIB_OBJS) \
 	$(B)/buffer_pool/vocab.o
 
 $(B)/report: $(REPORT_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
 
 ALL_TARGETS += $(B)/report
+
+# make compare: the same renderers over several run directories.
+COMPARE_OBJS = $(filter-out $(B)/lab/report/report_main.o,$(REPORT_OBJS)) $(B)/lab/report/compare_main.o
+
+$(B)/compare: $(COMPARE_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
+
+ALL_TARGETS += $(B)/compare
 
 $(B)/stackfold: $(B)/lab/report/stackfold_main.o $(B)/lab/report/perf_script.o $(B)/lab/report/fold.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -62,3 +70,11 @@ flamegraph: config.mk
 attach: config.mk
 	$(MAKE) $(REPORT_TOOLS)
 	scripts/attach.sh $(RUN)
+
+# make compare RUNS="results/A results/B ..." [BASELINE=results/A] [OUT=DIR]:
+# one report over several runs (boots, kernels, machines), written to
+# results/compare-<timestamp>/ unless OUT is given.
+compare: config.mk
+	$(MAKE) $(B)/compare
+	RUNS='$(RUNS)' OUT='$(OUT)' scripts/compare.sh
+.PHONY: compare

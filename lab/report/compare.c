@@ -57,17 +57,21 @@ bool compare_cells(const struct cell *base, const struct cell *c,
 const struct cell *baseline_of(const struct results *r, const struct cell *c,
 			       const char *want)
 {
-	const struct cell *first = NULL, *none = NULL;
+	const struct cell *first = NULL, *none = NULL, *src = NULL;
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *x = &r->cells[k];
 		if (strcmp(x->group, c->group) || strcmp(x->tool, c->tool))
 			continue;
 		if (want && !strcmp(x->variant, want))
 			return x;
+		/* make compare's BASELINE: a run, its least preemptible cell. */
+		if (want && x->source && !strcmp(x->source, want) &&
+		    (!src || model_rank(x->model) < model_rank(src->model)))
+			src = x;
 		if (!first)
 			first = x;
 		if (!none && !strcmp(x->model, "none"))
 			none = x;
 	}
-	return none ? none : first;
+	return src ? src : none ? none : first;
 }

@@ -37,8 +37,9 @@ bool compare_cells(const struct cell *base, const struct cell *c,
 
 /*
  * The baseline cell of c's group: the cell of variant `want` ("KERNEL/MODEL")
- * when given and present, else the first cell whose model is none, else the
- * first in sort order.  May return c itself.
+ * when given and present, else (make compare) the least preemptible cell of
+ * the run labelled `want`, else the first cell whose model is none, else
+ * the first in sort order.  May return c itself.
  */
 const struct cell *baseline_of(const struct results *r, const struct cell *c,
 			       const char *want);

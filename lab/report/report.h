@@ -48,6 +48,10 @@ void sh_quote(FILE *out, const char *s);
 /* Each blank-separated word of line quoted with sh_quote; malloc'd. */
 char *shell_words(const char *line);
 
+/* make compare: the runs compared and what differs between them (sources.c). */
+void write_sources_txt(FILE *f, const struct results *r);
+void write_sources_md(FILE *f, const struct results *r);
+
 /* Charts (charts.c): writes the SVGs into RUN and records them in rp. */
 void write_charts(struct report *rp);
 /* An axis maximum at or above v: 1, 2 or 5 times a power of ten (charts.c). */

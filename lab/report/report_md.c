@@ -110,6 +110,8 @@ void write_md(FILE *f, const struct report *rp)
 	md_printf(f, "# preemptlab report: %s\n\n", base && base[1] ? base + 1 : r->dir);
 	md_printf(f, "%zu runs in %zu cells%s. The mail-ready text is [report.txt](report.txt).\n",
 		r->nruns, r->ncells, r->skipped ? " (some documents skipped, see stderr)" : "");
+	if (r->nsources)
+		write_sources_md(f, r);
 	md_printf(f, "\n## Finding\n\n");
 	if (fill_present(r)) {
 		fill_headline(r, buf, sizeof(buf));

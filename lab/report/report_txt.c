@@ -259,6 +259,8 @@ void write_txt(FILE *f, const struct report *rp)
 	snprintf(buf, sizeof(buf), "preemptlab report: %s (%zu runs in %zu cells)",
 		 base && base[1] ? base + 1 : r->dir, r->nruns, r->ncells);
 	tw_para(f, "", buf, 4);
+	if (r->nsources)
+		write_sources_txt(f, r);
 
 	tw_heading(f, "Finding");
 	if (fill_present(r)) {

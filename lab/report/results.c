@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,8 @@ static int same_cell(const struct cell *a, const struct cell *b)
 	       !strcmp(a->kernel_release, b->kernel_release) &&
 	       !strcmp(a->model, b->model) && a->page_kb == b->page_kb &&
 	       !strcmp(a->lock, b->lock) && !strcmp(a->strategy, b->strategy) &&
-	       !strcmp(a->workload, b->workload) && a->clients == b->clients;
+	       !strcmp(a->workload, b->workload) && a->clients == b->clients &&
+	       !strcmp(a->source ? a->source : "", b->source ? b->source : "");
 }
 
 /* Fill the identity of a cell from a document; -1 names what is missing. */
@@ -161,10 +163,10 @@ static void index_phases(struct jr_val *doc)
 	jr_add(res, "phase", by_name);
 }
 
-int results_load(struct results *r, const char *dir, char *err, size_t errlen)
+/* Append the usable documents of dir/runs to r, their cells keyed by source. */
+static int load_dir(struct results *r, const char *dir, const char *source, char *err,
+		    size_t errlen)
 {
-	memset(r, 0, sizeof(*r));
-	r->dir = xstrdup(dir);
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/runs", dir);
 	DIR *dh = opendir(path);
@@ -191,10 +193,19 @@ int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 	if (nn)  /* no documents: names is NULL, which qsort must not get */
 		qsort(names, nn, sizeof(*names), name_cmp);
 
-	r->runs = calloc(nn ? nn : 1, sizeof(*r->runs));
-	r->cells = calloc(nn ? nn : 1, sizeof(*r->cells));
+	/* Room for every document: cells and runs point into these arrays. */
+	size_t first_run = r->nruns;
+	/* Cells of earlier directories point into runs: as indices while it moves. */
+	for (size_t k = 0; k < r->ncells; k++)
+		for (size_t j = 0; j < r->cells[k].nruns; j++)
+			r->cells[k].runs[j] = (struct run *)(uintptr_t)(r->cells[k].runs[j] - r->runs);
+	r->runs = realloc(r->runs, (r->nruns + nn + 1) * sizeof(*r->runs));
+	r->cells = realloc(r->cells, (r->ncells + nn + 1) * sizeof(*r->cells));
 	if (!r->runs || !r->cells)
 		exit(1);
+	for (size_t k = 0; k < r->ncells; k++)
+		for (size_t j = 0; j < r->cells[k].nruns; j++)
+			r->cells[k].runs[j] = r->runs + (uintptr_t)r->cells[k].runs[j];
 	for (size_t i = 0; i < nn; i++) {
 		char msg[512];
 		snprintf(path, sizeof(path), "%s/runs/%s", dir, names[i]);
@@ -208,7 +219,12 @@ int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 		index_phases(doc);
 		struct cell key;
 		const char *missing = "";
-		if (cell_of(doc, &key, &missing)) {
+		int bad = cell_of(doc, &key, &missing);
+		key.source = source;
+		/* Across machines "host" names no kernel: its release does. */
+		if (source && !bad && !strcmp(key.kernel_label, "host") && key.kernel_release[0])
+			key.kernel_label = key.kernel_release;
+		if (bad) {
 			txt_printf(stderr, "report: skipping %s: no %s (see docs/json.md)\n", path, missing);
 			r->skipped++;
 			jr_free(doc);
@@ -256,23 +272,116 @@ int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 		c->runs[c->nruns++] = run;
 	}
 	free(names);
-	if (!r->ncells) {
+	if (r->nruns == first_run) {
 		snprintf(err, errlen, "%s/runs: no usable result documents (%zu skipped); run make bench first", dir, r->skipped);
 		return -1;
 	}
+	return 0;
+}
+
+/* Sort the cells and name them. */
+static void finish_cells(struct results *r)
+{
 	qsort(r->cells, r->ncells, sizeof(*r->cells), cell_cmp);
 	for (size_t k = 0; k < r->ncells; k++) {
 		struct cell *c = &r->cells[k];
 		char pg[32];
 		c->id = (int)k + 1;
-		snprintf(c->variant, sizeof(c->variant), "%s/%s", c->kernel_label, c->model);
+		if (c->source)
+			snprintf(c->variant, sizeof(c->variant), "%s/%s/%s", c->kernel_label, c->model,
+				 c->source);
+		else
+			snprintf(c->variant, sizeof(c->variant), "%s/%s", c->kernel_label, c->model);
 		snprintf(c->group, sizeof(c->group), "%s %s, %ld clients, %s pages, lock %s, strategy %s",
 			 c->tool, c->workload, c->clients, page_name(c->page_kb, pg, sizeof(pg)),
 			 c->lock, c->strategy);
 	}
+}
+
+int results_load(struct results *r, const char *dir, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->dir = xstrdup(dir);
+	if (load_dir(r, dir, NULL, err, errlen))
+		return -1;
+	finish_cells(r);
+	char path[4096], msg[512];
 	snprintf(path, sizeof(path), "%s/manifest.json", dir);
-	char msg[512];
 	r->manifest = jr_parse_file(path, msg, sizeof(msg));
+	return 0;
+}
+
+/* The machine a run was made on: its manifest's, else its documents'. */
+static const char *machine_of(const struct jr_val *manifest, const char *dir)
+{
+	const char *h = manifest ? jr_str(manifest, "host.hostname", NULL) : NULL;
+	if (h && *h)
+		return h;
+	char path[4096], msg[512];
+	snprintf(path, sizeof(path), "%s/runs", dir);
+	DIR *dh = opendir(path);
+	struct dirent *de;
+	static char found[256];
+	found[0] = 0;
+	while (dh && !found[0] && (de = readdir(dh))) {
+		size_t l = strlen(de->d_name);
+		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
+			continue;
+		snprintf(path, sizeof(path), "%s/runs/%s", dir, de->d_name);
+		struct jr_val *doc = jr_parse_file(path, msg, sizeof(msg));
+		if (doc)
+			snprintf(found, sizeof(found), "%s", jr_str(doc, "provenance.hostname", ""));
+		jr_free(doc);
+	}
+	if (dh)
+		closedir(dh);
+	return found[0] ? found : "unknown";
+}
+
+static const char *base_name(const char *dir)
+{
+	const char *b = strrchr(dir, '/');
+	return b && b[1] ? b + 1 : dir;
+}
+
+int results_load_many(struct results *r, char **dirs, size_t n, const char *out, char *err,
+		      size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->dir = xstrdup(out);
+	r->sources = calloc(n + 1, sizeof(*r->sources));
+	if (!r->sources)
+		exit(1);
+	char path[4096], msg[512];
+	for (size_t i = 0; i < n; i++) {
+		struct source *s = &r->sources[r->nsources++];
+		s->dir = xstrdup(dirs[i]);
+		snprintf(path, sizeof(path), "%s/manifest.json", dirs[i]);
+		s->manifest = jr_parse_file(path, msg, sizeof(msg));
+		s->label = xstrdup(machine_of(s->manifest, dirs[i]));
+	}
+	/* One machine twice (two boots, two kernels): its runs keep apart by directory. */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			if (i != j && !strcmp(r->sources[i].label, r->sources[j].label) &&
+			    !strchr(r->sources[i].label, ':')) {
+				for (size_t k = 0; k < n; k++) {
+					if (strcmp(r->sources[k].label, r->sources[i].label) || k == i)
+						continue;
+					snprintf(path, sizeof(path), "%s:%s", r->sources[k].label,
+						 base_name(r->sources[k].dir));
+					free(r->sources[k].label);
+					r->sources[k].label = xstrdup(path);
+				}
+				snprintf(path, sizeof(path), "%s:%s", r->sources[i].label,
+					 base_name(r->sources[i].dir));
+				free(r->sources[i].label);
+				r->sources[i].label = xstrdup(path);
+			}
+	for (size_t i = 0; i < n; i++)
+		if (load_dir(r, dirs[i], r->sources[i].label, err, errlen))
+			return -1;
+	finish_cells(r);
 	return 0;
 }
 
@@ -292,4 +401,10 @@ void results_free(struct results *r)
 	free(r->cells);
 	free(r->dir);
 	jr_free(r->manifest);
+	for (size_t i = 0; i < r->nsources; i++) {
+		free(r->sources[i].dir);
+		free(r->sources[i].label);
+		jr_free(r->sources[i].manifest);
+	}
+	free(r->sources);
 }

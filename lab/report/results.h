@@ -23,16 +23,25 @@ struct cell {
 	long page_kb;
 	const char *lock, *strategy, *workload;
 	long clients;
+	const char *source; /* make compare: the label of the run it came from */
 	/* Derived. */
-	char variant[160];  /* "kernel_label/model", how people name it */
+	char variant[160];  /* "kernel_label/model", how people name it; under
+			     * make compare "kernel/model/host" */
 	char group[200];    /* what a comparison holds constant */
 	int id;             /* C1, C2, ... in sort order */
 	struct run **runs;
 	size_t nruns;
 };
 
-struct results {
+/* make compare: one of the run directories compared. */
+struct source {
 	char *dir;
+	char *label;              /* the machine's name, made unique */
+	struct jr_val *manifest;  /* its manifest.json, or NULL */
+};
+
+struct results {
+	char *dir;                /* the run, or make compare's output */
 	struct run *runs;
 	size_t nruns;
 	struct cell *cells;
@@ -41,6 +50,8 @@ struct results {
 	size_t skipped;           /* documents that could not be used */
 	char **excluded;          /* "NAME: why" of failed or interrupted runs */
 	size_t nexcluded;
+	struct source *sources;   /* make compare only; NULL for one run */
+	size_t nsources;
 };
 
 /*
@@ -52,6 +63,13 @@ struct results {
  */
 int results_load(struct results *r, const char *dir, char *err, size_t errlen);
 void results_free(struct results *r);
+/*
+ * make compare: the runs of several directories as one set of cells, each
+ * cell also keyed by its run's label (its machine's name; the directory
+ * name added where one machine ran the same kernel twice), written to out.
+ */
+int results_load_many(struct results *r, char **dirs, size_t n, const char *out, char *err,
+		      size_t errlen);
 
 /* Sort order of preemption models, least preemptible first. */
 int model_rank(const char *model);
