@@ -104,3 +104,11 @@ FORCE:
 .PHONY: FORCE
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# make fleet INVENTORY=FILE [make bench variables]: fleet/playbook.yml over
+# an Ansible inventory (fleet/README.md); the variables given here reach
+# every host's make bench.
+fleet:
+	FLEET_VARS='$(foreach v,$(BENCH_VARS),$(if $(filter command line environment,$(origin $(v))),$(v)))' \
+		INVENTORY='$(INVENTORY)' OUT='$(OUT)' scripts/fleet.sh
+.PHONY: fleet

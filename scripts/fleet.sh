@@ -1,0 +1,32 @@
+#!/bin/sh
+# make fleet INVENTORY=FILE [make bench variables] [OUT=DIR]: the same bench
+# on every host of an Ansible inventory (fleet/playbook.yml), the runs
+# fetched into results/HOST-RUN/ and compared (make compare).
+# Environment: INVENTORY, FLEET_VARS (the names of the make bench
+# variables given on make's command line; make sets it), OUT (the compare
+# report's directory), FLEET_RESULTS (where runs land; default results/),
+# ANSIBLE_ARGS (more ansible-playbook arguments, e.g. --limit).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+top=$(lab_top)
+[ -n "${INVENTORY:-}" ] || die "INVENTORY is empty: make fleet INVENTORY=fleet/inventory.yml (from fleet/inventory.example)"
+[ -f "$INVENTORY" ] || die "INVENTORY=$INVENTORY: no such file (copy fleet/inventory.example)"
+command -v ansible-playbook >/dev/null ||
+	die "no ansible-playbook: apt-get install ansible (or ./configure --install-deps --with-fleet)"
+command -v jq >/dev/null || die "jq is needed; apt-get install jq"
+work=$(mktemp -d)
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$work"'
+# The variables given to make, as the playbook's fleet_vars.
+echo '{}' > "$work/vars.json"
+for v in ${FLEET_VARS:-}; do
+	val=$(printenv "$v" || true)
+	jq --arg k "$v" --arg v "$val" '.fleet_vars[$k] = $v' "$work/vars.json" > "$work/v" && mv "$work/v" "$work/vars.json"
+done
+[ -z "${OUT:-}" ] || jq --arg o "$OUT" '.fleet_compare_out = $o' "$work/vars.json" > "$work/v" && mv "$work/v" "$work/vars.json"
+[ -z "${FLEET_RESULTS:-}" ] || jq --arg o "$FLEET_RESULTS" '.fleet_results = $o' "$work/vars.json" > "$work/v" && mv "$work/v" "$work/vars.json"
+set -f
+# shellcheck disable=SC2086 # ANSIBLE_ARGS are several words
+ansible-playbook -i "$INVENTORY" -e "@$work/vars.json" ${ANSIBLE_ARGS:-} "$top/fleet/playbook.yml"
