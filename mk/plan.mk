@@ -14,3 +14,9 @@ $(B)/tests/test_plan_seed: $(B)/tests/unit/test_plan_seed.o $(B)/lab/plan/scenar
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 ALL_TARGETS += $(B)/tests/test_plan_seed
+
+# The vCPU pinning plan, for host descriptions of any size.
+$(B)/tests/test_plan_pin: $(B)/tests/unit/test_plan_pin.o $(B)/lab/plan/pinning.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+ALL_TARGETS += $(B)/tests/test_plan_pin

@@ -23,8 +23,20 @@ icount) accel="-accel tcg,thread=single -icount shift=${PREEMPTLAB_ICOUNT_SHIFT:
 	accel="$accel -cpu max,-rdrand,-rdseed -rtc base=${PREEMPTLAB_ICOUNT_EPOCH:-2026-01-01T00:00:00},clock=vm" ;;
 *) die "accel must be kvm, tcg or icount, not '$4'" ;;
 esac
-# shellcheck disable=SC2086 # accel holds several options
-exec "$qemu" -nodefaults -no-reboot -display none -monitor none \
-	-machine pc $accel -smp "$5" -m "$6" \
+# Guest RAM from the host's huge pages (GUEST_HUGEPAGES; the runner has
+# reserved them): a memfd of hugetlb pages as the machine's memory.
+mem=""
+case ${PREEMPTLAB_GUEST_HUGEPAGES:-off} in
+off) ;;
+2m|1g) sz=$(echo "$PREEMPTLAB_GUEST_HUGEPAGES" | tr mg MG)
+	mem="-object memory-backend-memfd,id=ram,size=$6M,hugetlb=on,hugetlbsize=$sz,prealloc=on -machine memory-backend=ram" ;;
+*) die "PREEMPTLAB_GUEST_HUGEPAGES must be off, 2m or 1g, not '$PREEMPTLAB_GUEST_HUGEPAGES'" ;;
+esac
+# The command line, for the boot's log (logs/qemu-*.log).
+echo "qemu-boot: $qemu -machine pc $accel $mem -smp $5 -m $6 -kernel $1 -append '$3'" >&2
+# debug-threads names the vCPU threads "CPU N/KVM" (scripts/qemu-pin.sh).
+# shellcheck disable=SC2086 # accel and mem hold several options
+exec "$qemu" -nodefaults -no-reboot -display none -monitor none -name preemptlab,debug-threads=on \
+	-machine pc $accel $mem -smp "$5" -m "$6" \
 	-kernel "$1" -initrd "$2" -append "$3" \
 	-serial "file:$7" -serial "file:$8"

@@ -194,6 +194,17 @@ run_unit() {
 			cmdline="$cmdline hugepagesz=1G hugepages=$(bconf hugepages_1g)"
 		[ -n "$boot_model" ] && cmdline="$cmdline preempt=$boot_model"
 		[ -n "${PREEMPTLAB_GUEST_APPEND:-}" ] && cmdline="$cmdline $PREEMPTLAB_GUEST_APPEND"
+		# Guest RAM on the host's huge pages: reserved for the unit, given
+		# back by difference on exit.
+		guest_hp=$(bconf guest_hugepages)
+		[ "$guest_hp" = off ] && guest_hp=""
+		if [ -n "$guest_hp" ]; then
+			kb=2048; [ "$guest_hp" = 1g ] && kb=1048576
+			n=$(bconf guest_hugepages_count)
+			hp_reserve "$kb" "$n" ||
+				die "GUEST_HUGEPAGES=$guest_hp: cannot reserve $n pages of $kb kB for the guest's RAM (as root: $(hp_sysctl_hint "$kb" "$n")); or GUEST_HUGEPAGES=off"
+		fi
+		export PREEMPTLAB_GUEST_HUGEPAGES="${guest_hp:-off}"
 		if [ "$accel" != kvm ]; then boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-180} slack=120 pg_setup_to=600 pg_slack=60
 		else boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-60} slack=60 pg_setup_to=240 pg_slack=30; fi
 	fi
@@ -207,6 +218,7 @@ run_unit() {
 		[ "$kind" = host ] && tag=host-run$attempt
 		con="$rundir/logs/console-$tag.log"; chan="$work/channel-$tag.log"
 		: > "$con"; : > "$chan"
+		pinned=null
 		t0=$(date +%s); ready_s=""; first_s=""; end=""; cur=""; cur_t=0; done_t=""; cur_kind=""; cur_to=$cell_to
 		: > "$work/seen"
 		if [ "$kind" = host ]; then
@@ -223,7 +235,19 @@ run_unit() {
 			"$here/qemu-boot.sh" "$K_IMAGE" "$work/boot.cpio.gz" "$cmdline" "$accel" \
 				"$(bconf vcpus)" "$(bconf mem_mb)" "$con" "$chan" > "$rundir/logs/qemu-$tag.log" 2>&1 &
 			upid=$!
-			note "booted $K_LABEL ($K_RELEASE) under $accel: $(bconf vcpus) vCPUs, $(bconf mem_mb) MB, '$cmdline'"
+			note "booted $K_LABEL ($K_RELEASE) under $accel: $(bconf vcpus) vCPUs, $(bconf mem_mb) MB${guest_hp:+ on $guest_hp pages}, '$cmdline'"
+			# Each vCPU thread on its own host CPU (the plan's), under KVM
+			# unless PIN_VCPUS=on asks it of any accelerator.
+			case $(bconf pin_vcpus) in on) pin=1 ;; auto) pin=0; [ "$accel" = kvm ] && pin=1 ;; *) pin=0 ;; esac
+			if [ "$pin" = 1 ]; then
+				if "$here/qemu-pin.sh" "$upid" "$(bconf vcpu_pin)" > "$rundir/logs/pin-$tag.txt" 2>&1; then
+					pinned=true
+					note "pinned $(grep -c '^vcpu' "$rundir/logs/pin-$tag.txt") vCPU threads (logs/pin-$tag.txt)"
+				else
+					pinned=false
+					note "vCPU pinning failed: $(tail -n1 "$rundir/logs/pin-$tag.txt")"
+				fi
+			fi
 		fi
 		# Ctrl-C also reaches the children of this loop; "|| true" keeps
 		# set -e from ending it before the finished runs are settled.
@@ -288,10 +312,11 @@ run_unit() {
 		wall=$(( $(date +%s) - t0 ))
 		jq -cn --arg unit "$uid" --arg lbl "$K_LABEL" --argjson attempt "$attempt" --arg fin "$end" \
 			--argjson wall "$wall" --arg ready "$ready_s" --arg first "$first_s" \
-			--arg con "${con#"$rundir"/}" --arg chan "logs/channel-$tag.log" \
+			--arg con "${con#"$rundir"/}" --arg chan "logs/channel-$tag.log" --argjson pinned "$pinned" --arg tag "$tag" \
 			'{unit:$unit, label:$lbl, boot:$attempt, end:$fin, wall_s:$wall,
 			  ready_s:($ready|tonumber? // null), first_result_s:($first|tonumber? // null),
-			  console:$con, channel:$chan}' >> "$work/boots.jsonl"
+			  console:$con, channel:$chan, vcpus_pinned:$pinned,
+			  pin_log:(if $pinned == null then null else "logs/pin-\($tag).txt" end)}' >> "$work/boots.jsonl"
 		note "$uid attempt $attempt: $end after $(fmt_s "$wall") (runner answered after ${ready_s:-never}s, first result after ${first_s:-never}s)"
 
 		# An oops while booting (multi-threaded TCG races the kernel patching
@@ -348,11 +373,12 @@ run_unit() {
 		--arg pkgver "${K_PKGVERSION:-}" --arg suite "${K_SUITE:-}" --arg image "${K_IMAGE:-}" \
 		--arg sha "${K_SHA256:-}" --arg config "${K_CONFIG:-}" --arg release "${K_RELEASE:-}" \
 		--arg models "$(awk -F "$TAB" '$1 == "bufbench" { print $3 }' "$plan/$uid.cells" | sort -u | tr '\n' ' ')" \
-		--arg accel "$accel" --arg cmdline "$cmdline" --arg bm "$boot_model" \
+		--arg accel "$accel" --arg cmdline "$cmdline" --arg bm "$boot_model" --arg ghp "${guest_hp:-off}" \
 		'{unit:$unit, kind:$kind, role:$role, label:$lbl, version:$version, package:$package,
 		  package_version:$pkgver, suite:$suite, image:$image, image_sha256:$sha, config:$config,
 		  release:$release, models:($models|split(" ")|map(select(. != ""))), boot_model:$bm,
-		  accel:$accel, emulated:($accel != "kvm"), cmdline:$cmdline}' >> "$work/kernels.jsonl"
+		  accel:$accel, emulated:($accel != "kvm"), cmdline:$cmdline,
+		  guest_memory:(if $kind == "host" then null elif $ghp == "off" then "host memory" else "host huge pages of \($ghp) (memfd hugetlb)" end)}' >> "$work/kernels.jsonl"
 }
 
 # --- every unit ---------------------------------------------------------------

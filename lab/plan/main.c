@@ -69,10 +69,14 @@ int main(int argc, char **argv)
 	/* The unpacked initramfs costs guest RAM: 4x its gzipped size. */
 	p.rootfs_mb = initramfs * 4 / (1 << 20);
 	plan_sizing(&p, bufbench);
+	if (strcmp(p.kernel.source, "host") != 0)
+		kvm_backing(&p);
 	plan_units(&p);
 	plan_estimate(&p);
 	if (check) {
 		plan_print_summary(&p);
+		if (strcmp(p.kernel.source, "host") != 0)
+			kvm_print(&p);
 		return 0;
 	}
 	return plan_write(&p, out);

@@ -14,6 +14,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "pinning.h"
 
 #define PLAN_MAX_LIST 32
 #define PLAN_MAX_UNITS 64
@@ -92,6 +95,11 @@ struct plan {
 	char profile_callgraph[8];
 	char model_switch[16];
 	long vcpus, host_cpus;
+	char host_topology[256];	/* sysfs, or HOST_TOPOLOGY's file */
+	char pin[8];			/* PIN_VCPUS: auto | on | off */
+	int vcpu_pin[PIN_MAX_CPUS];	/* host CPU of vCPU i */
+	char guest_hugepages[8];	/* GUEST_HUGEPAGES: off | 2m | 1g */
+	long guest_hp_pages;		/* host huge pages backing guest RAM */
 	char accel[8];		/* kvm | tcg | icount | auto */
 	long icount_shift;	/* icount: one instruction is 2^shift ns */
 	char icount_epoch[24];	/* icount: the guest's clock at boot, UTC */
@@ -128,6 +136,13 @@ void plan_settings(struct plan *p, const char *top);
 
 /* host_models.c: MODELS on the host, checked against debugfs; dies with the reason. */
 void host_models_check(const struct list *models);
+
+/* kvm.c: the host's CPUs, vCPU pinning and huge-page-backed guest RAM. */
+void kvm_host(struct plan *p);		/* host_cpus: sysfs or HOST_TOPOLOGY */
+void kvm_settings(struct plan *p);	/* after vcpus */
+void kvm_backing(struct plan *p);	/* after sizing */
+void kvm_print(const struct plan *p);
+void kvm_write_pins(const struct plan *p, FILE *f);
 
 /* sizing.c: segment size (from bufbench itself), huge pages, guest RAM. */
 void plan_sizing(struct plan *p, const char *bufbench);

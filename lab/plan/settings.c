@@ -192,6 +192,7 @@ static void guest_settings(struct plan *p, const char *top)
 	snprintf(p->accel, sizeof(p->accel), "%s", get_or("ACCEL", get_or("PREEMPTLAB_ACCEL", "auto")));
 	if (strcmp(p->accel, "auto") != 0)
 		check_one(p->accel, &vocab_accels, "ACCEL");
+	kvm_host(p);
 	p->icount_shift = parse_count("ICOUNT_SHIFT", get_or("ICOUNT_SHIFT", "3"), 0, 10);
 	icount_epoch(p);
 	p->boots = parse_count("BOOTS", get_or("BOOTS", "1"), 1, 16);
@@ -208,13 +209,14 @@ static void guest_settings(struct plan *p, const char *top)
 		p->mem_mb = parse_count("MEM_MB", var_get("MEM_MB"), 128, 1L << 22);
 		p->mem_given = true;
 	}
+	kvm_settings(p);
 }
 
 static void host_settings(struct plan *p)
 {
 	static const char *const guest_only[] = {
 		"BASELINE_MODELS", "MODEL_SWITCH", "VCPUS", "MEM_MB", "ACCEL", "ICOUNT_SHIFT",
-		"ICOUNT_EPOCH", "BOOTS", NULL,
+		"ICOUNT_EPOCH", "BOOTS", "PIN_VCPUS", "GUEST_HUGEPAGES", "HOST_TOPOLOGY", NULL,
 	};
 	for (int i = 0; guest_only[i]; i++)
 		if (var_get(guest_only[i]))

@@ -116,6 +116,16 @@ static void json_settings(struct json *j, const struct plan *p)
 	json_str(j, "icount_epoch", p->icount_epoch);
 	json_int(j, "vcpus", p->vcpus);
 	json_int(j, "host_cpus", p->host_cpus);
+	if (strcmp(p->kernel.source, "host") != 0) {
+		json_str(j, "host_topology", p->host_topology);
+		json_str(j, "pin_vcpus", p->pin);
+		json_begin_array(j, "vcpu_pin");
+		for (long v = 0; v < p->vcpus; v++)
+			json_int(j, NULL, p->vcpu_pin[v]);
+		json_end_array(j);
+		json_str(j, "guest_hugepages", p->guest_hugepages);
+		json_int(j, "guest_hugepages_count", p->guest_hp_pages);
+	}
 	json_end_object(j);
 }
 
@@ -286,7 +296,21 @@ int plan_write(const struct plan *p, const char *dir)
 	bool has_1g = list_has(&p->pages, "1g") || list_has(&p->pages, "try-1g");
 	bool has_2m = list_has(&p->pages, "2m") || list_has(&p->pages, "try-2m");
 	fprintf(f, "needs_1g\t%d\nneeds_2m\t%d\n", has_1g, has_2m);
+	if (!host) {
+		char pins[8192];
+		pin_format(p->vcpu_pin, (int)p->vcpus, pins, sizeof(pins));
+		fprintf(f, "pin_vcpus\t%s\nvcpu_pin\t", p->pin);
+		for (long v = 0; v < p->vcpus; v++)
+			fprintf(f, "%s%d", v ? "," : "", p->vcpu_pin[v]);
+		fprintf(f, "\nguest_hugepages\t%s\nguest_hugepages_count\t%ld\n", p->guest_hugepages,
+			p->guest_hp_pages);
+	}
 	fclose(f);
+	if (!host) {
+		f = open_in(sub, "pinning.tsv");
+		kvm_write_pins(p, f);
+		fclose(f);
+	}
 
 	f = open_in(sub, "units.tsv");
 	for (int i = 0; i < p->nunits; i++) {
