@@ -230,8 +230,11 @@ static void row_of(const struct cell *c, struct row *w)
 
 static const char *num(double v, bool has, char *buf, size_t len)
 {
-	if (!has || v < 0)
-		return "-";
+	/* Into buf either way: row_format keeps buf, not what this returns. */
+	if (!has || v < 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
 	return fmt_val(v, buf, len);
 }
 
