@@ -16,6 +16,8 @@ command -v ansible-playbook >/dev/null || why="no ansible-playbook (./configure 
 command -v ip >/dev/null || why="no ip (apt-get install iproute2)"
 if ip -o addr 2>/dev/null | grep -q ' 198\.18\.14\.'; then why="198.18.14.0/29 is already in use here"; fi
 [ -z "$why" ] || { skip "fleet: $why"; exit 0; }
+git -C "$top" rev-parse HEAD > /dev/null 2>&1 ||
+	{ skip "fleet: $top is not a git checkout, which the playbook sends to the hosts"; exit 0; }
 [ -z "$(git -C "$top" status --porcelain --untracked-files=no)" ] ||
 	{ skip "fleet: the checkout has uncommitted changes, which the hosts would not get (commit first)"; exit 0; }
 
