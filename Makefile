@@ -50,6 +50,7 @@ configure-if-needed: config.mk
 
 include mk/buffer_pool.mk
 include mk/plan.mk
+include mk/repro.mk
 -include mk/kernel.mk
 -include mk/pg.mk
 -include mk/report.mk
