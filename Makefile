@@ -93,11 +93,12 @@ $(B)/static/%.o: %.c config.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-# The lab's git revision, rewritten only when it changes so that a commit
-# does not rebuild everything.
+# The lab's git revision (scripts/common.sh lab_revision: also where
+# reproduce.sh unpacked an attachment's source), rewritten only when it
+# changes so that a commit does not rebuild everything.
 $(B)/revision.h: FORCE
 	@mkdir -p $(B)
-	@rev=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	@rev=$$(. scripts/common.sh && lab_revision .); \
 	new="#define LAB_REVISION \"$$rev\""; \
 	[ "$$(cat $@ 2>/dev/null)" = "$$new" ] || echo "$$new" > $@
 $(B)/lab/common/provenance.o $(B)/static/lab/common/provenance.o: $(B)/revision.h

@@ -10,8 +10,8 @@
 # CONF: "key TAB value" lines: kind (host|guest), label, duration,
 #   hugepages_2m, profile, profile_freq, profile_callgraph, pg_shared_buffers,
 #   pg_builtins, pg_scale, pg_duration, pg_fillfactor, pg_cold,
-#   pg_buffercache_ms from the planner; bufbench, top, virt, perf_dir
-#   added by scripts/run-plan.sh.
+#   pg_buffercache_ms from the planner; bufbench, top, virt, perf_dir,
+#   repro_min added by scripts/run-plan.sh.
 # CELLS: TAB-separated lines from the planner (lab/plan/write.c):
 #   bufbench ID MODEL PAGES OPTIONAL ARGV     ARGV: bufbench's options
 #   pgbench ID HUGE_PAGES MODELS CLIENTS REPEAT  one cluster, comma lists
@@ -277,6 +277,27 @@ if ! why=$(models_usable); then
 	say DONE
 	exit 0
 fi
+# repro/repro-min.c on this kernel, once per unit and after every cell (so
+# it changes nothing they measure), for the attachment (scripts/attach.sh).
+# A guest owns its huge pages; the host reserves them by difference.
+run_repro_min() {
+	rm_bin=$(conf repro_min)
+	{ [ -n "$rm_bin" ] && [ -x "$rm_bin" ]; } || return 0
+	rm_model=$(model_now)
+	rm_out=$WORK/repro-min-$LABEL-${rm_model:-unknown}.txt
+	log "repro-min (4 KB and 2 MB) on $(uname -r)"
+	if [ "$KIND" = guest ]; then
+		"$rm_bin" -p 4k > "$rm_out" 2>&1
+		echo 5 > /proc/sys/vm/nr_hugepages 2>/dev/null
+		"$rm_bin" -p 2m >> "$rm_out" 2>&1
+		echo 0 > /proc/sys/vm/nr_hugepages 2>/dev/null
+	else
+		REPRO_MIN=$rm_bin "$TOP/scripts/repro-min.sh" > "$rm_out" 2>&1
+	fi
+	cat "$rm_out"
+	send_block LOG "${rm_out##*/}" "$rm_out"
+}
+
 while IFS=$TAB read -r tool id f3 f4 f5 f6; do
 	[ -n "$id" ] || continue
 	say START "$id"
@@ -287,6 +308,7 @@ while IFS=$TAB read -r tool id f3 f4 f5 f6; do
 	*) say FAIL "$id" "unknown tool '$tool' in the plan" ;;
 	esac
 done < "$CELLS"
+run_repro_min
 set_hugepages 4k
 restore_model
 say DONE

@@ -2,13 +2,18 @@
 # make attach RUN=DIR: RUN/attachment.tar.gz for a mail or a bug report:
 # report.txt and report.md, the SVG charts and flame graphs, the raw JSON,
 # manifest.json (versions, kernel configs, every command line, a file
-# list with sizes and sha256), kernel config excerpts and reproduce.sh,
-# which reruns the same matrix from a clean checkout.
+# list with sizes and sha256), kernel config excerpts, the lab's source at
+# the run's revision (source.tar.gz, as git archive gives it, with the
+# run's uncommitted changes as source-dirty.patch when it had any),
+# reproduce.sh, which reruns the same matrix from that source or from a
+# checkout, and repro-min.c, the one-file reproducer, with its output on
+# the run's kernels (logs/repro-min-*.txt, written by the runner).
 #
 # ATTACH_MAX_KB (default 1024): the archive must stay under this.  Optional
 # pieces (per-cell flame graphs, then the other flame graphs, then full
 # kernel configs) are dropped, largest first, until it fits; what was
-# dropped is listed in manifest.json and on stderr.
+# dropped is listed in manifest.json and on stderr.  The source is never
+# dropped: when the rest does not fit, the error lists the largest files.
 # ATTACH_FULL_CONFIG=1 adds whole kernel configs (not just excerpts).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,6 +39,7 @@ st=$tmp/$name
 mkdir -p "$st/runs" "$st/kernel-configs"
 
 cp "$dir/report.txt" "$dir/report.md" "$st/"
+[ -f "$dir/report.html" ] && cp "$dir/report.html" "$st/"
 cp "$dir"/runs/*.json "$st/runs/"
 [ -f "$dir/manifest.json" ] && cp "$dir/manifest.json" "$st/bench-manifest.json"
 [ -f "$dir/summary.txt" ] && cp "$dir/summary.txt" "$st/"
@@ -44,7 +50,7 @@ done
 # costs the report quotes (bufmicro) and PostgreSQL's non-default settings.
 if [ -d "$dir/logs" ]; then
 	for f in "$dir"/logs/failed*.txt "$dir"/logs/skipped.txt "$dir"/logs/bufmicro*.json \
-		"$dir"/logs/postgresql-*.conf; do
+		"$dir"/logs/postgresql-*.conf "$dir"/logs/repro-min-*.txt; do
 		[ -f "$f" ] && { mkdir -p "$st/logs"; cp "$f" "$st/logs/"; }
 	done
 fi
@@ -84,29 +90,113 @@ case $rev in
 	note "the documents' lab_revision is not a git revision (characters outside [A-Za-z0-9._+-]); reproduce.sh says unknown"
 	rev=unknown ;;
 esac
+
+# The lab's source at the run's revision, as git archive gives it.  A run
+# from a tree with uncommitted changes ran no commit: run-plan.sh kept
+# them (logs/lab-dirty.patch) and they go in beside it; where they were not
+# kept, the manifest says the source lacks them.
+src_commit="" src_sha="" src_note="" dirty=false patch=""
+case $rev in *-dirty) dirty=true ;; esac
+if [ "${rev:-unknown}" = unknown ]; then
+	src_note="the run's revision is unknown: source not enclosed"
+elif ! src_commit=$(git -C "$top" rev-parse --verify -q "${rev%-dirty}^{commit}" 2>/dev/null); then
+	src_commit=""
+	src_note="revision ${rev%-dirty} is not in $top (not a git checkout, or not fetched): source not enclosed"
+else
+	git -C "$top" archive --format=tar --prefix=preemptlab-src/ "$src_commit" | gzip -n -9 > "$st/source.tar.gz"
+	src_sha=$(sha256sum "$st/source.tar.gz" | cut -d' ' -f1)
+	if [ "$dirty" = true ]; then
+		if [ -s "$dir/logs/lab-dirty.patch" ]; then
+			cp "$dir/logs/lab-dirty.patch" "$st/source-dirty.patch"
+			patch=source-dirty.patch
+			src_note="the run's tree had uncommitted changes: source-dirty.patch holds them as they were when the run started; reproduce.sh applies it"
+		else
+			src_note="the run's tree had uncommitted changes that were not recorded: source.tar.gz is commit ${rev%-dirty} without them"
+		fi
+	fi
+fi
+[ -n "$src_note" ] && note "$src_note"
+
+# The one-file reproducer, and its output on the run's kernels when the
+# runner made it; a host run made before it did gets this host's, if it is
+# the same kernel.
+cp "$top/repro/repro-min.c" "$st/"
+if ! ls "$st"/logs/repro-min-*.txt >/dev/null 2>&1; then
+	if jq -r '.provenance.kernel_release' "$dir"/runs/*.json 2>/dev/null | grep -qxF "$(uname -r)" &&
+		[ -x "$top/build/repro-min" ]; then
+		mkdir -p "$st/logs"
+		"$here/repro-min.sh" > "$st/logs/repro-min-host-now.txt" 2>&1 ||
+			note "repro-min failed on this host: $st/logs/repro-min-host-now.txt"
+	else
+		note "no repro-min output for this run's kernels (run made before the runner ran it); repro-min.c is enclosed alone"
+	fi
+fi
+
 # The run's name goes into a comment line: one line of plain characters.
 runname=$(printf '%s' "$(basename "$dir")" | tr -c 'A-Za-z0-9._+:@=,-' '_')
 cat > "$st/reproduce.sh" <<REPRO
 #!/bin/sh
-# Reruns the matrix of $runname from a clean preemptlab checkout.
-# Usage: sh reproduce.sh [PATH_TO_PREEMPTLAB_CHECKOUT]   (as root, Debian 12)
+# Reruns the matrix of $runname (as root, Debian 12).
+# Usage: sh reproduce.sh [CHECKOUT]
+#   With a preemptlab checkout (the argument, or PREEMPTLAB_CHECKOUT) it
+#   runs there.  Without one it unpacks source.tar.gz from beside this
+#   script into PREEMPTLAB_SRC (default ./preemptlab-src), checks its
+#   sha256, applies source-dirty.patch if there is one, and runs there.
+# Then: ./configure, make, and the run's own make bench line.
 set -eu
 rev='${rev:-unknown}'
-cd "\${1:-.}"
-if [ ! -f Makefile ] || [ ! -d lab/report ]; then
-	echo "reproduce.sh: run it inside a preemptlab checkout, or give its path" >&2
-	exit 1
-fi
-if command -v git >/dev/null && git rev-parse --git-dir >/dev/null 2>&1; then
-	now=\$(git describe --always --dirty 2>/dev/null || echo unknown)
-	case \$now in
-	"\${rev%-dirty}"*) ;;
-	*) echo "reproduce.sh: checkout is at \$now; the results came from \$rev" \\
-		"(git checkout \${rev%-dirty} for the same code)" >&2 ;;
-	esac
+src_sha='$src_sha'
+patch='$patch'
+here=\$(cd "\$(dirname "\$0")" && pwd)
+checkout=\${1:-\${PREEMPTLAB_CHECKOUT:-}}
+if [ -n "\$checkout" ]; then
+	cd "\$checkout"
+	if [ ! -f Makefile ] || [ ! -d lab/report ]; then
+		echo "reproduce.sh: \$checkout is not a preemptlab checkout" >&2
+		exit 1
+	fi
+	if command -v git >/dev/null && git rev-parse --git-dir >/dev/null 2>&1; then
+		now=\$(git describe --always --dirty 2>/dev/null || echo unknown)
+		case \$now in
+		"\${rev%-dirty}"*) ;;
+		*) echo "reproduce.sh: checkout is at \$now; the results came from \$rev" \\
+			"(git checkout \${rev%-dirty} for the same code)" >&2 ;;
+		esac
+	fi
+else
+	if [ -z "\$src_sha" ] || [ ! -f "\$here/source.tar.gz" ]; then
+		echo "reproduce.sh: this attachment holds no source (see manifest.json's source.note);" \\
+			"give a preemptlab checkout: sh reproduce.sh PATH" >&2
+		exit 1
+	fi
+	got=\$(sha256sum "\$here/source.tar.gz" | cut -d' ' -f1)
+	if [ "\$got" != "\$src_sha" ]; then
+		echo "reproduce.sh: source.tar.gz has sha256 \$got, not \$src_sha: damaged or altered" >&2
+		exit 1
+	fi
+	dest=\${PREEMPTLAB_SRC:-\$PWD/preemptlab-src}
+	if [ -f "\$dest/.lab-revision" ]; then
+		echo "reproduce.sh: using the source already unpacked in \$dest"
+	else
+		if [ -e "\$dest" ] && [ -n "\$(ls -A "\$dest")" ]; then
+			echo "reproduce.sh: \$dest exists and is not empty; set PREEMPTLAB_SRC to another directory" >&2
+			exit 1
+		fi
+		mkdir -p "\$dest"
+		tar -xzf "\$here/source.tar.gz" -C "\$dest" --strip-components=1
+		if [ -n "\$patch" ]; then
+			# git apply works outside a repository and takes binary diffs.
+			if command -v git >/dev/null; then (cd "\$dest" && git apply "\$here/\$patch")
+			else (cd "\$dest" && patch -p1 < "\$here/\$patch"); fi
+		fi
+		# The binaries stamp this revision into their documents (no .git here).
+		echo "\$rev" > "\$dest/.lab-revision"
+		echo "reproduce.sh: source of \$rev unpacked in \$dest"
+	fi
+	cd "\$dest"
 fi
 if [ "\$(id -u)" = 0 ]; then ./configure --install-deps; else ./configure; fi
-make
+make -j"\$(nproc)"
 $cmd
 REPRO
 chmod +x "$st/reproduce.sh"
@@ -134,8 +224,16 @@ write_manifest() {
 		--arg qemu "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1 || echo none)" \
 		--arg cc "$(${CC:-cc} --version 2>/dev/null | head -n 1 || echo none)" \
 		--arg host "$(uname -srvm)" --rawfile files "$tmp/files.tsv" \
+		--arg src_commit "$src_commit" --arg src_sha "$src_sha" --arg src_note "$src_note" \
+		--argjson dirty "$dirty" --arg patch "$patch" \
 		'{schema: "preemptlab.attachment/1", run: $run, lab_revision: $rev, made: $made,
 		  reproduce: $cmd,
+		  source: {file: (if $src_sha == "" then null else "source.tar.gz" end),
+		           sha256: (if $src_sha == "" then null else $src_sha end),
+		           commit: (if $src_commit == "" then null else $src_commit end),
+		           dirty: $dirty,
+		           dirty_patch: (if $patch == "" then null else $patch end),
+		           note: (if $src_note == "" then null else $src_note end)},
 		  made_on: {host: $host, perf: $perf, qemu: $qemu, compiler: $cc},
 		  kernels: (map(.provenance | {label: .kernel_label, release: .kernel_release,
 		            version: .kernel_version, model: .preempt_model,
@@ -156,7 +254,9 @@ while :; do
 	[ "$size" -lt $((max_kb * 1024)) ] && break
 	victim=$(optional | while IFS= read -r f; do echo "$(wc -c < "$f") $f"; done | sort -rn | head -n 1 | cut -d' ' -f2-)
 	if [ -z "$victim" ]; then
-		die "attachment is $((size / 1024)) KiB even without optional files, over ATTACH_MAX_KB=$max_kb; raise it (ATTACH_MAX_KB=$((size / 1024 + 1)))"
+		big=$(cd "$st" && find . -type f -exec wc -c {} + | grep -v ' total$' | sort -rn | head -n 5 |
+			awk '{ printf "%s%s (%d KiB)", (NR > 1 ? ", " : ""), substr($2, 3), $1 / 1024 }')
+		die "attachment is $((size / 1024)) KiB even without optional files, over ATTACH_MAX_KB=$max_kb; the largest files (before compression): $big; raise the limit (ATTACH_MAX_KB=$((size / 1024 + 1))) or leave such files out of the run"
 	fi
 	note "dropping $(basename "$victim") ($(wc -c < "$victim") bytes) to stay under $max_kb KiB"
 	dropped="$dropped ${victim#"$st"/}"

@@ -52,3 +52,31 @@ repro_cpio() {
 	find "$1" -exec touch -h -d @0 {} +
 	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 --reproducible) | gzip -1 -n
 }
+
+# lab_revision TOP: the lab's revision, as the Makefile stamps it into the
+# binaries: .lab-revision where reproduce.sh unpacked an attachment's
+# source (no .git there), git describe --dirty where TOP is a checkout's
+# top (not a directory inside some other repository), unknown otherwise.
+lab_revision() {
+	if [ -f "$1/.lab-revision" ]; then
+		head -n 1 "$1/.lab-revision"
+	elif [ "$(git -C "$1" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$1" && pwd -P)" ]; then
+		git -C "$1" describe --always --dirty 2>/dev/null || echo unknown
+	else
+		echo unknown
+	fi
+}
+
+# lab_record_source TOP DIR: when TOP's tree has uncommitted changes, the
+# run's code is not any commit: DIR/lab-dirty.patch gets them as they are
+# now (tracked changes, then untracked files as new files), so that an
+# attachment can enclose them instead of pretending the commit ran.
+lab_record_source() {
+	case $(lab_revision "$1") in *-dirty) ;; *) return 0 ;; esac
+	{
+		git -C "$1" diff --binary HEAD
+		# shellcheck disable=SC2016 # $0 and $1 are the inner sh's: TOP, a file
+		git -C "$1" ls-files --others --exclude-standard -z |
+			xargs -0 -r -n 1 sh -c 'cd "$0" && git diff --binary --no-index /dev/null "$1" || true' "$1"
+	} > "$2/lab-dirty.patch" 2>/dev/null || true
+}

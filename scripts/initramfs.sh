@@ -33,6 +33,9 @@ mkdir -p "$stage/bin" "$stage/guest" "$stage/proc" "$stage/sys" "$stage/dev" "$s
 cp "$busybox" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$bench" "$stage/bin/bufbench-static"
+# The attachment's one-file reproducer, run by the runner after the cells.
+rmin=$top/build/repro-min-static
+if [ -x "$rmin" ]; then cp "$rmin" "$stage/bin/repro-min"; fi
 cp "$top/guest/init" "$stage/init"
 cp "$top/guest/runner.sh" "$stage/guest/runner.sh"
 chmod 755 "$stage/init" "$stage/guest/runner.sh"

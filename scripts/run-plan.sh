@@ -26,6 +26,8 @@ top=$(dirname "$here")
 [ -f "$plan/bench.conf" ] || die "no plan in $rundir (build/plan --out $rundir writes one)"
 command -v jq >/dev/null || die "jq is needed for the manifest; apt-get install jq"
 mkdir -p "$rundir/runs" "$rundir/logs" "$rundir/perf"
+# A run from a tree with uncommitted changes keeps them (logs/lab-dirty.patch).
+lab_record_source "$top" "$rundir/logs"
 TAB=$(printf '\t')
 bconf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/bench.conf"; }
 is_host=$(bconf host)
@@ -172,7 +174,8 @@ run_unit() {
 		host_reserve "$cells"
 		# The cost of a sleep, a fault and a lock on this machine, for the report.
 		"$top/build/bufmicro" > "$rundir/logs/bufmicro.json" 2>/dev/null || true
-		printf 'bufbench\t%s\ntop\t%s\nperf_dir\t%s\n' "$top/build/bufbench" "$top" "$rundir/perf" >> "$work/$uid.conf"
+		printf 'bufbench\t%s\ntop\t%s\nperf_dir\t%s\nrepro_min\t%s\n' "$top/build/bufbench" "$top" "$rundir/perf" \
+			"$top/build/repro-min" >> "$work/$uid.conf"
 		boot_to=0 slack=60 pg_setup_to=600 pg_slack=60
 	else
 		# shellcheck disable=SC1090 # resolved once per kernel, below
@@ -185,7 +188,7 @@ run_unit() {
 		# Each boot of a unit has its own epoch (BOOTS=): the plan says which.
 		PREEMPTLAB_ICOUNT_SHIFT=$(bconf icount_shift)
 		PREEMPTLAB_ICOUNT_EPOCH=$(awk -F "$TAB" '$1 == "icount_epoch" { print $2 }' "$plan/$uid.conf")
-		printf 'bufbench\t/bin/bufbench-static\ntop\t%s\nvirt\t%s\nicount_shift\t%s\nicount_epoch\t%s\n' \
+		printf 'bufbench\t/bin/bufbench-static\nrepro_min\t/bin/repro-min\ntop\t%s\nvirt\t%s\nicount_shift\t%s\nicount_epoch\t%s\n' \
 			"$top" "$virt" "$PREEMPTLAB_ICOUNT_SHIFT" "$PREEMPTLAB_ICOUNT_EPOCH" >> "$work/$uid.conf"
 		# Full boot messages: a guest that hangs or panics is diagnosed
 		# from its console log, and they cost under a second under TCG.
@@ -410,7 +413,7 @@ jq -n --slurpfile plan "$rundir/plan.json" --slurpfile units "$work/kernels.json
 	--slurpfile boots "$work/boots.jsonl" --arg qemu "$qemu" \
 	--arg release "$(uname -r)" --arg uname "$(uname -a)" --argjson cpus "$(nproc)" \
 	--arg hostname "$(uname -n)" --arg mb "$host_model_before" --arg ma "$host_model_after" \
-	--arg rev "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)" \
+	--arg rev "$(lab_revision "$top")" \
 	--argjson total "$total" --argjson ok "$((finished + pg_passed))" --argjson failed "$failed_cells" \
 	--argjson unavailable "$unavailable" --argjson docs "$pg_docs" --argjson nprof "$profiles" \
 	--argjson interrupted "$interrupted" --argjson started "$started_at" --argjson ended "$(date +%s)" \

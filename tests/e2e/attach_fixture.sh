@@ -27,7 +27,7 @@ check "attachment under 1 MiB ($size bytes)" test "$size" -lt 1048576
 mkdir "$tmp/x"
 tar -C "$tmp/x" -xzf "$a"
 x=$tmp/x/preemptlab-run
-for f in report.txt report.md manifest.json reproduce.sh tps-bufbench.svg hold-bufbench.svg flame-diff-C4-C6.svg bench-manifest.json; do
+for f in report.txt report.md manifest.json reproduce.sh repro-min.c tps-bufbench.svg hold-bufbench.svg flame-diff-C4-C6.svg bench-manifest.json; do
 	check "attachment holds $f" test -s "$x/$f"
 done
 check "attachment holds the bufmicro costs and the skip list" test -s "$x/logs/bufmicro.json" -a -s "$x/logs/skipped.txt"
@@ -58,6 +58,6 @@ check "dropped files are listed in the manifest" sh -c "tar -xzOf '$a' preemptla
 if ATTACH_MAX_KB=4 sh "$top/scripts/attach.sh" "$run" > "$tmp/out" 2>&1; then
 	fail "a 4 KiB budget was accepted"
 else
-	check "an impossible budget names ATTACH_MAX_KB" grep -q 'raise it (ATTACH_MAX_KB=' "$tmp/out"
+	check "an impossible budget names ATTACH_MAX_KB" grep -q 'raise the limit (ATTACH_MAX_KB=' "$tmp/out"
 fi
 tests_done
