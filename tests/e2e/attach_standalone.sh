@@ -64,7 +64,7 @@ check "attach_standalone: the unpacked source has no .git" test ! -e "$tmp/empty
 doc=$(find "$tmp/empty/src/results" -name 'bufbench-host-4k-tas-c2-r1.json' 2>/dev/null | head -n 1)
 check "attach_standalone: the rerun wrote the same cell" test -n "$doc"
 if [ -n "$doc" ]; then
-	check "attach_standalone: the rerun's documents carry the run's revision ($rev)" \
+	check "attach_standalone: the rerun's documents carry the run's revision ($rev: $(jq -r .provenance.lab_revision "$doc"))" \
 		jqt "$doc" ".provenance.lab_revision == \"$rev\" and .results.tps > 0"
 fi
 tests_done
