@@ -10,8 +10,8 @@
 # CONF: "key TAB value" lines: kind (host|guest), label, duration,
 #   hugepages_2m, profile, profile_freq, profile_callgraph, pg_shared_buffers,
 #   pg_builtins, pg_scale, pg_duration, pg_fillfactor, pg_cold,
-#   pg_buffercache_ms from the planner; bufbench, top, virt, perf_dir,
-#   repro_min added by scripts/run-plan.sh.
+#   pg_buffercache_ms, repro_min from the planner; bufbench, top, virt,
+#   perf_dir, repro_min_bin added by scripts/run-plan.sh.
 # CELLS: TAB-separated lines from the planner (lab/plan/write.c):
 #   bufbench ID MODEL PAGES OPTIONAL ARGV     ARGV: bufbench's options
 #   pgbench ID HUGE_PAGES MODELS CLIENTS REPEAT  one cluster, comma lists
@@ -281,8 +281,9 @@ fi
 # it changes nothing they measure), for the attachment (scripts/attach.sh).
 # A guest owns its huge pages; the host reserves them by difference.
 run_repro_min() {
-	rm_bin=$(conf repro_min)
-	{ [ -n "$rm_bin" ] && [ -x "$rm_bin" ]; } || return 0
+	rm_bin=$(conf repro_min_bin)
+	[ "$(conf repro_min)" = on ] || return 0
+	if [ ! -x "$rm_bin" ]; then log "REPRO_MIN=on, but no $rm_bin (make build-all)"; return 0; fi
 	rm_model=$(model_now)
 	rm_out=$WORK/repro-min-$LABEL-${rm_model:-unknown}.txt
 	log "repro-min (4 KB and 2 MB) on $(uname -r)"

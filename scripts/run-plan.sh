@@ -174,7 +174,7 @@ run_unit() {
 		host_reserve "$cells"
 		# The cost of a sleep, a fault and a lock on this machine, for the report.
 		"$top/build/bufmicro" > "$rundir/logs/bufmicro.json" 2>/dev/null || true
-		printf 'bufbench\t%s\ntop\t%s\nperf_dir\t%s\nrepro_min\t%s\n' "$top/build/bufbench" "$top" "$rundir/perf" \
+		printf 'bufbench\t%s\ntop\t%s\nperf_dir\t%s\nrepro_min_bin\t%s\n' "$top/build/bufbench" "$top" "$rundir/perf" \
 			"$top/build/repro-min" >> "$work/$uid.conf"
 		boot_to=0 slack=60 pg_setup_to=600 pg_slack=60
 	else
@@ -188,7 +188,7 @@ run_unit() {
 		# Each boot of a unit has its own epoch (BOOTS=): the plan says which.
 		PREEMPTLAB_ICOUNT_SHIFT=$(bconf icount_shift)
 		PREEMPTLAB_ICOUNT_EPOCH=$(awk -F "$TAB" '$1 == "icount_epoch" { print $2 }' "$plan/$uid.conf")
-		printf 'bufbench\t/bin/bufbench-static\nrepro_min\t/bin/repro-min\ntop\t%s\nvirt\t%s\nicount_shift\t%s\nicount_epoch\t%s\n' \
+		printf 'bufbench\t/bin/bufbench-static\nrepro_min_bin\t/bin/repro-min\ntop\t%s\nvirt\t%s\nicount_shift\t%s\nicount_epoch\t%s\n' \
 			"$top" "$virt" "$PREEMPTLAB_ICOUNT_SHIFT" "$PREEMPTLAB_ICOUNT_EPOCH" >> "$work/$uid.conf"
 		# Full boot messages: a guest that hangs or panics is diagnosed
 		# from its console log, and they cost under a second under TCG.

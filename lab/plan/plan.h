@@ -80,6 +80,7 @@ struct plan {
 	long freelist_stride;
 	long steady_s;		/* 0: every run lasts duration_s */
 	bool hold_events;
+	bool repro_min;		/* run repro/repro-min.c once per unit, after its cells */
 	char pool[32], relation[32], workload[32];
 	uint64_t pool_bytes, relation_bytes;
 	char bufbench_args[1024];

@@ -90,6 +90,7 @@ static void json_settings(struct json *j, const struct plan *p)
 	json_int(j, "freelist_stride", p->freelist_stride);
 	json_int(j, "steady_s", p->steady_s);
 	json_bool(j, "hold_events", p->hold_events);
+	json_bool(j, "repro_min", p->repro_min);
 	json_list(j, "bufbench_args", &p->bufbench_argv);
 	json_begin_object(j, "pgbench");
 	json_bool(j, "enabled", p->pgbench);
@@ -270,6 +271,7 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u)
 		p->pg_buffercache ? 1000 : 0);
 	fprintf(f, "boot\t%ld\npg_first_rep\t%ld\nicount_epoch\t%s\n", u->boot,
 		u->pg_rep_base + 1, u->icount_epoch);
+	fprintf(f, "repro_min\t%s\n", p->repro_min ? "on" : "off");
 }
 
 int plan_write(const struct plan *p, const char *dir)

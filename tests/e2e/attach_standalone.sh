@@ -20,7 +20,7 @@ tmp=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$tmp"'
 unset KERNEL HUGEPAGES MODELS LOCKS STRATEGY WARMUP POOL RELATION BUFBENCH_ARGS PROFILE REPEAT 2>/dev/null || true
-export CLIENTS=2 PGBENCH=off DURATION=1 PAGES=4k
+export CLIENTS=2 PGBENCH=off DURATION=1 PAGES=4k REPRO_MIN=on
 
 run=$tmp/run
 rc=0; sh "$top/scripts/bench.sh" "$run" > "$tmp/bench.out" 2>&1 || rc=$?
