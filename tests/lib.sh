@@ -2,10 +2,6 @@
 # Shared by the shell tests: every check prints one PASS/FAIL/SKIP line that
 # tests/run.sh counts, so a test script never prints its own totals.
 TESTS_FAILED=0
-# repro-min (REPRO_MIN, docs/attach.md) adds ~15 s to each TCG guest unit;
-# the tests of it (repro_min.sh, attach_standalone.sh) ask for it.
-REPRO_MIN=${REPRO_MIN:-off}
-export REPRO_MIN
 
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; TESTS_FAILED=$((TESTS_FAILED + 1)); }
