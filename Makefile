@@ -16,7 +16,7 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all
 OPT = -O1 -g -fno-omit-frame-pointer $(SAN_FLAGS)
 LDFLAGS += $(SAN_FLAGS)
 endif
-CFLAGS += $(CSTD) $(WARN) $(OPT) -I. -Ibuffer_pool -Ilab -Ilab/common -I$(B)
+CFLAGS += $(CSTD) $(WARN) $(OPT) -I. -Ibuffer_pool -Ilab -Ilab/common -Ilab/evidence -I$(B)
 LDLIBS += -lm -lpthread
 ifeq ($(HAVE_NUMA),1)
 NUMA_LIBS = -lnuma

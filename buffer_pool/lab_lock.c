@@ -6,7 +6,9 @@
  * use.  bufbench --no-instrument (ctx->stats == NULL) removes all of it so
  * the cost of measuring can itself be measured.
  */
+#include <sched.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "lab_lock.h"
@@ -111,6 +113,11 @@ void lab_lock_acquire(struct lab_lock *l, struct lock_ctx *c)
 				s->max_wait_ns = waited;
 		}
 		c->t_acquired = t1;
+		if (c->trace) {
+			c->trace->cur.wait_ns = contended ? t0 : t1;
+			c->trace->cur.acquire_ns = t1;
+			c->trace->cur.cpu = sched_getcpu();
+		}
 	}
 	/* The resilient kinds keep the table themselves, around the exchange. */
 	if (l->kind != LOCK_RESILIENT && l->kind != LOCK_RESILIENT_LATE)
@@ -146,6 +153,10 @@ void lab_lock_release(struct lab_lock *l, struct lock_ctx *c)
 			s->holds_with_switch++;
 			s->switch_hold_ns += held;
 			s->switch_hold_hist[lockstats_bucket(held)]++;
+		}
+		if (c->trace) {
+			c->trace->cur.release_ns = c->t_acquired + held;
+			hold_ring_push(c->trace, &c->trace->cur);
 		}
 	}
 	raw_release(l, c);

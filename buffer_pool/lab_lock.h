@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "hold_events.h"
+#include "hold_trace.h"
 #include "lockstats.h"
 
 enum lab_lock_kind { LOCK_TAS, LOCK_RSEQ, LOCK_FUTEX, LOCK_MCS, LOCK_RESILIENT,
@@ -60,6 +61,7 @@ struct lock_ctx {
 	uint64_t t_acquired;
 	const char *name;		/* for the stuck-lock message */
 	struct hold_events *events;	/* NULL unless --hold-events */
+	struct hold_ring *trace;	/* NULL unless --trace-holds */
 };
 
 /* What a slow acquisition did; filled by the implementations. */

@@ -11,6 +11,7 @@
 #include "lab_lock.h"
 #include "pool.h"
 #include "provenance.h"
+#include "trace_join.h"
 #include "shmem.h"
 #include "vocab.h"
 
@@ -32,6 +33,8 @@ struct bench_opts {
 	int stuck_limit;
 	bool print_segment_size;
 	bool hold_events;
+	uint32_t trace_holds;	/* hold records per client; 0 off */
+	void *hold_rings;	/* set before fork: clients * hold_ring_bytes(trace_holds) */
 	uint32_t freelist_stride;
 	double steady_s;	/* 0: run the whole duration */
 	double lock_timeout_ms;	/* resilient kinds */
@@ -44,6 +47,7 @@ struct bench_opts {
 #define EXIT_RUN_FAILED 4
 #define EXIT_RSEQ 5		/* --lock rseq: no time-slice extension here */
 #define EXIT_HOLD_EVENTS 6	/* --hold-events: no perf software counters here */
+#define EXIT_TRACE_HOLDS 8	/* --trace-holds: no writable tracefs here */
 /* A client's SIGPROF handler needed the lock its interrupted code held (tas). */
 #define EXIT_SELF_DEADLOCK 7
 /* A client that ends itself to be re-forked (--reconnect). */
@@ -86,6 +90,16 @@ struct bench_result {
 	char error[256];
 };
 
+/* --trace-holds: the join of the hold records with the kernel's trace. */
+struct bench_evidence {
+	bool on;
+	char tracefs[256];	/* the instance used */
+	uint64_t holds_recorded, holds_dropped;
+	uint64_t trace_events, trace_stacks, trace_lost;
+	double window_s;
+	struct evidence_phase phase[2];	/* fill, steady */
+};
+
 /*
  * After the clients have stopped: sum their slots per phase and over the
  * run, and place the fill boundary.  Times are CLOCK_MONOTONIC ns: the
@@ -97,6 +111,6 @@ const char *fill_state_name(enum fill_state f);
 
 void bench_write_json(FILE *out, const struct bench_opts *o, const struct provenance *prov,
 		      const struct shmem_seg *seg, const struct pool_config *cfg,
-		      const struct bench_result *r);
+		      const struct bench_result *r, const struct bench_evidence *ev);
 
 #endif

@@ -29,8 +29,7 @@
  */
 static struct backend *reentrant_backend;
 static struct lab_lock *reentrant_lock;
-static struct lock_ctx reentrant_ctx = { NULL, NULL, 0, 0, "strategy lock (signal handler)",
-					 NULL };
+static struct lock_ctx reentrant_ctx = { .name = "strategy lock (signal handler)" };
 
 static void on_sigprof(int sig)
 {
@@ -185,6 +184,10 @@ _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t
 			_exit(EXIT_HOLD_EVENTS);
 		}
 		b.strategy_lock.events = &ev;
+	}
+	if (o->trace_holds) {
+		b.strategy_lock.trace = hold_ring_at(o->hold_rings, o->trace_holds, slot);
+		b.strategy_lock.trace->cur.pid = (int32_t)getpid();
 	}
 	spin_backend_start(&p->ctl->spin, (uint32_t)next_random() | 1u);
 	if (o->lock == LOCK_RSEQ) {

@@ -86,9 +86,65 @@ static void write_phases(struct json *j, const struct bench_opts *o, const struc
 	json_end_object(j);
 }
 
+static void write_evidence_phase(struct json *j, const char *name,
+				 const struct evidence_phase *e)
+{
+	json_begin_object(j, NULL);
+	json_str(j, "name", name);
+	json_uint(j, "holds", e->holds);
+	json_uint(j, "holds_with_fault", e->holds_with_fault);
+	json_uint(j, "holds_switched", e->holds_switched);
+	json_begin_object(j, "switches");
+	for (int k = 0; k < SW_KINDS; k++)
+		json_uint(j, switch_kind_name((enum switch_kind)k), e->switches[k]);
+	json_uint(j, "irq_in_fault", e->irq_in_fault);
+	json_end_object(j);
+	json_begin_object(j, "offcpu");
+	json_uint(j, "count", e->offcpu_count);
+	json_uint(j, "total_ns", e->offcpu_ns);
+	json_double(j, "p50_us", e->offcpu_p50_us);
+	json_double(j, "p99_us", e->offcpu_p99_us);
+	json_double(j, "max_us", e->offcpu_max_us);
+	json_begin_array(j, "hist_log2_us");
+	for (int b = 0; b < OFFCPU_BUCKETS; b++)
+		json_uint(j, NULL, e->offcpu_hist[b]);
+	json_end_array(j);
+	json_end_object(j);
+	json_uint(j, "waiter_ns", e->waiter_ns);
+	json_double(j, "spinner_multiplier", per((double)e->waiter_ns, (double)e->offcpu_ns));
+	json_end_object(j);
+}
+
+/* --trace-holds (docs/evidence.md); null when off. */
+static void write_evidence(struct json *j, const struct bench_evidence *ev)
+{
+	if (!ev || !ev->on) {
+		json_null(j, "evidence");
+		return;
+	}
+	json_begin_object(j, "evidence");
+	json_str(j, "source", "tracefs");
+	json_str(j, "tracefs_instance", ev->tracefs);
+	json_str(j, "trace_clock", "mono");
+	json_int(j, "timestamp_resolution_ns", 1000);
+	json_double(j, "window_s", ev->window_s);
+	json_uint(j, "holds_recorded", ev->holds_recorded);
+	json_uint(j, "holds_dropped", ev->holds_dropped);
+	json_uint(j, "trace_events", ev->trace_events);
+	json_uint(j, "trace_stacks", ev->trace_stacks);
+	json_uint(j, "trace_lost", ev->trace_lost);
+	json_begin_array(j, "phases");
+	if (ev->phase[0].holds)
+		write_evidence_phase(j, "fill", &ev->phase[0]);
+	if (ev->phase[1].holds)
+		write_evidence_phase(j, "steady", &ev->phase[1]);
+	json_end_array(j);
+	json_end_object(j);
+}
+
 void bench_write_json(FILE *out, const struct bench_opts *o, const struct provenance *prov,
 		      const struct shmem_seg *seg, const struct pool_config *cfg,
-		      const struct bench_result *r)
+		      const struct bench_result *r, const struct bench_evidence *ev)
 {
 	struct json j;
 	const struct backend_stats *s = &r->sum;
@@ -115,6 +171,7 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_uint(&j, "seed", o->seed);
 	json_bool(&j, "instrument", o->instrument);
 	json_bool(&j, "hold_events", o->hold_events);
+	json_uint(&j, "trace_holds", o->trace_holds);
 	json_uint(&j, "freelist_stride", o->freelist_stride);
 	json_double(&j, "lock_timeout_ms", o->lock_timeout_ms);
 	json_int(&j, "reentrant_signal_hz", o->reentrant_hz);
@@ -169,6 +226,7 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_double(&j, "max_stall_us", (double)s->reentry.max_stall_ns / 1e3);
 	json_end_object(&j);
 	json_end_object(&j);
+	write_evidence(&j, ev);
 
 	json_begin_object(&j, "locks");
 	write_lock(&j, "strategy", &s->strategy);

@@ -28,6 +28,7 @@
 #include "out_file.h"
 #include "resilient_lock.h"
 #include "rseq_slice.h"
+#include "tracefs.h"
 
 /*
  * From 7.1 the slice extension needs an rseq area larger than the one
@@ -176,6 +177,50 @@ static void stop_children(struct children *c, struct pool *p, const struct bench
 	}
 }
 
+/* Every client's ring records the measured window only. */
+static void trace_window(const struct bench_opts *o, bool on)
+{
+	for (int i = 0; i < o->clients; i++)
+		__atomic_store_n(&hold_ring_at(o->hold_rings, o->trace_holds, (uint32_t)i)->recording,
+				 on, __ATOMIC_RELEASE);
+}
+
+static void join_evidence(struct bench_evidence *ev, const struct bench_opts *o,
+			  struct tracefs *tfs, uint64_t fill_ns)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < o->clients; i++) {
+		struct hold_ring *h = hold_ring_at(o->hold_rings, o->trace_holds, (uint32_t)i);
+		n += h->n;
+		ev->holds_dropped += h->dropped;
+	}
+	struct hold_rec *all = malloc((n ? n : 1) * sizeof(*all));
+	if (!all)
+		return;
+	n = 0;
+	for (int i = 0; i < o->clients; i++) {
+		struct hold_ring *h = hold_ring_at(o->hold_rings, o->trace_holds, (uint32_t)i);
+		memcpy(all + n, h->rec, h->n * sizeof(*all));
+		n += h->n;
+	}
+	ev->holds_recorded = n;
+	ev->trace_lost = tracefs_lost(tfs);
+	char path[300];
+	FILE *f = fopen(tracefs_trace_path(tfs, path, sizeof(path)), "r");
+	if (f) {
+		struct trace_events *t = trace_parse(f);
+		fclose(f);
+		ev->trace_events = trace_event_count(t);
+		ev->trace_stacks = trace_stack_count(t);
+		trace_join(t, all, n, fill_ns, ev->phase);
+		trace_events_free(t);
+	} else {
+		fprintf(stderr, "bufbench: --trace-holds: cannot read %s: %s\n", path,
+			strerror(errno));
+	}
+	free(all);
+}
+
 int main(int argc, char **argv)
 {
 	struct bench_opts o;
@@ -221,6 +266,8 @@ int main(int argc, char **argv)
 		hold_events_close(&ev);
 	}
 	memset(&r, 0, sizeof(r));
+	struct bench_evidence ev;
+	memset(&ev, 0, sizeof(ev));
 	resilient_set_timeout_ns((uint64_t)(o.lock_timeout_ms * 1e6));
 
 	/* Before the run: a bad --json path must not cost a run's result. */
@@ -246,6 +293,31 @@ int main(int argc, char **argv)
 		return EXIT_RUN_FAILED;
 	}
 	pool_init(&pool, seg.base, &cfg, fd);
+
+	struct tracefs tfs;
+	memset(&tfs, 0, sizeof(tfs));
+	size_t rings_bytes = 0;
+	if (o.trace_holds) {
+		rings_bytes = hold_ring_bytes(o.trace_holds) * (size_t)o.clients;
+		o.hold_rings = mmap(NULL, rings_bytes, PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		/* The holds' faults: the control block and the descriptors. */
+		uint64_t lo = (uint64_t)(uintptr_t)seg.base;
+		uint64_t hi = lo + pool.ctl->table_off;
+		if (o.hold_rings == MAP_FAILED ||
+		    tracefs_open(&tfs, lo, hi, err, sizeof(err)) != 0) {
+			if (o.hold_rings == MAP_FAILED)
+				snprintf(err, sizeof(err), "hold records: %s", strerror(errno));
+			fprintf(stderr, "bufbench: --trace-holds: %s\n", err);
+			out_abandon(&out);
+			shmem_destroy(&seg);
+			return EXIT_TRACE_HOLDS;
+		}
+		for (int i = 0; i < o.clients; i++)
+			hold_ring_at(o.hold_rings, o.trace_holds, (uint32_t)i)->cap = o.trace_holds;
+		ev.on = true;
+		snprintf(ev.tracefs, sizeof(ev.tracefs), "%s", tfs.dir);
+	}
 
 	/* Measure the environment before the clients load the machine. */
 	prov_collect(&prov, argc, argv);
@@ -289,6 +361,10 @@ int main(int argc, char **argv)
 	uint64_t start = o.warmup_s > 0 ? clock_ns() : t;
 	uint64_t end = start + (uint64_t)(o.duration_s * 1e9);
 	pool.ctl->measure_start_ns = start;
+	if (o.trace_holds) {
+		tracefs_on(&tfs, true);
+		trace_window(&o, true);
+	}
 	set_phase(&pool, PHASE_MEASURE);
 	while (!interrupted && !r.error[0] && clock_ns() < end) {
 		uint64_t filled = strategy_fill_ns(&pool.ctl->strategy);
@@ -300,11 +376,21 @@ int main(int argc, char **argv)
 		reap(&c, &pool, &o, 0, &r);
 	}
 	uint64_t stop = clock_ns();
+	if (o.trace_holds) {
+		trace_window(&o, false);
+		tracefs_on(&tfs, false);
+	}
 	r.elapsed_s = (stop - start) / 1e9;
 	r.interrupted = interrupted;
 	stop_children(&c, &pool, &o, &r);
 
 	bench_collect(&r, &pool, &o, t, start, stop);
+	if (o.trace_holds) {
+		ev.window_s = r.elapsed_s;
+		join_evidence(&ev, &o, &tfs, strategy_fill_ns(&pool.ctl->strategy));
+		tracefs_close(&tfs);
+		munmap(o.hold_rings, rings_bytes);
+	}
 
 	snprintf(prov.page_policy, sizeof(prov.page_policy), "%s", page_policy_name(o.pages));
 	prov.page_size_kb = seg.page_size_kb;
@@ -314,7 +400,7 @@ int main(int argc, char **argv)
 	snprintf(prov.lock, sizeof(prov.lock), "%s", lab_lock_kind_name(o.lock));
 	strategy_name(o.strategy, o.strategy_parts, prov.strategy, sizeof(prov.strategy));
 
-	bench_write_json(out.f, &o, &prov, &seg, &cfg, &r);
+	bench_write_json(out.f, &o, &prov, &seg, &cfg, &r, &ev);
 	if (out_commit(&out) != 0) {
 		fprintf(stderr, "bufbench: cannot write %s: %s\n", out.target, strerror(errno));
 		out_abandon(&out);

@@ -45,6 +45,10 @@ static const char usage[] =
 	"  --hold-events        count strategy-lock holds during which the holder took\n"
 	"                       a page fault or was switched out (perf counters; adds\n"
 	"                       two system calls to every hold)\n"
+	"  --trace-holds[=N]    record each strategy-lock hold (first N per client,\n"
+	"                       default 65536) and join them with the kernel's trace\n"
+	"                       of the same window (a private tracefs instance): the\n"
+	"                       document's evidence object (docs/evidence.md)\n"
 	"  --stuck-limit N      backoff sleeps before 'stuck spinlock' (default 1000)\n"
 	"  --segment-size       print the shared segment's size in bytes and exit\n"
 	"                       (what a huge page reservation must cover)\n"
@@ -53,7 +57,8 @@ static const char usage[] =
 	"Exit status: 0 done, 2 bad option, 3 the page policy cannot be had (the\n"
 	"message names the sysctl), 4 the run failed (stuck lock, no unpinned\n"
 	"buffers, a self-deadlock under --reentrant-signal), 5 --lock rseq: no time-slice extension here (the message says\n"
-	"why), 6 --hold-events: no perf software counters here.\n"
+	"why), 6 --hold-events: no perf software counters here, 8 --trace-holds: no\n"
+	"writable tracefs here (the message says why).\n"
 	"Environment: PREEMPTLAB_KERNEL (catalog label), PREEMPTLAB_VIRT\n"
 	"(none|kvm|tcg), PREEMPTLAB_MODEL (when debugfs is not readable).\n";
 
@@ -168,7 +173,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
 	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR, O_STUCK,
-	       O_SEGSIZE, O_HOLDEV, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_HELP };
+	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -187,6 +192,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "stuck-limit", required_argument, 0, O_STUCK },
 		{ "segment-size", no_argument, 0, O_SEGSIZE },
 		{ "hold-events", no_argument, 0, O_HOLDEV },
+		{ "trace-holds", optional_argument, 0, O_TRACEHOLDS },
 		{ "freelist-stride", required_argument, 0, O_STRIDE },
 		{ "steady", required_argument, 0, O_STEADY },
 		{ "lock-timeout-ms", required_argument, 0, O_LOCKTO },
@@ -253,6 +259,9 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_STUCK: o->stuck_limit = (int)parse_long("--stuck-limit", a, 1, 1000000); break;
 		case O_SEGSIZE: o->print_segment_size = true; break;
 		case O_HOLDEV: o->hold_events = true; break;
+		case O_TRACEHOLDS:
+			o->trace_holds = a ? (uint32_t)parse_long("--trace-holds", a, 1, 1L << 24) : 65536;
+			break;
 		case O_STRIDE:
 			o->freelist_stride = (uint32_t)parse_long("--freelist-stride", a, 1, 1L << 20);
 			break;
@@ -274,6 +283,8 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		bad("unexpected argument '%s'", argv[optind]);
 	if (o->hold_events && !o->instrument)
 		bad("--hold-events needs the instrumentation that --no-instrument%s removes", "");
+	if (o->trace_holds && !o->instrument)
+		bad("--trace-holds needs the instrumentation that --no-instrument%s removes", "");
 	if (o->pool_bytes < 16 * BLCKSZ)
 		bad("--pool %s is too small: at least 128k (16 buffers)", arg_of(argc, argv, "--pool"));
 	if (o->pool_bytes / BLCKSZ >= (1u << 30))

@@ -40,7 +40,7 @@ static struct shared *new_shared(enum lab_lock_kind kind, int stuck_limit)
 
 static void worker(struct shared *s, uint32_t me, int iters)
 {
-	struct lock_ctx c = { &s->stats[me], s->nodes, me, 0, "test lock", NULL };
+	struct lock_ctx c = { &s->stats[me], s->nodes, me, 0, "test lock", NULL, NULL };
 	spin_backend_start(&s->spin, me + 1);
 	for (int i = 0; i < iters; i++) {
 		lab_lock_acquire(&s->lock, &c);
@@ -115,7 +115,7 @@ static void test_stuck(void)
 	pid_t pid = fork();
 	if (pid == 0) {
 		dup2(pipefd[1], 2);
-		struct lock_ctx c = { &s->stats[0], s->nodes, 0, 0, "strategy lock", NULL };
+		struct lock_ctx c = { &s->stats[0], s->nodes, 0, 0, "strategy lock", NULL, NULL };
 		spin_backend_start(&s->spin, 7);
 		alarm(60);	/* the suite never hangs, even if detection breaks */
 		lab_lock_acquire(&s->lock, &c);

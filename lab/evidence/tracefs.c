@@ -1,0 +1,133 @@
+#include "tracefs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int put(struct tracefs *t, const char *file, const char *val, char *err, size_t errlen)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", t->dir, file);
+	int fd = open(p, O_WRONLY | O_TRUNC);
+	ssize_t n = -1;
+	if (fd >= 0) {
+		n = write(fd, val, strlen(val));
+		close(fd);
+	}
+	if (n < 0 && err)
+		snprintf(err, errlen, "cannot write '%s' to %s: %s", val, p, strerror(errno));
+	return n < 0 ? -1 : 0;
+}
+
+static int find_root(struct tracefs *t, char *err, size_t errlen)
+{
+	static const char *const where[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	struct stat st;
+	for (int i = 0; i < 2; i++) {
+		char p[160];
+		snprintf(p, sizeof(p), "%s/instances", where[i]);
+		if (stat(p, &st) == 0) {
+			snprintf(t->root, sizeof(t->root), "%s", where[i]);
+			return 0;
+		}
+	}
+	/* The busybox guest mounts nothing it does not need: mount it here. */
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
+		snprintf(t->root, sizeof(t->root), "/sys/kernel/tracing");
+		t->mounted_here = true;
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "no tracefs: /sys/kernel/tracing/instances is missing and mounting tracefs "
+		 "failed (%s); run as root on a kernel with CONFIG_FTRACE, or without --trace-holds",
+		 strerror(errno));
+	return -1;
+}
+
+int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi, char *err,
+		 size_t errlen)
+{
+	char v[256];
+	memset(t, 0, sizeof(*t));
+	if (find_root(t, err, errlen) != 0)
+		return -1;
+	snprintf(t->dir, sizeof(t->dir), "%s/instances/preemptlab-%d", t->root, (int)getpid());
+	if (mkdir(t->dir, 0700) != 0) {
+		snprintf(err, errlen, "cannot create the tracefs instance %s: %s (read-only "
+			 "tracefs or lockdown?)", t->dir, strerror(errno));
+		t->dir[0] = 0;
+		return -1;
+	}
+	snprintf(v, sizeof(v), "%d", (int)getpid());
+	/* Only the page faults on the pool's control and descriptors: those are the holds'. */
+	char filter[128];
+	snprintf(filter, sizeof(filter), "address >= 0x%llx && address < 0x%llx",
+		 (unsigned long long)fault_lo, (unsigned long long)fault_hi);
+	if (put(t, "tracing_on", "0", err, errlen) || put(t, "trace_clock", "mono", err, errlen) ||
+	    put(t, "buffer_size_kb", "16384", err, errlen) ||
+	    put(t, "options/event-fork", "1", err, errlen) ||
+	    put(t, "set_event_pid", v, err, errlen) ||
+	    put(t, "events/sched/sched_switch/enable", "1", err, errlen) ||
+	    put(t, "events/sched/sched_switch/trigger", "stacktrace", err, errlen) ||
+	    put(t, "events/sched/sched_wakeup/enable", "1", err, errlen) ||
+	    put(t, "events/exceptions/page_fault_user/filter", filter, err, errlen) ||
+	    put(t, "events/exceptions/page_fault_user/enable", "1", err, errlen)) {
+		tracefs_close(t);
+		return -1;
+	}
+	/* Kernel-mode faults on user addresses: present on x86, optional elsewhere. */
+	if (put(t, "events/exceptions/page_fault_kernel/filter", filter, NULL, 0) == 0)
+		put(t, "events/exceptions/page_fault_kernel/enable", "1", NULL, 0);
+	return 0;
+}
+
+int tracefs_on(struct tracefs *t, bool on)
+{
+	return t->dir[0] ? put(t, "tracing_on", on ? "1" : "0", NULL, 0) : -1;
+}
+
+uint64_t tracefs_lost(struct tracefs *t)
+{
+	uint64_t lost = 0;
+	for (int cpu = 0; cpu < 4096; cpu++) {
+		char p[512], line[128];
+		snprintf(p, sizeof(p), "%s/per_cpu/cpu%d/stats", t->dir, cpu);
+		FILE *f = fopen(p, "r");
+		if (!f)
+			break;
+		while (fgets(line, sizeof(line), f)) {
+			unsigned long long n;
+			if (sscanf(line, "overrun: %llu", &n) == 1 ||
+			    sscanf(line, "dropped events: %llu", &n) == 1)
+				lost += n;
+		}
+		fclose(f);
+	}
+	return lost;
+}
+
+const char *tracefs_trace_path(struct tracefs *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/trace", t->dir);
+	return buf;
+}
+
+void tracefs_close(struct tracefs *t)
+{
+	if (t->dir[0]) {
+		put(t, "tracing_on", "0", NULL, 0);
+		put(t, "events/sched/sched_switch/trigger", "!stacktrace", NULL, 0);
+		if (rmdir(t->dir) != 0)
+			fprintf(stderr, "bufbench: cannot remove the tracefs instance %s: %s\n",
+				t->dir, strerror(errno));
+		t->dir[0] = 0;
+	}
+	if (t->mounted_here) {
+		umount(t->root);
+		t->mounted_here = false;
+	}
+}

@@ -1,0 +1,30 @@
+/*
+ * A private tracefs instance for one bufbench run (instances/preemptlab-PID),
+ * so that the lab neither reads nor disturbs anyone else's tracing: the
+ * events of trace_join.h, trace_clock=mono, filtered to bufbench and the
+ * clients it forks (set_event_pid with options/event-fork).
+ */
+#ifndef PREEMPTLAB_TRACEFS_H
+#define PREEMPTLAB_TRACEFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tracefs {
+	char dir[256];		/* the instance; empty: none */
+	char root[128];		/* where tracefs is mounted */
+	bool mounted_here;	/* mounted by us: unmounted at close */
+};
+
+/* Create and arm the instance (tracing off); -1 with err saying why not. */
+int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi, char *err,
+		 size_t errlen);
+int tracefs_on(struct tracefs *t, bool on);
+/* Events the ring buffer lost (overrun + dropped, all CPUs). */
+uint64_t tracefs_lost(struct tracefs *t);
+/* The instance's trace file, for trace_parse. */
+const char *tracefs_trace_path(struct tracefs *t, char *buf, size_t len);
+void tracefs_close(struct tracefs *t);
+
+#endif
