@@ -34,6 +34,7 @@ struct bench_opts {
 	bool print_segment_size;
 	bool hold_events;
 	uint32_t trace_holds;	/* hold records per client; 0 off */
+	const char *trace_dump;	/* --trace-dump PREFIX */
 	void *hold_rings;	/* set before fork: clients * hold_ring_bytes(trace_holds) */
 	uint32_t freelist_stride;
 	double steady_s;	/* 0: run the whole duration */

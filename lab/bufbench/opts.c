@@ -49,6 +49,8 @@ static const char usage[] =
 	"                       default 65536) and join them with the kernel's trace\n"
 	"                       of the same window (a private tracefs instance): the\n"
 	"                       document's evidence object (docs/evidence.md)\n"
+	"  --trace-dump PREFIX  with --trace-holds: also keep the raw trace and the hold\n"
+	"                       records as PREFIX.trace and PREFIX.holds\n"
 	"  --stuck-limit N      backoff sleeps before 'stuck spinlock' (default 1000)\n"
 	"  --segment-size       print the shared segment's size in bytes and exit\n"
 	"                       (what a huge page reservation must cover)\n"
@@ -173,7 +175,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
 	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR, O_STUCK,
-	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_HELP };
+	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_TRACEDUMP, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -193,6 +195,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "segment-size", no_argument, 0, O_SEGSIZE },
 		{ "hold-events", no_argument, 0, O_HOLDEV },
 		{ "trace-holds", optional_argument, 0, O_TRACEHOLDS },
+		{ "trace-dump", required_argument, 0, O_TRACEDUMP },
 		{ "freelist-stride", required_argument, 0, O_STRIDE },
 		{ "steady", required_argument, 0, O_STEADY },
 		{ "lock-timeout-ms", required_argument, 0, O_LOCKTO },
@@ -262,6 +265,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_TRACEHOLDS:
 			o->trace_holds = a ? (uint32_t)parse_long("--trace-holds", a, 1, 1L << 24) : 65536;
 			break;
+		case O_TRACEDUMP: o->trace_dump = a; break;
 		case O_STRIDE:
 			o->freelist_stride = (uint32_t)parse_long("--freelist-stride", a, 1, 1L << 20);
 			break;
@@ -285,6 +289,8 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		bad("--hold-events needs the instrumentation that --no-instrument%s removes", "");
 	if (o->trace_holds && !o->instrument)
 		bad("--trace-holds needs the instrumentation that --no-instrument%s removes", "");
+	if (o->trace_dump && !o->trace_holds)
+		bad("--trace-dump keeps what --trace-holds records: add --trace-holds%s", "");
 	if (o->pool_bytes < 16 * BLCKSZ)
 		bad("--pool %s is too small: at least 128k (16 buffers)", arg_of(argc, argv, "--pool"));
 	if (o->pool_bytes / BLCKSZ >= (1u << 30))

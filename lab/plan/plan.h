@@ -81,6 +81,7 @@ struct plan {
 	long steady_s;		/* 0: every run lasts duration_s */
 	bool hold_events;
 	bool repro_min;		/* run repro/repro-min.c once per unit, after its cells */
+	bool evidence;		/* bufbench --trace-holds: the kernel's trace joined */
 	char pool[32], relation[32], workload[32];
 	uint64_t pool_bytes, relation_bytes;
 	char bufbench_args[1024];

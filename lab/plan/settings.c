@@ -280,6 +280,7 @@ void plan_settings(struct plan *p, const char *top)
 			 p->duration_s);
 	p->hold_events = on_off("HOLD_EVENTS", "off");
 	p->repro_min = on_off("REPRO_MIN", "on");
+	p->evidence = on_off("EVIDENCE", "off");
 	snprintf(p->bufbench_args, sizeof(p->bufbench_args), "%s", get_or("BUFBENCH_ARGS", ""));
 	p->bufbench_argv.n = 0;
 	if (p->bufbench_args[strspn(p->bufbench_args, " \t")])

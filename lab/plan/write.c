@@ -91,6 +91,7 @@ static void json_settings(struct json *j, const struct plan *p)
 	json_int(j, "steady_s", p->steady_s);
 	json_bool(j, "hold_events", p->hold_events);
 	json_bool(j, "repro_min", p->repro_min);
+	json_bool(j, "evidence", p->evidence);
 	json_list(j, "bufbench_args", &p->bufbench_argv);
 	json_begin_object(j, "pgbench");
 	json_bool(j, "enabled", p->pgbench);
@@ -239,6 +240,8 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 			fprintf(f, " --steady %ld", p->steady_s);
 		if (p->hold_events)
 			fprintf(f, " --hold-events");
+		if (p->evidence)
+			fprintf(f, " --trace-holds");
 		for (int a = 0; a < p->bufbench_argv.n; a++)
 			fprintf(f, " %s", p->bufbench_argv.item[a]);
 		fputc('\n', f);
