@@ -237,6 +237,9 @@ static void join_evidence(struct bench_evidence *ev, const struct bench_opts *o,
 		fclose(f);
 		ev->trace_events = trace_event_count(t);
 		ev->trace_stacks = trace_stack_count(t);
+		for (int i = 0; trace_unclassified(t, i); i++)
+			fprintf(stderr, "bufbench: --trace-holds: a switch no rule classifies:\n%s",
+				trace_unclassified(t, i));
 		trace_join(t, all, n, fill_ns, ev->phase);
 		trace_events_free(t);
 	} else {

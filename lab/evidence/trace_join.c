@@ -17,10 +17,15 @@ struct ev {
 	uint8_t runnable;	/* EV_OUT: prev_state R or R+ */
 };
 
+#define UNCLASSIFIED_KEPT 4
+
 struct trace_events {
 	struct ev *ev;
 	uint64_t n, cap;
 	uint64_t stacks;
+	/* Stacks of runnable switches that named no known entry point, to name them. */
+	char unclassified[UNCLASSIFIED_KEPT][1024];
+	int nunclassified;
 };
 
 const char *switch_kind_name(enum switch_kind k)
@@ -119,6 +124,9 @@ static void attach_stack(struct trace_events *t, int64_t *last_out, char (*pendi
 		e->in_fault = (uint8_t)f;
 		if (!e->runnable)
 			k = SW_BLOCKED;
+		else if (k == SW_UNKNOWN && t->nunclassified < UNCLASSIFIED_KEPT)
+			snprintf(t->unclassified[t->nunclassified++], sizeof(t->unclassified[0]), "%s",
+				 stack);
 		e->kind = (uint8_t)k;
 		return;
 	}
@@ -220,6 +228,11 @@ uint64_t trace_event_count(const struct trace_events *t)
 uint64_t trace_stack_count(const struct trace_events *t)
 {
 	return t->stacks;
+}
+
+const char *trace_unclassified(const struct trace_events *t, int i)
+{
+	return i < t->nunclassified ? t->unclassified[i] : NULL;
 }
 
 static int by_pid_ts(const void *a, const void *b)

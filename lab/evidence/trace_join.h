@@ -54,6 +54,8 @@ void trace_events_free(struct trace_events *t);
 /* Lines and events the parser understood, for provenance. */
 uint64_t trace_event_count(const struct trace_events *t);
 uint64_t trace_stack_count(const struct trace_events *t);
+/* The i-th stack of a runnable switch that no rule classified; NULL past the last kept. */
+const char *trace_unclassified(const struct trace_events *t, int i);
 
 /*
  * Join the holds (all backends, any order) with the trace.  A hold

@@ -1,0 +1,76 @@
+/*
+ * The join of hold records with a real trace (tests/data/evidence/): every
+ * expected number is derived by hand from the named trace lines.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "hold_file.h"
+#include "trace_join.h"
+
+#define T(us) (56879000000000ull + (us) * 1000ull)	/* 56879.xxxxxx s */
+
+static FILE *fixture(const char *name)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/tests/data/evidence/%s", PREEMPTLAB_TOP, name);
+	FILE *f = fopen(p, "r");
+	if (!f) {
+		perror(p);
+		exit(1);
+	}
+	return f;
+}
+
+static void test_host_fixture(void)
+{
+	FILE *f = fixture("host-6.18-none.trace");
+	struct trace_events *t = trace_parse(f);
+	fclose(f);
+	f = fixture("host-6.18-none.holds");
+	uint64_t n;
+	struct hold_rec *h = hold_file_read(f, &n);
+	fclose(f);
+	CHECK(h && n == 5, "evidence: five hold records read");
+	CHECK(trace_stack_count(t) > 0, "evidence: the trace's stacks were parsed (%llu)",
+	      (unsigned long long)trace_stack_count(t));
+
+	struct evidence_phase e[2];
+	trace_join(t, h, n, T(357000), e);
+	/* Fill: holds of 7518, 7520 (the early one), 7519, 7516. */
+	CHECK(e[0].holds == 4 && e[1].holds == 1, "evidence: 4 fill holds, 1 steady (%llu %llu)",
+	      (unsigned long long)e[0].holds, (unsigned long long)e[1].holds);
+	/* line 229: 7518 faults at .346582 inside its hold; line 343: 7520 at .357510. */
+	CHECK(e[0].holds_with_fault == 1 && e[1].holds_with_fault == 1,
+	      "evidence: one faulting hold per phase");
+	/* lines 216 and 230: R+ out of __cond_resched; line 307: 7518 sleeps (S). */
+	CHECK(e[0].holds_switched == 2, "evidence: two fill holds switched out");
+	CHECK(e[0].switches[SW_VOLUNTARY] == 2, "evidence: two voluntary switches (cond_resched)");
+	CHECK(e[0].switches[SW_BLOCKED] == 1, "evidence: one blocked switch (prev_state S)");
+	CHECK(e[0].switches[SW_IRQ] == 0 && e[0].switches[SW_USER] == 0 &&
+	      e[0].switches[SW_UNKNOWN] == 0, "evidence: no irq, user or unknown switch under none");
+	/* Off CPU: .348324 -> .356545 (line 295), .356675 -> release .356700,
+	 * .346327 -> release .346400 (7520 back only at .356101). */
+	CHECK(e[0].offcpu_count == 3 && e[0].offcpu_ns == (8221 + 25 + 73) * 1000ull,
+	      "evidence: three off-CPU intervals, 8319 us in all (%llu ns)",
+	      (unsigned long long)e[0].offcpu_ns);
+	CHECK(e[0].offcpu_p50_us == 73 && e[0].offcpu_max_us == 8221,
+	      "evidence: off-CPU p50 73 us, max 8221 us (%.0f %.0f)", e[0].offcpu_p50_us,
+	      e[0].offcpu_max_us);
+	CHECK(e[0].offcpu_hist[4] == 1 && e[0].offcpu_hist[6] == 1 && e[0].offcpu_hist[13] == 1,
+	      "evidence: off-CPU histogram buckets 16-32, 64-128, 8192-16384 us");
+	/* 7516 waits from .348000 to .350000: 1676 us of it while 7518 is off CPU. */
+	CHECK(e[0].waiter_ns == 1676000, "evidence: waiters' time while the holder was off "
+	      "CPU is 1676 us (%llu ns)", (unsigned long long)e[0].waiter_ns);
+	CHECK(e[1].holds_switched == 0 && e[1].offcpu_count == 0, "evidence: the steady hold "
+	      "was not switched out");
+	free(h);
+	trace_events_free(t);
+}
+
+int main(void)
+{
+	test_host_fixture();
+	return CHECK_DONE();
+}
