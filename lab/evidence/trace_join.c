@@ -102,6 +102,17 @@ static enum switch_kind classify(const char *stack, int *in_fault)
 		return SW_IRQ;
 	if (strstr(stack, "exit_to_user_mode") || strstr(stack, "do_notify_resume"))
 		return SW_USER;
+	/*
+	 * 7.0 inlines the exit-to-user loop: schedule() called straight from
+	 * irqentry_exit or the system call exit is the return to user mode.
+	 */
+	const char *s = strstr(stack, " => schedule\n => ");
+	if (s) {
+		s += strlen(" => schedule\n => ");
+		if (!strncmp(s, "irqentry_exit", 13) || !strncmp(s, "syscall_exit", 12) ||
+		    !strncmp(s, "do_syscall_64", 13))
+			return SW_USER;
+	}
 	if (strstr(stack, "cond_resched") || strstr(stack, "might_resched") ||
 	    strstr(stack, "do_sched_yield"))
 		return SW_VOLUNTARY;
@@ -124,7 +135,8 @@ static void attach_stack(struct trace_events *t, int64_t *last_out, char (*pendi
 		e->in_fault = (uint8_t)f;
 		if (!e->runnable)
 			k = SW_BLOCKED;
-		else if (k == SW_UNKNOWN && t->nunclassified < UNCLASSIFIED_KEPT)
+		else if (k == SW_UNKNOWN && t->nunclassified < UNCLASSIFIED_KEPT &&
+			 !strstr(stack, "schedule_idle"))
 			snprintf(t->unclassified[t->nunclassified++], sizeof(t->unclassified[0]), "%s",
 				 stack);
 		e->kind = (uint8_t)k;
