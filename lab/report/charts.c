@@ -198,7 +198,9 @@ static int tps_chart(struct report *rp, const char *tool)
 	size_t np, nc;
 	int many = several_locks(r, tool);
 	size_t ns = collect(r, tool, many, s, 16, pages, &np, clients, &nc);
-	if (!ns)
+	/* With one client count each panel would be a lone column of dots:
+	 * compare-<tool>.svg shows that comparison better. */
+	if (!ns || nc < 2)
 		return 0;
 	static const struct metric tps = { "tps", "results.tps", "", 1, true, true };
 	double ymax = 0;
@@ -360,6 +362,7 @@ static int hold_chart(struct report *rp, const char *tool)
 void write_charts(struct report *rp)
 {
 	const char *tools[] = { "bufbench", "pgbench" };
+	write_comparison_charts(rp);
 	for (int t = 0; t < 2; t++) {
 		tps_chart(rp, tools[t]);
 		hold_chart(rp, tools[t]);

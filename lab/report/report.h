@@ -9,13 +9,15 @@
 #include "profiles.h"
 #include "results.h"
 
+#define REPORT_MAX_CHARTS 12
+
 struct report {
 	const struct results *r;
 	const char *baseline;        /* --baseline KERNEL/MODEL or NULL */
 	struct findings fd;
 	struct profiles prof;
-	char charts[8][128];         /* SVG charts written, relative to RUN */
-	char chart_titles[8][160];
+	char charts[REPORT_MAX_CHARTS][128];  /* SVG charts written, relative to RUN */
+	char chart_titles[REPORT_MAX_CHARTS][160];
 	int ncharts;
 	char diff_svg[320];          /* differential flame graph, or "" */
 	struct micro micro[8];       /* logs/bufmicro*.json */
@@ -56,6 +58,8 @@ void write_sources_md(FILE *f, const struct results *r);
 void write_charts(struct report *rp);
 /* An axis maximum at or above v: 1, 2 or 5 times a power of ten (charts.c). */
 double nice_max(double v);
+/* Each cell against its baseline, per metric (comparison.c); first. */
+void write_comparison_charts(struct report *rp);
 /* tps over time per cell, the fill marked (timeline.c). */
 void write_timeline_charts(struct report *rp);
 /* Flame graphs of profiled cells and the headline differential. */

@@ -6,6 +6,7 @@
 #ifndef PREEMPTLAB_SVG_H
 #define PREEMPTLAB_SVG_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 void svg_begin(FILE *f, int width, int height);
@@ -14,5 +15,15 @@ void svg_end(FILE *f);
 void svg_escape(FILE *f, const char *s);
 /* Text at x,y; anchor "start" | "middle" | "end". */
 void svg_text(FILE *f, double x, double y, const char *anchor, int size, const char *s);
+
+/*
+ * Series styles that stay apart in greyscale and for colour-blind readers:
+ * the Okabe-Ito palette, with a dash pattern and a marker shape per index.
+ */
+const char *svg_colour(size_t i);
+const char *svg_dash(size_t i);  /* "" = solid */
+void svg_marker(FILE *f, size_t i, double x, double y, double r, const char *colour, int filled);
+/* A generous estimate of a label's width, to size canvases to their text. */
+double svg_text_width(const char *s, int size);
 
 #endif

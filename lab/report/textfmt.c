@@ -157,3 +157,34 @@ const char *fmt_val(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 	return buf;
 }
+
+const char *fmt_human(double v, const char *unit, char *buf, size_t len)
+{
+	static const struct { double div; const char *suffix; } counts[] = {
+		{ 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } },
+		times[] = { { 1e9, " s" }, { 1e6, " ms" }, { 1e3, " \xc2\xb5s" } };
+	int ns = unit && !strcmp(unit, "ns");
+	const char *sfx = ns ? " ns" : "";
+	double a = fabs(v), d = 1;
+	for (size_t i = 0; i < 3; i++)
+		if (a >= (ns ? times : counts)[i].div) {
+			d = (ns ? times : counts)[i].div;
+			sfx = (ns ? times : counts)[i].suffix;
+			break;
+		}
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	double x = v / d, ax = fabs(x);
+	if (x == floor(x) || ax >= 100)
+		snprintf(buf, len, "%.0f%s", x, sfx);
+	else if (ax >= 10)
+		snprintf(buf, len, "%.1f%s", x, sfx);
+	else if (ax >= 1 || d > 1)
+		snprintf(buf, len, "%.2g%s", x, sfx);
+	else
+		snprintf(buf, len, "%.2g%s", x, sfx);
+	/* "1.2" not "1.20": %g already trims; 10..99.9 keeps one decimal. */
+	return buf;
+}

@@ -28,4 +28,8 @@ void tw_heading(FILE *f, const char *title);
 /* A value in at most 10 columns with sensible precision. */
 const char *fmt_val(double v, char *buf, size_t len);
 
+/* A value for people: 950, 12k, 1.2M; with unit "ns", "3.4 \xc2\xb5s" (UTF-8),
+ * 12 ms, 1.5 s. */
+const char *fmt_human(double v, const char *unit, char *buf, size_t len);
+
 #endif

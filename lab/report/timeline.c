@@ -164,7 +164,7 @@ static void timeline_chart(struct report *rp, const char *tool)
 		else
 			more++;
 	}
-	if (!n || rp->ncharts >= 8)
+	if (!n || rp->ncharts >= REPORT_MAX_CHARTS)
 		return;
 	char name[64], title[160];
 	snprintf(name, sizeof(name), "timeline-%s.svg", tool);

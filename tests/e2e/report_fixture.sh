@@ -50,6 +50,12 @@ for s in "$run"/*.svg; do
 	check "$(basename "$s") is well-formed XML" xmllint --noout "$s"
 	check "report.md links $(basename "$s")" grep -q "($(basename "$s"))" "$run/report.md"
 done
+check "comparison chart: a row per bufbench cell, stars where significant" \
+	sh -c "test \$(grep -c '>C[0-9]* [0-9.]*/[a-z]*<' '$run/compare-bufbench.svg') -eq 12 &&
+		grep -q 'x \\*<' '$run/compare-bufbench.svg'"
+check "the comparison chart is the report's first chart" \
+	test "$(grep -m1 -o '([a-z-]*\.svg)' "$run/report.md")" = "(compare-bufbench.svg)"
+check "no tps-against-clients chart for pgbench's one client count" test ! -e "$run/tps-pgbench.svg"
 check "tps chart has a panel per page size" test "$(grep -c '>[0-9]* [KMG]B pages<' "$run/tps-bufbench.svg")" -eq 2
 
 # An explicit baseline: 7.0/full vs 7.0/lazy is not a kernel range (the
