@@ -21,7 +21,7 @@ $(B)/tests/test_escape: $(B)/tests/unit/test_escape.o $(B)/lab/report/escape.o
 ALL_TARGETS += $(B)/tests/test_stats $(B)/tests/test_json_read $(B)/tests/test_escape
 
 REPORT_OBJS = $(addprefix $(B)/lab/report/, report_main.o results.o metrics.o compare.o pairs.o \
-	findings.o env.o repro.o escape.o outfile.o textfmt.o report_txt.o report_md.o charts.o comparison.o svg.o fold.o flame.o \
+	findings.o env.o repro.o escape.o outfile.o textfmt.o report_txt.o report_md.o report_html.o charts.o comparison.o svg.o fold.o flame.o \
 	profiles.o sampler.o micro.o summary.o fillphase.o timeline.o resolution.o sources.o) $(REPORT_LIB_OBJS) \
 	$(B)/buffer_pool/vocab.o
 

@@ -28,6 +28,8 @@ void write_txt(FILE *f, const struct report *rp);
 /* summary.txt: the per-cell table `make bench` prints (summary.c). */
 void write_summary(FILE *f, const struct report *rp);
 void write_md(FILE *f, const struct report *rp);
+/* report.html: self-contained, charts inline, no script (report_html.c). */
+void write_html(FILE *f, const struct report *rp);
 
 /* Common values of a provenance field over all runs, joined with ", ". */
 void distinct_values(const struct results *r, const char *path, char *buf, size_t len);

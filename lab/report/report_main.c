@@ -151,7 +151,7 @@ int main(int argc, char **argv)
 		const char *name;
 		void (*write)(FILE *f, const struct report *rp);
 	} outs[] = { { "report.txt", write_txt }, { "summary.txt", write_summary },
-		     { "report.md", write_md } };
+		     { "report.md", write_md }, { "report.html", write_html } };
 	int rc = 0;
 	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
 		struct outfile o;
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
 		rc |= !f || out_commit(&o) != 0;
 	}
 	if (!rc)
-		fprintf(stderr, "report: wrote %s/report.txt, summary.txt, report.md, %d chart(s), %zu flame graph(s)%s\n",
+		fprintf(stderr, "report: wrote %s/report.txt, summary.txt, report.md, report.html, %d chart(s), %zu flame graph(s)%s\n",
 			d, rp.ncharts, rp.prof.n, rp.diff_svg[0] ? " and a differential one" : "");
 	profiles_free(&rp.prof);
 	results_free(&r);

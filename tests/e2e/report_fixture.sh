@@ -55,6 +55,13 @@ check "comparison chart: a row per bufbench cell, stars where significant" \
 		grep -q 'x \\*<' '$run/compare-bufbench.svg'"
 check "the comparison chart is the report's first chart" \
 	test "$(grep -m1 -o '([a-z-]*\.svg)' "$run/report.md")" = "(compare-bufbench.svg)"
+html=$run/report.html
+check "report.html inlines every chart" \
+	test "$(grep -c '^<svg ' "$html")" -eq "$(find "$run" -maxdepth 1 -name '*.svg' | wc -l)"
+check "report.html is self-contained: no script, nothing fetched" \
+	sh -c "! sed 's|xmlns=\"http://www.w3.org/2000/svg\"||' '$html' | grep -Eqi '<script|src=|https?://'"
+check "report.html holds the finding, tables and the reproduce command" \
+	sh -c "grep -q 'falls ${want#-}' '$html' && grep -q '<table>' '$html' && grep -q 'make bench KERNEL=6.12,7.0' '$html'"
 check "no tps-against-clients chart for pgbench's one client count" test ! -e "$run/tps-pgbench.svg"
 check "tps chart has a panel per page size" test "$(grep -c '>[0-9]* [KMG]B pages<' "$run/tps-bufbench.svg")" -eq 2
 
