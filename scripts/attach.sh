@@ -188,6 +188,8 @@ else
 			# git apply works outside a repository and takes binary diffs.
 			if command -v git >/dev/null; then (cd "\$dest" && git apply "\$here/\$patch")
 			else (cd "\$dest" && patch -p1 < "\$here/\$patch"); fi
+			# A run of this tree encloses the same patch (run-plan.sh).
+			cp "\$here/\$patch" "\$dest/.lab-dirty.patch"
 		fi
 		# The binaries stamp this revision into their documents (no .git here).
 		echo "\$rev" > "\$dest/.lab-revision"

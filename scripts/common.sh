@@ -70,13 +70,20 @@ lab_revision() {
 # lab_record_source TOP DIR: when TOP's tree has uncommitted changes, the
 # run's code is not any commit: DIR/lab-dirty.patch gets them as they are
 # now (tracked changes, then untracked files as new files), so that an
-# attachment can enclose them instead of pretending the commit ran.
+# attachment can enclose them instead of pretending the commit ran.  In
+# source unpacked by an attachment's reproduce.sh they are the patch it
+# applied (.lab-dirty.patch).
 lab_record_source() {
 	case $(lab_revision "$1") in *-dirty) ;; *) return 0 ;; esac
+	if [ -f "$1/.lab-dirty.patch" ]; then
+		cp "$1/.lab-dirty.patch" "$2/lab-dirty.patch"
+		return 0
+	fi
 	{
 		git -C "$1" diff --binary HEAD
 		# shellcheck disable=SC2016 # $0 and $1 are the inner sh's: TOP, a file
 		git -C "$1" ls-files --others --exclude-standard -z |
 			xargs -0 -r -n 1 sh -c 'cd "$0" && git diff --binary --no-index /dev/null "$1" || true' "$1"
 	} > "$2/lab-dirty.patch" 2>/dev/null || true
+	[ -s "$2/lab-dirty.patch" ] || rm -f "$2/lab-dirty.patch"
 }
