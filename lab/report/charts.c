@@ -16,16 +16,15 @@
 #include "outfile.h"
 #include "report.h"
 #include "svg.h"
+#include "textfmt.h"
 
 #define PW 420   /* panel width */
 #define PH 300
 #define ML 70    /* left margin inside a panel (axis labels) */
 #define MB 40
 #define MT 30
-#define LEGEND_W 230
-
-static const char *palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-				 "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22" };
+#define LEG_ROW 18
+#define DODGE 7  /* px between series at one x, so no point hides another */
 
 struct series {
 	char name[200];
@@ -112,13 +111,35 @@ double nice_max(double v)
 	return 10 * p;
 }
 
-static void legend(FILE *f, double x, double y, const struct series *s, size_t n)
+/* The legend below the panels, wrapped to the canvas width W; returns
+ * its height (also when f is NULL: to size the canvas first). */
+static double legend(FILE *f, double W, double y, const struct series *s, size_t n)
 {
+	double x = 10, rows = n ? 1 : 0;
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-			x, y + i * 18 - 4, x + 24, y + i * 18 - 4, palette[i % 10]);
-		svg_text(f, x + 30, y + i * 18, "start", 11, s[i].name);
+		double w = 40 + svg_text_width(s[i].name, 11) + 18;
+		if (x > 10 && x + w > W - 10) {
+			x = 10;
+			rows++;
+		}
+		double yy = y + (rows - 1) * LEG_ROW;
+		if (f) {
+			const char *d = svg_dash(i);
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+				   "stroke-width=\"2\"%s%s%s/>\n",
+				x, yy - 4, x + 30, yy - 4, svg_colour(i), *d ? " stroke-dasharray=\"" : "", d,
+				*d ? "\"" : "");
+			svg_marker(f, i, x + 15, yy - 4, 3.5, svg_colour(i), 1);
+			svg_text(f, x + 36, yy, "start", 11, s[i].name);
+		}
+		x += w;
 	}
+	return rows * LEG_ROW + 8;
+}
+
+static double chart_width(size_t np, const char *title)
+{
+	return fmax((double)np * PW, svg_text_width(title, 14) + 20);
 }
 
 static int same_line(const struct cell *c, const struct series *s, int many)
@@ -153,9 +174,10 @@ static FILE *chart_open(const struct results *r, struct outfile *o, const char *
 }
 
 /* A chart of np panels and a legend, under its title. */
-static void chart_begin(FILE *f, size_t np, const char *title)
+static void chart_begin(FILE *f, size_t np, const char *title, const struct series *s, size_t ns)
 {
-	int W = (int)np * PW + LEGEND_W, H = PH + 40;
+	double w = chart_width(np, title);
+	int W = (int)ceil(w), H = (int)ceil(PH + 40 + 14 + legend(NULL, w, 0, s, ns));
 	svg_begin(f, W, H);
 	svg_text(f, W / 2.0, 20, "middle", 14, title);
 }
@@ -182,7 +204,7 @@ static void grid_line(FILE *f, double x0, double y, double w, const char *label)
 static void chart_end(struct report *rp, struct outfile *o, size_t np, const struct series *s,
 		      size_t ns, const char *name, const char *title)
 {
-	legend(o->f, np * PW + 10, 40 + MT + 10, s, ns);
+	legend(o->f, chart_width(np, title), PH + 40 + 14, s, ns);
 	svg_end(o->f);
 	if (out_commit(o) != 0)
 		return;
@@ -217,14 +239,14 @@ static int tps_chart(struct report *rp, const char *tool)
 		return -1;
 	char title[160];
 	snprintf(title, sizeof(title), "%s: tps against clients (median, whiskers min..max)", tool);
-	chart_begin(f, np, title);
+	chart_begin(f, np, title, s, ns);
 	for (size_t p = 0; p < np; p++) {
 		double x0 = p * PW + ML, y0 = 40 + MT, w = PW - ML - 20, h = PH - MT - MB;
 		panel_frame(f, pages[p], x0, y0, w, h);
 		for (int t = 0; t <= 5; t++) {
 			double yv = ymax * t / 5, y = y0 + h - h * t / 5;
 			char v[32];
-			snprintf(v, sizeof(v), "%g", yv);
+			fmt_human(yv, "", v, sizeof(v));
 			grid_line(f, x0, y, w, v);
 		}
 		for (size_t i = 0; i < nc; i++) {
@@ -235,13 +257,15 @@ static int tps_chart(struct report *rp, const char *tool)
 		}
 		svg_text(f, x0 + w / 2, y0 + h + 32, "middle", 11, "clients");
 		for (size_t si = 0; si < ns; si++) {
-			const char *col = palette[si % 10];
-			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+			const char *col = svg_colour(si), *dash = svg_dash(si);
+			double dx = (si - (ns - 1) / 2.0) * DODGE;
+			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s%s%s points=\"", col,
+				*dash ? " stroke-dasharray=\"" : "", dash, *dash ? "\"" : "");
 			for (size_t i = 0; i < nc; i++) {
 				struct side sd;
 				if (!point_of(r, tool, &s[si], many, pages[p], clients[i], &tps, &sd))
 					continue;
-				double x = x0 + (nc == 1 ? w / 2 : w * (0.05 + 0.9 * i / (nc - 1.0)));
+				double x = dx + x0 + (nc == 1 ? w / 2 : w * (0.05 + 0.9 * i / (nc - 1.0)));
 				fprintf(f, "%.1f,%.1f ", x, y0 + h - h * sd.median / ymax);
 			}
 			fprintf(f, "\"/>\n");
@@ -250,15 +274,15 @@ static int tps_chart(struct report *rp, const char *tool)
 				const struct cell *c = point_of(r, tool, &s[si], many, pages[p], clients[i], &tps, &sd);
 				if (!c)
 					continue;
-				double x = x0 + (nc == 1 ? w / 2 : w * (0.05 + 0.9 * i / (nc - 1.0)));
+				double x = dx + x0 + (nc == 1 ? w / 2 : w * (0.05 + 0.9 * i / (nc - 1.0)));
 				fprintf(f, "<g><title>C%d ", c->id);
 				svg_escape(f, s[si].name);
 				fprintf(f, ": median %.0f tps (min %.0f, max %.0f, %zu runs)</title>"
-					   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
-					   "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/></g>\n",
+					   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
 					sd.median, sd.min, sd.max, sd.n,
-					x, y0 + h - h * sd.min / ymax, x, y0 + h - h * sd.max / ymax, col,
-					x, y0 + h - h * sd.median / ymax, col);
+					x, y0 + h - h * sd.min / ymax, x, y0 + h - h * sd.max / ymax, col);
+				svg_marker(f, si, x, y0 + h - h * sd.median / ymax, 3.5, col, 1);
+				fprintf(f, "</g>\n");
 			}
 		}
 	}
@@ -320,7 +344,7 @@ static int hold_chart(struct report *rp, const char *tool)
 	char title[160];
 	snprintf(title, sizeof(title), "%s: strategy lock hold time at %ld clients (share of acquisitions)",
 		 tool, cl);
-	chart_begin(f, np, title);
+	chart_begin(f, np, title, s, ns);
 	for (size_t p = 0; p < np; p++) {
 		double x0 = p * PW + ML, y0 = 40 + MT, w = PW - ML - 20, hh = PH - MT - MB;
 		panel_frame(f, pages[p], x0, y0, w, hh);
@@ -343,8 +367,9 @@ static int hold_chart(struct report *rp, const char *tool)
 				continue;
 			fprintf(f, "<g><title>");
 			svg_escape(f, s[si].name);
-			fprintf(f, ": %.0f acquisitions</title><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-				tot, palette[si % 10]);
+			const char *dash = svg_dash(si);
+			fprintf(f, ": %.0f acquisitions</title><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s%s%s points=\"",
+				tot, svg_colour(si), *dash ? " stroke-dasharray=\"" : "", dash, *dash ? "\"" : "");
 			for (int b = 0; b < 32; b++) {
 				double share = h[b] / tot;
 				double lv = share > 0 ? log10(share) : lo;

@@ -16,6 +16,7 @@
 #include "outfile.h"
 #include "report.h"
 #include "svg.h"
+#include "textfmt.h"
 
 #define COLS 3
 #define CW 330		/* panel cell width and height, margins included */
@@ -26,8 +27,6 @@
 #define PB 26
 #define MAX_PANELS 36
 
-static const char *rep_colour[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-				    "#8c564b" };
 
 /* The run's series: y[i] tps at x[i] s; returns the count (at most max). */
 static size_t series(const struct jr_val *doc, bool pgbench, double *x, double *y, size_t max)
@@ -123,7 +122,7 @@ static void panel(FILE *f, const struct cell *c, bool pgbench, double px, double
 		x0, y0, w, h);
 	for (int k = 0; k <= 2; k++) {
 		char v[32];
-		snprintf(v, sizeof(v), "%g", ymax * k / 2);
+		fmt_human(ymax * k / 2, "", v, sizeof(v));
 		svg_text(f, x0 - 4, y0 + h - h * k / 2 + 4, "end", 9, v);
 		snprintf(v, sizeof(v), "%g s", xmax * k / 2);
 		svg_text(f, x0 + w * k / 2, y0 + h + 13, k == 0 ? "start" : k == 2 ? "end" : "middle",
@@ -131,7 +130,7 @@ static void panel(FILE *f, const struct cell *c, bool pgbench, double px, double
 	}
 	for (size_t i = 0; i < c->nruns; i++) {
 		const struct jr_val *d = c->runs[i]->doc;
-		const char *col = rep_colour[i % 6];
+		const char *col = svg_colour(i);
 		size_t n = series(d, pgbench, x, y, MAXPTS);
 		if (pgbench)
 			buffer_fill_curve(f, d, x0, y0, w, h, xmax);
