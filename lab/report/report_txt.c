@@ -10,6 +10,7 @@
 
 #include "compare.h"
 #include "pairs.h"
+#include "evidence.h"
 #include "fillphase.h"
 #include "report.h"
 #include "resolution.h"
@@ -294,6 +295,11 @@ void write_txt(FILE *f, const struct report *rp)
 	if (fill_present(r)) {
 		tw_heading(f, "Fill phase: a cold pool filling through the freelist");
 		write_fill_txt(f, r);
+	}
+
+	if (evidence_present(r)) {
+		tw_heading(f, "Why: how holders lost the CPU");
+		write_evidence_txt(f, r);
 	}
 
 	tw_heading(f, "Results");
