@@ -78,3 +78,8 @@ compare: config.mk
 	$(MAKE) $(B)/compare
 	RUNS='$(RUNS)' OUT='$(OUT)' scripts/compare.sh
 .PHONY: compare
+
+# The browser test's screenshot reader (tests/e2e/report_browser.sh).
+$(B)/tests/pngcount: $(B)/tests/browser/pngcount.o
+	$(CC) $(CFLAGS) -o $@ $^ -lz
+ALL_TARGETS += $(B)/tests/pngcount
