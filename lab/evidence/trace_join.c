@@ -114,7 +114,7 @@ static enum switch_kind classify(const char *stack, int *in_fault)
 			return SW_USER;
 	}
 	if (strstr(stack, "cond_resched") || strstr(stack, "might_resched") ||
-	    strstr(stack, "do_sched_yield"))
+	    strstr(stack, "sched_yield"))
 		return SW_VOLUNTARY;
 	return SW_UNKNOWN;
 }
