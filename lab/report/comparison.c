@@ -32,6 +32,7 @@
 #define MAX_METRICS 3
 
 /* The evidence shown beside tps, in order of preference. */
+/* Group headings read "select-only, 4 clients, tas/pg" (lock/strategy). */
 static const char *const evidence[] = { "spin share %", "minor faults/txn",
 					"SpinDelay % of active", "latency avg ms",
 					"holds w/ fault %" };
@@ -77,8 +78,7 @@ static int by_page(const void *a, const void *b)
 /* The group heading of a row: what its comparison holds, page size aside. */
 static void group_text(const struct cell *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s, %ld clients, lock %s, strategy %s", c->workload, c->clients, c->lock,
-		 c->strategy);
+	snprintf(buf, len, "%s, %ld clients, %s/%s", c->workload, c->clients, c->lock, c->strategy);
 }
 
 static size_t rows_for(const struct results *r, const char *tool, const char *want, struct row **out)
@@ -239,9 +239,8 @@ static void comparison_chart(struct report *rp, const char *tool)
 		label_of(rows[i].c, l, sizeof(l));
 		group_text(rows[i].c, g, sizeof(g));
 		labw = fmax(labw, svg_text_width(l, 11) + 24);
-		/* Group headings start at the left edge and may run into the
-		 * first column's plot, which has no text at that height. */
-		labw = fmax(labw, svg_text_width(g, 10) - PLOT_W + 10);
+		/* Group headings stay clear of the first column's grid. */
+		labw = fmax(labw, svg_text_width(g, 10) + 26);
 	}
 	labw = fmax(labw, 120);
 	double colw = PLOT_W + RATIO_W + COL_GAP;
