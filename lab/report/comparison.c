@@ -208,7 +208,8 @@ static void metric_column(FILE *f, const struct row *rows, size_t n, const struc
 		svg_marker(f, vi, XV(s.median), y, 4.5, col, !w->base || (have && cmp.significant));
 		fprintf(f, "</g>\n");
 		if (have && cmp.a.median > 0)
-			snprintf(ratio, sizeof(ratio), "%.2fx%s", cmp.b.median / cmp.a.median,
+			snprintf(ratio, sizeof(ratio), cmp.b.median / cmp.a.median < 0.1 ? "%.2gx%s" : "%.2fx%s",
+				 cmp.b.median / cmp.a.median,
 				 cmp.significant ? " *" : cmp.w.ok ? "" : " ?");
 		else if (w->base)
 			snprintf(ratio, sizeof(ratio), "-");
@@ -246,7 +247,12 @@ static void comparison_chart(struct report *rp, const char *tool)
 	double colw = PLOT_W + RATIO_W + COL_GAP;
 	double bottom = row_y(rows, n - 1) + ROW_H / 2.0 + 4;
 	char title[160];
-	snprintf(title, sizeof(title), "%s: each kernel/model against its baseline", tool);
+	int variants = 0;
+	for (size_t i = 0; i < n; i++)
+		variants |= rows[i].base && strcmp(rows[i].base->variant, rows[i].c->variant);
+	/* A run of one kernel/model compares page sizes and locks (pairs.c). */
+	snprintf(title, sizeof(title), "%s: each %s against its baseline", tool,
+		 variants ? "kernel/model" : "page size or lock");
 	const char *sub = "marker = median, whiskers = min..max of the runs; ratio = median / baseline "
 			  "median (dashed); filled, bold, * = p < 0.05 (Welch)";
 	double W = fmax(labw + nm * colw, svg_text_width(sub, 10) + 20);
