@@ -17,11 +17,27 @@
 #define RSEQ_FLAG_SLICE_EXT_ENABLED (1u << 5)
 #define SLICE_CTRL_OFFSET 28	/* after mm_cid in struct rseq */
 #define SLICE_CTRL_END (SLICE_CTRL_OFFSET + 4)
+/* 471 on x86-64 and in asm-generic/unistd.h, the table arm64 uses. */
 #define SYS_rseq_slice_yield 471
 #ifndef AT_RSEQ_FEATURE_SIZE
 #define AT_RSEQ_FEATURE_SIZE 27
 #endif
+/*
+ * The abort-handler signature is per architecture (glibc's bits/rseq.h and
+ * the kernel's selftests/rseq/rseq-*.h): x86 UD1-prefixed 0x53053053, arm64
+ * BRK #0x45E0 in code endianness (big-endian arm64 stores data byte-swapped).
+ */
+#ifndef RSEQ_SIG
+#if defined(__x86_64__) || defined(__i386__)
 #define RSEQ_SIG 0x53053053
+#elif defined(__aarch64__) && defined(__AARCH64EB__)
+#define RSEQ_SIG 0x00bc28d4
+#elif defined(__aarch64__)
+#define RSEQ_SIG 0xd428bc00
+#else
+#error "no rseq signature for this architecture: add it from the kernel's selftests/rseq"
+#endif
+#endif
 
 struct slice_ctrl {
 	volatile uint8_t request;

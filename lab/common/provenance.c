@@ -200,7 +200,8 @@ static void cpu_model(char *out, size_t len)
 	char line[512];
 	copy(out, len, "unknown");
 	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10) == 0) {
+		/* arm64 has no "model name": its first "CPU part" names the core. */
+		if (strncmp(line, "model name", 10) == 0 || strncmp(line, "CPU part", 8) == 0) {
 			char *v = strchr(line, ':');
 			if (v) {
 				v += 1 + (v[1] == ' ');
@@ -225,6 +226,9 @@ void prov_collect(struct provenance *p, int argc, char **argv)
 		copy(p->kernel_release, sizeof(p->kernel_release), u.release);
 		copy(p->kernel_version, sizeof(p->kernel_version), u.version);
 		copy(p->hostname, sizeof(p->hostname), u.nodename);
+		copy(p->arch, sizeof(p->arch), u.machine);
+	} else {
+		copy(p->arch, sizeof(p->arch), "unknown");
 	}
 	detect_preempt(p);
 	p->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -279,6 +283,7 @@ void prov_write(struct json *j, const struct provenance *p)
 	}
 	json_str(j, "clocksource", p->clocksource);
 	json_str(j, "cpu_model", p->cpu_model);
+	json_str(j, "arch", p->arch);
 	json_double(j, "sleep_cost_ns", p->sleep_cost_ns);
 	json_double(j, "fault_cost_ns", p->fault_cost_ns);
 	json_int(j, "fault_around_pages", p->fault_around_pages);

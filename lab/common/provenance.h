@@ -26,6 +26,7 @@ struct provenance {
 	char virtualization[64];
 	char clocksource[64];
 	char cpu_model[128];
+	char arch[65];		/* uname machine (x86_64, aarch64): utsname field size */
 	double sleep_cost_ns;
 	double fault_cost_ns;
 	int fault_around_pages;	/* pages mapped per read fault on shared memory; -1 unknown */

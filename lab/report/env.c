@@ -91,7 +91,10 @@ void fmt_cpus(const struct jr_val *d, char *buf, size_t len)
 {
 	double n = 0;
 	jr_num(d, "provenance.cpus", &n);
-	snprintf(buf, len, "%.0f x %s", n, jr_str(d, "provenance.cpu_model", "?"));
+	/* arch is absent from results older than the arm64 lab: leave it out there. */
+	const char *arch = jr_str(d, "provenance.arch", NULL);
+	snprintf(buf, len, "%.0f x %s%s%s%s", n, jr_str(d, "provenance.cpu_model", "?"),
+		 arch ? " (" : "", arch ? arch : "", arch ? ")" : "");
 }
 
 void fmt_virt(const struct jr_val *d, char *buf, size_t len)

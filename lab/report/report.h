@@ -41,7 +41,7 @@ void fmt_kernel(const struct jr_val *d, char *buf, size_t len);  /* label = rele
 void fmt_model(const struct jr_val *d, char *buf, size_t len);   /* label/model (from source) */
 void fmt_pages(const struct jr_val *d, char *buf, size_t len);   /* asked -> obtained (how) */
 void fmt_lock(const struct jr_val *d, char *buf, size_t len);    /* tool lock/strategy */
-void fmt_cpus(const struct jr_val *d, char *buf, size_t len);    /* N x model */
+void fmt_cpus(const struct jr_val *d, char *buf, size_t len);    /* N x model (arch) */
 void fmt_virt(const struct jr_val *d, char *buf, size_t len);    /* virt, emulated or not */
 
 /* The make command that reproduces the matrix (manifest's, or derived),
