@@ -56,6 +56,7 @@ include mk/repro.mk
 -include mk/report.mk
 # After every fragment: it lists the unit tests they added to ALL_TARGETS.
 include mk/sanitize.mk
+include mk/cross.mk
 
 build-all: $(ALL_TARGETS)
 .PHONY: build-all

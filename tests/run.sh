@@ -3,6 +3,8 @@
 # Usage: tests/run.sh [unit|e2e|all]
 # TEST_BUILD: the build directory whose tests/test_* run, under the
 # checkout or absolute (build; make sanitize-test gives build-san).
+# TEST_EXEC: a program that runs each unit test (make cross-test: the
+# aarch64 tests under qemu-aarch64-static).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -36,7 +38,8 @@ if [ "$what" = unit ] || [ "$what" = all ]; then
 	*) bdir=$top/${TEST_BUILD:-build} ;;
 	esac
 	for t in "$bdir"/tests/test_*; do
-		[ -x "$t" ] && run "$t"
+		# shellcheck disable=SC2086 # TEST_EXEC is one word or none
+		[ -x "$t" ] && run ${TEST_EXEC:-} "$t"
 	done
 fi
 if [ "$what" = e2e ] || [ "$what" = all ]; then
