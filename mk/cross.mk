@@ -2,6 +2,7 @@
 # qemu-user needs no arm64 sysroot) into build-arm64/ and run there under
 # qemu-user: proves the lab compiles with -Werror for arm64 and that its
 # arithmetic, parsers and lock code behave the same there.
+# Also bufbench-static for aarch64 (what an arm64 guest runs).
 # tests/e2e/cross_arm64.sh runs it within make test.
 
 CROSS_CC ?= aarch64-linux-gnu-gcc
@@ -26,7 +27,7 @@ cross-test: config.mk
 	@printf '%s\n' '/* Written by make cross-test: the static aarch64 build has no libnuma, no libpq. */' \
 		'#ifndef PREEMPTLAB_CONFIG_H' '#define PREEMPTLAB_CONFIG_H' '#define HAVE_NUMA 0' \
 		'#define HAVE_PQ 0' '#endif' > build-arm64/config.h
-	$(MAKE) CROSS_ARCH=aarch64 CC=$(CROSS_CC) B=build-arm64 HAVE_NUMA=0 HAVE_PQ=0 NUMA_STATIC=0 LDFLAGS=-static cross-unit-tests
+	$(MAKE) CROSS_ARCH=aarch64 CC=$(CROSS_CC) B=build-arm64 HAVE_NUMA=0 HAVE_PQ=0 NUMA_STATIC=0 LDFLAGS=-static cross-unit-tests build-arm64/bufbench-static
 	rm -f build-arm64/tests/test_json_read
 	PREEMPTLAB_QEMU_USER=1 TEST_BUILD=build-arm64 TEST_EXEC=$(QEMU_USER_AARCH64) tests/run.sh unit
 

@@ -27,3 +27,17 @@ check "cross_arm64: $n unit test programs are aarch64 executables" \
 	sh -c "[ $n -ge 5 ] && file '$top'/build-arm64/tests/test_bp_locks | grep -q 'ARM aarch64'"
 check "cross_arm64: the aarch64 tests ran and passed some checks" \
 	grep -qE '^[1-9][0-9]* passed, 0 failed' "$tmp/out"
+
+# The static aarch64 bufbench runs a 1-second tas run under qemu-user and
+# records the architecture it measured in its provenance.
+bb=$top/build-arm64/bufbench-static
+if qemu-aarch64-static "$bb" --clients 2 --duration 1 --pool 8M --json "$tmp/r.json" \
+	> "$tmp/bb.out" 2>&1; then
+	check "cross_arm64: aarch64 bufbench records provenance.arch aarch64" \
+		test "$(jq -r .provenance.arch "$tmp/r.json")" = aarch64
+	check "cross_arm64: aarch64 bufbench ran transactions under qemu-user" \
+		test "$(jq -r '.results.transactions' "$tmp/r.json")" -gt 0
+else
+	sed 's/^/    /' "$tmp/bb.out" | tail -n 5
+	fail "cross_arm64: aarch64 bufbench-static under qemu-user failed (above)"
+fi
