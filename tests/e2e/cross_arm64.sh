@@ -22,7 +22,7 @@ else
 	grep -E '^FAIL|error:' "$tmp/out" | head -n 20 | sed 's/^/    /'
 	fail "cross_arm64: make cross-test failed (above)"
 fi
-n=$(find "$top/build-arm64/tests" -name 'test_*' -type f | wc -l)
+n=$(find "$top/build-arm64/tests" -maxdepth 1 -name 'test_*' -type f | wc -l)
 check "cross_arm64: $n unit test programs are aarch64 executables" \
 	sh -c "[ $n -ge 5 ] && file '$top'/build-arm64/tests/test_bp_locks | grep -q 'ARM aarch64'"
 check "cross_arm64: the aarch64 tests ran and passed some checks" \
