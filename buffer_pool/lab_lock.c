@@ -166,11 +166,11 @@ void lab_lock_release(struct lab_lock *l, struct lock_ctx *c)
 		enum rseq_slice_outcome o = rseq_slice_withdraw();
 		if (o == SLICE_GRANTED) {
 			/* The kernel let us finish; hand the CPU back now. */
+			bool in_time = rseq_slice_yield();
 			if (s) {
 				s->rseq_grants++;
-				s->rseq_yields++;
+				s->rseq_yields += in_time;
 			}
-			rseq_slice_yield();
 		} else if (o == SLICE_REVOKED && s) {
 			s->rseq_revoked++;
 		}

@@ -21,8 +21,8 @@ struct lockstats {
 	uint64_t max_wait_ns;
 	uint64_t max_hold_ns;
 	uint64_t rseq_grants;	/* slice extensions the kernel granted */
-	uint64_t rseq_yields;
-	uint64_t rseq_revoked;	/* request found cleared: extension ran out */
+	uint64_t rseq_yields;	/* grants handed back in time (rseq_slice_yield 1) */
+	uint64_t rseq_revoked;	/* request found cleared without a grant standing */
 	/* resilient: attempts that gave up on a detected self-deadlock / the timeout. */
 	uint64_t aa_detected;
 	uint64_t timeouts;

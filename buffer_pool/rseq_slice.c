@@ -40,7 +40,7 @@
 #endif
 
 struct slice_ctrl {
-	volatile uint8_t request;
+	uint8_t request;	/* ours to set; the kernel clears it */
 	volatile uint8_t granted;
 	uint16_t reserved;
 };
@@ -118,25 +118,41 @@ int rseq_slice_enable(char *err, size_t errlen)
 	return 0;
 }
 
+void rseq_slice_use_ctrl(void *slice_ctrl)
+{
+	ctrl = slice_ctrl;
+}
+
 void rseq_slice_request(void)
 {
-	ctrl->request = 1;
+	__atomic_store_n(&ctrl->request, 1, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 enum rseq_slice_outcome rseq_slice_withdraw(void)
 {
+	/*
+	 * The kernel grants on the way back to user mode after an interrupt
+	 * or exception, by clearing request and setting granted in one store,
+	 * and it can do so between any two of our instructions.  Reading
+	 * granted before clearing request would lose a grant that lands in
+	 * between: we would return "not needed", never yield, and the kernel
+	 * would let the grant run out and schedule us out anyway.  So clear
+	 * request first, with an exchange, which an interrupt cannot split
+	 * (one locked instruction on x86; an exclusive pair on arm64, which an
+	 * interrupt makes retry).  Once request is 0 no grant can arrive, and
+	 * granted read after it is final.  What the exchange returns tells a
+	 * request nobody needed (still set) from one the kernel took away.
+	 */
+	uint8_t was_requested = __atomic_exchange_n(&ctrl->request, 0, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	bool still_requested = ctrl->request != 0;
-	bool granted = ctrl->granted != 0;
-	ctrl->request = 0;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (granted)
+	if (ctrl->granted)
 		return SLICE_GRANTED;
-	return still_requested ? SLICE_NOT_NEEDED : SLICE_REVOKED;
+	return was_requested ? SLICE_NOT_NEEDED : SLICE_REVOKED;
 }
 
-void rseq_slice_yield(void)
+bool rseq_slice_yield(void)
 {
-	syscall(SYS_rseq_slice_yield);
+	/* 1: we gave the CPU back inside the grant; 0: it had already ended. */
+	return syscall(SYS_rseq_slice_yield) == 1;
 }

@@ -31,14 +31,32 @@ void rseq_slice_request(void);
 enum rseq_slice_outcome {
 	SLICE_NOT_NEEDED,	/* no preemption was due while we held the lock */
 	SLICE_GRANTED,		/* extended: the caller must rseq_slice_yield() */
-	SLICE_REVOKED,		/* the kernel cleared our request: a grant ran
-				 * out before we released, and we were
-				 * scheduled out with the lock held anyway */
+	SLICE_REVOKED,		/* the kernel cleared our request without a
+				 * grant standing: a grant ran out before we
+				 * released (we were scheduled out with the
+				 * lock held anyway), or other pending work
+				 * made it refuse one */
 };
 
-/* Withdraw the request and say what became of it. */
+/*
+ * Withdraw the request and say what became of it.  No grant can be lost:
+ * the request is cleared before granted is read.
+ */
 enum rseq_slice_outcome rseq_slice_withdraw(void);
 
-void rseq_slice_yield(void);
+/*
+ * Give the CPU back after a grant.  True when the kernel says we did so
+ * inside the grant; false when it had already ended (expired, or we were
+ * scheduled out by a later interrupt) by the time the call entered.
+ */
+bool rseq_slice_yield(void);
+
+/*
+ * Point the request/withdraw protocol at a 4-byte slice_ctrl word of the
+ * caller's (tests/unit/test_bp_rseq.c plays the kernel's part on it, from
+ * a signal handler, which runs at an instruction boundary as the kernel's
+ * grant does).  rseq_slice_enable() points it at the registered area.
+ */
+void rseq_slice_use_ctrl(void *slice_ctrl);
 
 #endif

@@ -31,8 +31,8 @@ fi
 series=$1
 [ -f "$KCAT_DIR/$series" ] || kcat_unknown "$series"
 [ "$(kcat_get "$series" source)" = build ] || die "kernels/$series is not built from source (source: $(kcat_get "$series" source)); make kernel KERNEL=$series fetches it"
-need="./configure --install-deps installs it (or apt-get install build-essential flex bison bc xz-utils libelf-dev libssl-dev)"
-for tool in make gcc flex bison bc xz; do
+need="./configure --install-deps installs it (or apt-get install build-essential flex bison bc xz-utils patch libelf-dev libssl-dev)"
+for tool in make gcc flex bison bc xz patch; do
 	command -v "$tool" >/dev/null || die "building a kernel needs $tool: $need"
 done
 for h in libelf.h openssl/ssl.h; do
@@ -45,13 +45,16 @@ base=$(kcat_get "$series" base)
 target=$(kcat_get "$series" target)
 target=${target:-bzImage}
 frag=$(kbuild_fragment "$series")
+frag_list=$(echo "$frag" | tr '\n' ' ')
+patches=$(kbuild_patches "$series")
 minutes=$(kbuild_minutes "$series")
 hash=$(kbuild_recipe_hash "$series")
 
 # fragment_ops: "OP SYMBOL [VALUE]" per fragment line, in order.
 fragment_ops() {
 	[ -n "$frag" ] || return 0
-	sed 's/[[:space:]]*$//' "$frag" | while IFS= read -r l; do
+	# shellcheck disable=SC2086 # one path per word
+	cat $frag | sed 's/[[:space:]]*$//' | while IFS= read -r l; do
 		case $l in
 		'') ;;
 		'# CONFIG_'*' is not set') s=${l#\# CONFIG_}; echo "d ${s% is not set}" ;;
@@ -59,7 +62,7 @@ fragment_ops() {
 		CONFIG_*=y) s=${l#CONFIG_}; echo "e ${s%=y}" ;;
 		CONFIG_*=m) s=${l#CONFIG_}; echo "m ${s%=m}" ;;
 		CONFIG_*=*) s=${l#CONFIG_}; echo "v ${s%%=*} ${s#*=}" ;;
-		*) die "$frag: cannot read '$l' (use CONFIG_X=y|m|value or '# CONFIG_X is not set')" ;;
+		*) die "${frag_list}: cannot read '$l' (use CONFIG_X=y|m|value or '# CONFIG_X is not set')" ;;
 		esac
 	done
 }
@@ -112,11 +115,31 @@ if [ ! -f "$tree/.unpacked" ]; then
 	touch "$tree/.unpacked"
 fi
 
+# --- patches ----------------------------------------------------------------
+# Applied in the catalog's order, each checked with a dry run first, so that
+# a patch that no longer fits Debian's source stops the build here, naming
+# it, and leaves the tree as it was.  .patched records what is applied: a
+# resumed build does not apply anything twice.
+if [ -n "$patches" ] && [ ! -f "$tree/.patched" ]; then
+	: > "$out/patch.log"
+	for p in $patches; do
+		name=$(basename "$p")
+		if ! patch -d "$tree" -p1 --forward --batch --dry-run < "$p" >> "$out/patch.log" 2>&1; then
+			tail -n 10 "$out/patch.log" >&2
+			die "kernels/patches/$name does not apply to $pkg $pkgver (log $out/patch.log): update the patch for this source"
+		fi
+		patch -d "$tree" -p1 --forward --batch < "$p" >> "$out/patch.log" 2>&1 || die "applying $name failed after its dry run passed (log $out/patch.log)"
+		note "applied $name ($(grep -c '^patching file' "$out/patch.log") files patched so far)"
+		echo "$name $(sha256sum "$p" | cut -d' ' -f1)" >> "$tree/.patched.tmp"
+	done
+	mv "$tree/.patched.tmp" "$tree/.patched"
+fi
+
 # --- config -------------------------------------------------------------------
 # kmake ARGS: make in the tree, quietly; the output goes to the build log.
 kmake() { make -C "$tree" "$@" >> "$out/config.log" 2>&1 || { tail -n 20 "$out/config.log" >&2; die "make $* failed (log: $out/config.log)"; }; }
 
-note "configuring $series from $pkg $pkgver: make $base, then $(basename "${frag:-no fragment}"), then olddefconfig"
+note "configuring $series from $pkg $pkgver${patches:+ + $(for p in $patches; do printf '%s ' "$(basename "$p")"; done)}: make $base, then $(for f in ${frag:-none}; do printf '%s ' "$(basename "$f")"; done)then olddefconfig"
 : > "$out/config.log"
 for t in $base; do kmake "$t"; done
 printf '%s\n' "$ops" > "$out/fragment.ops"
@@ -142,12 +165,14 @@ while read -r op sym val; do
 	v) grep -qx "CONFIG_$sym=$val" "$tree/.config" || bad="$bad $sym=$val" ;;
 	esac
 done < "$out/fragment.ops"
-[ -z "$bad" ] || die "$frag: these options did not survive olddefconfig (missing dependencies?):$bad"
+[ -z "$bad" ] || die "${frag_list}: these options did not survive olddefconfig (missing dependencies?):$bad"
 
 # install IMAGE CONFIG RELEASE NOTE: the finished build, then its resolved file.
 install_build() {
 	cp "$1" "$out/bzImage.tmp" && mv "$out/bzImage.tmp" "$out/bzImage"
 	cp "$2" "$out/config"
+	# The patches the image was built with, by name and sha256.
+	if [ -f "$tree/.patched" ]; then cp "$tree/.patched" "$out/patches"; else : > "$out/patches"; fi
 	[ -z "$4" ] || printf '%s\n' "$4" > "$out/ORIGIN"
 	sha=$(sha256sum "$out/bzImage" | cut -d' ' -f1)
 	{

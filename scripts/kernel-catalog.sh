@@ -158,22 +158,36 @@ kapt_fetch() {
 
 kbuild_root() { echo "$PREEMPTLAB_CACHE/build/$1"; }
 
-# kbuild_fragment SERIES: the fragment file's path ("" when none).
+# kbuild_fragment SERIES: the fragment files' paths, in the order they are
+# applied ("" when none).  A recipe may combine several fragments.
 kbuild_fragment() {
-	f=$(kcat_get "$1" fragment)
-	[ -n "$f" ] || return 0
-	[ -f "$KCAT_DIR/$f" ] || die "kernels/$1 names fragment $f, which is not in kernels/"
-	echo "$KCAT_DIR/$f"
+	for f in $(kcat_get "$1" fragment); do
+		[ -f "$KCAT_DIR/$f" ] || die "kernels/$1 names fragment $f, which is not in kernels/"
+		echo "$KCAT_DIR/$f"
+	done
+}
+
+# kbuild_patches SERIES: the source patches' paths, in the order they are
+# applied ("" when none).
+kbuild_patches() {
+	for f in $(kcat_get "$1" patches); do
+		[ -f "$KCAT_DIR/$f" ] || die "kernels/$1 names patch $f, which is not in kernels/ (known: $(find "$KCAT_DIR/patches" -name '*.patch' -exec basename {} \; 2>/dev/null | sort | tr '\n' ' '))"
+		echo "$KCAT_DIR/$f"
+	done
 }
 
 # kbuild_recipe_hash SERIES: 12 hex digits over everything that shapes the
-# config and the image (base targets, build target, fragment text).
+# source, the config and the image (patches in order, base targets, build
+# target, fragment text).
 kbuild_recipe_hash() {
 	frag=$(kbuild_fragment "$1")
+	pat=$(kbuild_patches "$1")
 	{
+		for p in $pat; do echo "patch: $(basename "$p")"; cat "$p"; done
 		echo "base: $(kcat_get "$1" base)"
 		echo "target: $(kcat_get "$1" target)"
-		[ -z "$frag" ] || cat "$frag"
+		# shellcheck disable=SC2086 # one path per word
+		[ -z "$frag" ] || cat $frag
 	} | sha256sum | cut -c1-12
 }
 
@@ -202,6 +216,6 @@ kbuild_not_built() {
 	for r in "$(kbuild_root "$1")"/*/resolved; do
 		[ -f "$r" ] && other="$other $(basename "$(dirname "$r")")"
 	done
-	echo "preemptlab: kernel $1 is not built; \`make kernel KERNEL=$1\` builds it in ~$(kbuild_minutes "$1") min${other:+ (the cache holds builds of an older recipe:$other; kernels/$1 or its fragment changed since)}" >&2
+	echo "preemptlab: kernel $1 is not built; \`make kernel KERNEL=$1\` builds it in ~$(kbuild_minutes "$1") min${other:+ (the cache holds builds of an older recipe:$other; kernels/$1, its fragments or patches changed since)}" >&2
 	exit 1
 }

@@ -11,6 +11,7 @@
 #include "lab_lock.h"
 #include "pool.h"
 #include "provenance.h"
+#include "rseq_kstats.h"
 #include "trace_join.h"
 #include "shmem.h"
 #include "vocab.h"
@@ -88,6 +89,7 @@ struct bench_result {
 	double timeline_step_s;
 	uint32_t timeline_len;
 	uint64_t timeline[TIMELINE_MAX];	/* transactions per step, all backends */
+	struct rseq_kstats kernel_rseq;	/* the kernel's slice counters over the interval */
 	char error[256];
 };
 

@@ -215,6 +215,18 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_uint(&j, "processes", s->processes);
 	json_uint(&j, "complete_passes", r->complete_passes);
 	write_phases(&j, o, r);
+	/* The kernel's count over the measured interval, machine-wide. */
+	if (r->kernel_rseq.valid) {
+		json_begin_object(&j, "kernel_rseq");
+		json_uint(&j, "granted", r->kernel_rseq.granted);
+		json_uint(&j, "expired", r->kernel_rseq.expired);
+		json_uint(&j, "revoked", r->kernel_rseq.revoked);
+		json_uint(&j, "yielded", r->kernel_rseq.yielded);
+		json_uint(&j, "aborted", r->kernel_rseq.aborted);
+		json_end_object(&j);
+	} else {
+		json_null(&j, "kernel_rseq");
+	}
 	json_begin_object(&j, "reentrant");
 	json_uint(&j, "attempts", s->reentry.attempts);
 	json_uint(&j, "acquired", s->reentry.acquired);

@@ -393,6 +393,8 @@ int main(int argc, char **argv)
 		tracefs_on(&tfs, true);
 		trace_window(&o, true);
 	}
+	struct rseq_kstats ks_before, ks_after;
+	rseq_kstats_read(&ks_before);
 	set_phase(&pool, PHASE_MEASURE);
 	while (!interrupted && !r.error[0] && clock_ns() < end) {
 		uint64_t filled = strategy_fill_ns(&pool.ctl->strategy);
@@ -404,6 +406,8 @@ int main(int argc, char **argv)
 		reap(&c, &pool, &o, 0, &r);
 	}
 	uint64_t stop = clock_ns();
+	rseq_kstats_read(&ks_after);
+	r.kernel_rseq = rseq_kstats_delta(&ks_before, &ks_after);
 	if (o.trace_holds) {
 		trace_window(&o, false);
 		tracefs_on(&tfs, false);

@@ -240,6 +240,10 @@ void prov_collect(struct provenance *p, int argc, char **argv)
 	p->sleep_cost_ns = measure_sleep_ns();
 	p->fault_cost_ns = measure_fault_ns();
 	p->fault_around_pages = measure_fault_around_pages();
+	/* How long a grant lasts, where the kernel has the extension. */
+	char ext[32];
+	p->slice_ext_ns = read_line("/sys/kernel/debug/rseq/slice_ext_nsec", ext, sizeof(ext)) == 0 && ext[0]
+				  ? atol(ext) : -1;
 #ifdef __VERSION__
 	snprintf(p->compiler, sizeof(p->compiler), "gcc-compatible %s", __VERSION__);
 #endif
@@ -287,6 +291,10 @@ void prov_write(struct json *j, const struct provenance *p)
 	json_double(j, "sleep_cost_ns", p->sleep_cost_ns);
 	json_double(j, "fault_cost_ns", p->fault_cost_ns);
 	json_int(j, "fault_around_pages", p->fault_around_pages);
+	if (p->slice_ext_ns >= 0)
+		json_int(j, "slice_ext_ns", p->slice_ext_ns);
+	else
+		json_null(j, "slice_ext_ns");
 	json_str(j, "lab_revision", LAB_REVISION);
 	json_begin_object(j, "versions");
 	json_str(j, "compiler", p->compiler);

@@ -30,6 +30,7 @@ struct provenance {
 	double sleep_cost_ns;
 	double fault_cost_ns;
 	int fault_around_pages;	/* pages mapped per read fault on shared memory; -1 unknown */
+	long slice_ext_ns;	/* rseq slice extension length (debugfs); -1: none here */
 	char compiler[64];
 	char libc[32];
 	char postgresql[64];
