@@ -62,12 +62,34 @@ set_model() {
 	[ "$now" = "$1" ] || { echo "model $1 not accepted: debugfs reads '$(model_line)'"; return 1; }
 }
 
-# A host's model is the machine's, not the lab's: it goes back on every exit.
+# A host's model is the machine's, not the lab's: it goes back on every
+# exit, and so does the rseq slice extension's length (SLICE_EXT_US).
 orig_model=$(model_now)
+SLICE_EXT=/sys/kernel/debug/rseq/slice_ext_nsec
+orig_slice_ext=$(cat "$SLICE_EXT" 2>/dev/null || true)
 restore_model() {
 	[ "$KIND" = host ] && [ -n "$orig_model" ] && [ "$(model_now)" != "$orig_model" ] &&
 		echo "$orig_model" > "$PREEMPT" 2>/dev/null
+	[ "$KIND" = host ] && [ -n "$orig_slice_ext" ] &&
+		[ "$(cat "$SLICE_EXT" 2>/dev/null)" != "$orig_slice_ext" ] &&
+		echo "$orig_slice_ext" > "$SLICE_EXT" 2>/dev/null
 	return 0
+}
+
+# set_slice_ext US: the grant length for the unit's cells, read back (else
+# the reason in $why).  A
+# kernel without the extension has no file: its rseq cells fail on their
+# own (bufbench says why), and the others do not care.
+set_slice_ext() {
+	[ "$1" -gt 0 ] 2>/dev/null || return 0
+	if [ ! -e "$SLICE_EXT" ]; then
+		log "SLICE_EXT_US=$1 not applied: this kernel has no $SLICE_EXT (CONFIG_RSEQ_SLICE_EXTENSION)"
+		return 0
+	fi
+	echo $(($1 * 1000)) > "$SLICE_EXT" 2>/dev/null
+	now=$(cat "$SLICE_EXT" 2>/dev/null)
+	[ "$now" = $(($1 * 1000)) ] || { why="SLICE_EXT_US=$1 not accepted: $SLICE_EXT reads '$now'"; return 1; }
+	log "rseq slice extension: $now ns"
 }
 trap 'restore_model' EXIT
 trap 'restore_model; exit 130' INT
@@ -271,12 +293,15 @@ if [ "$prof" = on ] || [ "$prof" = host ]; then say PROFILE on "$PERF_EVENT" "$P
 elif [ "$PROFILE" = on ]; then say PROFILE off "$prof_why"; log "PROFILE=on, but $prof_why"; fi
 log "$KIND $LABEL: kernel $(uname -r), models: $(model_line), $(nproc) CPUs, $(sed -n 's/MemTotal: *//p' /proc/meminfo)"
 [ "$KIND" = guest ] && log "1 GB pages reserved: $(cat /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages 2>/dev/null || echo none)"
-if ! why=$(models_usable); then
-	log "$why"
-	while IFS=$TAB read -r _ id _; do say FAIL "$id" "$why"; done < "$CELLS"
+# fail_all WHY: no cell can run here.
+fail_all() {
+	log "$1"
+	while IFS=$TAB read -r _ id _; do say FAIL "$id" "$1"; done < "$CELLS"
 	say DONE
 	exit 0
-fi
+}
+why=$(models_usable) || fail_all "$why"
+set_slice_ext "$(conf slice_ext_us)" || fail_all "$why"
 # repro/repro-min.c on this kernel, once per unit and after every cell (so
 # it changes nothing they measure), for the attachment (scripts/attach.sh).
 # A guest owns its huge pages; the host reserves them by difference.

@@ -71,6 +71,9 @@ struct plan {
 	char kernel_asked[256], baseline_asked[256];
 	struct kernel_ref kernel, baseline;
 	bool has_baseline;
+	/* The baseline's models run on the kernel under test itself. */
+	bool baseline_same_kernel;
+	char baseline_variant[PLAN_NAME * 2 + 2];	/* KERNEL/MODEL, "" when none */
 	char hugepages[16];
 	bool pages_given;
 	struct list pages, models, baseline_models, clients, locks, strategies;
@@ -81,6 +84,7 @@ struct plan {
 	long steady_s;		/* 0: every run lasts duration_s */
 	bool hold_events;
 	bool repro_min;		/* run repro/repro-min.c once per unit, after its cells */
+	long slice_ext_us;	/* rseq/slice_ext_nsec in us for the run; 0: the kernel's */
 	bool evidence;		/* bufbench --trace-holds: the kernel's trace joined */
 	char pool[32], relation[32], workload[32];
 	uint64_t pool_bytes, relation_bytes;

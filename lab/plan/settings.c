@@ -154,10 +154,37 @@ static void icount_epoch(struct plan *p)
 	strftime(p->icount_epoch, sizeof(p->icount_epoch), "%Y-%m-%dT%H:%M:%S", &tm);
 }
 
+/*
+ * The baseline is the kernel under test: its models (BASELINE_MODELS, none
+ * by default) join MODELS, first, so that the run compares the models of
+ * one kernel, in one boot each.
+ */
+static void same_kernel_baseline(struct plan *p)
+{
+	struct list all = p->baseline_models;
+	for (int i = 0; i < p->models.n; i++)
+		if (!list_has(&all, p->models.item[i]) && all.n < PLAN_MAX_LIST)
+			snprintf(all.item[all.n++], PLAN_NAME, "%s", p->models.item[i]);
+	for (int i = 0; i < p->baseline_models.n; i++)
+		if (!list_has(&p->models, p->baseline_models.item[i]))
+			plan_note("MODELS: %s added: the baseline is %s/%s, on the kernel under test itself",
+				  p->baseline_models.item[i], p->kernel.label, p->baseline_models.item[i]);
+	p->models = all;
+	snprintf(p->baseline_variant, sizeof(p->baseline_variant), "%s/%s", p->kernel.label,
+		 p->baseline_models.item[0]);
+}
+
 static void guest_settings(struct plan *p, const char *top)
 {
 	const char *b = var_get("BASELINE");
-	snprintf(p->baseline_asked, sizeof(p->baseline_asked), "%s", b ? b : "6.12");
+	/*
+	 * A kernel that offers none is its own baseline (7.2-lab, 6.12):
+	 * then a comparison changes the model and nothing else.  Others are
+	 * compared with 6.12, the last release whose x86 build had none.
+	 */
+	bool offers_none = list_has(&p->kernel.models, "none");
+	snprintf(p->baseline_asked, sizeof(p->baseline_asked), "%s",
+		 b ? b : offers_none ? p->kernel.label : "6.12");
 	p->has_baseline = p->baseline_asked[0] && strcmp(p->baseline_asked, "none") != 0;
 	if (p->has_baseline) {
 		catalog_resolve(top, p->baseline_asked, "BASELINE", &p->baseline);
@@ -173,8 +200,8 @@ static void guest_settings(struct plan *p, const char *top)
 		check_models(&p->baseline_models, &p->baseline, "BASELINE_MODELS");
 		/* The kernel under test as its own baseline runs once. */
 		if (strcmp(p->baseline.label, p->kernel.label) == 0) {
-			plan_note("BASELINE is the kernel under test; running it once");
 			p->has_baseline = false;
+			p->baseline_same_kernel = true;
 		}
 	}
 	const char *models = var_get("MODELS");
@@ -187,6 +214,11 @@ static void guest_settings(struct plan *p, const char *top)
 	} else {
 		list_split(&p->models, "MODELS", "current");
 	}
+	if (p->baseline_same_kernel)
+		same_kernel_baseline(p);
+	else if (p->has_baseline)
+		snprintf(p->baseline_variant, sizeof(p->baseline_variant), "%s/%s", p->baseline.label,
+			 p->baseline_models.item[0]);
 	snprintf(p->model_switch, sizeof(p->model_switch), "%s", get_or("MODEL_SWITCH", "boot"));
 	check_one(p->model_switch, &vocab_model_switch, "MODEL_SWITCH");
 	snprintf(p->accel, sizeof(p->accel), "%s", get_or("ACCEL", get_or("PREEMPTLAB_ACCEL", "auto")));
@@ -281,6 +313,11 @@ void plan_settings(struct plan *p, const char *top)
 	p->hold_events = on_off("HOLD_EVENTS", "off");
 	p->repro_min = on_off("REPRO_MIN", "on");
 	p->evidence = on_off("EVIDENCE", "off");
+	/* The kernel takes 5..50 us (rseq_slice_ext_write() in kernel/rseq.c). */
+	const char *ext = var_get("SLICE_EXT_US");
+	p->slice_ext_us = ext && *ext ? parse_count("SLICE_EXT_US", ext, 5, 50) : 0;
+	if (p->slice_ext_us && !list_has(&p->locks, "rseq"))
+		plan_note("SLICE_EXT_US=%ld changes nothing without LOCKS=...,rseq", p->slice_ext_us);
 	snprintf(p->bufbench_args, sizeof(p->bufbench_args), "%s", get_or("BUFBENCH_ARGS", ""));
 	p->bufbench_argv.n = 0;
 	if (p->bufbench_args[strspn(p->bufbench_args, " \t")])

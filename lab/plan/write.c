@@ -71,6 +71,12 @@ static void json_settings(struct json *j, const struct plan *p)
 		json_kernel(j, "baseline", &p->baseline);
 	else
 		json_null(j, "baseline");
+	/* What every cell is compared with; same_kernel: only the model differs. */
+	if (p->baseline_variant[0])
+		json_str(j, "baseline_variant", p->baseline_variant);
+	else
+		json_null(j, "baseline_variant");
+	json_bool(j, "baseline_same_kernel", p->baseline_same_kernel);
 	json_str(j, "hugepages", p->hugepages);
 	json_list(j, "pages", &p->pages);
 	json_bool(j, "pages_given", p->pages_given);
@@ -92,6 +98,10 @@ static void json_settings(struct json *j, const struct plan *p)
 	json_bool(j, "hold_events", p->hold_events);
 	json_bool(j, "repro_min", p->repro_min);
 	json_bool(j, "evidence", p->evidence);
+	if (p->slice_ext_us)
+		json_int(j, "slice_ext_us", p->slice_ext_us);
+	else
+		json_null(j, "slice_ext_us");
 	json_list(j, "bufbench_args", &p->bufbench_argv);
 	json_begin_object(j, "pgbench");
 	json_bool(j, "enabled", p->pgbench);
@@ -275,6 +285,7 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u)
 	fprintf(f, "boot\t%ld\npg_first_rep\t%ld\nicount_epoch\t%s\n", u->boot,
 		u->pg_rep_base + 1, u->icount_epoch);
 	fprintf(f, "repro_min\t%s\n", p->repro_min ? "on" : "off");
+	fprintf(f, "slice_ext_us\t%ld\n", p->slice_ext_us);
 }
 
 int plan_write(const struct plan *p, const char *dir)

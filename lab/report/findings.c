@@ -68,6 +68,13 @@ static int is_6x_none(const struct cell *c)
 	return c->kernel_label[0] == '6' && c->kernel_label[1] == '.' && !strcmp(c->model, "none");
 }
 
+/* One kernel build: the same label and the same release string. */
+static int same_kernel(const struct cell *a, const struct cell *b)
+{
+	return !strcmp(a->kernel_label, b->kernel_label) &&
+	       !strcmp(a->kernel_release, b->kernel_release);
+}
+
 static int is_7x_lazy(const struct cell *c)
 {
 	return c->kernel_label[0] == '7' && c->kernel_label[1] == '.' && !strcmp(c->model, "lazy");
@@ -256,6 +263,22 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 			}
 			/* Remember a kernel range for regzbot from any bad pair. */
 			/* The known 6.x/none -> 7.x/lazy case wins over a plain range. */
+			/*
+			 * On one kernel that offers none (7.2-lab), none good
+			 * and lazy bad names the default 7dadeaa6e851 chose,
+			 * with the rest of the kernel version held fixed.
+			 */
+			if (c.worse && same_kernel(b, x) && !strcmp(b->model, "none") &&
+			    is_7x_lazy(x) && !fd->regzbot[0]) {
+				snprintf(fd->regzbot, sizeof(fd->regzbot), "7dadeaa6e851");
+				snprintf(fd->regzbot_why, sizeof(fd->regzbot_why),
+					 "on one kernel (%.64s, release %.64s) %.100s is good and %.100s is bad: "
+					 "only the model differs, and PREEMPT_LAZY is the default "
+					 "that commit 7dadeaa6e851 \"sched: Further restrict the "
+					 "preemption modes\" (v7.0-rc1) made, removing PREEMPT_NONE "
+					 "on x86 and arm64.",
+					 x->kernel_label, x->kernel_release, b->variant, x->variant);
+			}
 			if (c.worse && strcmp(b->kernel_label, x->kernel_label) &&
 			    strcmp(fd->regzbot, "7dadeaa6e851")) {
 				if (is_6x_none(b) && is_7x_lazy(x)) {
@@ -297,6 +320,11 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 			 best.base->variant, best.cell->variant, best.a.median,
 			 best.b.median, p);
 		append(fd->headline, sizeof(fd->headline), "%s", s);
+		if (same_kernel(best.base, best.cell) && strcmp(best.base->model, best.cell->model)) {
+			snprintf(s, sizeof(s), " Same kernel (%s, release %s): only the preemption "
+				 "model differs.", best.cell->kernel_label, best.cell->kernel_release);
+			append(fd->headline, sizeof(fd->headline), "%s", s);
+		}
 		if (!fd->worst) {
 			fd->base = best.base;
 			fd->worst = best.cell;

@@ -388,6 +388,68 @@ static void cell_notes(FILE *f, const struct results *r, bool *any)
 	free(names);
 }
 
+/*
+ * rseq cells: what became of the slice extension requests, summed over
+ * the repetitions, beside the kernel's own count where it keeps one.
+ */
+static void rseq_table(FILE *f, const struct results *r, const char *base_label)
+{
+	const struct cell **cells = calloc(r->ncells + 1, sizeof(*cells));
+	if (!cells)
+		exit(1);
+	size_t n = sorted(r, "bufbench", base_label, cells), k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(cells[i]->lock, "rseq"))
+			cells[k++] = cells[i];
+	if (!k) {
+		free(cells);
+		return;
+	}
+	txt_printf(f, "\nrseq slice extension per cell, summed over the n runs: holds = strategy "
+		   "lock acquisitions; granted = releases that found a grant, yielded = of those, "
+		   "handed back in time; revoked = requests the kernel cleared without a grant; "
+		   "kernel = its own counters (CONFIG_RSEQ_STATS, machine-wide): granted/expired; "
+		   "ext = grant length\n\n");
+	struct table t = { .cols = 11 };
+	const char *head[] = { "kernel", "model", "pages", "clients", "n", "holds", "granted",
+			       "yielded", "revoked", "kernel", "ext" };
+	t_row(&t, head);
+	for (size_t i = 0; i < k; i++) {
+		const struct cell *c = cells[i];
+		double *x = calloc(c->nruns + 1, sizeof(double));
+		if (!x)
+			exit(1);
+		double sum[6] = { 0 };
+		size_t have[6] = { 0 };
+		const char *paths[] = { "locks.strategy.acquisitions", "locks.strategy.rseq_grants",
+					"locks.strategy.rseq_yields", "locks.strategy.rseq_revoked",
+					"results.kernel_rseq.granted", "results.kernel_rseq.expired" };
+		for (int p = 0; p < 6; p++) {
+			have[p] = values(c, paths[p], x);
+			for (size_t j = 0; j < have[p]; j++)
+				sum[p] += x[j];
+		}
+		bool hext;
+		double ext = median_of(c, "provenance.slice_ext_ns", &hext);
+		free(x);
+		char cl[24], nn[24], v[4][32], kern[48], ex[32];
+		snprintf(cl, sizeof(cl), "%ld", c->clients);
+		snprintf(nn, sizeof(nn), "%zu", c->nruns);
+		for (int p = 0; p < 4; p++)
+			snprintf(v[p], sizeof(v[p]), have[p] ? "%.0f" : "-", sum[p]);
+		if (have[4])
+			snprintf(kern, sizeof(kern), "%.0f/%.0f", sum[4], sum[5]);
+		else
+			snprintf(kern, sizeof(kern), "-");
+		snprintf(ex, sizeof(ex), hext ? "%.0fus" : "-", ext / 1000);
+		const char *row[] = { c->kernel_label, c->model, pages_of(c), cl, nn, v[0], v[1],
+				      v[2], v[3], kern, ex };
+		t_row(&t, row);
+	}
+	t_print(f, &t);
+	free(cells);
+}
+
 /* The baseline kernel of the bench, from its manifest (or an older one's). */
 static const char *manifest_baseline(const struct results *r)
 {
@@ -404,9 +466,12 @@ void write_summary(FILE *f, const struct report *rp)
 	const struct results *r = rp->r;
 	char variant[200];
 	const char *base_variant = NULL, *base_label = manifest_baseline(r);
-	if (rp->baseline) {
-		base_variant = rp->baseline;
-		snprintf(variant, sizeof(variant), "%s", rp->baseline);
+	const char *planned = r->manifest ? jr_str(r->manifest, "plan.settings.baseline_variant", NULL)
+					  : NULL;
+	if (rp->baseline || (planned && *planned)) {
+		/* --baseline, else what the plan compared with (its own kernel too). */
+		base_variant = rp->baseline ? rp->baseline : planned;
+		snprintf(variant, sizeof(variant), "%s", base_variant);
 		variant[strcspn(variant, "/")] = 0;
 		base_label = variant;
 	} else if (base_label) {
@@ -429,6 +494,7 @@ void write_summary(FILE *f, const struct report *rp)
 		strstr(virt, "tcg") ? " (TCG: emulated, times are those of an emulator, compare "
 				      "cells with each other only)" : "");
 	bufbench_table(f, r, base_variant, base_label);
+	rseq_table(f, r, base_label);
 	bool pg = false;
 	for (size_t k = 0; k < r->ncells; k++)
 		pg |= !strcmp(r->cells[k].tool, "pgbench");
