@@ -43,7 +43,9 @@ if [ "$what" = unit ] || [ "$what" = all ]; then
 	done
 fi
 if [ "$what" = e2e ] || [ "$what" = all ]; then
-	for t in "$top"/tests/e2e/*.sh; do
+	# tests/long/ last: they may build a kernel, in the time the others left
+	# (PREEMPTLAB_TEST_DEADLINE).
+	for t in "$top"/tests/e2e/*.sh "$top"/tests/long/*.sh; do
 		[ -f "$t" ] && run sh "$t"
 	done
 fi
