@@ -34,6 +34,7 @@ fi
 
 # --- the image: cached, or built when the time allows -------------------------------
 minutes=$(
+	KCAT_DIR=$top/kernels
 	# shellcheck source=scripts/common.sh
 	. "$top/scripts/common.sh"
 	# shellcheck source=scripts/kernel-catalog.sh
@@ -70,9 +71,9 @@ else
 	tail -n 30 "$tmp/out"; fail "kernel_lab: the four-model bench on $series"
 fi
 for m in none voluntary full lazy; do
-	d=$tmp/run/runs/bufbench-$series-$m-4k-rseq-c4-r1.json
+	d=$tmp/run/runs/bufbench-$series-$m-4k-rseq-global-c4-r1.json
 	if [ ! -f "$d" ]; then
-		fail "kernel_lab: no document for $series/$m"; continue
+		fail "kernel_lab: no document for $series/$m (the run has: $(find "$tmp/run/runs" -name "*.json" -exec basename {} \; | tr '\n' ' '))"; continue
 	fi
 	want=$(echo "none voluntary full lazy" | sed "s/\\b$m\\b/($m)/")
 	# shellcheck disable=SC2016 # jq's variables
