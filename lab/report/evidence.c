@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include <stdlib.h>
 #include "textfmt.h"
 
 enum { E_HOLDS, E_FAULT, E_SWITCHED, E_IRQ, E_IRQ_FAULT, E_USER, E_VOL, E_BLOCKED, E_UNKNOWN,
@@ -91,25 +92,34 @@ static const char *intro =
 	"waiters = the waiters' time in those intervals over that time. Provenance per cell: "
 	"kernel release, model, page size obtained, lock, CPUs, virtualization.";
 
+/*
+ * One table row, written as it is: the report's own format, every string
+ * from the documents made safe for the output first (escaping the whole
+ * row would escape the markdown table's own pipes).
+ */
 static void row_text(const struct cell *c, const struct ev_row *w, char *buf, size_t len,
 		     bool md)
 {
 	char pg[32];
 	const struct jr_val *d = c->runs[0]->doc;
+	enum esc_mode m = md ? ESC_MD : ESC_TXT;
 	double cpus = 0;
 	jr_num(d, "provenance.cpus", &cpus);
+	char *variant = esc_dup(c->variant, m), *lock = esc_dup(c->lock, m);
+	char *rel = esc_dup(jr_str(d, "provenance.kernel_release", "?"), m);
+	char *virt = esc_dup(jr_str(d, "provenance.virtualization", "?"), m);
+	char *clk = esc_dup(jr_str(d, "provenance.clocksource", "?"), m);
 	snprintf(buf, len,
 		 md ? "| C%d | %s | %s | %s | %s | %.0f | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f "
 		      "| %.0f | %.0f | %.1f | %.2f | %.0f | %s, %.0f CPUs |\n"
 		    : "C%-3d %-10s %-18s %-6s %-6s %8.0f %-8s %6.0f %8.0f %5.0f %7.0f %5.0f %5.0f %5.0f "
 		      "%5.0f %8.1f %7.2f %5.0f  %s, %.0f CPUs\n",
-		 c->id, c->variant, jr_str(d, "provenance.kernel_release", "?"),
-		 page_name(c->page_kb, pg, sizeof(pg)), c->lock, w->v[E_HOLDS],
-		 jr_str(d, "provenance.virtualization", "?"), w->v[E_FAULT], w->v[E_SWITCHED],
+		 c->id, variant, rel, page_name(c->page_kb, pg, sizeof(pg)), lock, w->v[E_HOLDS],
+		 virt, w->v[E_FAULT], w->v[E_SWITCHED],
 		 w->v[E_IRQ], w->v[E_IRQ_FAULT], w->v[E_USER], w->v[E_VOL], w->v[E_BLOCKED],
 		 w->v[E_UNKNOWN], w->v[E_OFF_NS] / 1e6,
-		 w->v[E_OFF_NS] > 0 ? w->v[E_WAIT_NS] / w->v[E_OFF_NS] : 0, w->v[E_LOST],
-		 jr_str(d, "provenance.clocksource", "?"), cpus);
+		 w->v[E_OFF_NS] > 0 ? w->v[E_WAIT_NS] / w->v[E_OFF_NS] : 0, w->v[E_LOST], clk, cpus);
+	free(variant), free(lock), free(rel), free(virt), free(clk);
 }
 
 void write_evidence_txt(FILE *f, const struct results *r)
@@ -146,7 +156,7 @@ void write_evidence_md(FILE *f, const struct results *r)
 	for (size_t k = 0; k < r->ncells; k++)
 		if (row_of(&r->cells[k], &w)) {
 			row_text(&r->cells[k], &w, buf, sizeof(buf), true);
-			md_printf(f, "%s", buf);
+			fputs(buf, f);
 		}
 	md_printf(f, "\n");
 	for (size_t k = 0; k < r->ncells; k++)

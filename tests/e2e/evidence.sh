@@ -58,5 +58,7 @@ done
 check "evidence: 6.12/none: no holder preempted inside the kernel" jqt "$none" \
 	'[.evidence.phases[].switches.irq] | add == 0'
 check "evidence: the report has the Why table" grep -q '^Why: how holders lost the CPU' "$run/report.txt"
+check "evidence: report.md's Why table has a markdown row per cell, its pipes not escaped" \
+	test "$(grep -c '^| C[0-9]* | [0-9.]*/[a-z]* | ' "$run/report.md")" -ge 2
 check "evidence: no QEMU left" no_guest_left "$run"
 tests_done
