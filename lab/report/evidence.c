@@ -30,6 +30,20 @@ static const struct jr_val *fill_of(const struct jr_val *doc)
 	return NULL;
 }
 
+double evidence_fill_share(const struct cell *c, const char *field)
+{
+	double n = 0, d = 0;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct jr_val *p = fill_of(c->runs[i]->doc);
+		double a, b;
+		if (p && jr_num(p, field, &a) && jr_num(p, "holds", &b)) {
+			n += a;
+			d += b;
+		}
+	}
+	return d > 0 ? 100 * n / d : -1;
+}
+
 static bool row_of(const struct cell *c, struct ev_row *w)
 {
 	memset(w, 0, sizeof(*w));

@@ -14,6 +14,13 @@
 #include "results.h"
 
 bool evidence_present(const struct results *r);
+
+/*
+ * The share (%) of a cell's fill-phase holds, pooled over its runs, that
+ * the trace counted in field ("holds_with_fault", "holds_switched"); -1
+ * when no run has evidence.
+ */
+double evidence_fill_share(const struct cell *c, const char *field);
 void write_evidence_txt(FILE *f, const struct results *r);
 void write_evidence_md(FILE *f, const struct results *r);
 

@@ -1,4 +1,5 @@
 #include "fillphase.h"
+#include "evidence.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -195,10 +196,15 @@ void fill_headline(const struct results *r, char *buf, size_t len)
 	}
 	double fh = pooled_share(c, "results.phase.fill.strategy.holds_with_fault",
 				 "results.phase.fill.strategy.acquisitions");
+	double eh = evidence_fill_share(c, "holds_with_fault");
 	if (hold_events(c) && fh >= 0)
 		off += (size_t)snprintf(buf + off, len - off,
 					" %.2f%% of its fill-phase strategy-lock holds took a page "
 					"fault.", fh);
+	else if (eh >= 0)
+		off += (size_t)snprintf(buf + off, len - off,
+					" %.2f%% of its fill-phase strategy-lock holds took a page "
+					"fault (counted in the kernel's trace).", eh);
 	else
 		off += (size_t)snprintf(buf + off, len - off,
 					" faulting holds not counted (HOLD_EVENTS=on counts them).");
@@ -222,10 +228,12 @@ static void row_of(const struct cell *c, struct row *w)
 	w->has_ttf = side_of(c, &m_ttf, &w->ttf);
 	w->has_pgttf = side_of(c, &m_pg_ttf, &w->pgttf);
 	w->fault_pct = hold_events(c) ? pooled_share(c, "results.phase.fill.strategy.holds_with_fault",
-						     "results.phase.fill.strategy.acquisitions") : -1;
+						     "results.phase.fill.strategy.acquisitions")
+				      : evidence_fill_share(c, "holds_with_fault");
 	w->switch_pct = hold_events(c) ? pooled_share(c,
 						      "results.phase.fill.strategy.holds_with_switch",
-						      "results.phase.fill.strategy.acquisitions") : -1;
+						      "results.phase.fill.strategy.acquisitions")
+				       : evidence_fill_share(c, "holds_switched");
 }
 
 static const char *num(double v, bool has, char *buf, size_t len)
