@@ -18,6 +18,11 @@ PREEMPTLAB_APT_MAX_AGE=${PREEMPTLAB_APT_MAX_AGE:-86400}
 # kernel's security fixes are not older than a fortnight's lists); older
 # ones are refused.
 PREEMPTLAB_APT_STALE_MAX=${PREEMPTLAB_APT_STALE_MAX:-1209600}
+# The guest's Debian architecture (ARCH=arm64 from an x86 host): the private
+# apt of another architecture has lists and a cache of its own, so amd64's
+# stay as they were.
+KAPT_ARCH=${KAPT_ARCH:-amd64}
+case $KAPT_ARCH in amd64|arm64) ;; *) die "KAPT_ARCH must be amd64 or arm64, not '$KAPT_ARCH'" ;; esac
 
 # kcat_known: the catalog's series names, one a line.
 kcat_known() {
@@ -33,12 +38,25 @@ kcat_get() {
 	sed -n "s/^$2:[[:space:]]*//p" "$KCAT_DIR/$1" | head -n1 | sed 's/[[:space:]]*$//'
 }
 
+# kcat_package SERIES: the package regex for KAPT_ARCH: "package:" is
+# amd64's, "package_arm64:" arm64's (a series without one has no arm64
+# kernel, and says so).
+kcat_package() {
+	[ "$KAPT_ARCH" = amd64 ] && { kcat_get "$1" package; return; }
+	p=$(kcat_get "$1" "package_$KAPT_ARCH")
+	[ -n "$p" ] || die "kernel $1 has no $KAPT_ARCH package in kernels/$1 (no package_$KAPT_ARCH:); $KAPT_ARCH series: $(for s in $(kcat_known); do [ -n "$(kcat_get "$s" "package_$KAPT_ARCH")" ] && printf '%s ' "$s"; done)"
+	echo "$p"
+}
+
 kcat_unknown() {
 	echo "preemptlab: unknown kernel '$1'; known: $(kcat_known | tr '\n' ' ')(a series, an exact version such as 7.0.13, or a path to a bzImage)" >&2
 	exit 2
 }
 
-kapt_dir() { echo "$PREEMPTLAB_CACHE/apt/$1"; }
+kapt_dir() {
+	if [ "$KAPT_ARCH" = amd64 ]; then echo "$PREEMPTLAB_CACHE/apt/$1"
+	else echo "$PREEMPTLAB_CACHE/apt/$1-$KAPT_ARCH"; fi
+}
 
 # kapt SUITE apt-get|apt-cache ARGS...
 kapt() {
@@ -51,6 +69,7 @@ kapt() {
 		-o Dir::State::Lists="$d/lists" \
 		-o Dir::State::Status=/dev/null \
 		-o Dir::Cache="$d/cache" \
+		-o APT::Architecture="$KAPT_ARCH" -o APT::Architectures="$KAPT_ARCH" \
 		-o Acquire::AllowInsecureRepositories=false \
 		-o Acquire::AllowDowngradeToInsecureRepositories=false \
 		-o APT::Sandbox::User=root \
@@ -63,6 +82,7 @@ kapt_setup() {
 	[ -r "$PREEMPTLAB_KEYRING" ] ||
 		die "no archive keyring at $PREEMPTLAB_KEYRING; apt-get install debian-archive-keyring (or set PREEMPTLAB_KEYRING)"
 	line="deb [signed-by=$PREEMPTLAB_KEYRING] $PREEMPTLAB_MIRROR $1 main"
+	[ "$KAPT_ARCH" = amd64 ] || line="deb [arch=$KAPT_ARCH signed-by=$PREEMPTLAB_KEYRING] $PREEMPTLAB_MIRROR $1 main"
 	[ "$(cat "$d/sources.list" 2>/dev/null)" = "$line" ] || {
 		echo "$line" > "$d/sources.list"
 		rm -f "$d/updated"
@@ -129,15 +149,15 @@ kapt_fetch() {
 	mkdir -p "$debs"
 	# apt-get download's own file name: an epoch's colon becomes %3a, and
 	# source packages (linux-source-*) are architecture "all".
-	deb="$debs/${2}_$(echo "$3" | sed 's/:/%3a/')_amd64.deb"
-	[ -f "$deb" ] || [ ! -f "${deb%_amd64.deb}_all.deb" ] || deb=${deb%_amd64.deb}_all.deb
+	deb="$debs/${2}_$(echo "$3" | sed 's/:/%3a/')_$KAPT_ARCH.deb"
+	[ -f "$deb" ] || [ ! -f "${deb%_"$KAPT_ARCH".deb}_all.deb" ] || deb=${deb%_"$KAPT_ARCH".deb}_all.deb
 	# Unpacked before and its .deb since removed: nothing cached to check.
 	[ -f "$4/.unpacked" ] && [ ! -f "$deb" ] && return 0
 	if [ ! -f "$deb" ]; then
 		note "downloading $2 $3 from $1"
 		(cd "$debs" && kapt "$1" apt-get download "$2=$3") >&2 ||
 			die "apt-get download $2=$3 failed; check the network or PREEMPTLAB_MIRROR"
-		[ -f "$deb" ] || [ ! -f "${deb%_amd64.deb}_all.deb" ] || deb=${deb%_amd64.deb}_all.deb
+		[ -f "$deb" ] || [ ! -f "${deb%_"$KAPT_ARCH".deb}_all.deb" ] || deb=${deb%_"$KAPT_ARCH".deb}_all.deb
 		[ -f "$deb" ] || die "apt-get download left no $deb"
 	else
 		kapt_verify "$1" "$2" "$3" "$deb"

@@ -7,11 +7,21 @@
 #   A series built from source (source: build, e.g. 7.2-rseq) resolves to
 #   its finished build in the cache; --build (make kernel) builds it when
 #   there is none, which takes half an hour or more (scripts/kernel-build.sh).
-# Prints shell assignments (K_LABEL K_SOURCE K_VERSION K_SUITE K_PACKAGE
+# ARCH=arm64 (from the plan; KAPT_ARCH for the private apt) resolves the
+# series' arm64 package (package_arm64: in kernels/<series>) into a store
+# of its own; the default is amd64.
+# Prints shell assignments (K_ARCH K_LABEL K_SOURCE K_VERSION K_SUITE K_PACKAGE
 # K_PKGVERSION K_IMAGE K_SHA256 K_CONFIG K_RELEASE K_MODELS K_DEFAULT) for
 # callers to eval; progress goes to stderr.  Unknown values list the known
 # ones and exit 2.
 set -eu
+case ${ARCH:-amd64} in
+amd64|x86_64) KAPT_ARCH=amd64 ;;
+arm64|aarch64) KAPT_ARCH=arm64 ;;
+*) echo "preemptlab: ARCH must be amd64 or arm64, not '$ARCH'" >&2; exit 2 ;;
+esac
+export KAPT_ARCH
+K_ARCH=$KAPT_ARCH
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 # shellcheck source=scripts/kernel-catalog.sh
@@ -30,7 +40,7 @@ q() { printf "%s='%s'\n" "$1" "$(printf '%s' "$2" | sed "s/'/'\\\\''/g")"; }
 
 # emit: print the resolved kernel from the K_ variables.
 emit() {
-	for v in K_LABEL K_SOURCE K_VERSION K_SUITE K_PACKAGE K_PKGVERSION K_IMAGE K_SHA256 K_CONFIG K_RELEASE K_MODELS K_DEFAULT; do
+	for v in K_ARCH K_LABEL K_SOURCE K_VERSION K_SUITE K_PACKAGE K_PKGVERSION K_IMAGE K_SHA256 K_CONFIG K_RELEASE K_MODELS K_DEFAULT; do
 		eval "q $v \"\${$v:-}\""
 	done
 }
@@ -61,6 +71,9 @@ K_LABEL=$series
 K_SOURCE=$(kcat_get "$series" source)
 K_MODELS=$(kcat_get "$series" models)
 K_DEFAULT=$(kcat_get "$series" default)
+if [ "$K_SOURCE" != apt ] && [ "$KAPT_ARCH" != amd64 ]; then
+	die "kernel $series ($K_SOURCE) is amd64 only; ARCH=$KAPT_ARCH takes a Debian package series: $(for s in $(kcat_known); do [ -n "$(kcat_get "$s" "package_$KAPT_ARCH")" ] && printf '%s ' "$s"; done)"
+fi
 if [ "$K_SOURCE" = host ]; then
 	[ "$want" = "$series" ] || kcat_unknown "$want"
 	K_RELEASE=$(uname -r); K_VERSION=${K_RELEASE%%[-+]*}
@@ -86,12 +99,13 @@ fi
 
 # An exact version fetched before needs no archive at all.
 store="$PREEMPTLAB_CACHE/images/$series"
+[ "$KAPT_ARCH" = amd64 ] || store="$store-$KAPT_ARCH"
 if [ "$want" != "$series" ] && [ -f "$store/$want/resolved" ]; then
 	cat "$store/$want/resolved"; exit 0
 fi
 
 K_SUITE=$(kcat_get "$series" suite)
-re=$(kcat_get "$series" package)
+re=$(kcat_package "$series")
 also=$(kcat_get "$series" also)
 kapt_update "$K_SUITE"
 cands=$(kapt_candidates "$K_SUITE" "$re")

@@ -37,6 +37,11 @@ static bool catalog_get(const char *top, const char *series, const char *key, ch
 	return found;
 }
 
+bool catalog_value(const char *top, const char *series, const char *key, char *out, size_t len)
+{
+	return catalog_get(top, series, key, out, len) && out[0];
+}
+
 static int by_version(const void *a, const void *b)
 {
 	return strverscmp(*(char *const *)a, *(char *const *)b);
@@ -133,4 +138,19 @@ void catalog_resolve(const char *top, const char *asked, const char *var, struct
 	set_models(k, top, series);
 	for (int i = 0; i < n; i++)
 		free(names[i]);
+}
+
+/* The series that have KEY (e.g. package_arm64), space-separated. */
+void catalog_with_key(const char *top, const char *key, char *buf, size_t len)
+{
+	char *names[64], val[256];
+	int n = catalog_list(top, names, 64);
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (catalog_value(top, names[i], key, val, sizeof(val)) && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+						 names[i]);
+		free(names[i]);
+	}
 }

@@ -107,6 +107,8 @@ struct plan {
 	char guest_hugepages[8];	/* GUEST_HUGEPAGES: off | 2m | 1g */
 	long guest_hp_pages;		/* host huge pages backing guest RAM */
 	char accel[8];		/* kvm | tcg | icount | auto */
+	char arch[8];		/* ARCH: amd64 | arm64 (the guest's) */
+	bool cross;		/* the guest's architecture is not the host's */
 	long icount_shift;	/* icount: one instruction is 2^shift ns */
 	char icount_epoch[24];	/* icount: the guest's clock at boot, UTC */
 	/* Sizing. */
@@ -121,6 +123,11 @@ struct plan {
 	long est_seconds;
 	char command[4096];
 };
+
+/* arch.c: ARCH, after the kernels and ACCEL are known. */
+void arch_settings(struct plan *p, const char *top);
+bool catalog_value(const char *top, const char *series, const char *key, char *out, size_t len);
+void catalog_with_key(const char *top, const char *key, char *buf, size_t len);
 
 /* vars.c: the make variables. */
 const char *var_get(const char *name);	/* NULL when unset */

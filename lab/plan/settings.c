@@ -274,6 +274,7 @@ void plan_settings(struct plan *p, const char *top)
 		host_settings(p);
 	else
 		guest_settings(p, top);
+	arch_settings(p, top);
 	/* A scenario scales to the CPUs and RAM the cells will run on. */
 	snprintf(p->scenario, sizeof(p->scenario), "%s", get_or("SCENARIO", "default"));
 	scenario_select(p->scenario, p->vcpus, host ? mem_total_mb() : p->mem_given ? p->mem_mb : 0,
@@ -323,7 +324,15 @@ void plan_settings(struct plan *p, const char *top)
 	if (p->bufbench_args[strspn(p->bufbench_args, " \t")])
 		list_split(&p->bufbench_argv, "BUFBENCH_ARGS", p->bufbench_args);
 
-	p->pgbench = on_off("PGBENCH", "on");
+	p->pgbench = on_off("PGBENCH", p->cross ? "off" : "on");
+	/* The guest's PostgreSQL is the host's binaries: another architecture's
+	 * guest cannot run them (Debian's arm64 packages are not fetched yet). */
+	if (p->pgbench && p->cross)
+		plan_die("PGBENCH=on: an %s guest has no PostgreSQL (the initramfs carries the "
+			 "host's %s binaries); PGBENCH=off runs bufbench alone", p->arch, "amd64");
+	if (p->cross && !var_get("PGBENCH"))
+		plan_note("ARCH=%s: no pgbench in an %s guest (the host's PostgreSQL is not %s); "
+			  "bufbench cells only", p->arch, p->arch, p->arch);
 	if (p->pgbench) {
 		pg_huge_pages(p);
 		list_split(&p->pg_builtins, "PG_BUILTINS",

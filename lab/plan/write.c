@@ -124,6 +124,7 @@ static void json_settings(struct json *j, const struct plan *p)
 	json_end_object(j);
 	json_str(j, "model_switch", p->model_switch);
 	json_str(j, "accel", p->accel);
+	json_str(j, "arch", p->arch);
 	json_int(j, "icount_shift", p->icount_shift);
 	json_str(j, "icount_epoch", p->icount_epoch);
 	json_int(j, "vcpus", p->vcpus);
@@ -306,6 +307,7 @@ int plan_write(const struct plan *p, const char *dir)
 		p->hp1g, host ? "none" : p->accel, p->duration_s, p->warmup_s, p->est_seconds,
 		p->pgbench ? "on" : "off", p->profile ? "on" : "off");
 	fprintf(f, "icount_shift\t%ld\nicount_epoch\t%s\n", p->icount_shift, p->icount_epoch);
+	fprintf(f, "arch\t%s\ncross\t%d\n", p->arch, p->cross);
 	/* Each pgbench run's limit, and the scale its cluster's setup must load. */
 	fprintf(f, "pg_duration\t%ld\npg_scale\t%s\n", p->pg_duration_s,
 		p->pg_scale[0] ? p->pg_scale : "0");

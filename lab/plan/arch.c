@@ -1,0 +1,69 @@
+/*
+ * ARCH: the guest's architecture.  amd64 is what the lab always booted;
+ * arm64 boots Debian's arm64 kernels (package_arm64: in kernels/<series>)
+ * under qemu-system-aarch64 from an x86 host, where no KVM can run them.
+ * The default is the host's own architecture.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "plan.h"
+
+/* Debian's name for the host's architecture (uname -m otherwise). */
+static const char *host_arch(void)
+{
+	static struct utsname u;
+	if (uname(&u) != 0)
+		return "amd64";
+	if (strcmp(u.machine, "x86_64") == 0)
+		return "amd64";
+	if (strcmp(u.machine, "aarch64") == 0)
+		return "arm64";
+	return u.machine;
+}
+
+static void arch_kernel(const struct plan *p, const char *top, const struct kernel_ref *k,
+			const char *var)
+{
+	char key[32], val[256], known[512];
+	if (strcmp(p->arch, "amd64") == 0)
+		return;
+	snprintf(key, sizeof(key), "package_%s", p->arch);
+	if (strcmp(k->source, "apt") == 0 && catalog_value(top, k->label, key, val, sizeof(val)))
+		return;
+	catalog_with_key(top, key, known, sizeof(known));
+	plan_die("%s=%s: no %s kernel in kernels/%s (ARCH=%s boots Debian's %s packages: %s)", var,
+		 k->asked, p->arch, k->label, p->arch, p->arch, known);
+}
+
+void arch_settings(struct plan *p, const char *top)
+{
+	const char *a = var_get("ARCH");
+	const char *host = host_arch();
+	if (!a || !*a)
+		a = host;
+	else if (strcmp(a, "x86_64") == 0)
+		a = "amd64";
+	else if (strcmp(a, "aarch64") == 0)
+		a = "arm64";
+	if (strcmp(a, "amd64") != 0 && strcmp(a, "arm64") != 0)
+		plan_die("ARCH=%s: unknown architecture; use amd64 or arm64 (default: the host's, %s)",
+			 a, host);
+	snprintf(p->arch, sizeof(p->arch), "%.7s", a);
+	p->cross = strcmp(p->arch, host) != 0;
+	if (!p->cross)
+		return;
+	if (strcmp(p->kernel.source, "host") == 0)
+		plan_die("ARCH=%s: KERNEL=host runs on this %s machine; an %s guest needs a "
+			 "catalog kernel, e.g. KERNEL=7.0", p->arch, host, p->arch);
+	arch_kernel(p, top, &p->kernel, "KERNEL");
+	if (p->has_baseline)
+		arch_kernel(p, top, &p->baseline, "BASELINE");
+	/* Another architecture's guest runs under TCG: no KVM can run it. */
+	if (strcmp(p->accel, "kvm") == 0)
+		plan_die("ACCEL=kvm: an %s guest cannot run under KVM on this %s host; ACCEL=icount "
+			 "or tcg", p->arch, host);
+	if (strcmp(p->accel, "auto") == 0)
+		snprintf(p->accel, sizeof(p->accel), "icount");
+}
