@@ -75,6 +75,7 @@ e2e-test: config.mk
 
 bench: config.mk
 	$(MAKE) build-all
+	$(if $(filter arm64 aarch64,$(ARCH)),$(MAKE) cross-guest)
 	scripts/bench.sh
 
 lint:

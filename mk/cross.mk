@@ -20,15 +20,25 @@ endif
 CROSS_UNIT_BINS := $(filter-out %/test_json_read,$(UNIT_TEST_BINS))
 cross-unit-tests: $(CROSS_UNIT_BINS)
 
-cross-test: config.mk
-	@command -v $(CROSS_CC) >/dev/null || { echo "cross-test: no $(CROSS_CC): run ./configure --install-deps (gcc-aarch64-linux-gnu)" >&2; exit 1; }
-	@command -v $(QEMU_USER_AARCH64) >/dev/null || { echo "cross-test: no $(QEMU_USER_AARCH64): run ./configure --install-deps (qemu-user-static)" >&2; exit 1; }
+CROSS_MAKE = $(MAKE) CROSS_ARCH=aarch64 CC=$(CROSS_CC) B=build-arm64 HAVE_NUMA=0 HAVE_PQ=0 NUMA_STATIC=0 LDFLAGS=-static
+
+cross-config: config.mk
+	@command -v $(CROSS_CC) >/dev/null || { echo "cross: no $(CROSS_CC): run ./configure --install-deps (gcc-aarch64-linux-gnu)" >&2; exit 1; }
 	@mkdir -p build-arm64
 	@printf '%s\n' '/* Written by make cross-test: the static aarch64 build has no libnuma, no libpq. */' \
 		'#ifndef PREEMPTLAB_CONFIG_H' '#define PREEMPTLAB_CONFIG_H' '#define HAVE_NUMA 0' \
-		'#define HAVE_PQ 0' '#endif' > build-arm64/config.h
-	$(MAKE) CROSS_ARCH=aarch64 CC=$(CROSS_CC) B=build-arm64 HAVE_NUMA=0 HAVE_PQ=0 NUMA_STATIC=0 LDFLAGS=-static cross-unit-tests build-arm64/bufbench-static
+		'#define HAVE_PQ 0' '#endif' > build-arm64/config.h.tmp
+	@cmp -s build-arm64/config.h.tmp build-arm64/config.h || mv build-arm64/config.h.tmp build-arm64/config.h
+	@rm -f build-arm64/config.h.tmp
+
+# What an arm64 guest runs (ARCH=arm64; scripts/initramfs.sh takes them).
+cross-guest: cross-config
+	$(CROSS_MAKE) build-arm64/bufbench-static build-arm64/repro-min-static
+
+cross-test: cross-config
+	@command -v $(QEMU_USER_AARCH64) >/dev/null || { echo "cross-test: no $(QEMU_USER_AARCH64): run ./configure --install-deps (qemu-user-static)" >&2; exit 1; }
+	$(CROSS_MAKE) cross-unit-tests build-arm64/bufbench-static
 	rm -f build-arm64/tests/test_json_read
 	PREEMPTLAB_QEMU_USER=1 TEST_BUILD=build-arm64 TEST_EXEC=$(QEMU_USER_AARCH64) tests/run.sh unit
 
-.PHONY: cross-test cross-unit-tests
+.PHONY: cross-test cross-unit-tests cross-config cross-guest

@@ -6,6 +6,10 @@
 # libraries ldd finds for them are added at the same paths.  With PROFILE=on
 # the host's perf goes in the same way (guest/runner.sh records each
 # bufbench cell with it), linked as /bin/perf.
+# ARCH=arm64 (from an x86 host) builds an arm64 guest's: Debian's
+# busybox-static:arm64 through the private apt (dpkg -x, never installed),
+# and the lab's binaries cross-built into build-arm64/ (make cross-guest);
+# no PostgreSQL and no perf, which would be the host's amd64 binaries.
 # Usage: scripts/initramfs.sh OUT.cpio.gz
 set -eu
 # shellcheck source=scripts/common.sh
@@ -13,14 +17,39 @@ set -eu
 [ $# -eq 1 ] || die "usage: $0 OUT.cpio.gz"
 out=$1
 top=$(lab_top)
-busybox=${BUSYBOX:-/bin/busybox}
+case ${ARCH:-amd64} in
+amd64|x86_64) arch=amd64 bdir=$top/build ;;
+arm64|aarch64) arch=arm64 bdir=$top/build-arm64 ;;
+*) die "ARCH must be amd64 or arm64, not '$ARCH'" ;;
+esac
+# arm64_busybox: Debian's busybox-static for arm64, fetched once into the
+# cache (the host's suite: its lists are verified like the kernels').
+arm64_busybox() {
+	# shellcheck source=scripts/kernel-catalog.sh
+	KAPT_ARCH=arm64 . "$(dirname "$0")/kernel-catalog.sh"
+	suite=${PREEMPTLAB_ARM64_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")}
+	kapt_update "$suite" >&2
+	v=$(kapt_candidates "$suite" '^busybox-static$' | awk '$1 == "busybox-static" {print $3}' | head -n1)
+	[ -n "$v" ] || die "no busybox-static for arm64 in $suite (private apt in $(kapt_dir "$suite"))"
+	d=$PREEMPTLAB_CACHE/guest-arm64/busybox-static-$v
+	kapt_fetch "$suite" busybox-static "$v" "$d" >&2
+	echo "$d/bin/busybox"
+}
+if [ "$arch" = amd64 ]; then busybox=${BUSYBOX:-/bin/busybox}
+else busybox=${BUSYBOX:-$(arm64_busybox)}; fi
 # BUFBENCH_STATIC: another static build of bufbench (e.g. a custom one).
-bench=${BUFBENCH_STATIC:-$top/build/bufbench-static}
+bench=${BUFBENCH_STATIC:-$bdir/bufbench-static}
 
 # ldd fails on a static binary ("not a dynamic executable").
-{ [ -x "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1; } ||
-	die "$busybox is not a static busybox; apt-get install busybox-static"
-[ -x "$bench" ] || die "no $bench; run make build-all first"
+if [ "$arch" = amd64 ]; then
+	{ [ -x "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1; } ||
+		die "$busybox is not a static busybox; apt-get install busybox-static"
+	[ -x "$bench" ] || die "no $bench; run make build-all first"
+else
+	file -L "$busybox" | grep -q 'aarch64.*statically linked' ||
+		die "$busybox is not a static aarch64 busybox"
+	[ -x "$bench" ] || die "no $bench; run make cross-guest first (make bench ARCH=arm64 does)"
+fi
 
 # Scratch files live inside the mktemp directory, never beside it: a name
 # such as "$stage.pgfiles" in /tmp is predictable, and another user could
@@ -34,7 +63,7 @@ cp "$busybox" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$bench" "$stage/bin/bufbench-static"
 # The attachment's one-file reproducer, run by the runner after the cells.
-rmin=$top/build/repro-min-static
+rmin=$bdir/repro-min-static
 if [ -x "$rmin" ]; then cp "$rmin" "$stage/bin/repro-min"; fi
 cp "$top/guest/init" "$stage/init"
 cp "$top/guest/runner.sh" "$stage/guest/runner.sh"
@@ -55,7 +84,10 @@ copy_with_libs() {
 	done
 }
 pgfiles=$top/scripts/pg-guest-files.sh
-if [ -x "$pgfiles" ] && [ "${PGBENCH:-}" != off ]; then
+if [ "$arch" != amd64 ] && [ "${PGBENCH:-off}" != off ]; then
+	die "PGBENCH: an $arch guest has no PostgreSQL yet (the host's binaries are amd64); PGBENCH=off"
+fi
+if [ "$arch" = amd64 ] && [ -x "$pgfiles" ] && [ "${PGBENCH:-}" != off ]; then
 	"$pgfiles" > "$work/pgfiles" || die "$pgfiles failed (above); or build without it: PGBENCH=off"
 	while read -r f; do copy_with_libs "$f"; done < "$work/pgfiles"
 fi
@@ -71,8 +103,10 @@ find_perf() {
 	for c in /usr/bin/perf_*; do [ -x "$c" ] && p=$c; done
 	[ -n "$p" ] && [ "$(head -c4 "$p" | tr -d '\177')" = ELF ] && echo "$p"
 }
-case ${PROFILE:-off} in
-on|1|yes)
+case $arch:${PROFILE:-off} in
+arm64:on|arm64:1|arm64:yes)
+	note "PROFILE=on: the host's perf is amd64; an $arch guest runs unprofiled" ;;
+*:on|*:1|*:yes)
 	if perf=$(find_perf) && [ -n "$perf" ]; then
 		copy_with_libs "$perf"
 		[ "$perf" = /bin/perf ] || ln -s "$perf" "$stage/bin/perf"

@@ -3,13 +3,27 @@
 # the result channel on the second, both into host files that QEMU writes as
 # the guest does, so they survive a guest crash.  Runs QEMU in the
 # foreground (exec), so the caller's $! is QEMU's pid.
+# PREEMPTLAB_ARCH=arm64 boots an arm64 kernel on qemu-system-aarch64's virt
+# machine (-cpu max): its one PL011 (ttyAMA0) is the console, and the result
+# channel is a virtio console (hvc0; Debian's arm64 kernels build in
+# VIRTIO_CONSOLE and VIRTIO_PCI), written to the same kind of host file.
+# The caller's command line names both (console=ttyAMA0 preemptlab.chan=hvc0).
 # Usage: scripts/qemu-boot.sh KERNEL INITRD CMDLINE ACCEL VCPUS MEM_MB CONSOLE CHANNEL
 set -eu
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 [ $# -eq 8 ] || die "usage: $0 KERNEL INITRD CMDLINE ACCEL VCPUS MEM_MB CONSOLE CHANNEL"
-qemu=${QEMU:-qemu-system-x86_64}
-command -v "$qemu" >/dev/null || die "no $qemu; apt-get install qemu-system-x86"
+arch=${PREEMPTLAB_ARCH:-amd64}
+case $arch in
+amd64) qemu=${QEMU:-qemu-system-x86_64} pkg=qemu-system-x86 machine=pc
+	set -- "$@" -serial "file:$8" ;;
+arm64) qemu=${QEMU_AARCH64:-qemu-system-aarch64} pkg=qemu-system-arm machine=virt
+	case $8 in *,*) die "the CHANNEL path must hold no comma (QEMU's option syntax): '$8'" ;; esac
+	[ "$4" != kvm ] || die "an arm64 guest cannot run under KVM on this host; ACCEL=icount or tcg"
+	set -- "$@" -device virtio-serial-pci -chardev "file,id=chan,path=$8" -device virtconsole,chardev=chan ;;
+*) die "PREEMPTLAB_ARCH must be amd64 or arm64, not '$arch'" ;;
+esac
+command -v "$qemu" >/dev/null || die "no $qemu; apt-get install $pkg (or ./configure --install-deps)"
 case $4 in
 kvm) accel="-enable-kvm -cpu host" ;;
 # TCG's "max" model has pdpe1gb, which 1 GB pages need.
@@ -20,7 +34,10 @@ tcg) accel="-accel tcg,thread=multi -cpu max" ;;
 # RTC, which otherwise reads the host's clock.  The same initramfs then
 # boots to the same instructions, byte for byte (docs/kernels.md).
 icount) accel="-accel tcg,thread=single -icount shift=${PREEMPTLAB_ICOUNT_SHIFT:-3},sleep=off"
-	accel="$accel -cpu max,-rdrand,-rdseed -rtc base=${PREEMPTLAB_ICOUNT_EPOCH:-2026-01-01T00:00:00},clock=vm" ;;
+	# arm64's max CPU has no RNG switch in QEMU 7.2 (FEAT_RNG stays): its
+	# boots are not byte-for-byte repeatable the way x86's are.
+	cpu="-cpu max,-rdrand,-rdseed"; [ "$arch" = arm64 ] && cpu="-cpu max"
+	accel="$accel $cpu -rtc base=${PREEMPTLAB_ICOUNT_EPOCH:-2026-01-01T00:00:00},clock=vm" ;;
 *) die "accel must be kvm, tcg or icount, not '$4'" ;;
 esac
 # Guest RAM from the host's huge pages (GUEST_HUGEPAGES; the runner has
@@ -33,10 +50,12 @@ off) ;;
 *) die "PREEMPTLAB_GUEST_HUGEPAGES must be off, 2m or 1g, not '$PREEMPTLAB_GUEST_HUGEPAGES'" ;;
 esac
 # The command line, for the boot's log (logs/qemu-*.log).
-echo "qemu-boot: $qemu -machine pc $accel $mem -smp $5 -m $6 -kernel $1 -append '$3'" >&2
+echo "qemu-boot: $qemu -machine $machine $accel $mem -smp $5 -m $6 -kernel $1 -append '$3'" >&2
 # debug-threads names the vCPU threads "CPU N/KVM" (scripts/qemu-pin.sh).
+k=$1 i=$2 c=$3 n=$5 m=$6 con=$7
+shift 8	# what is left: the channel's options (above)
 # shellcheck disable=SC2086 # accel and mem hold several options
 exec "$qemu" -nodefaults -no-reboot -display none -monitor none -name preemptlab,debug-threads=on \
-	-machine pc $accel $mem -smp "$5" -m "$6" \
-	-kernel "$1" -initrd "$2" -append "$3" \
-	-serial "file:$7" -serial "file:$8"
+	-machine "$machine" $accel $mem -smp "$n" -m "$m" \
+	-kernel "$k" -initrd "$i" -append "$c" \
+	-serial "file:$con" "$@"
