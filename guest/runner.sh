@@ -48,7 +48,13 @@ exec 3>>"$CHAN"
 say() { echo "@@PL $*" >&3; }
 log() { echo "runner: $*"; }
 
-model_line() { cat "$PREEMPT" 2>/dev/null || echo "unreadable"; }
+# A kernel built with one model and no PREEMPT_DYNAMIC (Debian's arm64
+# kernels) has no debugfs file: its model is the catalog's (static_model).
+STATIC_MODEL=$(conf static_model)
+model_line() {
+	if [ ! -e "$PREEMPT" ] && [ -n "$STATIC_MODEL" ]; then echo "($STATIC_MODEL)"; return; fi
+	cat "$PREEMPT" 2>/dev/null || echo "unreadable"
+}
 # The current model is the one in parentheses: "none voluntary (full) lazy".
 model_now() { model_line | sed -n 's/.*(\([a-z_]*\)).*/\1/p'; }
 
@@ -102,6 +108,7 @@ models_usable() {
 	models=$(awk -F "$TAB" '$1 == "bufbench" { print $3 } $1 == "pgbench" { n = split($4, a, ","); for (i = 1; i <= n; i++) print a[i] }' "$CELLS" | sort -u)
 	for m in $models; do
 		[ "$m" = current ] && continue
+		[ "$m" = "$STATIC_MODEL" ] && [ ! -e "$PREEMPT" ] && continue
 		[ -w "$PREEMPT" ] || { echo "model $m asked, but $PREEMPT is not writable (no PREEMPT_DYNAMIC, debugfs not mounted, or locked down)"; return 1; }
 		case " $(model_line | tr -d '()') " in
 		*" $m "*) ;;

@@ -38,7 +38,7 @@ if [ "$(bconf host)" != 1 ]; then
 	# One initramfs serves every guest; its size is part of the guests' RAM,
 	# so the plan is sized again once it exists.
 	initrd=$(mktemp --suffix=.cpio.gz)
-	PGBENCH=$(bconf pgbench) PROFILE=$(bconf profile) "$here/initramfs.sh" "$initrd"
+	ARCH=$(bconf arch) PGBENCH=$(bconf pgbench) PROFILE=$(bconf profile) "$here/initramfs.sh" "$initrd"
 	"$plan" --top "$top" --out "$rundir" --initramfs-bytes "$(wc -c < "$initrd")"
 fi
 

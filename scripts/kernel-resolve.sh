@@ -71,6 +71,11 @@ K_LABEL=$series
 K_SOURCE=$(kcat_get "$series" source)
 K_MODELS=$(kcat_get "$series" models)
 K_DEFAULT=$(kcat_get "$series" default)
+# Another architecture's build may offer other models (models_arm64:).
+if [ "$KAPT_ARCH" != amd64 ] && [ -n "$(kcat_get "$series" "models_$KAPT_ARCH")" ]; then
+	K_MODELS=$(kcat_get "$series" "models_$KAPT_ARCH")
+	K_DEFAULT=$(kcat_get "$series" "default_$KAPT_ARCH")
+fi
 if [ "$K_SOURCE" != apt ] && [ "$KAPT_ARCH" != amd64 ]; then
 	die "kernel $series ($K_SOURCE) is amd64 only; ARCH=$KAPT_ARCH takes a Debian package series: $(for s in $(kcat_known); do [ -n "$(kcat_get "$s" "package_$KAPT_ARCH")" ] && printf '%s ' "$s"; done)"
 fi

@@ -31,6 +31,11 @@ lab_record_source "$top" "$rundir/logs"
 TAB=$(printf '\t')
 bconf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/bench.conf"; }
 is_host=$(bconf host)
+# The guests' architecture (ARCH): amd64, or arm64 on qemu-system-aarch64.
+garch=$(bconf arch); [ -n "$garch" ] || garch=amd64
+export PREEMPTLAB_ARCH="$garch"
+qemu_bin=${QEMU:-qemu-system-x86_64}
+[ "$garch" = arm64 ] && qemu_bin=${QEMU_AARCH64:-qemu-system-aarch64}
 DURATION=$(bconf duration) WARMUP=$(bconf warmup)
 PG_DURATION=$(bconf pg_duration) PG_SCALE=$(bconf pg_scale)
 
@@ -188,11 +193,16 @@ run_unit() {
 		# Each boot of a unit has its own epoch (BOOTS=): the plan says which.
 		PREEMPTLAB_ICOUNT_SHIFT=$(bconf icount_shift)
 		PREEMPTLAB_ICOUNT_EPOCH=$(awk -F "$TAB" '$1 == "icount_epoch" { print $2 }' "$plan/$uid.conf")
+		# A kernel the catalog gives one model (no PREEMPT_DYNAMIC, no
+		# debugfs file) runs that model: the runner is told which.
+		case ${K_MODELS:-} in ''|*' '*) ;; *) printf 'static_model\t%s\n' "$K_MODELS" >> "$work/$uid.conf" ;; esac
 		printf 'bufbench\t/bin/bufbench-static\nrepro_min_bin\t/bin/repro-min\ntop\t%s\nvirt\t%s\nicount_shift\t%s\nicount_epoch\t%s\n' \
 			"$top" "$virt" "$PREEMPTLAB_ICOUNT_SHIFT" "$PREEMPTLAB_ICOUNT_EPOCH" >> "$work/$uid.conf"
 		# Full boot messages: a guest that hangs or panics is diagnosed
 		# from its console log, and they cost under a second under TCG.
 		cmdline="console=ttyS0 panic=-1"
+		# virt's one PL011 is the console; the channel is a virtio console.
+		[ "$garch" = arm64 ] && cmdline="console=ttyAMA0 preemptlab.chan=hvc0 panic=-1"
 		{ has_pages "$cells" 1g || has_pages "$cells" try-1g; } &&
 			cmdline="$cmdline hugepagesz=1G hugepages=$(bconf hugepages_1g)"
 		[ -n "$boot_model" ] && cmdline="$cmdline preempt=$boot_model"
@@ -377,7 +387,8 @@ run_unit() {
 		--arg sha "${K_SHA256:-}" --arg config "${K_CONFIG:-}" --arg release "${K_RELEASE:-}" \
 		--arg models "$(awk -F "$TAB" '$1 == "bufbench" { print $3 }' "$plan/$uid.cells" | sort -u | tr '\n' ' ')" \
 		--arg accel "$accel" --arg cmdline "$cmdline" --arg bm "$boot_model" --arg ghp "${guest_hp:-off}" \
-		'{unit:$unit, kind:$kind, role:$role, label:$lbl, version:$version, package:$package,
+		--arg arch "$(if [ "$kind" = host ]; then uname -m; elif [ "$garch" = arm64 ]; then echo aarch64; else echo x86_64; fi)" \
+		'{unit:$unit, kind:$kind, role:$role, label:$lbl, arch:$arch, version:$version, package:$package,
 		  package_version:$pkgver, suite:$suite, image:$image, image_sha256:$sha, config:$config,
 		  release:$release, models:($models|split(" ")|map(select(. != ""))), boot_model:$bm,
 		  accel:$accel, emulated:($accel != "kvm"), cmdline:$cmdline,
@@ -389,7 +400,7 @@ run_unit() {
 if [ "$is_host" != 1 ]; then
 	[ -f "$base_initrd" ] || die "no initramfs for the guests (scripts/initramfs.sh)"
 	cut -f3,4 "$plan/units.tsv" | sort -u | while IFS=$TAB read -r role asked; do
-		"$here/kernel-resolve.sh" "$asked" > "$rundir/logs/kernel-$role.env" || exit $?
+		ARCH=$garch "$here/kernel-resolve.sh" "$asked" > "$rundir/logs/kernel-$role.env" || exit $?
 	done
 fi
 while IFS=$TAB read -r uid kind role _asked _label boot_model _rest; do
@@ -408,7 +419,7 @@ pg_docs=$(find "$rundir/runs" -name 'pgbench-*.json' | wc -l)
 unavailable=$(find "$rundir/logs" -name 'unavailable-*.txt' | wc -l)
 profiles=$(find "$rundir/perf" -name '*.perf.txt' -o -name '*.folded' | wc -l)
 qemu=""
-[ "$is_host" = 1 ] || qemu=$(${QEMU:-qemu-system-x86_64} --version | head -n1)
+[ "$is_host" = 1 ] || qemu=$("$qemu_bin" --version | head -n1)
 jq -n --slurpfile plan "$rundir/plan.json" --slurpfile units "$work/kernels.jsonl" \
 	--slurpfile boots "$work/boots.jsonl" --arg qemu "$qemu" \
 	--arg release "$(uname -r)" --arg uname "$(uname -a)" --argjson cpus "$(nproc)" \

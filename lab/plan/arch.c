@@ -37,7 +37,8 @@ static void arch_kernel(const struct plan *p, const char *top, const struct kern
 		 k->asked, p->arch, k->label, p->arch, p->arch, known);
 }
 
-void arch_settings(struct plan *p, const char *top)
+/* Before the catalog is read: the models a series offers depend on it. */
+void arch_pick(struct plan *p)
 {
 	const char *a = var_get("ARCH");
 	const char *host = host_arch();
@@ -52,6 +53,12 @@ void arch_settings(struct plan *p, const char *top)
 			 a, host);
 	snprintf(p->arch, sizeof(p->arch), "%.7s", a);
 	p->cross = strcmp(p->arch, host) != 0;
+	catalog_set_arch(p->arch);
+}
+
+void arch_settings(struct plan *p, const char *top)
+{
+	const char *host = host_arch();
 	if (!p->cross)
 		return;
 	if (strcmp(p->kernel.source, "host") == 0)

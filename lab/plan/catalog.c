@@ -85,11 +85,23 @@ void catalog_known(const char *top, char *buf, size_t len)
 	}
 }
 
+/* ARCH: another architecture's build may offer other models (models_arm64:). */
+static char catalog_arch[8] = "amd64";
+void catalog_set_arch(const char *arch)
+{
+	snprintf(catalog_arch, sizeof(catalog_arch), "%.7s", arch);
+}
+
 static void set_models(struct kernel_ref *k, const char *top, const char *series)
 {
-	char models[256] = "", def[32] = "";
+	char models[256] = "", def[32] = "", key[32];
 	catalog_get(top, series, "models", models, sizeof(models));
 	catalog_get(top, series, "default", def, sizeof(def));
+	snprintf(key, sizeof(key), "models_%s", catalog_arch);
+	if (strcmp(catalog_arch, "amd64") != 0 && catalog_value(top, series, key, models, sizeof(models))) {
+		snprintf(key, sizeof(key), "default_%s", catalog_arch);
+		catalog_get(top, series, key, def, sizeof(def));
+	}
 	k->models.n = 0;
 	if (models[0])
 		list_split(&k->models, "models", models);

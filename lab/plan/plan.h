@@ -127,6 +127,8 @@ struct plan {
 /* arch.c: ARCH, after the kernels and ACCEL are known. */
 void arch_settings(struct plan *p, const char *top);
 bool catalog_value(const char *top, const char *series, const char *key, char *out, size_t len);
+void catalog_set_arch(const char *arch);
+void arch_pick(struct plan *p);
 void catalog_with_key(const char *top, const char *key, char *buf, size_t len);
 
 /* vars.c: the make variables. */
