@@ -102,11 +102,15 @@ if [ "$K_SOURCE" = build ]; then
 fi
 [ "$K_SOURCE" = apt ] || die "kernels/$series: unknown source '$K_SOURCE' (apt, build or host)"
 
+# cached FILE: a resolution from before, with the catalog's models of now
+# (kernels/<series> may have changed since; the later assignment wins).
+cached() { cat "$1"; q K_MODELS "$K_MODELS"; q K_DEFAULT "$K_DEFAULT"; }
+
 # An exact version fetched before needs no archive at all.
 store="$PREEMPTLAB_CACHE/images/$series"
 [ "$KAPT_ARCH" = amd64 ] || store="$store-$KAPT_ARCH"
 if [ "$want" != "$series" ] && [ -f "$store/$want/resolved" ]; then
-	cat "$store/$want/resolved"; exit 0
+	cached "$store/$want/resolved"; exit 0
 fi
 
 K_SUITE=$(kcat_get "$series" suite)
@@ -125,7 +129,7 @@ fi
 set -- $line
 K_PACKAGE=$1 K_VERSION=$2 K_PKGVERSION=$3
 dir="$store/$K_VERSION"
-if [ -f "$dir/resolved" ]; then cat "$dir/resolved"; exit 0; fi
+if [ -f "$dir/resolved" ]; then cached "$dir/resolved"; exit 0; fi
 
 kapt_fetch "$K_SUITE" "$K_PACKAGE" "$K_PKGVERSION" "$dir/root"
 # "also": packages the main one depends on that carry what we need (config).
