@@ -51,6 +51,9 @@ log() { echo "runner: $*"; }
 # A kernel built with one model and no PREEMPT_DYNAMIC (Debian's arm64
 # kernels) has no debugfs file: its model is the catalog's (static_model).
 STATIC_MODEL=$(conf static_model)
+# bufbench records it as its model (provenance source "env") only then.
+STATIC_ENV=""
+[ -n "$STATIC_MODEL" ] && [ ! -e /sys/kernel/debug/sched/preempt ] && STATIC_ENV=$STATIC_MODEL
 model_line() {
 	if [ ! -e "$PREEMPT" ] && [ -n "$STATIC_MODEL" ]; then echo "($STATIC_MODEL)"; return; fi
 	cat "$PREEMPT" 2>/dev/null || echo "unreadable"
@@ -282,6 +285,7 @@ run_bufbench() {
 	set -f
 	# shellcheck disable=SC2086 # rec is a command, args the planner's options
 	env PREEMPTLAB_KERNEL="$LABEL" ${VIRT:+PREEMPTLAB_VIRT="$VIRT"} PROFILE_FREQ="$PROFILE_FREQ" \
+		${STATIC_ENV:+PREEMPTLAB_MODEL="$STATIC_ENV"} \
 		PROFILE_CALLGRAPH="$(conf profile_callgraph)" PROFILE=on $rec "$BENCH" $args \
 		--json "$WORK/run.json" < /dev/null > "$WORK/run.log" 2>&1
 	rc=$?

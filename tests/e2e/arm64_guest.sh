@@ -1,0 +1,76 @@
+#!/bin/sh
+# An arm64 guest from this x86 host (ARCH=arm64): Debian's arm64 7.0
+# through the private apt, booted on qemu-system-aarch64's virt machine
+# under icount, one short bufbench cell over the virtio-console channel,
+# and the architecture recorded in the result and the manifest.  Then the
+# planner's refusals of what cannot run on arm64.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+tmp=$(mktemp -d)
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
+
+# Refusals first: they need neither QEMU nor the archive.
+plan=$top/build/plan
+refused() {
+	rc=0; "$plan" --check --top "$top" "$@" > "$tmp/refused" 2>&1 || rc=$?
+	[ "$rc" = 2 ] && grep -q "$1" "$tmp/refused"
+}
+check "arm64: KERNEL=host with ARCH=arm64 is refused" refused ARCH=arm64 KERNEL=host
+check "arm64: an unknown ARCH is refused, naming amd64 and arm64" refused ARCH=sparc KERNEL=7.0
+check "arm64: ... and the refusal names the fix" grep -q 'use amd64 or arm64' "$tmp/refused"
+check "arm64: a kernel with no arm64 package is refused, naming those that have one" \
+	sh -c "'$plan' --check --top '$top' KERNEL=7.2-lab ARCH=arm64 2>&1 | grep -q 'arm64 packages: 6.12 7.0'"
+check "arm64: ACCEL=kvm is refused for an arm64 guest" refused ACCEL=kvm KERNEL=7.0 ARCH=arm64
+check "arm64: PGBENCH=on is refused for an arm64 guest" refused PGBENCH=on KERNEL=7.0 ARCH=arm64
+check "arm64: arm64 7.0 offers full only (Debian builds it without PREEMPT_DYNAMIC)" \
+	sh -c "'$plan' --check --top '$top' KERNEL=7.0 ARCH=arm64 MODELS=lazy 2>&1 | grep -q \"offers the models 'full'\""
+
+for tool in qemu-system-aarch64 aarch64-linux-gnu-gcc; do
+	if ! command -v "$tool" > /dev/null; then
+		skip "arm64: no $tool (./configure --install-deps: qemu-system-arm, gcc-aarch64-linux-gnu)"
+		tests_done; exit 0
+	fi
+done
+if ! ARCH=arm64 "$top/scripts/kernel-resolve.sh" 7.0 > "$tmp/k" 2> "$tmp/k.err"; then
+	if grep -q -e 'apt-get update of .* failed' -e 'download .* failed' "$tmp/k.err"; then
+		skip "arm64: Debian's archive is unreachable and no arm64 7.0 image is cached"
+		tests_done; exit 0
+	fi
+	cat "$tmp/k.err"; fail "arm64: resolve 7.0 for arm64"; exit 1
+fi
+# shellcheck disable=SC1091 # written just above
+. "$tmp/k"
+check "arm64: the resolved 7.0 is Debian's arm64 package" \
+	sh -c "[ '$K_ARCH' = arm64 ] && echo '$K_PACKAGE' | grep -q -- '-arm64\$'"
+make -C "$top" cross-guest > "$tmp/cross.out" 2>&1 || { tail -n 20 "$tmp/cross.out"; fail "arm64: make cross-guest"; exit 1; }
+
+export KERNEL=7.0 ARCH=arm64 BASELINE=none PAGES=4k CLIENTS=2 DURATION=2 REPEAT=1
+export PGBENCH=off REPRO_MIN=off POOL=64M RELATION=256M
+run=$tmp/run
+start=$(date +%s)
+if "$top/scripts/bench.sh" "$run" > "$tmp/out" 2>&1; then
+	pass "arm64: 7.0 arm64 guest bench finished ($(( $(date +%s) - start ))s)"
+else
+	cat "$tmp/out"; tail -n 25 "$run"/logs/console-*.log; fail "arm64: 7.0 arm64 guest bench"
+fi
+f=$run/runs/bufbench-7.0-full-4k-tas-c2-r1.json
+if [ -f "$f" ]; then
+	check "arm64: the result's provenance.arch is aarch64" test "$(jq -r .provenance.arch "$f")" = aarch64
+	check "arm64: the result has the arm64 release $K_RELEASE" \
+		test "$(jq -r .provenance.kernel_release "$f")" = "$K_RELEASE"
+	check "arm64: the static model full is recorded (from the catalog, not unknown)" \
+		test "$(jq -r .provenance.preempt_model "$f")" = full
+	check "arm64: the cell ran under icount with tps" \
+		jqt "$f" '.provenance.virtualization == "tcg-icount" and .results.tps > 0'
+else
+	fail "arm64: no result arrived over the virtio console"
+fi
+check "arm64: the manifest names the unit's architecture aarch64 and arm64 QEMU" \
+	jqt "$run/manifest.json" '(.units[0].arch == "aarch64") and (.qemu | test("aarch64|QEMU"))'
+check "arm64: the console is the PL011 (ttyAMA0)" grep -q 'ttyAMA0' "$run/logs/console-7.0-full-boot1.log"
+check "arm64: the summary names aarch64" grep -q aarch64 "$run/summary.txt"
+check "arm64: no QEMU left" no_guest_left "$run"
+tests_done
