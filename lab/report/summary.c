@@ -98,6 +98,18 @@ static const char *first_str(const struct cell *c, const char *path)
 	return c->nruns ? jr_str(c->runs[0]->doc, path, "?") : "?";
 }
 
+/* The kernel column: the label, and the architecture where it is not
+ * x86_64 (an arm64 guest's cells say "7.0(aarch64)"; older results have
+ * no arch and x86 cells keep their plain label). */
+static const char *kernel_col(const struct cell *c, char *buf, size_t len)
+{
+	const char *arch = c->nruns ? jr_str(c->runs[0]->doc, "provenance.arch", NULL) : NULL;
+	if (!arch || !*arch || !strcmp(arch, "x86_64"))
+		return c->kernel_label;
+	snprintf(buf, len, "%s(%s)", c->kernel_label, arch);
+	return buf;
+}
+
 /* Cells of the same comparison group (all but kernel and model). */
 static int same_group(const struct cell *a, const struct cell *b)
 {
@@ -249,6 +261,7 @@ static void bufbench_table(FILE *f, const struct results *r, const char *base_va
 		const struct cell *c = cells[i];
 		struct row_stats s = tps_of(c);
 		char got[32], cl[24], nn[24], med[32], mn[32], mx[32], sp[32], fl[32], spin[32], vs[32];
+		char kc[96];
 		bool hf, hs;
 		double faults = median_of(c, "results.minor_faults_per_txn", &hf);
 		double share = median_of(c, "results.spin_share", &hs);
@@ -264,9 +277,9 @@ static void bufbench_table(FILE *f, const struct results *r, const char *base_va
 		snprintf(fl, sizeof(fl), hf ? "%.2f" : "-", faults * 1000);
 		snprintf(spin, sizeof(spin), hs ? "%.3f" : "-", share * 100);
 		ratio_text(c, reference(r, c, base_variant), s.med, vs, sizeof(vs));
-		const char *row[] = { c->kernel_label, c->kernel_release, c->model, pages_of(c),
-				      psize(c->page_kb, got, sizeof(got)), c->lock, c->strategy, cl, nn,
-				      med, mn, mx, sp, fl, spin, vs };
+		const char *row[] = { kernel_col(c, kc, sizeof(kc)), c->kernel_release, c->model,
+				      pages_of(c), psize(c->page_kb, got, sizeof(got)), c->lock,
+				      c->strategy, cl, nn, med, mn, mx, sp, fl, spin, vs };
 		t_row(&t, row);
 	}
 	t_print(f, &t);
