@@ -16,6 +16,9 @@
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26
 #endif
+#ifndef MAP_HUGE_64KB
+#define MAP_HUGE_64KB (16 << MAP_HUGE_SHIFT)
+#endif
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
 #endif
@@ -97,7 +100,7 @@ static void *map_hugetlb(size_t *size, long page_kb)
 	size_t pg = (size_t)page_kb * 1024;
 	*size = (*size + pg - 1) / pg * pg;
 	int flags = MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB |
-		    (page_kb == 2048 ? MAP_HUGE_2MB : MAP_HUGE_1GB);
+		    (page_kb == 2048 ? MAP_HUGE_2MB : page_kb == 64 ? MAP_HUGE_64KB : MAP_HUGE_1GB);
 	return mmap(NULL, *size, PROT_READ | PROT_WRITE, flags, -1, 0);
 }
 
@@ -108,7 +111,17 @@ static void hugetlb_hint(char *err, size_t errlen, long page_kb, size_t size)
 	long total = hugetlb_counter(page_kb, "nr_hugepages");
 	/* The pool must grow by what is missing, on top of what others use. */
 	long want = (total > 0 ? total : 0) + need - (free_pages > 0 ? free_pages : 0);
-	if (page_kb == 2048)
+	if (page_kb == 64 && total < 0)
+		snprintf(err, errlen,
+			 "cannot map %zu MB on 64 KB pages: this kernel offers none (no "
+			 "/sys/kernel/mm/hugepages/hugepages-64kB: arm64 with 4 KB pages has them)",
+			 size >> 20);
+	else if (page_kb == 64)
+		snprintf(err, errlen,
+			 "cannot map %zu MB on 64 KB pages (%ld free, %ld needed): reserve them with "
+			 "'echo %ld > /sys/kernel/mm/hugepages/hugepages-64kB/nr_hugepages' (as root)",
+			 size >> 20, free_pages < 0 ? 0 : free_pages, need, want);
+	else if (page_kb == 2048)
 		snprintf(err, errlen,
 			 "cannot map %zu MB on 2 MB pages (%ld free, %ld needed): reserve them with "
 			 "'sysctl vm.nr_hugepages=%ld' (as root), or use --pages try-2m",
@@ -180,13 +193,14 @@ int shmem_create(struct shmem_seg *s, size_t size, enum page_policy pol, const c
 	s->size = size;
 	void *p = MAP_FAILED;
 
-	if (pol == PAGES_2M || pol == PAGES_TRY_2M || pol == PAGES_1G || pol == PAGES_TRY_1G) {
-		long kb = (pol == PAGES_2M || pol == PAGES_TRY_2M) ? 2048 : 1048576;
+	if (pol == PAGES_2M || pol == PAGES_TRY_2M || pol == PAGES_1G || pol == PAGES_TRY_1G ||
+	    pol == PAGES_64K) {
+		long kb = (pol == PAGES_2M || pol == PAGES_TRY_2M) ? 2048 : pol == PAGES_64K ? 64 : 1048576;
 		size_t want = size;
 		p = map_hugetlb(&want, kb);
 		if (p != MAP_FAILED) {
 			s->size = want;
-		} else if (pol == PAGES_2M || pol == PAGES_1G) {
+		} else if (pol == PAGES_2M || pol == PAGES_1G || pol == PAGES_64K) {
 			hugetlb_hint(err, errlen, kb, size);
 			return -1;
 		} else {

@@ -10,7 +10,9 @@
 
 #include <stddef.h>
 
-enum page_policy { PAGES_4K, PAGES_THP, PAGES_2M, PAGES_1G, PAGES_TRY_2M, PAGES_TRY_1G };
+/* PAGES_64K: arm64's contiguous-PTE hugetlb size (4 KB granule); last, so
+ * the others keep their numbers. */
+enum page_policy { PAGES_4K, PAGES_THP, PAGES_2M, PAGES_1G, PAGES_TRY_2M, PAGES_TRY_1G, PAGES_64K };
 
 struct shmem_seg {
 	void *base;

@@ -16,6 +16,7 @@ static const struct vocab_item pages[] = {
 	{ "1g", PAGES_1G, "1 GB hugetlb pages (MAP_HUGE_1GB); fails when none are reserved" },
 	{ "try-2m", PAGES_TRY_2M, "2 MB pages, falling back to 4 KB (PostgreSQL's huge_pages=try)" },
 	{ "try-1g", PAGES_TRY_1G, "1 GB pages, falling back to 4 KB" },
+	{ "64k", PAGES_64K, "64 KB hugetlb pages (arm64's contiguous PTEs, hugepages-64kB); fails where the kernel has none or none are reserved" },
 };
 const struct vocab vocab_pages = {
 	"pages", "PAGES", "--pages", "page policy of the shared segment", ITEMS(pages)

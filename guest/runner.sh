@@ -127,6 +127,15 @@ models_usable() {
 set_hugepages() {
 	hp_short=""
 	[ "$KIND" = guest ] || return 0
+	# 64 KB pages (arm64's contiguous PTEs): as much memory as the 2 MB
+	# reservation, where the kernel has that size.
+	hp64=/sys/kernel/mm/hugepages/hugepages-64kB/nr_hugepages
+	if [ -e "$hp64" ]; then
+		w64=0; [ "$1" = 64k ] && w64=$((HP2M * 32))
+		echo "$w64" > "$hp64" 2>/dev/null
+		h64=$(cat "$hp64" 2>/dev/null || echo 0)
+		[ "$h64" -ge "$w64" ] || { hp_short="the guest could reserve only $h64 of $w64 64 KB pages: give it more memory (MEM_MB)"; log "$hp_short"; }
+	fi
 	case $1 in
 	2m|try-2m) want=$HP2M ;;
 	*) want=0 ;;
