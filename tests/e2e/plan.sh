@@ -32,7 +32,7 @@ refuse() {
 	fi
 }
 refuse "an unknown kernel" "known: 6.1 6.12 7.0" KERNEL=7.9
-refuse "an unknown page size" "use 4k, thp, 2m, 1g, try-2m or try-1g" PAGES=4k,3m
+refuse "an unknown page size" "use 4k, thp, 2m, 1g, try-2m, try-1g or 64k" PAGES=4k,3m
 refuse "an unknown HUGEPAGES" "use off, on, try or compare" HUGEPAGES=yes
 refuse "an unknown lock" "use tas, rseq, futex, mcs, resilient or resilient-late" LOCKS=tas,spin
 refuse "an unknown strategy" "partitioned:N" STRATEGY=lru
