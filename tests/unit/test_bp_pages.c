@@ -125,7 +125,25 @@ int main(void)
 
 	struct shmem_seg s;
 	char err[512];
-	int rc = shmem_create(&s, 8 * MB, PAGES_4K, "bind:999", err, sizeof(err));
+	/* 64k (arm64's contiguous PTEs): where the kernel has no such size
+	 * (any x86 one) the run fails saying so; where it has the size and
+	 * pages are free, the segment is on 64 KB pages, or the error names
+	 * the reservation to make. */
+	int rc;
+	if (read_long("/sys/kernel/mm/hugepages/hugepages-64kB/nr_hugepages") < 0) {
+		rc = shmem_create(&s, 8 * MB, PAGES_64K, NULL, err, sizeof(err));
+		CHECK(rc != 0 && strstr(err, "offers none") && strstr(err, "hugepages-64kB"),
+		      "64k without hugepages-64kB fails naming it: %s", rc ? err : "(mapped)");
+		if (rc == 0)
+			shmem_destroy(&s);
+	} else {
+		rc = shmem_create(&s, 8 * MB, PAGES_64K, NULL, err, sizeof(err));
+		CHECK(rc == 0 ? smaps_kernel_page_kb(s.base) == 64 : strstr(err, "hugepages-64kB") != NULL,
+		      "64k maps 64 KB pages or names the reservation: %s", rc ? err : "mapped");
+		if (rc == 0)
+			shmem_destroy(&s);
+	}
+	rc = shmem_create(&s, 8 * MB, PAGES_4K, "bind:999", err, sizeof(err));
 	CHECK(rc != 0 && strstr(err, "bind:999"), "a bad NUMA node is refused: %s", rc ? err : "");
 	return CHECK_DONE();
 }
