@@ -40,7 +40,6 @@ for h in libelf.h openssl/ssl.h; do
 done
 
 suite=$(kcat_get "$series" suite)
-re=$(kcat_get "$series" package)
 base=$(kcat_get "$series" base)
 target=$(kcat_get "$series" target)
 target=${target:-bzImage}
@@ -70,11 +69,8 @@ fragment_ops() {
 # A fragment the build could not apply fails now, not after the download.
 ops=$(fragment_ops)
 
-kapt_update "$suite"
-line=$(kapt_candidates "$suite" "$re" | head -n1)
-[ -n "$line" ] || die "no package matching $re in $suite (has Debian dropped it? edit kernels/$series)"
-# shellcheck disable=SC2086 # three fields
-set -- $line
+# shellcheck disable=SC2046 # three fields
+set -- $(kbuild_source "$series")
 pkg=$1 ver=$2 pkgver=$3
 out=$(kbuild_root "$series")/$pkgver-$hash
 if [ -f "$out/resolved" ]; then
@@ -124,11 +120,7 @@ if [ -n "$patches" ] && [ ! -f "$tree/.patched" ]; then
 	: > "$out/patch.log"
 	for p in $patches; do
 		name=$(basename "$p")
-		if ! patch -d "$tree" -p1 --forward --batch --dry-run < "$p" >> "$out/patch.log" 2>&1; then
-			tail -n 10 "$out/patch.log" >&2
-			die "kernels/patches/$name does not apply to $pkg $pkgver (log $out/patch.log): update the patch for this source"
-		fi
-		patch -d "$tree" -p1 --forward --batch < "$p" >> "$out/patch.log" 2>&1 || die "applying $name failed after its dry run passed (log $out/patch.log)"
+		kbuild_apply_patch "$tree" "$p" "$out/patch.log" "$pkg $pkgver"
 		note "applied $name ($(grep -c '^patching file' "$out/patch.log") files patched so far)"
 		echo "$name $(sha256sum "$p" | cut -d' ' -f1)" >> "$tree/.patched.tmp"
 	done

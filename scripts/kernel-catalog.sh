@@ -196,6 +196,30 @@ kbuild_patches() {
 	done
 }
 
+# kbuild_source SERIES: "PACKAGE VERSION PKGVERSION" of the newest source
+# package the recipe builds from (the package list refreshed first).
+kbuild_source() {
+	ks_suite=$(kcat_get "$1" suite) ks_re=$(kcat_get "$1" package)
+	kapt_update "$ks_suite"
+	ks_line=$(kapt_candidates "$ks_suite" "$ks_re" | head -n1)
+	[ -n "$ks_line" ] || die "no package matching $ks_re in $ks_suite (has Debian dropped it? edit kernels/$1)"
+	echo "$ks_line"
+}
+
+# kbuild_apply_patch TREE PATCH LOG SOURCE: apply one patch to a source
+# tree after a dry run, so that a patch that no longer fits stops here,
+# naming it and SOURCE ("package version"), and leaves the tree as it was.
+# patch's output goes to LOG (its last lines to stderr on failure).
+kbuild_apply_patch() {
+	kp_name=$(basename "$2")
+	if ! patch -d "$1" -p1 --forward --batch --dry-run < "$2" >> "$3" 2>&1; then
+		tail -n 10 "$3" >&2
+		die "kernels/patches/$kp_name does not apply to $4 (log $3): update the patch for this source"
+	fi
+	patch -d "$1" -p1 --forward --batch < "$2" >> "$3" 2>&1 ||
+		die "applying $kp_name failed after its dry run passed (log $3)"
+}
+
 # kbuild_recipe_hash SERIES: 12 hex digits over everything that shapes the
 # source, the config and the image (patches in order, base targets, build
 # target, fragment text).

@@ -24,12 +24,8 @@ patches=$(kbuild_patches "$series")
 command -v patch >/dev/null || die "no patch program: apt-get install patch"
 
 suite=$(kcat_get "$series" suite)
-re=$(kcat_get "$series" package)
-kapt_update "$suite"
-line=$(kapt_candidates "$suite" "$re" | head -n1)
-[ -n "$line" ] || die "no package matching $re in $suite (has Debian dropped it? edit kernels/$series)"
-# shellcheck disable=SC2086 # three fields
-set -- $line
+# shellcheck disable=SC2046 # three fields
+set -- $(kbuild_source "$series")
 pkg=$1 pkgver=$3
 
 tmp=$(mktemp -d)
@@ -46,12 +42,11 @@ files=$(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' $patches | sort -u)
 tar -xf "$tarball" -C "$tmp" $(for f in $files; do echo "$top/$f"; done) ||
 	die "$(basename "$tarball") lacks a file the patches touch: $files"
 rm -rf "$tmp/deb"
+# Kept after the check, for the rejects of a patch that does not apply.
+log=$PREEMPTLAB_CACHE/patch-check-$series.log
+: > "$log"
 for p in $patches; do
 	name=$(basename "$p")
-	if ! patch -d "$tmp/$top" -p1 --forward --batch --dry-run < "$p" > "$tmp/out" 2>&1; then
-		cat "$tmp/out" >&2
-		die "$name does not apply to $pkg $pkgver: update it (kernels/patches/$name)"
-	fi
-	patch -d "$tmp/$top" -p1 --forward --batch --silent < "$p" > /dev/null
+	kbuild_apply_patch "$tmp/$top" "$p" "$log" "$pkg $pkgver"
 	echo "$name: applies to $pkg $pkgver ($(grep -c '^+++ b/' "$p") files)"
 done

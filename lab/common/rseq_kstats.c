@@ -65,14 +65,3 @@ struct rseq_kstats rseq_kstats_delta(const struct rseq_kstats *before,
 	return d;
 }
 
-long rseq_slice_ext_ns(void)
-{
-	long v = -1;
-	FILE *f = fopen(RSEQ_SLICE_EXT_PATH, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}

@@ -15,7 +15,6 @@
 #include <stdint.h>
 
 #define RSEQ_KSTATS_PATH "/sys/kernel/debug/rseq/stats"
-#define RSEQ_SLICE_EXT_PATH "/sys/kernel/debug/rseq/slice_ext_nsec"
 
 struct rseq_kstats {
 	bool valid;
@@ -31,8 +30,5 @@ void rseq_kstats_read(struct rseq_kstats *s);
 /* after - before, counter by counter; invalid unless both are valid. */
 struct rseq_kstats rseq_kstats_delta(const struct rseq_kstats *before,
 				     const struct rseq_kstats *after);
-
-/* The grant length in ns from RSEQ_SLICE_EXT_PATH, or -1. */
-long rseq_slice_ext_ns(void);
 
 #endif
