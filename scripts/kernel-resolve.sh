@@ -45,6 +45,17 @@ emit() {
 	done
 }
 
+# here FILE: a resolution from the cache, its paths re-rooted at FILE's
+# directory.  They were written absolute, under whatever path reached the
+# cache then (another checkout, a worktree's symlink); the cache's own
+# layout below that is what stays, so only the part up to the resolution's
+# directory is replaced.
+here() {
+	d=$(cd "$(dirname "$1")" && pwd)
+	tail=$(basename "$(dirname "$d")")/$(basename "$d")
+	sed -e "s|^K_IMAGE='[^']*/$tail/|K_IMAGE='$d/|" -e "s|^K_CONFIG='[^']*/$tail/|K_CONFIG='$d/|" "$1"
+}
+
 # A user's image: anything that names an existing file.
 case $want in
 */*|*.img|bzImage*|vmlinuz*)
@@ -98,13 +109,13 @@ if [ "$K_SOURCE" = build ]; then
 	if [ -n "$newest" ] && [ "$newest" != "$built" ]; then
 		note "$series: using the build of $built; $(kcat_get "$series" suite) now has $newest (\`make kernel KERNEL=$series\` builds it)"
 	fi
-	cat "$found/resolved"; exit 0
+	here "$found/resolved"; exit 0
 fi
 [ "$K_SOURCE" = apt ] || die "kernels/$series: unknown source '$K_SOURCE' (apt, build or host)"
 
 # cached FILE: a resolution from before, with the catalog's models of now
 # (kernels/<series> may have changed since; the later assignment wins).
-cached() { cat "$1"; q K_MODELS "$K_MODELS"; q K_DEFAULT "$K_DEFAULT"; }
+cached() { here "$1"; q K_MODELS "$K_MODELS"; q K_DEFAULT "$K_DEFAULT"; }
 
 # An exact version fetched before needs no archive at all.
 store="$PREEMPTLAB_CACHE/images/$series"

@@ -38,6 +38,15 @@ series_img=$K_IMAGE series_ver=$K_VERSION
 # shellcheck disable=SC1091 # written just above
 . "$tmp/exact"
 check "catalog: exact version $series_ver resolves to the same image" test "$K_IMAGE" = "$series_img"
+# A cache reached by another path (a moved checkout, a worktree's symlink)
+# resolves to its own images, not to the path that wrote the resolution.
+cache=${PREEMPTLAB_CACHE:-$top/kernels/cache}
+mkdir -p "$tmp/moved/images/7.0"
+ln -s "$(cd "$cache/images/7.0/$series_ver" && pwd -P)" "$tmp/moved/images/7.0/$series_ver"
+PREEMPTLAB_CACHE=$tmp/moved "$resolve" "$series_ver" > "$tmp/moved.out" 2>/dev/null || true
+moved=$(sed -n "s/^K_IMAGE='\(.*\)'$/\1/p" "$tmp/moved.out")
+check "catalog: a cache reached by another path gives its own image ($moved)" \
+	sh -c "case '$moved' in '$tmp/moved/images/7.0/$series_ver/'*) test -f '$moved' ;; *) false ;; esac"
 if "$resolve" 7.0.999 > /dev/null 2> "$tmp/missing"; then
 	fail "catalog: a version Debian does not have was accepted"
 else
