@@ -5,9 +5,12 @@
 # foreground (exec), so the caller's $! is QEMU's pid.
 # PREEMPTLAB_ARCH=arm64 boots an arm64 kernel on qemu-system-aarch64's virt
 # machine (-cpu max): its one PL011 (ttyAMA0) is the console, and the result
-# channel is a virtio console (hvc0; Debian's arm64 kernels build in
-# VIRTIO_CONSOLE and VIRTIO_PCI), written to the same kind of host file.
-# The caller's command line names both (console=ttyAMA0 preemptlab.chan=hvc0).
+# channel is a 16550 on PCI (QEMU's pci-serial; Debian's arm64 kernels build
+# in SERIAL_8250_PCI), the same UART the x86 channel is, found as ttyS0
+# because virt has no legacy ports.  Not a virtio console: its port-open
+# events reach the guest from QEMU's main loop, at a host-timed instruction,
+# so icount boots with one stopped being repeatable.  The caller's command
+# line names both (console=ttyAMA0 preemptlab.chan=ttyS0).
 # Usage: scripts/qemu-boot.sh KERNEL INITRD CMDLINE ACCEL VCPUS MEM_MB CONSOLE CHANNEL
 set -eu
 # shellcheck source=scripts/common.sh
@@ -20,7 +23,7 @@ amd64) qemu=${QEMU:-qemu-system-x86_64} pkg=qemu-system-x86 machine=pc
 arm64) qemu=${QEMU_AARCH64:-qemu-system-aarch64} pkg=qemu-system-arm machine=virt
 	case $8 in *,*) die "the CHANNEL path must hold no comma (QEMU's option syntax): '$8'" ;; esac
 	[ "$4" != kvm ] || die "an arm64 guest cannot run under KVM on this host; ACCEL=icount or tcg"
-	set -- "$@" -device virtio-serial-pci -chardev "file,id=chan,path=$8" -device virtconsole,chardev=chan ;;
+	set -- "$@" -chardev "file,id=chan,path=$8" -device pci-serial,chardev=chan ;;
 *) die "PREEMPTLAB_ARCH must be amd64 or arm64, not '$arch'" ;;
 esac
 command -v "$qemu" >/dev/null || die "no $qemu; apt-get install $pkg (or ./configure --install-deps)"
@@ -34,9 +37,11 @@ tcg) accel="-accel tcg,thread=multi -cpu max" ;;
 # RTC, which otherwise reads the host's clock.  The same initramfs then
 # boots to the same instructions, byte for byte (docs/kernels.md).
 icount) accel="-accel tcg,thread=single -icount shift=${PREEMPTLAB_ICOUNT_SHIFT:-3},sleep=off"
-	# arm64's max CPU has no RNG switch in QEMU 7.2 (FEAT_RNG stays): its
-	# boots are not byte-for-byte repeatable the way x86's are.
-	cpu="-cpu max,-rdrand,-rdseed"; [ "$arch" = arm64 ] && cpu="-cpu max"
+	# arm64's max CPU keeps FEAT_RNG (QEMU 7.2 has no switch for it), and
+	# the virt machine puts random rng-seed and kaslr-seed nodes in the
+	# device tree: -seed makes QEMU draw both from a fixed seed instead of
+	# the host's entropy.
+	cpu="-cpu max,-rdrand,-rdseed"; [ "$arch" = arm64 ] && cpu="-cpu max -seed 1"
 	accel="$accel $cpu -rtc base=${PREEMPTLAB_ICOUNT_EPOCH:-2026-01-01T00:00:00},clock=vm" ;;
 *) die "accel must be kvm, tcg or icount, not '$4'" ;;
 esac

@@ -201,8 +201,8 @@ run_unit() {
 		# Full boot messages: a guest that hangs or panics is diagnosed
 		# from its console log, and they cost under a second under TCG.
 		cmdline="console=ttyS0 panic=-1"
-		# virt's one PL011 is the console; the channel is a virtio console.
-		[ "$garch" = arm64 ] && cmdline="console=ttyAMA0 preemptlab.chan=hvc0 panic=-1"
+		# virt's one PL011 is the console; the channel is a PCI 16550 (ttyS0).
+		[ "$garch" = arm64 ] && cmdline="console=ttyAMA0 preemptlab.chan=ttyS0 panic=-1"
 		{ has_pages "$cells" 1g || has_pages "$cells" try-1g; } &&
 			cmdline="$cmdline hugepagesz=1G hugepages=$(bconf hugepages_1g)"
 		[ -n "$boot_model" ] && cmdline="$cmdline preempt=$boot_model"
