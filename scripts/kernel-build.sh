@@ -6,6 +6,10 @@
 # checks that every fragment option stuck, and builds the target.  The result
 # lands in $PREEMPTLAB_CACHE/build/<series>/<pkgversion>-<recipe hash>/
 # (bzImage, config, build.log, resolved) and a finished build is reused.
+# ARCH=arm64 cross-builds the series' arm64 recipe (base_arm64:,
+# target_arm64:, ... in kernels/<series>) with aarch64-linux-gnu- into
+# build/<series>-arm64/ (Image instead of bzImage); a series without one
+# is refused, naming those that have one.
 #
 # Usage: scripts/kernel-build.sh [--from-tree DIR] SERIES
 #   --from-tree DIR  adopt a tree built by hand instead of compiling: its
@@ -16,6 +20,12 @@
 # stopped when run again.  PREEMPTLAB_KEEP_BUILD_TREE=1 keeps the object tree
 # (several GB) after a successful build.
 set -eu
+case ${ARCH:-${KAPT_ARCH:-amd64}} in
+amd64|x86_64) KAPT_ARCH=amd64 ;;
+arm64|aarch64) KAPT_ARCH=arm64 ;;
+*) echo "preemptlab: ARCH must be amd64 or arm64, not '$ARCH'" >&2; exit 2 ;;
+esac
+export KAPT_ARCH
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 # shellcheck source=scripts/kernel-catalog.sh
@@ -31,6 +41,16 @@ fi
 series=$1
 [ -f "$KCAT_DIR/$series" ] || kcat_unknown "$series"
 [ "$(kcat_get "$series" source)" = build ] || die "kernels/$series is not built from source (source: $(kcat_get "$series" source)); make kernel KERNEL=$series fetches it"
+kbuild_arch_ok "$series" || kbuild_no_arch "$series"
+# kmake_arch: make's own ARCH and CROSS_COMPILE for KAPT_ARCH, on every
+# make in the tree (config and build alike).  Given on the command line,
+# they also win over an ARCH that a calling make put into MAKEFLAGS.
+case $KAPT_ARCH in
+amd64) karch=x86 kcross="" ;;
+arm64) karch=arm64 kcross=${CROSS_COMPILE:-aarch64-linux-gnu-}
+	command -v "${kcross}gcc" >/dev/null ||
+		die "cross-building for arm64 needs ${kcross}gcc: ./configure --install-deps installs it (or apt-get install gcc-aarch64-linux-gnu)" ;;
+esac
 need="./configure --install-deps installs it (or apt-get install build-essential flex bison bc xz-utils patch libelf-dev libssl-dev)"
 for tool in make gcc flex bison bc xz patch; do
 	command -v "$tool" >/dev/null || die "building a kernel needs $tool: $need"
@@ -40,9 +60,11 @@ for h in libelf.h openssl/ssl.h; do
 done
 
 suite=$(kcat_get "$series" suite)
-base=$(kcat_get "$series" base)
-target=$(kcat_get "$series" target)
+base=$(kbuild_get "$series" base)
+target=$(kbuild_get "$series" target)
 target=${target:-bzImage}
+# The image's name in the cache: bzImage for x86, Image for arm64.
+iname=$(basename "$target")
 frag=$(kbuild_fragment "$series")
 frag_list=$(echo "$frag" | tr '\n' ' ')
 patches=$(kbuild_patches "$series")
@@ -100,7 +122,8 @@ trap 'stop_make; rm -rf "$lock"' EXIT
 trap 'note "interrupted: the tree in $out/tree is kept and a rerun resumes the build"; exit 130' INT TERM
 
 # --- source ---------------------------------------------------------------
-kapt_fetch "$suite" "$pkg" "$pkgver" "$out/deb"
+# The source package is architecture "all": fetched as amd64's (kbuild_source).
+(KAPT_ARCH=amd64; kapt_fetch "$suite" "$pkg" "$pkgver" "$out/deb")
 tarball=$(find "$out/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' 2>/dev/null | head -n1)
 [ -n "$tarball" ] || die "$pkg $pkgver holds no usr/src/linux-source-*.tar.*; edit kernels/$series"
 tree=$out/tree
@@ -129,7 +152,7 @@ fi
 
 # --- config -------------------------------------------------------------------
 # kmake ARGS: make in the tree, quietly; the output goes to the build log.
-kmake() { make -C "$tree" "$@" >> "$out/config.log" 2>&1 || { tail -n 20 "$out/config.log" >&2; die "make $* failed (log: $out/config.log)"; }; }
+kmake() { make -C "$tree" ARCH="$karch" ${kcross:+CROSS_COMPILE="$kcross"} "$@" >> "$out/config.log" 2>&1 || { tail -n 20 "$out/config.log" >&2; die "make $* failed (log: $out/config.log)"; }; }
 
 note "configuring $series from $pkg $pkgver${patches:+ + $(for p in $patches; do printf '%s ' "$(basename "$p")"; done)}: make $base, then $(for f in ${frag:-none}; do printf '%s ' "$(basename "$f")"; done)then olddefconfig"
 : > "$out/config.log"
@@ -161,16 +184,16 @@ done < "$out/fragment.ops"
 
 # install IMAGE CONFIG RELEASE NOTE: the finished build, then its resolved file.
 install_build() {
-	cp "$1" "$out/bzImage.tmp" && mv "$out/bzImage.tmp" "$out/bzImage"
+	cp "$1" "$out/$iname.tmp" && mv "$out/$iname.tmp" "$out/$iname"
 	cp "$2" "$out/config"
 	# The patches the image was built with, by name and sha256.
 	if [ -f "$tree/.patched" ]; then cp "$tree/.patched" "$out/patches"; else : > "$out/patches"; fi
 	[ -z "$4" ] || printf '%s\n' "$4" > "$out/ORIGIN"
-	sha=$(sha256sum "$out/bzImage" | cut -d' ' -f1)
+	sha=$(sha256sum "$out/$iname" | cut -d' ' -f1)
 	{
 		for kv in "K_LABEL=$series" K_SOURCE=build "K_VERSION=$ver" "K_SUITE=$suite" "K_PACKAGE=$pkg" \
-			"K_PKGVERSION=$pkgver" "K_IMAGE=$out/bzImage" "K_SHA256=$sha" "K_CONFIG=$out/config" \
-			"K_RELEASE=$3" "K_MODELS=$(kcat_get "$series" models)" "K_DEFAULT=$(kcat_get "$series" default)"; do
+			"K_PKGVERSION=$pkgver" "K_IMAGE=$out/$iname" "K_SHA256=$sha" "K_CONFIG=$out/config" \
+			"K_RELEASE=$3" "K_MODELS=$(kbuild_get "$series" models)" "K_DEFAULT=$(kbuild_get "$series" default)" "K_ARCH=$KAPT_ARCH"; do
 			printf "%s='%s'\n" "${kv%%=*}" "$(printf '%s' "${kv#*=}" | sed "s/'/'\\\\''/g")"
 		done
 	} > "$out/resolved.tmp"
@@ -180,7 +203,7 @@ install_build() {
 	else
 		rm -rf "$tree" "$out/deb"
 	fi
-	note "$series built: $out/bzImage ($3)"
+	note "$series built: $out/$iname ($3)"
 	cat "$out/resolved"
 }
 
@@ -191,11 +214,11 @@ if [ -n "$from_tree" ]; then
 		diff "$from_tree/.config" "$tree/.config" | sed -n '1,20s/^/  /p' >&2
 		die "$from_tree/.config differs from what kernels/$series generates (above: < that tree, > the recipe)"
 	fi
-	img=$from_tree/arch/x86/boot/bzImage
-	[ -f "$img" ] || die "$from_tree/.config matches the recipe, but there is no arch/x86/boot/bzImage yet (is its build finished?)"
+	img=$from_tree/arch/$karch/boot/$target
+	[ -f "$img" ] || die "$from_tree/.config matches the recipe, but there is no arch/$karch/boot/$target yet (is its build finished?)"
 	[ "$(stat -c %Y "$img")" -ge "$(stat -c %Y "$from_tree/.config")" ] || die "$img is older than $from_tree/.config: rebuild it"
 	rel=$(cat "$from_tree/include/config/kernel.release" 2>/dev/null || echo "$ver")
-	note "$from_tree/.config is identical to the recipe's: adopting its bzImage"
+	note "$from_tree/.config is identical to the recipe's: adopting its $iname"
 	install_build "$img" "$from_tree/.config" "$rel" \
 		"Adopted on $(date -u +%FT%TZ) from $from_tree (built by hand: make $base, the fragment's options with scripts/config, olddefconfig, make $target; its .config is byte-identical to the one scripts/kernel-build.sh generates for recipe $hash), not compiled by kernel-build.sh."
 	exit 0
@@ -203,11 +226,11 @@ fi
 
 # --- build ----------------------------------------------------------------------
 jobs=$(nproc)
-steps=$(kcat_get "$series" build_steps)
-note "building $series ($pkg $pkgver, recipe $hash) with make -j$jobs $target: ~$minutes min here (measured: $(kcat_get "$series" build_minutes) min on 2 cores); log $out/build.log"
+steps=$(kbuild_get "$series" build_steps)
+note "building $series ($pkg $pkgver, recipe $hash) with make -j$jobs $target: ~$minutes min here (measured: $(kbuild_get "$series" build_minutes) min on 2 cores); log $out/build.log"
 t0=$(date +%s)
 # Its own process group, so that Ctrl-C stops every compiler it started.
-setsid nice -n 5 make -C "$tree" -j"$jobs" "$target" >> "$out/build.log" 2>&1 &
+setsid nice -n 5 make -C "$tree" ARCH="$karch" ${kcross:+CROSS_COMPILE="$kcross"} -j"$jobs" "$target" >> "$out/build.log" 2>&1 &
 mpid=$!
 last=$t0
 while kill -0 "$mpid" 2>/dev/null; do
@@ -228,4 +251,4 @@ rc=0; wait "$mpid" || rc=$?
 mpid=""
 [ "$rc" = 0 ] || { tail -n 20 "$out/build.log" >&2; die "make $target failed (exit $rc; log $out/build.log)"; }
 note "$series compiled in $(( ($(date +%s) - t0) / 60 )) min"
-install_build "$tree/arch/x86/boot/bzImage" "$tree/.config" "$(cat "$tree/include/config/kernel.release")" ""
+install_build "$tree/arch/$karch/boot/$target" "$tree/.config" "$(cat "$tree/include/config/kernel.release")" ""

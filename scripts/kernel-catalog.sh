@@ -176,12 +176,49 @@ kapt_fetch() {
 # directory, so nothing stale is ever reused.  A finished one holds bzImage,
 # config and "resolved" (the K_ assignments kernel-resolve.sh prints).
 
-kbuild_root() { echo "$PREEMPTLAB_CACHE/build/$1"; }
+# Another architecture's build (KAPT_ARCH=arm64, cross-compiled) has a
+# directory of its own, build/<series>-arm64/: amd64's stays where it was.
+kbuild_root() {
+	if [ "$KAPT_ARCH" = amd64 ]; then echo "$PREEMPTLAB_CACHE/build/$1"
+	else echo "$PREEMPTLAB_CACHE/build/$1-$KAPT_ARCH"; fi
+}
+
+# kbuild_get SERIES KEY: a recipe key for KAPT_ARCH.  amd64 reads KEY; arm64
+# reads KEY_arm64 and falls back to KEY (fragments, patches and the source
+# package are shared; base and target are not, see kbuild_arch_ok).
+kbuild_get() {
+	if [ "$KAPT_ARCH" != amd64 ]; then
+		kg=$(kcat_get "$1" "$2_$KAPT_ARCH")
+		[ -z "$kg" ] || { echo "$kg"; return 0; }
+	fi
+	kcat_get "$1" "$2"
+}
+
+# kbuild_arch_ok SERIES: true when the series has a recipe for KAPT_ARCH
+# (amd64 always; another architecture needs its own base_ and target_ keys,
+# since amd64's defconfig and bzImage mean nothing there).
+kbuild_arch_ok() {
+	[ "$KAPT_ARCH" = amd64 ] && return 0
+	[ -n "$(kcat_get "$1" "base_$KAPT_ARCH")" ] && [ -n "$(kcat_get "$1" "target_$KAPT_ARCH")" ]
+}
+
+# kbuild_arch_series: the built series that have a recipe for KAPT_ARCH.
+kbuild_arch_series() {
+	for s in $(kcat_known); do
+		[ "$(kcat_get "$s" source)" = build ] && kbuild_arch_ok "$s" && printf '%s ' "$s"
+	done
+}
+
+# kbuild_no_arch SERIES: the error for a built series with no recipe for
+# KAPT_ARCH.
+kbuild_no_arch() {
+	die "kernel $1 is built from source and kernels/$1 has no $KAPT_ARCH recipe (base_$KAPT_ARCH:, target_$KAPT_ARCH:); $KAPT_ARCH takes a Debian package series or one of the built series that have one: $(kbuild_arch_series)"
+}
 
 # kbuild_fragment SERIES: the fragment files' paths, in the order they are
 # applied ("" when none).  A recipe may combine several fragments.
 kbuild_fragment() {
-	for f in $(kcat_get "$1" fragment); do
+	for f in $(kbuild_get "$1" fragment); do
 		[ -f "$KCAT_DIR/$f" ] || die "kernels/$1 names fragment $f, which is not in kernels/"
 		echo "$KCAT_DIR/$f"
 	done
@@ -198,7 +235,11 @@ kbuild_patches() {
 
 # kbuild_source SERIES: "PACKAGE VERSION PKGVERSION" of the newest source
 # package the recipe builds from (the package list refreshed first).
+# linux-source-* is architecture "all": amd64's lists name it for every
+# architecture's build, so an arm64 build takes the very same source.
+# Call it in a subshell ($(...)): it sets KAPT_ARCH.
 kbuild_source() {
+	KAPT_ARCH=amd64
 	ks_suite=$(kcat_get "$1" suite) ks_re=$(kcat_get "$1" package)
 	kapt_update "$ks_suite"
 	ks_line=$(kapt_candidates "$ks_suite" "$ks_re" | head -n1)
@@ -222,14 +263,16 @@ kbuild_apply_patch() {
 
 # kbuild_recipe_hash SERIES: 12 hex digits over everything that shapes the
 # source, the config and the image (patches in order, base targets, build
-# target, fragment text).
+# target, fragment text).  Another architecture's adds its name first, so
+# that amd64's hash (and cached build) stays what it was.
 kbuild_recipe_hash() {
 	frag=$(kbuild_fragment "$1")
 	pat=$(kbuild_patches "$1")
 	{
+		[ "$KAPT_ARCH" = amd64 ] || echo "arch: $KAPT_ARCH"
 		for p in $pat; do echo "patch: $(basename "$p")"; cat "$p"; done
-		echo "base: $(kcat_get "$1" base)"
-		echo "target: $(kcat_get "$1" target)"
+		echo "base: $(kbuild_get "$1" base)"
+		echo "target: $(kbuild_get "$1" target)"
 		# shellcheck disable=SC2086 # one path per word
 		[ -z "$frag" ] || cat $frag
 	} | sha256sum | cut -c1-12
@@ -238,7 +281,7 @@ kbuild_recipe_hash() {
 # kbuild_minutes SERIES: the catalog's measured 2-core build time, scaled to
 # this machine's CPU count.
 kbuild_minutes() {
-	m=$(kcat_get "$1" build_minutes)
+	m=$(kbuild_get "$1" build_minutes)
 	case $m in ''|*[!0-9]*) m=60 ;; esac
 	n=$(nproc)
 	echo $(( (m * 2 + n - 1) / n ))

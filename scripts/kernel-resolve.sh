@@ -87,7 +87,11 @@ if [ "$KAPT_ARCH" != amd64 ] && [ -n "$(kcat_get "$series" "models_$KAPT_ARCH")"
 	K_MODELS=$(kcat_get "$series" "models_$KAPT_ARCH")
 	K_DEFAULT=$(kcat_get "$series" "default_$KAPT_ARCH")
 fi
-if [ "$K_SOURCE" != apt ] && [ "$KAPT_ARCH" != amd64 ]; then
+# A built series cross-builds for arm64 when its recipe has one
+# (base_arm64:, target_arm64:); a host or amd64-only built series does not.
+if [ "$K_SOURCE" = build ] && [ "$KAPT_ARCH" != amd64 ]; then
+	kbuild_arch_ok "$series" || kbuild_no_arch "$series"
+elif [ "$K_SOURCE" != apt ] && [ "$KAPT_ARCH" != amd64 ]; then
 	die "kernel $series ($K_SOURCE) is amd64 only; ARCH=$KAPT_ARCH takes a Debian package series: $(for s in $(kcat_known); do [ -n "$(kcat_get "$s" "package_$KAPT_ARCH")" ] && printf '%s ' "$s"; done)"
 fi
 if [ "$K_SOURCE" = host ]; then
