@@ -26,6 +26,8 @@ arm64|aarch64) KAPT_ARCH=arm64 ;;
 *) echo "preemptlab: ARCH must be amd64 or arm64, not '$ARCH'" >&2; exit 2 ;;
 esac
 export KAPT_ARCH
+# The architecture built for (KAPT_ARCH turns amd64 for the source fetch alone).
+barch=$KAPT_ARCH
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 # shellcheck source=scripts/kernel-catalog.sh
@@ -123,6 +125,7 @@ trap 'note "interrupted: the tree in $out/tree is kept and a rerun resumes the b
 
 # --- source ---------------------------------------------------------------
 # The source package is architecture "all": fetched as amd64's (kbuild_source).
+# shellcheck disable=SC2030 # amd64 for this fetch alone, on purpose
 (KAPT_ARCH=amd64; kapt_fetch "$suite" "$pkg" "$pkgver" "$out/deb")
 tarball=$(find "$out/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' 2>/dev/null | head -n1)
 [ -n "$tarball" ] || die "$pkg $pkgver holds no usr/src/linux-source-*.tar.*; edit kernels/$series"
@@ -193,7 +196,7 @@ install_build() {
 	{
 		for kv in "K_LABEL=$series" K_SOURCE=build "K_VERSION=$ver" "K_SUITE=$suite" "K_PACKAGE=$pkg" \
 			"K_PKGVERSION=$pkgver" "K_IMAGE=$out/$iname" "K_SHA256=$sha" "K_CONFIG=$out/config" \
-			"K_RELEASE=$3" "K_MODELS=$(kbuild_get "$series" models)" "K_DEFAULT=$(kbuild_get "$series" default)" "K_ARCH=$KAPT_ARCH"; do
+			"K_RELEASE=$3" "K_MODELS=$(kbuild_get "$series" models)" "K_DEFAULT=$(kbuild_get "$series" default)" "K_ARCH=$barch"; do
 			printf "%s='%s'\n" "${kv%%=*}" "$(printf '%s' "${kv#*=}" | sed "s/'/'\\\\''/g")"
 		done
 	} > "$out/resolved.tmp"
@@ -226,7 +229,8 @@ fi
 
 # --- build ----------------------------------------------------------------------
 jobs=$(nproc)
-steps=$(kbuild_get "$series" build_steps)
+# The step count is the architecture's own (another's would mislead).
+steps=$(kcat_get "$series" "build_steps$([ "$barch" = amd64 ] || echo "_$barch")")
 note "building $series ($pkg $pkgver, recipe $hash) with make -j$jobs $target: ~$minutes min here (measured: $(kbuild_get "$series" build_minutes) min on 2 cores); log $out/build.log"
 t0=$(date +%s)
 # Its own process group, so that Ctrl-C stops every compiler it started.

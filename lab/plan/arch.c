@@ -1,7 +1,9 @@
 /*
  * ARCH: the guest's architecture.  amd64 is what the lab always booted;
- * arm64 boots Debian's arm64 kernels (package_arm64: in kernels/<series>)
- * under qemu-system-aarch64 from an x86 host, where no KVM can run them.
+ * arm64 boots Debian's arm64 kernels (package_arm64: in kernels/<series>),
+ * or a built series' arm64 recipe (base_arm64:, target_arm64:, cross-built
+ * by scripts/kernel-build.sh), under qemu-system-aarch64 from an x86 host,
+ * where no KVM can run them.
  * The default is the host's own architecture.
  */
 #include <stdio.h>
@@ -32,6 +34,22 @@ static void arch_kernel(const struct plan *p, const char *top, const struct kern
 	snprintf(key, sizeof(key), "package_%s", p->arch);
 	if (strcmp(k->source, "apt") == 0 && catalog_value(top, k->label, key, val, sizeof(val)))
 		return;
+	/* A built series cross-builds when its recipe has this architecture's
+	 * base and target (base_arm64:, target_arm64: in kernels/7.2-lab). */
+	if (strcmp(k->source, "build") == 0) {
+		char bkey[32], tkey[32], built[512];
+		snprintf(bkey, sizeof(bkey), "base_%s", p->arch);
+		snprintf(tkey, sizeof(tkey), "target_%s", p->arch);
+		if (catalog_value(top, k->label, bkey, val, sizeof(val)) &&
+		    catalog_value(top, k->label, tkey, val, sizeof(val)))
+			return;
+		catalog_with_key(top, key, known, sizeof(known));
+		catalog_with_key(top, bkey, built, sizeof(built));
+		plan_die("%s=%s: kernels/%s is built from source and has no %s recipe (%s:, %s:); "
+			 "ARCH=%s takes Debian's %s packages (%s) or a built series with one (%s)",
+			 var, k->asked, k->label, p->arch, bkey, tkey, p->arch, p->arch, known,
+			 built[0] ? built : "none");
+	}
 	catalog_with_key(top, key, known, sizeof(known));
 	plan_die("%s=%s: no %s kernel in kernels/%s (ARCH=%s boots Debian's %s packages: %s)", var,
 		 k->asked, p->arch, k->label, p->arch, p->arch, known);
