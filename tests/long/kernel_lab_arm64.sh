@@ -42,6 +42,7 @@ if ! "$top/scripts/kernel-resolve.sh" "$series" > "$tmp/k" 2> "$tmp/k.err"; then
 		skip "kernel_lab_arm64: the arm64 $series is not built (\`make kernel KERNEL=$series ARCH=arm64\`, ~$minutes min here); ${PREEMPTLAB_TEST_DEADLINE:+only $((left / 60)) min left of the test budget, $((need / 60)) needed; }then this test boots it once per model"
 		tests_done; exit 0
 	fi
+	# shellcheck disable=SC2031 # the subshell above reads, not sets, it
 	cache=${PREEMPTLAB_CACHE:-$top/kernels/cache}
 	mkdir -p "$cache"
 	free_gb=$(( $(df -Pk "$cache" | awk 'NR == 2 { print $4 }') / 1048576 ))
