@@ -323,6 +323,23 @@ void plan_settings(struct plan *p, const char *top)
 	p->hold_events = on_off("HOLD_EVENTS", "off");
 	p->repro_min = on_off("REPRO_MIN", "on");
 	p->evidence = on_off("EVIDENCE", "off");
+	/* The evidence finds holds that took a fault through the
+	 * exceptions:page_fault_user tracepoint, which only x86 and riscv
+	 * emit (arch/arm64/mm/fault.c has none, 7.2 included): on arm64 every
+	 * cell would fail opening it. */
+	if (p->evidence && strcmp(p->arch, "arm64") == 0)
+		plan_die("EVIDENCE=on: arm64 kernels have no exceptions:page_fault_user "
+			 "tracepoint (only x86 and riscv emit it), which the evidence needs to "
+			 "find holds preempted inside a fault; EVIDENCE=off on ARCH=arm64");
+	/* RSEQ_SLICE_EXTENSION depends on GENERIC_ENTRY, which arm64 does not
+	 * select in 7.2: no arm64 kernel the lab boots has it (the arm64
+	 * 7.2-lab is built without it, kernels/fragments/arm64-lab.config).
+	 * An arm64 host's own kernel may be newer: bufbench checks it there. */
+	if (list_has(&p->locks, "rseq") && strcmp(p->arch, "arm64") == 0 &&
+	    strcmp(p->kernel.source, "host") != 0)
+		plan_die("LOCKS=rseq: no arm64 guest kernel has the rseq slice extension (in 7.2 it "
+			 "needs GENERIC_ENTRY, which arm64 does not select); LOCKS without rseq "
+			 "on ARCH=arm64");
 	/* The kernel takes 5..50 us (rseq_slice_ext_write() in kernel/rseq.c). */
 	const char *ext = var_get("SLICE_EXT_US");
 	p->slice_ext_us = ext && *ext ? parse_count("SLICE_EXT_US", ext, 5, 50) : 0;
