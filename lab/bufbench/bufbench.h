@@ -97,6 +97,7 @@ struct bench_result {
 struct bench_evidence {
 	bool on;
 	char tracefs[256];	/* the instance used */
+	const char *fault_event; /* the faults' event (tracefs.h) */
 	uint64_t holds_recorded, holds_dropped;
 	uint64_t trace_events, trace_stacks, trace_lost;
 	double window_s;

@@ -126,6 +126,7 @@ static void write_evidence(struct json *j, const struct bench_evidence *ev)
 	json_str(j, "source", "tracefs");
 	json_str(j, "tracefs_instance", ev->tracefs);
 	json_str(j, "trace_clock", "mono");
+	json_str(j, "fault_event", ev->fault_event ? ev->fault_event : "");
 	json_int(j, "timestamp_resolution_ns", 1000);
 	json_double(j, "window_s", ev->window_s);
 	json_uint(j, "holds_recorded", ev->holds_recorded);

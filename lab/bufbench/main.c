@@ -345,6 +345,7 @@ int main(int argc, char **argv)
 			hold_ring_at(o.hold_rings, o.trace_holds, (uint32_t)i)->cap = o.trace_holds;
 		ev.on = true;
 		snprintf(ev.tracefs, sizeof(ev.tracefs), "%s", tfs.dir);
+		ev.fault_event = tfs.fault_event;
 	}
 
 	/* Measure the environment before the clients load the machine. */

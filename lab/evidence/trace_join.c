@@ -213,7 +213,9 @@ struct trace_events *trace_parse(FILE *f)
 			in->cpu = cpu;
 			in->type = EV_IN;
 		} else if (strncmp(name, "page_fault_user:", 16) == 0 ||
-			   strncmp(name, "page_fault_kernel:", 18) == 0) {
+			   strncmp(name, "page_fault_kernel:", 18) == 0 ||
+			   strncmp(name, TRACE_KPROBE_FAULT ":",
+				   sizeof(TRACE_KPROBE_FAULT)) == 0) {
 			struct ev *e = push(t);
 			e->ts = ts;
 			e->pid = pid;

@@ -4,8 +4,10 @@
  *
  * Input: the text of a tracefs instance (trace_clock=mono) holding
  * sched:sched_switch with a stacktrace trigger, sched:sched_wakeup and
- * exceptions:page_fault_user/page_fault_kernel, and the hold records of the
- * same window (buffer_pool/hold_trace.h).  Each time a holder is switched
+ * exceptions:page_fault_user/page_fault_kernel (or, where the architecture
+ * has no such tracepoint, the kprobe event TRACE_KPROBE_FAULT on
+ * handle_mm_fault: tracefs.h), and the hold records of the same window
+ * (buffer_pool/hold_trace.h).  Each time a holder is switched
  * out while holding, the switch is classified from its stack:
  *
  *   irq        preempted inside the kernel: preempt_schedule_irq (an
@@ -28,6 +30,9 @@
 #include <stdio.h>
 
 #include "hold_trace.h"
+
+/* The kprobe event's name: a fault, as page_fault_user is. */
+#define TRACE_KPROBE_FAULT "preemptlab_fault"
 
 enum switch_kind { SW_IRQ, SW_USER, SW_VOLUNTARY, SW_BLOCKED, SW_UNKNOWN, SW_KINDS };
 const char *switch_kind_name(enum switch_kind k);

@@ -1,8 +1,11 @@
 #include "tracefs.h"
 
+#include "trace_join.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -21,6 +24,76 @@ static int put(struct tracefs *t, const char *file, const char *val, char *err, 
 	if (n < 0 && err)
 		snprintf(err, errlen, "cannot write '%s' to %s: %s", val, p, strerror(errno));
 	return n < 0 ? -1 : 0;
+}
+
+/* Append to a file of the tracefs root (kprobe_events is global); errno says why not. */
+static int put_root(struct tracefs *t, const char *file, const char *val)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", t->root, file);
+	int fd = open(p, O_WRONLY | O_APPEND);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, val, strlen(val));
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	return n < 0 ? -1 : 0;
+}
+
+static bool has(struct tracefs *t, const char *file)
+{
+	char p[512];
+	struct stat st;
+	snprintf(p, sizeof(p), "%s/%s", t->dir, file);
+	return stat(p, &st) == 0;
+}
+
+/*
+ * The faults on [lo, hi) as page_fault_user (and page_fault_kernel where it
+ * exists: kernel-mode faults on user addresses), or, on architectures
+ * without those tracepoints, as a kprobe on handle_mm_fault, where every
+ * architecture's fault handler goes for a user address: its second
+ * argument is the address ($arg2, which needs no debug information).
+ */
+static int arm_faults(struct tracefs *t, const char *filter, char *err, size_t errlen)
+{
+	const char *want = getenv("PREEMPTLAB_FAULT_EVENT");
+	bool kprobe = (want && strcmp(want, "kprobe") == 0) ||
+		      !has(t, "events/exceptions/page_fault_user");
+	char file[160];
+	if (!kprobe) {
+		t->fault_event = "exceptions:page_fault_user";
+		if (put(t, "events/exceptions/page_fault_user/filter", filter, err, errlen) ||
+		    put(t, "events/exceptions/page_fault_user/enable", "1", err, errlen))
+			return -1;
+		if (put(t, "events/exceptions/page_fault_kernel/filter", filter, NULL, 0) == 0)
+			put(t, "events/exceptions/page_fault_kernel/enable", "1", NULL, 0);
+		return 0;
+	}
+	char def[160];
+	snprintf(t->kprobe, sizeof(t->kprobe), "preemptlab_%d/" TRACE_KPROBE_FAULT,
+		 (int)getpid());
+	snprintf(def, sizeof(def), "p:%s handle_mm_fault address=$arg2:x64\n", t->kprobe);
+	if (put_root(t, "kprobe_events", def) != 0) {
+		snprintf(err, errlen,
+			 "cannot define the kprobe event %s on handle_mm_fault in "
+			 "%s/kprobe_events (%s; the kernel needs CONFIG_KPROBE_EVENTS): %s",
+			 t->kprobe, t->root, strerror(errno),
+			 want && strcmp(want, "kprobe") == 0
+				 ? "PREEMPTLAB_FAULT_EVENT=kprobe asked for it; unset it to use "
+				   "exceptions:page_fault_user"
+				 : "this kernel has no exceptions:page_fault_user tracepoint "
+				   "either (only x86 and riscv have it)");
+		t->kprobe[0] = 0;
+		return -1;
+	}
+	t->fault_event = "kprobe:handle_mm_fault";
+	snprintf(file, sizeof(file), "events/%s/filter", t->kprobe);
+	if (put(t, file, filter, err, errlen))
+		return -1;
+	snprintf(file, sizeof(file), "events/%s/enable", t->kprobe);
+	return put(t, file, "1", err, errlen);
 }
 
 static int find_root(struct tracefs *t, char *err, size_t errlen)
@@ -74,14 +147,10 @@ int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi, char *
 	    put(t, "events/sched/sched_switch/enable", "1", err, errlen) ||
 	    put(t, "events/sched/sched_switch/trigger", "stacktrace", err, errlen) ||
 	    put(t, "events/sched/sched_wakeup/enable", "1", err, errlen) ||
-	    put(t, "events/exceptions/page_fault_user/filter", filter, err, errlen) ||
-	    put(t, "events/exceptions/page_fault_user/enable", "1", err, errlen)) {
+	    arm_faults(t, filter, err, errlen)) {
 		tracefs_close(t);
 		return -1;
 	}
-	/* Kernel-mode faults on user addresses: present on x86, optional elsewhere. */
-	if (put(t, "events/exceptions/page_fault_kernel/filter", filter, NULL, 0) == 0)
-		put(t, "events/exceptions/page_fault_kernel/enable", "1", NULL, 0);
 	return 0;
 }
 
@@ -121,10 +190,24 @@ void tracefs_close(struct tracefs *t)
 	if (t->dir[0]) {
 		put(t, "tracing_on", "0", NULL, 0);
 		put(t, "events/sched/sched_switch/trigger", "!stacktrace", NULL, 0);
+		if (t->kprobe[0]) {
+			char file[160];
+			snprintf(file, sizeof(file), "events/%s/enable", t->kprobe);
+			put(t, file, "0", NULL, 0);
+		}
 		if (rmdir(t->dir) != 0)
 			fprintf(stderr, "bufbench: cannot remove the tracefs instance %s: %s\n",
 				t->dir, strerror(errno));
 		t->dir[0] = 0;
+	}
+	/* The kprobe event is global: it goes once no instance uses it. */
+	if (t->kprobe[0]) {
+		char undef[96];
+		snprintf(undef, sizeof(undef), "-:%s\n", t->kprobe);
+		if (put_root(t, "kprobe_events", undef) != 0)
+			fprintf(stderr, "bufbench: cannot remove the kprobe event %s: %s\n",
+				t->kprobe, strerror(errno));
+		t->kprobe[0] = 0;
 	}
 	if (t->mounted_here) {
 		umount(t->root);

@@ -15,9 +15,18 @@ struct tracefs {
 	char dir[256];		/* the instance; empty: none */
 	char root[128];		/* where tracefs is mounted */
 	bool mounted_here;	/* mounted by us: unmounted at close */
+	char kprobe[64];	/* "group/event" we defined; empty: none */
+	const char *fault_event; /* what marks a fault (tracefs_open) */
 };
 
-/* Create and arm the instance (tracing off); -1 with err saying why not. */
+/*
+ * Create and arm the instance (tracing off); -1 with err saying why not.
+ * The faults come from exceptions:page_fault_user where the architecture
+ * has that tracepoint (x86, riscv), otherwise from a kprobe event on
+ * handle_mm_fault defined for this run and removed at close (arm64);
+ * fault_event names the one used.  PREEMPTLAB_FAULT_EVENT=kprobe takes the
+ * kprobe where the tracepoint exists too, to check one against the other.
+ */
 int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi, char *err,
 		 size_t errlen);
 int tracefs_on(struct tracefs *t, bool on);

@@ -323,14 +323,18 @@ void plan_settings(struct plan *p, const char *top)
 	p->hold_events = on_off("HOLD_EVENTS", "off");
 	p->repro_min = on_off("REPRO_MIN", "on");
 	p->evidence = on_off("EVIDENCE", "off");
-	/* The evidence finds holds that took a fault through the
-	 * exceptions:page_fault_user tracepoint, which only x86 and riscv
-	 * emit (arch/arm64/mm/fault.c has none, 7.2 included): on arm64 every
-	 * cell would fail opening it. */
-	if (p->evidence && strcmp(p->arch, "arm64") == 0)
-		plan_die("EVIDENCE=on: arm64 kernels have no exceptions:page_fault_user "
-			 "tracepoint (only x86 and riscv emit it), which the evidence needs to "
-			 "find holds preempted inside a fault; EVIDENCE=off on ARCH=arm64");
+	/* arm64 has no exceptions:page_fault_user tracepoint: there the
+	 * evidence marks faults with a kprobe on handle_mm_fault (tracefs.h),
+	 * which Debian's arm64 kernels have.  A built arm64 kernel starts from
+	 * arm64's defconfig, which has no ftrace, and its fragments add none:
+	 * no tracefs, and every cell would fail opening it. */
+	if (p->evidence && strcmp(p->arch, "arm64") == 0 &&
+	    strcmp(p->kernel.source, "build") == 0)
+		plan_die("EVIDENCE=on: the arm64 %s has no tracefs (arm64's defconfig, which its "
+			 "recipe starts from, has no CONFIG_FTRACE, and its fragment_arm64 adds "
+			 "neither it nor CONFIG_KPROBE_EVENTS); EVIDENCE=on runs on Debian's "
+			 "arm64 6.12 and 7.0, or EVIDENCE=off",
+			 p->kernel.label);
 	/* RSEQ_SLICE_EXTENSION depends on GENERIC_ENTRY, which arm64 does not
 	 * select in 7.2: no arm64 kernel the lab boots has it (the arm64
 	 * 7.2-lab is built without it, kernels/fragments/arm64-lab.config).

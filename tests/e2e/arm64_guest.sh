@@ -3,7 +3,8 @@
 # through the private apt, booted on qemu-system-aarch64's virt machine
 # under icount, one short bufbench cell over the PCI-serial channel, run
 # twice to the same instruction (same tps to the last digit, same console),
-# and the architecture recorded in the result and the manifest.  Then the
+# and the architecture recorded in the result and the manifest, with the
+# kernel's trace of the holds (EVIDENCE=on through a kprobe).  Then the
 # planner's refusals of what cannot run on arm64.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -49,7 +50,7 @@ check "arm64: the resolved 7.0 is Debian's arm64 package" \
 make -C "$top" cross-guest > "$tmp/cross.out" 2>&1 || { tail -n 20 "$tmp/cross.out"; fail "arm64: make cross-guest"; exit 1; }
 
 export KERNEL=7.0 ARCH=arm64 BASELINE=none PAGES=4k CLIENTS=2 DURATION=2 REPEAT=1
-export PGBENCH=off REPRO_MIN=off POOL=64M RELATION=256M ICOUNT_EPOCH=2026-01-01
+export PGBENCH=off REPRO_MIN=off POOL=64M RELATION=256M ICOUNT_EPOCH=2026-01-01 EVIDENCE=on
 run=$tmp/run
 start=$(date +%s)
 if "$top/scripts/bench.sh" "$run" > "$tmp/out" 2>&1; then
@@ -66,6 +67,10 @@ if [ -f "$f" ]; then
 		test "$(jq -r .provenance.preempt_model "$f")" = full
 	check "arm64: the cell ran under icount with tps" \
 		jqt "$f" '.provenance.virtualization == "tcg-icount" and .results.tps > 0'
+	# arm64 has no exceptions:page_fault_user: the evidence's faults come
+	# from a kprobe on handle_mm_fault, and the fill phase's holds fault.
+	check "arm64: EVIDENCE=on marks faults with the kprobe on handle_mm_fault, and fill holds faulted" \
+		jqt "$f" '.evidence.fault_event == "kprobe:handle_mm_fault" and .evidence.trace_lost == 0 and ([.evidence.phases[] | select(.name == "fill") | .holds_with_fault] | add) > 0'
 else
 	fail "arm64: no result arrived over the channel"
 fi

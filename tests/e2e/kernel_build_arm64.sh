@@ -98,8 +98,10 @@ check "kernel_build_arm64: plan: BASELINE=7.2-rseq refused for arm64 as well" \
 	sh -c "[ $rc = 2 ] && grep -q 'BASELINE=7.2-rseq: kernels/7.2-rseq is built from source' '$tmp/p3.out'"
 # What arm64 kernels cannot do is refused before anything boots.
 rc=0; "$plan" --check --top "$top" KERNEL=7.2-lab ARCH=arm64 EVIDENCE=on > "$tmp/p4.out" 2>&1 || rc=$?
-check "kernel_build_arm64: plan: EVIDENCE=on refused for arm64 (no exceptions:page_fault_user tracepoint there)" \
-	sh -c "[ $rc = 2 ] && grep -q 'EVIDENCE=on: arm64 kernels have no exceptions:page_fault_user' '$tmp/p4.out'"
+check "kernel_build_arm64: plan: EVIDENCE=on refused for the arm64 7.2-lab (no ftrace in its config)" \
+	sh -c "[ $rc = 2 ] && grep -q 'EVIDENCE=on: the arm64 7.2-lab has no tracefs' '$tmp/p4.out'"
+check "kernel_build_arm64: plan: EVIDENCE=on accepted for Debian's arm64 7.0 (kprobe faults)" \
+	"$plan" --check --top "$top" KERNEL=7.0 ARCH=arm64 EVIDENCE=on
 rc=0; "$plan" --check --top "$top" KERNEL=7.2-lab ARCH=arm64 LOCKS=tas,rseq > "$tmp/p5.out" 2>&1 || rc=$?
 check "kernel_build_arm64: plan: LOCKS=rseq refused for an arm64 guest (no slice extension there)" \
 	sh -c "[ $rc = 2 ] && grep -q 'LOCKS=rseq: no arm64 guest kernel has the rseq slice extension' '$tmp/p5.out'"

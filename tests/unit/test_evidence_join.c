@@ -69,8 +69,57 @@ static void test_host_fixture(void)
 	trace_events_free(t);
 }
 
+/*
+ * arm64 has no page_fault_user: the same trace with each of its faults
+ * written as the kprobe event on handle_mm_fault writes them must join to
+ * the same faulting holds.
+ */
+static void test_kprobe_faults(void)
+{
+	FILE *f = fixture("host-6.18-none.trace");
+	size_t cap = 1 << 20, len = 0, faults = 0;
+	char *text = malloc(cap), line[8192];
+	while (text && fgets(line, sizeof(line), f)) {
+		char *ev = strstr(line, ": page_fault_user: address=");
+		if (ev) {
+			char addr[32] = "";
+			sscanf(ev + strlen(": page_fault_user: address="), "%31[0-9a-fx]", addr);
+			snprintf(ev, sizeof(line) - (size_t)(ev - line),
+				 ": " TRACE_KPROBE_FAULT ": (handle_mm_fault+0x0/0x2b8) address=%s\n",
+				 addr);
+			faults++;
+		}
+		size_t n = strlen(line);
+		if (len + n + 1 > cap && !(text = realloc(text, cap *= 2)))
+			break;
+		memcpy(text + len, line, n + 1);
+		len += n;
+	}
+	fclose(f);
+	CHECK(text && faults > 0, "evidence: kprobe: %zu fault lines rewritten", faults);
+	if (!text)
+		return;
+	f = fmemopen(text, len, "r");
+	struct trace_events *t = trace_parse(f);
+	fclose(f);
+	f = fixture("host-6.18-none.holds");
+	uint64_t n;
+	struct hold_rec *h = hold_file_read(f, &n);
+	fclose(f);
+	struct evidence_phase e[2];
+	trace_join(t, h, n, T(357000), e);
+	CHECK(e[0].holds_with_fault == 1 && e[1].holds_with_fault == 1,
+	      "evidence: kprobe: the same one faulting hold per phase (%llu %llu)",
+	      (unsigned long long)e[0].holds_with_fault,
+	      (unsigned long long)e[1].holds_with_fault);
+	free(h);
+	trace_events_free(t);
+	free(text);
+}
+
 int main(void)
 {
 	test_host_fixture();
+	test_kprobe_faults();
 	return CHECK_DONE();
 }
