@@ -82,20 +82,57 @@ static void detect_preempt(struct provenance *p)
 			 "; kernel is PREEMPT_DYNAMIC, so uname cannot tell" : "");
 }
 
+/*
+ * Under qemu-user (an arm64 chroot on an x86 machine, make cross-test) the
+ * program is aarch64 while /proc/cpuinfo is still the x86 kernel's (QEMU
+ * 7.2 does not rewrite it for aarch64): x86's "vendor_id" line seen by an
+ * aarch64 program means every instruction is being translated.
+ * PREEMPTLAB_QEMU_USER=1 says so where detection cannot.
+ */
+int prov_under_qemu_user(void)
+{
+	const char *env = getenv("PREEMPTLAB_QEMU_USER");
+	if (env && *env)
+		return strcmp(env, "0") != 0;
+#if defined(__aarch64__)
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[1024];
+	int x86 = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, "vendor_id", 9) == 0) {
+			x86 = 1;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return x86;
+#else
+	return 0;
+#endif
+}
+
 void prov_detect_virt(char *out, size_t outlen)
 {
 	const char *env = getenv("PREEMPTLAB_VIRT");
-	char vendor[128] = "", product[128] = "";
+	char vendor[128] = "", product[128] = "", compat[256] = "";
 	if (env && *env) {
 		snprintf(out, outlen, "%s", env);
 		return;
 	}
+	if (prov_under_qemu_user()) {
+		/* Every instruction is translated: times are an emulator's. */
+		snprintf(out, outlen, "tcg-user");
+		return;
+	}
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	char line[1024];
-	int hypervisor = 0, qemu_cpu = 0;
+	int hypervisor = 0, qemu_cpu = 0, x86 = 0;
 	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor"))
-			hypervisor = 1;
+		if (strncmp(line, "flags", 5) == 0) {
+			x86 = 1;
+			if (strstr(line, " hypervisor"))
+				hypervisor = 1;
+		}
 		if (strncmp(line, "model name", 10) == 0 && strstr(line, "QEMU"))
 			qemu_cpu = 1;
 	}
@@ -103,7 +140,20 @@ void prov_detect_virt(char *out, size_t outlen)
 		fclose(f);
 	read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
 	read_line("/sys/class/dmi/id/product_name", product, sizeof(product));
-	if (!hypervisor) {
+	if (!x86) {
+		/* arm64 has no hypervisor CPU flag: firmware tables say it.  QEMU's
+		 * virt machine booted with -kernel has no DMI, only its device tree. */
+		read_line("/proc/device-tree/compatible", compat, sizeof(compat));
+		if (strstr(vendor, "QEMU") || strstr(product, "KVM"))
+			snprintf(out, outlen, "kvm");
+		else if (strstr(compat, "linux,dummy-virt"))
+			snprintf(out, outlen, "other:qemu-virt");
+		else if (strstr(vendor, "Amazon EC2") && !strstr(product, "metal"))
+			/* A Graviton instance (Nitro); its bare-metal sizes say "metal". */
+			snprintf(out, outlen, "other:%s", vendor);
+		else
+			snprintf(out, outlen, "none");
+	} else if (!hypervisor) {
 		snprintf(out, outlen, "none");
 	} else if (qemu_cpu) {
 		/* TCG presents "QEMU Virtual CPU"; KVM passes the host's model. */
@@ -194,20 +244,38 @@ static int measure_fault_around_pages(void)
 	return status < 0 ? -1 : WEXITSTATUS(status);
 }
 
+/* The value of a "key : value" cpuinfo line, newline stripped. */
+static char *cpuinfo_value(char *line)
+{
+	char *v = strchr(line, ':');
+	if (!v)
+		return NULL;
+	v += 1 + (v[1] == ' ');
+	v[strcspn(v, "\n")] = '\0';
+	return v;
+}
+
+/*
+ * x86 names its CPU in "model name".  arm64 has no name, only the MIDR's
+ * fields: "CPU implementer" (0x41 Arm, 0xc0 Ampere, ...) and "CPU part"
+ * (0xd4f Neoverse V2, as in Graviton4): both, since a part number means
+ * nothing without its implementer.
+ */
 static void cpu_model(char *out, size_t len)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512];
+	char line[512], impl[64] = "";
+	char *v;
 	copy(out, len, "unknown");
 	while (f && fgets(line, sizeof(line), f)) {
-		/* arm64 has no "model name": its first "CPU part" names the core. */
-		if (strncmp(line, "model name", 10) == 0 || strncmp(line, "CPU part", 8) == 0) {
-			char *v = strchr(line, ':');
-			if (v) {
-				v += 1 + (v[1] == ' ');
-				v[strcspn(v, "\n")] = '\0';
-				copy(out, len, v);
-			}
+		if (strncmp(line, "model name", 10) == 0 && (v = cpuinfo_value(line))) {
+			copy(out, len, v);
+			break;
+		}
+		if (strncmp(line, "CPU implementer", 15) == 0 && (v = cpuinfo_value(line)))
+			copy(impl, sizeof(impl), v);
+		if (strncmp(line, "CPU part", 8) == 0 && (v = cpuinfo_value(line))) {
+			snprintf(out, len, "implementer %s part %s", impl[0] ? impl : "?", v);
 			break;
 		}
 	}

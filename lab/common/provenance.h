@@ -54,5 +54,7 @@ int prov_parse_preempt(const char *line, char *out, size_t outlen);
 
 /* Virtualization as none | kvm | tcg | other:<what>, honouring PREEMPTLAB_VIRT. */
 void prov_detect_virt(char *out, size_t outlen);
+/* 1 when this program runs under qemu-user (user-mode emulation). */
+int prov_under_qemu_user(void);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "shmem.h"
+#include "provenance.h"
 
 #define MB (1ul << 20)
 
@@ -84,7 +85,7 @@ static void test_policy(long kb, enum page_policy strict, enum page_policy try, 
 {
 	const char *f = pool_file(kb);
 	/* qemu-user places guest mappings itself and cannot align MAP_HUGETLB. */
-	if (getenv("PREEMPTLAB_QEMU_USER")) {
+	if (prov_under_qemu_user()) {
 		SKIP("%s: huge page mappings under qemu-user are qemu's, not the kernel's: "
 		     "run natively (make test) or in a guest (make bench ARCH=arm64)",
 		     page_policy_name(strict));
