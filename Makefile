@@ -79,7 +79,7 @@ bench: config.mk
 	scripts/bench.sh
 
 lint:
-	shellcheck -x configure scripts/*.sh tests/*.sh tests/e2e/*.sh tests/long/*.sh guest/init guest/runner.sh .ci/run
+	shellcheck -x configure scripts/*.sh tests/*.sh tests/e2e/*.sh tests/long/*.sh tests/native/*.sh guest/init guest/runner.sh .ci/run
 
 clean:
 	rm -rf $(B) build-san build-fuzz

@@ -85,6 +85,7 @@ for step in $steps; do
 				bookworm "$root" "$mirror" || { step_failed "debootstrap into $root"; break; }
 		fi
 		# The chroot must be aarch64 all through, or nothing below means anything.
+		# shellcheck disable=SC2016 # expanded inside the chroot
 		if chroot "$root" /bin/sh -c 'test "$(uname -m)" = aarch64 && test "$(dpkg --print-architecture)" = arm64'; then
 			echo "PASS: arm64_chroot: $root is an arm64 Debian ($(cat "$root/etc/debian_version")) under qemu-user"
 		else
@@ -104,7 +105,6 @@ for step in $steps; do
 		case $step in
 		configure) in_root 'nice ./configure --install-deps' || step_failed "./configure --install-deps" ;;
 		build) in_root 'nice make -j2' || step_failed "make" ;;
-		# shellcheck disable=SC2086 # ARM64_BENCH holds several VAR=value words
 		bench) in_root "nice make bench ${ARM64_BENCH:-}" || step_failed "make bench ${ARM64_BENCH:-}" ;;
 		test)
 			list=""
