@@ -215,6 +215,9 @@ optional() {
 }
 
 dropped=""
+# The machine's own emulator: an arm64 host's guests are aarch64.
+native_qemu=qemu-system-x86_64
+[ "$(uname -m)" = aarch64 ] && native_qemu=qemu-system-aarch64
 write_manifest() {
 	files=$(cd "$st" && find . -type f ! -name manifest.json | sed 's|^\./||' | sort)
 	for f in $files; do
@@ -223,7 +226,7 @@ write_manifest() {
 	jq -s --arg run "$(basename "$dir")" --arg rev "${rev:-unknown}" --arg cmd "$cmd" \
 		--arg made "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg dropped "$dropped" \
 		--arg perf "$("${PERF:-perf}" --version 2>/dev/null || echo none)" \
-		--arg qemu "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1 || echo none)" \
+		--arg qemu "$("$native_qemu" --version 2>/dev/null | head -n 1 || echo none)" \
 		--arg cc "$(${CC:-cc} --version 2>/dev/null | head -n 1 || echo none)" \
 		--arg host "$(uname -srvm)" --rawfile files "$tmp/files.tsv" \
 		--arg src_commit "$src_commit" --arg src_sha "$src_sha" --arg src_note "$src_note" \

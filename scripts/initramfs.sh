@@ -17,7 +17,7 @@ set -eu
 [ $# -eq 1 ] || die "usage: $0 OUT.cpio.gz"
 out=$1
 top=$(lab_top)
-case ${ARCH:-amd64} in
+case ${ARCH:-$(uname -m)} in
 amd64|x86_64) arch=amd64 bdir=$top/build ;;
 arm64|aarch64) arch=arm64 bdir=$top/build-arm64 ;;
 *) die "ARCH must be amd64 or arm64, not '$ARCH'" ;;
@@ -85,7 +85,7 @@ copy_with_libs() {
 }
 pgfiles=$top/scripts/pg-guest-files.sh
 if [ "$arch" != amd64 ] && [ "${PGBENCH:-off}" != off ]; then
-	die "PGBENCH: an $arch guest has no PostgreSQL yet (the host's binaries are amd64); PGBENCH=off"
+	die "PGBENCH: an $arch guest has no PostgreSQL yet (its initramfs carries none); PGBENCH=off"
 fi
 if [ "$arch" = amd64 ] && [ -x "$pgfiles" ] && [ "${PGBENCH:-}" != off ]; then
 	"$pgfiles" > "$work/pgfiles" || die "$pgfiles failed (above); or build without it: PGBENCH=off"

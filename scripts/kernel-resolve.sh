@@ -9,13 +9,13 @@
 #   there is none, which takes half an hour or more (scripts/kernel-build.sh).
 # ARCH=arm64 (from the plan; KAPT_ARCH for the private apt) resolves the
 # series' arm64 package (package_arm64: in kernels/<series>) into a store
-# of its own; the default is amd64.
+# of its own; the default is this machine's architecture.
 # Prints shell assignments (K_ARCH K_LABEL K_SOURCE K_VERSION K_SUITE K_PACKAGE
 # K_PKGVERSION K_IMAGE K_SHA256 K_CONFIG K_RELEASE K_MODELS K_DEFAULT) for
 # callers to eval; progress goes to stderr.  Unknown values list the known
 # ones and exit 2.
 set -eu
-case ${ARCH:-amd64} in
+case ${ARCH:-$(uname -m)} in
 amd64|x86_64) KAPT_ARCH=amd64 ;;
 arm64|aarch64) KAPT_ARCH=arm64 ;;
 *) echo "preemptlab: ARCH must be amd64 or arm64, not '$ARCH'" >&2; exit 2 ;;

@@ -22,7 +22,13 @@ if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
 fi
 cache=${PREEMPTLAB_CACHE:-$(lab_top)/kernels/cache}/accel
 mkdir -p "$cache"
-key=$(printf '%s %s %s' "$(uname -r)" "$(${QEMU:-qemu-system-x86_64} --version | head -n1)" \
+# The guest's architecture (PREEMPTLAB_ARCH, as qemu-boot.sh reads it) names
+# the emulator and the console the probe's answer appears on.
+case ${PREEMPTLAB_ARCH:-amd64} in
+arm64) qemu=${QEMU_AARCH64:-qemu-system-aarch64} console=ttyAMA0 ;;
+*) qemu=${QEMU:-qemu-system-x86_64} console=ttyS0 ;;
+esac
+key=$(printf '%s %s %s' "$(uname -r)" "$("$qemu" --version | head -n1)" \
 	"$(sha256sum "$1" | cut -d' ' -f1)" | sha256sum | cut -c1-16)
 # The cache holds the probe's answer: kvm works or it does not (older labs
 # wrote "tcg" for the latter).
@@ -34,7 +40,7 @@ tmp=$(mktemp -d)
 on_exit 'rm -rf "$tmp"'
 limit=${PREEMPTLAB_KVM_PROBE_S:-30}
 timeout -k 5 "$limit" "$(dirname "$0")/qemu-boot.sh" "$1" "$2" \
-	"console=ttyS0 panic=-1 preemptlab.probe" kvm 1 512 "$tmp/console" "$tmp/chan" \
+	"console=$console panic=-1 preemptlab.probe" kvm 1 512 "$tmp/console" "$tmp/chan" \
 	>"$tmp/out" 2>&1 || true
 if grep -q preemptlab-probe-ok "$tmp/console" 2>/dev/null; then
 	echo kvm > "$cache/$key"

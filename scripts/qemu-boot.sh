@@ -19,10 +19,16 @@ set -eu
 arch=${PREEMPTLAB_ARCH:-amd64}
 case $arch in
 amd64) qemu=${QEMU:-qemu-system-x86_64} pkg=qemu-system-x86 machine=pc
+	[ "$4" != kvm ] || [ "$(uname -m)" = x86_64 ] ||
+		die "an amd64 guest cannot run under KVM on this $(uname -m) host; ACCEL=icount or tcg"
 	set -- "$@" -serial "file:$8" ;;
 arm64) qemu=${QEMU_AARCH64:-qemu-system-aarch64} pkg=qemu-system-arm machine=virt
 	case $8 in *,*) die "the CHANNEL path must hold no comma (QEMU's option syntax): '$8'" ;; esac
-	[ "$4" != kvm ] || die "an arm64 guest cannot run under KVM on this host; ACCEL=icount or tcg"
+	# KVM runs an arm64 guest on an arm64 host only; its GIC is the host's.
+	if [ "$4" = kvm ]; then
+		[ "$(uname -m)" = aarch64 ] || die "an arm64 guest cannot run under KVM on this $(uname -m) host; ACCEL=icount or tcg"
+		machine=virt,gic-version=host
+	fi
 	set -- "$@" -chardev "file,id=chan,path=$8" -device pci-serial,chardev=chan ;;
 *) die "PREEMPTLAB_ARCH must be amd64 or arm64, not '$arch'" ;;
 esac

@@ -98,3 +98,10 @@ guest_kernel() {
 	fail "$1: resolve 7.0"
 	exit 1
 }
+
+# under_qemu_user: this shell runs under qemu-user (an arm64 chroot on an
+# x86 machine: tests/native/arm64_chroot.sh): aarch64 programs, x86 kernel,
+# whose /proc/cpuinfo still describes x86 (as provenance.c's check).
+under_qemu_user() {
+	[ "$(uname -m)" = aarch64 ] && grep -q '^vendor_id' /proc/cpuinfo 2>/dev/null
+}

@@ -2,9 +2,9 @@
  * ARCH: the guest's architecture.  amd64 is what the lab always booted;
  * arm64 boots Debian's arm64 kernels (package_arm64: in kernels/<series>),
  * or a built series' arm64 recipe (base_arm64:, target_arm64:, cross-built
- * by scripts/kernel-build.sh), under qemu-system-aarch64 from an x86 host,
- * where no KVM can run them.
- * The default is the host's own architecture.
+ * by scripts/kernel-build.sh), under qemu-system-aarch64: from an x86 host
+ * under TCG, from an arm64 host under KVM where it works.  The default is
+ * the host's own architecture; an amd64 guest from an arm64 host is refused.
  */
 #include <stdio.h>
 #include <string.h>
@@ -77,14 +77,24 @@ void arch_pick(struct plan *p)
 void arch_settings(struct plan *p, const char *top)
 {
 	const char *host = host_arch();
+	bool guest = strcmp(p->kernel.source, "host") != 0;
+	/* An arm64 guest needs an arm64 kernel (a package or an arm64 recipe),
+	 * whether this host is x86 or arm64 itself. */
+	if (guest && strcmp(p->arch, "amd64") != 0) {
+		arch_kernel(p, top, &p->kernel, "KERNEL");
+		if (p->has_baseline)
+			arch_kernel(p, top, &p->baseline, "BASELINE");
+	}
 	if (!p->cross)
 		return;
-	if (strcmp(p->kernel.source, "host") == 0)
+	if (!guest)
 		plan_die("ARCH=%s: KERNEL=host runs on this %s machine; an %s guest needs a "
 			 "catalog kernel, e.g. KERNEL=7.0", p->arch, host, p->arch);
-	arch_kernel(p, top, &p->kernel, "KERNEL");
-	if (p->has_baseline)
-		arch_kernel(p, top, &p->baseline, "BASELINE");
+	/* The other way round, an x86 guest needs bufbench built for x86,
+	 * which only an x86 host does. */
+	if (strcmp(p->arch, "amd64") == 0)
+		plan_die("ARCH=amd64: this %s host builds no x86 bufbench for an amd64 guest; "
+			 "run amd64 guests from an x86 machine, or ARCH=%s (this host's)", host, host);
 	/* Another architecture's guest runs under TCG: no KVM can run it. */
 	if (strcmp(p->accel, "kvm") == 0)
 		plan_die("ACCEL=kvm: an %s guest cannot run under KVM on this %s host; ACCEL=icount "

@@ -20,16 +20,29 @@ refused() {
 	rc=0; "$plan" --check --top "$top" "$@" > "$tmp/refused" 2>&1 || rc=$?
 	[ "$rc" = 2 ] && grep -q "$1" "$tmp/refused"
 }
-check "arm64: KERNEL=host with ARCH=arm64 is refused" refused ARCH=arm64 KERNEL=host
+if [ "$(uname -m)" = aarch64 ]; then
+	# Native: arm64 is this host's own architecture; amd64 is the foreign one.
+	check "arm64 host: KERNEL=host plans without ARCH (the host's arm64)" \
+		"$plan" --check --top "$top" KERNEL=host
+	check "arm64 host: ARCH=amd64 guests are refused, naming the fix" refused "x86 machine" ARCH=amd64 KERNEL=7.0
+	check "arm64 host: ACCEL=kvm is allowed for an arm64 guest" \
+		"$plan" --check --top "$top" ACCEL=kvm KERNEL=7.0 PGBENCH=off
+else
+	check "arm64: KERNEL=host with ARCH=arm64 is refused" refused ARCH=arm64 KERNEL=host
+	check "arm64: ACCEL=kvm is refused for an arm64 guest" refused ACCEL=kvm KERNEL=7.0 ARCH=arm64
+fi
 check "arm64: an unknown ARCH is refused, naming amd64 and arm64" refused ARCH=sparc KERNEL=7.0
 check "arm64: ... and the refusal names the fix" grep -q 'use amd64 or arm64' "$tmp/refused"
 check "arm64: a kernel with no arm64 package or recipe is refused, naming those that have one" \
 	sh -c "'$plan' --check --top '$top' KERNEL=7.2-rseq ARCH=arm64 2>&1 | grep -q 'arm64 packages (6.12 7.0) or a built series with one (7.2-lab)'"
-check "arm64: ACCEL=kvm is refused for an arm64 guest" refused ACCEL=kvm KERNEL=7.0 ARCH=arm64
 check "arm64: PGBENCH=on is refused for an arm64 guest" refused PGBENCH=on KERNEL=7.0 ARCH=arm64
 check "arm64: arm64 7.0 offers full only (Debian builds it without PREEMPT_DYNAMIC)" \
 	sh -c "'$plan' --check --top '$top' KERNEL=7.0 ARCH=arm64 MODELS=lazy 2>&1 | grep -q \"offers the models 'full'\""
 
+if under_qemu_user; then
+	skip "arm64: guest boots under qemu-user would be qemu-system-aarch64 emulated twice over; boot arm64 guests natively or from x86 (make bench ARCH=arm64)"
+	tests_done; exit 0
+fi
 for tool in qemu-system-aarch64 aarch64-linux-gnu-gcc; do
 	if ! command -v "$tool" > /dev/null; then
 		skip "arm64: no $tool (./configure --install-deps: qemu-system-arm, gcc-aarch64-linux-gnu)"
