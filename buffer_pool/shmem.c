@@ -1,4 +1,5 @@
 #include "shmem.h"
+#include "emulation.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -111,7 +112,15 @@ static void hugetlb_hint(char *err, size_t errlen, long page_kb, size_t size)
 	long total = hugetlb_counter(page_kb, "nr_hugepages");
 	/* The pool must grow by what is missing, on top of what others use. */
 	long want = (total > 0 ? total : 0) + need - (free_pages > 0 ? free_pages : 0);
-	if (page_kb == 64 && total < 0)
+	/* Reserving more would not help: qemu-user picks unaligned addresses. */
+	if (under_qemu_user() && free_pages >= need)
+		snprintf(err, errlen,
+			 "cannot map %zu MB on %ld KB hugetlb pages under qemu-user (%ld free): "
+			 "qemu, not the kernel, places this program's mappings and cannot align "
+			 "them; run on a native arm64 machine or in a guest (ARCH=arm64), or "
+			 "--pages 4k",
+			 size >> 20, page_kb, free_pages);
+	else if (page_kb == 64 && total < 0)
 		snprintf(err, errlen,
 			 "cannot map %zu MB on 64 KB pages: this kernel offers none (no "
 			 "/sys/kernel/mm/hugepages/hugepages-64kB: arm64 with 4 KB pages has them)",

@@ -1,5 +1,6 @@
 #include "provenance.h"
 #include "revision.h"
+#include "emulation.h"
 
 #include <errno.h>
 #include <gnu/libc-version.h>
@@ -82,33 +83,10 @@ static void detect_preempt(struct provenance *p)
 			 "; kernel is PREEMPT_DYNAMIC, so uname cannot tell" : "");
 }
 
-/*
- * Under qemu-user (an arm64 chroot on an x86 machine, make cross-test) the
- * program is aarch64 while /proc/cpuinfo is still the x86 kernel's (QEMU
- * 7.2 does not rewrite it for aarch64): x86's "vendor_id" line seen by an
- * aarch64 program means every instruction is being translated.
- * PREEMPTLAB_QEMU_USER=1 says so where detection cannot.
- */
+/* buffer_pool/emulation.h says how. */
 int prov_under_qemu_user(void)
 {
-	const char *env = getenv("PREEMPTLAB_QEMU_USER");
-	if (env && *env)
-		return strcmp(env, "0") != 0;
-#if defined(__aarch64__)
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[1024];
-	int x86 = 0;
-	while (f && fgets(line, sizeof(line), f))
-		if (strncmp(line, "vendor_id", 9) == 0) {
-			x86 = 1;
-			break;
-		}
-	if (f)
-		fclose(f);
-	return x86;
-#else
-	return 0;
-#endif
+	return under_qemu_user();
 }
 
 void prov_detect_virt(char *out, size_t outlen)
