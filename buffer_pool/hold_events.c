@@ -27,9 +27,15 @@ int hold_events_open(struct hold_events *h, char *err, size_t errlen)
 	memset(h, 0, sizeof(*h));
 	h->group_fd = open_counter(PERF_COUNT_SW_PAGE_FAULTS_MIN, -1);
 	if (h->group_fd < 0) {
-		snprintf(err, errlen,
-			 "perf_event_open(minor faults) failed: %s (kernel.perf_event_paranoid=%s?)",
-			 strerror(errno), errno == EACCES ? "too high" : "ok");
+		if (errno == ENOSYS)
+			snprintf(err, errlen,
+				 "perf_event_open(minor faults) failed: %s: no perf events here "
+				 "(qemu-user has none; run natively or in a guest), so holds cannot "
+				 "be counted: drop --hold-events", strerror(errno));
+		else
+			snprintf(err, errlen,
+				 "perf_event_open(minor faults) failed: %s (kernel.perf_event_paranoid=%s?)",
+				 strerror(errno), errno == EACCES ? "too high" : "ok");
 		return -1;
 	}
 	if (open_counter(PERF_COUNT_SW_CONTEXT_SWITCHES, h->group_fd) < 0) {

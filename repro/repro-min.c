@@ -35,6 +35,7 @@
 #endif
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,8 +146,15 @@ static void backend(struct control *c, struct desc *d, struct backend_result *r,
 	rng ^= seed * 2654435761u;
 	int fd = fault_counter();
 	if (fd < 0) {
-		fprintf(stderr, "repro-min: perf_event_open(minor faults): %s "
-			"(try: sysctl kernel.perf_event_paranoid=1)\n", strerror(errno));
+		/* ENOSYS: no perf events at all (qemu-user implements none), not
+		 * a permission a sysctl would grant. */
+		if (errno == ENOSYS)
+			fprintf(stderr, "repro-min: perf_event_open(minor faults): %s: this kernel "
+				"or emulator has no perf events (qemu-user has none; run natively "
+				"or in a guest); repro-min counts faults with them\n", strerror(errno));
+		else
+			fprintf(stderr, "repro-min: perf_event_open(minor faults): %s "
+				"(try: sysctl kernel.perf_event_paranoid=1)\n", strerror(errno));
 		_exit(2);
 	}
 	__atomic_add_fetch(&c->ready, 1, __ATOMIC_SEQ_CST);
@@ -226,6 +234,7 @@ static int run(const char *pages, int backends, long ndesc, long stride, long wo
 			last = &d[b].free_next;
 		}
 	*last = -1;
+	pid_t pids[backends];
 	for (int i = 0; i < backends; i++) {
 		pid_t p = fork();
 		if (p < 0) {
@@ -234,12 +243,24 @@ static int run(const char *pages, int backends, long ndesc, long stride, long wo
 		}
 		if (p == 0)
 			backend(c, d, &c->res[i], work_us, (unsigned)i + 1);
+		pids[i] = p;
 	}
-	while (c->ready < backends)
+	/* A backend that cannot start (no perf events) exits before it is
+	 * ready: stop the others instead of waiting for it forever. */
+	int st;
+	while (c->ready < backends) {
+		if (waitpid(-1, &st, WNOHANG) > 0) {
+			for (int i = 0; i < backends; i++)
+				kill(pids[i], SIGTERM);
+			while (wait(&st) > 0)
+				;
+			return 2;
+		}
 		usleep(1000);
+	}
 	c->start_ns = now_ns();
 	__atomic_store_n(&c->go, 1, __ATOMIC_SEQ_CST);
-	int failed = 0, st;
+	int failed = 0;
 	while (wait(&st) > 0)
 		failed |= !WIFEXITED(st) || WEXITSTATUS(st) != 0;
 	if (failed)

@@ -14,7 +14,8 @@
 # Environment: ARM64_ROOT (/work/arm64-root), ARM64_MIRROR
 #   (http://deb.debian.org/debian), ARM64_TESTS (the e2e scripts to run,
 #   names under tests/e2e/ without .sh), ARM64_BENCH (make bench's
-#   variables, default none: the defaults), ARM64_LOG (a copy of the output).
+#   variables, default none: the defaults), ARM64_FRESH (1: clone afresh;
+#   0: move an earlier clone to HEAD, keeping its build).
 # Exit: 0 every step passed, 1 a step failed (the chroot's mounts are undone
 # either way).
 set -eu
@@ -93,10 +94,18 @@ for step in $steps; do
 		fi
 		;;
 	clone)
-		# A clean clone of HEAD: what a user's git clone has, no build, no cache.
-		rm -rf "$root$lab"
-		git clone -q "$top" "$root$lab"
-		git -C "$root$lab" checkout -q "$(git -C "$top" rev-parse HEAD)"
+		# A clean clone of HEAD: what a user's git clone has, no build, no
+		# cache.  ARM64_FRESH=0 moves an earlier clone to HEAD instead and
+		# keeps its build (make rebuilds what changed; an emulated full
+		# build takes minutes).
+		if [ "${ARM64_FRESH:-1}" = 0 ] && [ -d "$root$lab/.git" ]; then
+			git -C "$root$lab" fetch -q "$top" HEAD
+			git -C "$root$lab" checkout -q -f FETCH_HEAD
+		else
+			rm -rf "$root$lab"
+			git clone -q "$top" "$root$lab"
+			git -C "$root$lab" checkout -q "$(git -C "$top" rev-parse HEAD)"
+		fi
 		echo "PASS: arm64_chroot: cloned $(git -C "$top" rev-parse --short HEAD) into $root$lab"
 		;;
 	configure|build|bench|test)
