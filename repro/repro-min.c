@@ -146,15 +146,10 @@ static void backend(struct control *c, struct desc *d, struct backend_result *r,
 	rng ^= seed * 2654435761u;
 	int fd = fault_counter();
 	if (fd < 0) {
-		/* ENOSYS: no perf events at all (qemu-user implements none), not
-		 * a permission a sysctl would grant. */
-		if (errno == ENOSYS)
-			fprintf(stderr, "repro-min: perf_event_open(minor faults): %s: this kernel "
-				"or emulator has no perf events (qemu-user has none; run natively "
-				"or in a guest); repro-min counts faults with them\n", strerror(errno));
-		else
-			fprintf(stderr, "repro-min: perf_event_open(minor faults): %s "
-				"(try: sysctl kernel.perf_event_paranoid=1)\n", strerror(errno));
+		/* ENOSYS: no perf events at all (qemu-user has none), not a sysctl. */
+		fprintf(stderr, "repro-min: perf_event_open(minor faults): %s (%s)\n", strerror(errno),
+			errno == ENOSYS ? "no perf events here: run natively or in a guest"
+					: "try: sysctl kernel.perf_event_paranoid=1");
 		_exit(2);
 	}
 	__atomic_add_fetch(&c->ready, 1, __ATOMIC_SEQ_CST);
@@ -245,19 +240,14 @@ static int run(const char *pages, int backends, long ndesc, long stride, long wo
 			backend(c, d, &c->res[i], work_us, (unsigned)i + 1);
 		pids[i] = p;
 	}
-	/* A backend that cannot start (no perf events) exits before it is
-	 * ready: stop the others instead of waiting for it forever. */
+	/* A backend that could not start exited: stop the others, not wait forever. */
 	int st;
-	while (c->ready < backends) {
+	for (; c->ready < backends; usleep(1000))
 		if (waitpid(-1, &st, WNOHANG) > 0) {
 			for (int i = 0; i < backends; i++)
 				kill(pids[i], SIGTERM);
-			while (wait(&st) > 0)
-				;
 			return 2;
 		}
-		usleep(1000);
-	}
 	c->start_ns = now_ns();
 	__atomic_store_n(&c->go, 1, __ATOMIC_SEQ_CST);
 	int failed = 0;
