@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "emulation.h"
 #include "plan.h"
 #include "scenario.h"
 #include "vocab.h"
@@ -83,6 +84,32 @@ static void pages_from_hugepages(struct plan *p)
 			   : strcmp(p->hugepages, "on") == 0 ? "2m"
 			   : strcmp(p->hugepages, "try") == 0 ? "try-2m" : "4k 2m 1g";
 	list_split(&p->pages, "HUGEPAGES", expand);
+}
+
+/*
+ * Under qemu-user (an arm64 chroot on an x86 machine) qemu, not the kernel,
+ * places the host cells' mappings, and hugetlb ones fail however many pages
+ * are reserved: HUGEPAGES=compare keeps 4 KB (and says why); a huge page
+ * size asked for by name cannot run, and is refused before anything runs.
+ */
+static void qemu_user_pages(struct plan *p)
+{
+	static const char why[] = "under qemu-user, qemu places the mappings and cannot align "
+				  "hugetlb ones; run on a native machine or in a guest";
+	if (strcmp(p->kernel.source, "host") != 0 || !under_qemu_user())
+		return;
+	if (!p->pages_given && strcmp(p->hugepages, "compare") == 0) {
+		list_split(&p->pages, "HUGEPAGES", "4k");
+		plan_note("HUGEPAGES=compare: 4 KB pages only (%s)", why);
+		return;
+	}
+	for (int i = 0; i < p->pages.n; i++) {
+		const char *pg = p->pages.item[i];
+		if (!strcmp(pg, "2m") || !strcmp(pg, "1g") || !strcmp(pg, "64k"))
+			plan_die("%s=%s: %s; or %s", p->pages_given ? "PAGES" : "HUGEPAGES",
+				 p->pages_given ? pg : p->hugepages, why,
+				 p->pages_given ? "PAGES=4k" : "HUGEPAGES=off|try");
+	}
 }
 
 /* PostgreSQL's huge_pages follows the page sizes asked of bufbench. */
@@ -292,6 +319,7 @@ void plan_settings(struct plan *p, const char *top)
 		p->seed_guest_mem_mb = strtol(scenario_default("SEED_GUEST_MEM_MB"), NULL, 10);
 	snprintf(p->hugepages, sizeof(p->hugepages), "%s", get_or("HUGEPAGES", "compare"));
 	pages_from_hugepages(p);
+	qemu_user_pages(p);
 
 	char def_clients[16];
 	snprintf(def_clients, sizeof(def_clients), "%ld", host ? 8 : p->vcpus * 4);
@@ -368,6 +396,10 @@ void plan_settings(struct plan *p, const char *top)
 			  "yet); bufbench cells only", p->arch, p->arch);
 	if (p->pgbench) {
 		pg_huge_pages(p);
+		if (host && under_qemu_user() && list_has(&p->pg_huge_pages, "on"))
+			plan_die("PG_HUGE_PAGES=on: PostgreSQL's hugetlb segment cannot be mapped under "
+				 "qemu-user (qemu places the mappings); PG_HUGE_PAGES=off|try, or run on a "
+				 "native machine");
 		list_split(&p->pg_builtins, "PG_BUILTINS",
 			   get_or("PG_BUILTINS", "select-only simple-update"));
 		check_list(&p->pg_builtins, &vocab_pg_builtins, "PG_BUILTINS");

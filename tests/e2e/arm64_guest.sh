@@ -31,6 +31,17 @@ else
 	check "arm64: KERNEL=host with ARCH=arm64 is refused" refused ARCH=arm64 KERNEL=host
 	check "arm64: ACCEL=kvm is refused for an arm64 guest" refused ACCEL=kvm KERNEL=7.0 ARCH=arm64
 fi
+# Under qemu-user (tests/native/arm64_chroot.sh; PREEMPTLAB_QEMU_USER=1
+# says so here) hugetlb mappings cannot work: compare keeps 4 KB and says
+# why, a huge page size asked by name is refused.
+qu() { PREEMPTLAB_QEMU_USER=1 "$plan" --check --top "$top" KERNEL=host "$@" 2>&1; }
+check "qemu-user: HUGEPAGES=compare plans 4 KB only, saying why" \
+	sh -c "PREEMPTLAB_QEMU_USER=1 '$plan' --check --top '$top' KERNEL=host 2>&1 | grep -q 'compare: 4 KB pages only (under qemu-user'"
+qrefused() { rc=0; qu "$@" > "$tmp/refused" || rc=$?; [ "$rc" = 2 ] && grep -q "$1.*qemu-user" "$tmp/refused"; }
+check "qemu-user: HUGEPAGES=on is refused, naming qemu-user" qrefused HUGEPAGES=on
+check "qemu-user: PAGES=4k,2m is refused, naming qemu-user and PAGES=4k" \
+	sh -c "PREEMPTLAB_QEMU_USER=1 '$plan' --check --top '$top' KERNEL=host PAGES=4k,2m 2>&1 | grep -q 'PAGES=2m: under qemu-user.*or PAGES=4k'"
+check "qemu-user: PG_HUGE_PAGES=on is refused" qrefused PG_HUGE_PAGES=on HUGEPAGES=off
 check "arm64: an unknown ARCH is refused, naming amd64 and arm64" refused ARCH=sparc KERNEL=7.0
 check "arm64: ... and the refusal names the fix" grep -q 'use amd64 or arm64' "$tmp/refused"
 check "arm64: a kernel with no arm64 package or recipe is refused, naming those that have one" \
