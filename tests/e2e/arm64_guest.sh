@@ -20,17 +20,21 @@ refused() {
 	rc=0; "$plan" --check --top "$top" "$@" > "$tmp/refused" 2>&1 || rc=$?
 	[ "$rc" = 2 ] && grep -q "$1" "$tmp/refused"
 }
-if [ "$(uname -m)" = aarch64 ]; then
-	# Native: arm64 is this host's own architecture; amd64 is the foreign one.
-	check "arm64 host: KERNEL=host plans without ARCH (the host's arm64)" \
-		"$plan" --check --top "$top" KERNEL=host
-	check "arm64 host: ARCH=amd64 guests are refused, naming the fix" refused "x86 machine" ARCH=amd64 KERNEL=7.0
-	check "arm64 host: ACCEL=kvm is allowed for an arm64 guest" \
-		"$plan" --check --top "$top" ACCEL=kvm KERNEL=7.0 PGBENCH=off
-else
-	check "arm64: KERNEL=host with ARCH=arm64 is refused" refused ARCH=arm64 KERNEL=host
-	check "arm64: ACCEL=kvm is refused for an arm64 guest" refused ACCEL=kvm KERNEL=7.0 ARCH=arm64
-fi
+# As an arm64 host plans (PREEMPTLAB_HOST_ARCH=arm64, on any machine):
+# arm64 is the default and KVM is allowed; amd64 is the foreign one.
+as_arm64() { PREEMPTLAB_HOST_ARCH=arm64 PREEMPTLAB_QEMU_USER=0 "$plan" --check --top "$top" "$@"; }
+check "arm64 host: KERNEL=host plans without ARCH (the host's arm64)" as_arm64 KERNEL=host
+check "arm64 host: KERNEL=7.0 defaults to arm64's 7.0 (baseline 6.12 voluntary)" \
+	sh -c "PREEMPTLAB_HOST_ARCH=arm64 '$plan' --check --top '$top' KERNEL=7.0 2>&1 | grep -q \"arm64 build has no PREEMPT_NONE; the baseline runs its voluntary\""
+check "arm64 host: ARCH=amd64 guests are refused, naming the fix" \
+	sh -c "PREEMPTLAB_HOST_ARCH=arm64 '$plan' --check --top '$top' ARCH=amd64 KERNEL=7.0 2>&1 | grep -q 'run amd64 guests from an x86 machine'"
+check "arm64 host: ACCEL=kvm is allowed for an arm64 guest" as_arm64 ACCEL=kvm KERNEL=7.0 PGBENCH=off
+check "arm64 host: a built kernel is refused for its arm64 guests too" \
+	sh -c "PREEMPTLAB_HOST_ARCH=arm64 '$plan' --check --top '$top' KERNEL=7.2-lab 2>&1 | grep -q 'no arm64 kernel in kernels/7.2-lab'"
+# As an x86 host plans.
+export PREEMPTLAB_HOST_ARCH=amd64
+check "arm64: KERNEL=host with ARCH=arm64 is refused" refused ARCH=arm64 KERNEL=host
+check "arm64: ACCEL=kvm is refused for an arm64 guest" refused ACCEL=kvm KERNEL=7.0 ARCH=arm64
 # Under qemu-user (tests/native/arm64_chroot.sh; PREEMPTLAB_QEMU_USER=1
 # says so here) hugetlb mappings cannot work: compare keeps 4 KB and says
 # why, a huge page size asked by name is refused.
@@ -50,6 +54,7 @@ check "arm64: PGBENCH=on is refused for an arm64 guest" refused PGBENCH=on KERNE
 check "arm64: arm64 7.0 offers full only (Debian builds it without PREEMPT_DYNAMIC)" \
 	sh -c "'$plan' --check --top '$top' KERNEL=7.0 ARCH=arm64 MODELS=lazy 2>&1 | grep -q \"offers the models 'full'\""
 
+unset PREEMPTLAB_HOST_ARCH	# the boots below are this machine's own
 if under_qemu_user; then
 	skip "arm64: guest boots under qemu-user would be qemu-system-aarch64 emulated twice over; boot arm64 guests natively or from x86 (make bench ARCH=arm64)"
 	tests_done; exit 0

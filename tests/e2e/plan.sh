@@ -18,6 +18,12 @@ unset KERNEL HUGEPAGES BASELINE BASELINE_MODELS MODELS MODEL_SWITCH PAGES CLIENT
 	PG_HUGEPAGES PG_SHARED_BUFFERS PG_BUILTINS PG_SCALE PG_REPEAT PROFILE PROFILE_FREQ \
 	PROFILE_CALLGRAPH VCPUS MEM_MB ACCEL PREEMPTLAB_ACCEL 2>/dev/null || true
 
+# These checks describe the plans of an x86 host (the amd64 catalog, huge
+# pages its kernel maps); on an arm64 machine, or in an arm64 chroot under
+# qemu-user (tests/native/arm64_chroot.sh), the planner plans as one would.
+# arm64_guest.sh checks an arm64 host's and qemu-user's own plans.
+export PREEMPTLAB_HOST_ARCH=amd64 PREEMPTLAB_QEMU_USER=0
+
 # refuse "WHAT" "MESSAGE PART" VAR=value...: exit 2 within a second, and
 # the message names the fix.
 refuse() {
