@@ -29,8 +29,8 @@ check "arm64 host: KERNEL=7.0 defaults to arm64's 7.0 (baseline 6.12 voluntary)"
 check "arm64 host: ARCH=amd64 guests are refused, naming the fix" \
 	sh -c "PREEMPTLAB_HOST_ARCH=arm64 '$plan' --check --top '$top' ARCH=amd64 KERNEL=7.0 2>&1 | grep -q 'run amd64 guests from an x86 machine'"
 check "arm64 host: ACCEL=kvm is allowed for an arm64 guest" as_arm64 ACCEL=kvm KERNEL=7.0 PGBENCH=off
-check "arm64 host: a built kernel is refused for its arm64 guests too" \
-	sh -c "PREEMPTLAB_HOST_ARCH=arm64 '$plan' --check --top '$top' KERNEL=7.2-lab 2>&1 | grep -q 'no arm64 kernel in kernels/7.2-lab'"
+check "arm64 host: a built kernel without an arm64 recipe is refused for its guests too" \
+	sh -c "PREEMPTLAB_HOST_ARCH=arm64 '$plan' --check --top '$top' KERNEL=7.2-rseq 2>&1 | grep -q 'has no arm64 recipe'"
 # As an x86 host plans.
 export PREEMPTLAB_HOST_ARCH=amd64
 check "arm64: KERNEL=host with ARCH=arm64 is refused" refused ARCH=arm64 KERNEL=host
