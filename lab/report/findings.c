@@ -217,11 +217,27 @@ static void spread_caveat(const struct results *r, struct findings *fd)
 }
 
 /*
+ * The models the plan found the baseline kernel offers (the manifest
+ * carries the plan): -1 when the run does not say (older results).
+ */
+static int baseline_models_offered(const struct results *r, const char **only)
+{
+	const struct jr_val *m = r->manifest
+		? jr_path(r->manifest, "plan.settings.baseline.models_offered") : NULL;
+	if (!m || m->type != JR_ARR)
+		return -1;
+	*only = m->n == 1 && m->items[0]->type == JR_STR ? m->items[0]->str : NULL;
+	return (int)m->n;
+}
+
+/*
  * 7.0 has no PREEMPT_NONE, so its baseline is another kernel: the headline
  * change is the kernel version's and the model's together.  Say so, and
- * how to tell them apart (the baseline kernel also runs full).
+ * how to tell them apart: the baseline kernel also runs full, unless it
+ * was built with one model only (Debian's arm64 kernels), where only a
+ * kernel with every model can.
  */
-static void confound_caveat(struct findings *fd)
+static void confound_caveat(const struct results *r, struct findings *fd)
 {
 	const struct cell *b = fd->base, *x = fd->worst;
 	if (!b || !x || !strcmp(b->kernel_label, x->kernel_label) || !strcmp(b->model, x->model))
@@ -229,10 +245,22 @@ static void confound_caveat(struct findings *fd)
 	size_t l = strlen(fd->caveats);
 	snprintf(fd->caveats + l, sizeof(fd->caveats) - l,
 		 "%sThe baseline differs in kernel (%s -> %s) as well as model (%s -> %s): the "
-		 "change is both together. BASELINE_MODELS=none,full also runs %s/full, which "
-		 "separates the two.",
-		 l ? " " : "", b->kernel_label, x->kernel_label, b->model, x->model,
-		 b->kernel_label);
+		 "change is both together.",
+		 l ? " " : "", b->kernel_label, x->kernel_label, b->model, x->model);
+	l = strlen(fd->caveats);
+	const char *only = NULL;
+	const char *arch = b->nruns ? jr_str(b->runs[0]->doc, "provenance.arch", "") : "";
+	const char *opt = !strcmp(arch, "aarch64") ? " ARCH=arm64" : "";
+	if (baseline_models_offered(r, &only) == 1 && only)
+		snprintf(fd->caveats + l, sizeof(fd->caveats) - l,
+			 " %s%s%s is built with %s only, so no other model runs on it; a kernel "
+			 "with every model separates the two (make kernel KERNEL=7.2-lab%s, then "
+			 "make bench KERNEL=7.2-lab%s).",
+			 b->kernel_label, *arch ? " on " : "", arch, only, opt, opt);
+	else
+		snprintf(fd->caveats + l, sizeof(fd->caveats) - l,
+			 " BASELINE_MODELS=none,full also runs %s/full, which separates the two.",
+			 b->kernel_label);
 }
 
 void find_headline(const struct results *r, const char *baseline, struct findings *fd)
@@ -356,5 +384,5 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 		}
 	}
 	spread_caveat(r, fd);
-	confound_caveat(fd);
+	confound_caveat(r, fd);
 }

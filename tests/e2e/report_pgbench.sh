@@ -73,4 +73,17 @@ check "a fallback to 4 KB is flagged in Cells" sh -c "tr '\\n' ' ' < '$txt' | se
 # change is the version's and the model's together.
 check "the kernel-and-model confound is named" sh -c \
 	"tr '\n' ' ' < '$txt' | grep -q 'differs in kernel (6.12 -> 7.0) as well as model (none -> lazy)'"
+check "... and how to separate them: the baseline kernel runs full too" sh -c \
+	"tr '\n' ' ' < '$txt' | sed 's/  */ /g' | grep -q 'BASELINE_MODELS=none,full also runs 6.12/full'"
+# A baseline kernel built with one model (Debian's arm64 ones, which the
+# plan in the manifest lists with one model offered) cannot run full: the
+# way to separate them is a kernel with every model, for that architecture.
+for f in "$run"/runs/*-6.12-*.json; do
+	jq '.provenance.arch = "aarch64"' "$f" > "$tmp/x" && mv "$tmp/x" "$f"
+done
+jq '.plan.settings.baseline.models_offered = ["voluntary"]' "$run/manifest.json" > "$tmp/x" &&
+	mv "$tmp/x" "$run/manifest.json"
+"$report" "$run" 2>/dev/null
+check "a one-model arm64 baseline: no BASELINE_MODELS advice, the arm64 7.2-lab instead" sh -c \
+	"tr '\n' ' ' < '$txt' | sed 's/  */ /g' | grep -q '6.12 on aarch64 is built with voluntary only, so no other model runs on it; .*make kernel KERNEL=7.2-lab ARCH=arm64' && ! grep -q 'BASELINE_MODELS=none,full' '$txt'"
 tests_done
