@@ -79,6 +79,7 @@ GUEST_ARCH = $(or $(ARCH),$(shell uname -m))
 bench: config.mk
 	$(MAKE) build-all
 	$(if $(and $(filter arm64 aarch64,$(GUEST_ARCH)),$(filter-out host,$(KERNEL))),$(MAKE) cross-guest)
+	$(if $(and $(filter arm64 aarch64,$(GUEST_ARCH)),$(filter-out host,$(KERNEL))),$(if $(filter off,$(PGBENCH)),,$(MAKE) cross-pgsample))
 	scripts/bench.sh
 
 lint:

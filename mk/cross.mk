@@ -42,6 +42,18 @@ cross-config: config.mk
 cross-guest: cross-config
 	$(CROSS_MAKE) build-arm64/bufbench-static build-arm64/repro-min-static
 
+# pgsample for an arm64 guest's pgbench (ARCH=arm64 PGBENCH=on): linked
+# dynamically against Debian's arm64 libpq from scripts/pg-arm64-root.sh,
+# whose libraries the guest carries (headers are the same on every arch).
+# A second make: pgsample needs HAVE_PQ and a dynamic link, the static
+# programs neither.
+cross-pgsample: cross-config
+	@root=$$(scripts/pg-arm64-root.sh) && \
+	$(MAKE) CROSS_ARCH=aarch64 CC=$(CROSS_CC) B=build-arm64 HAVE_NUMA=0 NUMA_STATIC=0 HAVE_PQ=1 LDFLAGS= \
+		PQ_CFLAGS="-I$$root/usr/include/postgresql" \
+		PQ_LIBS="-L$$root/usr/lib/aarch64-linux-gnu -Wl,-rpath-link=$$root/usr/lib/aarch64-linux-gnu:$$root/lib/aarch64-linux-gnu -lpq" \
+		build-arm64/pgsample
+
 # The unit tests see qemu-user themselves (prov_under_qemu_user) and skip
 # the huge page mappings, which are qemu's there, not the kernel's.
 cross-test: cross-config
@@ -50,4 +62,4 @@ cross-test: cross-config
 	rm -f build-arm64/tests/test_json_read
 	TEST_BUILD=build-arm64 TEST_EXEC=$(QEMU_USER_AARCH64) tests/run.sh unit
 
-.PHONY: cross-test cross-unit-tests cross-config cross-guest
+.PHONY: cross-test cross-unit-tests cross-config cross-guest cross-pgsample

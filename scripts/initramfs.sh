@@ -8,8 +8,12 @@
 # bufbench cell with it), linked as /bin/perf.
 # ARCH=arm64 (from an x86 host) builds an arm64 guest's: Debian's
 # busybox-static:arm64 through the private apt (dpkg -x, never installed),
-# and the lab's binaries cross-built into build-arm64/ (make cross-guest);
-# no PostgreSQL and no perf, which would be the host's amd64 binaries.
+# and the lab's binaries cross-built into build-arm64/ (make cross-guest).
+# Its PostgreSQL is Debian's arm64 build (scripts/pg-arm64-root.sh, the
+# same file list through PG_ROOT) with pgsample cross-built against its
+# libpq (make cross-pgsample); the libraries come from readelf's NEEDED
+# closure inside that sysroot (scripts/elf-closure.sh), since ldd cannot
+# run aarch64 programs.  No perf: the host's is amd64.
 # Usage: scripts/initramfs.sh OUT.cpio.gz
 set -eu
 # shellcheck source=scripts/common.sh
@@ -83,13 +87,41 @@ copy_with_libs() {
 		cp -L "$lib" "$stage$lib"
 	done
 }
+# copy_from_root ROOT SRC: SRC (a file in ROOT, or a lab file on the host)
+# to the guest's path: ROOT's prefix dropped, and the lab's build/ read
+# from build-arm64/ (pgsample); cp -L stays inside ROOT, since Debian's
+# links within a package are relative.
+copy_from_root() {
+	dest=${2#"$1"}
+	src=$2
+	case $2 in "$top/build/"*) src=$bdir/${2#"$top/build/"} ;; esac
+	[ -e "$src" ] || die "$src (asked for the guest) does not exist"
+	mkdir -p "$stage$(dirname "$dest")"
+	cp -L "$src" "$stage$dest"
+	[ "$(head -c4 "$src" | tr -d '\177')" = ELF ] && echo "$dest" >> "$work/elves"
+	return 0
+}
 pgfiles=$top/scripts/pg-guest-files.sh
-if [ "$arch" != amd64 ] && [ "${PGBENCH:-off}" != off ]; then
-	die "PGBENCH: an $arch guest has no PostgreSQL yet (its initramfs carries none); PGBENCH=off"
-fi
 if [ "$arch" = amd64 ] && [ -x "$pgfiles" ] && [ "${PGBENCH:-}" != off ]; then
 	"$pgfiles" > "$work/pgfiles" || die "$pgfiles failed (above); or build without it: PGBENCH=off"
 	while read -r f; do copy_with_libs "$f"; done < "$work/pgfiles"
+elif [ "$arch" != amd64 ] && [ "${PGBENCH:-off}" != off ]; then
+	root=$("$top/scripts/pg-arm64-root.sh") || die "no arm64 PostgreSQL (above); or build without it: PGBENCH=off"
+	PG_ROOT=$root "$pgfiles" > "$work/pgfiles" || die "$pgfiles failed (above); or build without it: PGBENCH=off"
+	: > "$work/elves"
+	while read -r f; do copy_from_root "$root" "$f"; done < "$work/pgfiles"
+	# pgsample is the lab's (host:), the rest Debian's: all their libraries
+	# come from ROOT, where pgsample was linked.
+	sed "s|^$top/build/pgsample\$|host:$bdir/pgsample|" "$work/elves" > "$work/elves.root"
+	# shellcheck disable=SC2046 # one argument per file (no blanks in them)
+	"$top/scripts/elf-closure.sh" "$root" $(cat "$work/elves.root") > "$work/libs" ||
+		die "the arm64 guest's PostgreSQL would miss the libraries above"
+	while read -r l; do copy_from_root "$root" "$root$l"; done < "$work/libs"
+	# A file of the host's architecture here would fail only in the guest.
+	find "$stage" -type f | while read -r f; do
+		[ "$(head -c4 "$f" | tr -d '\177')" = ELF ] || continue
+		file -b "$f" | grep -q aarch64 || die "${f#"$stage"} in the arm64 initramfs is not an aarch64 file ($(file -b "$f" | cut -d, -f1-2))"
+	done
 fi
 
 # The real perf binary: Debian's /usr/bin/perf is either perf itself or a

@@ -5,19 +5,32 @@
 # the UTC zone, build/pgsample and the scripts.  scripts/initramfs.sh
 # copies them to the same paths and adds the libraries ldd names for
 # each, so the guest runs the very binaries the host runs.
-# Usage: scripts/pg-guest-files.sh   (PG_BINDIR overrides the bin directory)
+# The one list for both architectures: with PG_ROOT (an arm64 guest from an
+# x86 host, scripts/pg-arm64-root.sh) PostgreSQL's files are printed as
+# PG_ROOT/PATH, to be copied to the guest's PATH; the lab's files keep
+# their host paths (build/ is build-arm64/ then), and the zone files,
+# which are data, come from the host.  pg_config is not run there: it is
+# an aarch64 program.
+# Usage: scripts/pg-guest-files.sh   (PG_BINDIR overrides the bin directory;
+#        PG_ROOT=DIR reads PostgreSQL from that sysroot)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
-bindir=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
-[ -x "$bindir/postgres" ] || die "no $bindir/postgres: apt-get install postgresql-15, or set PG_BINDIR"
-[ -x "$top/build/pgsample" ] || die "no $top/build/pgsample: run make first (needs libpq-dev)"
-
-# Where this build looks for its modules and share files.
-libdir=$("$bindir/pg_config" --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
-sharedir=$("$bindir/pg_config" --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
+root=${PG_ROOT:-}
+bindir=$root${PG_BINDIR:-/usr/lib/postgresql/15/bin}
+if [ -n "$root" ]; then
+	[ -x "$bindir/postgres" ] || die "no $bindir/postgres in PG_ROOT: rerun scripts/pg-arm64-root.sh"
+	[ -x "$top/build-arm64/pgsample" ] || die "no $top/build-arm64/pgsample: run make cross-pgsample"
+	libdir=$root/usr/lib/postgresql/15/lib sharedir=$root/usr/share/postgresql/15
+else
+	[ -x "$bindir/postgres" ] || die "no $bindir/postgres: apt-get install postgresql-15, or set PG_BINDIR"
+	[ -x "$top/build/pgsample" ] || die "no $top/build/pgsample: run make first (needs libpq-dev)"
+	# Where this build looks for its modules and share files.
+	libdir=$("$bindir/pg_config" --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
+	sharedir=$("$bindir/pg_config" --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
+fi
 [ -f "$sharedir/postgres.bki" ] || die "no $sharedir/postgres.bki: PostgreSQL's share directory is missing"
 
 for p in postgres initdb pg_ctl pgbench; do echo "$bindir/$p"; done

@@ -382,18 +382,9 @@ void plan_settings(struct plan *p, const char *top)
 	if (p->bufbench_args[strspn(p->bufbench_args, " \t")])
 		list_split(&p->bufbench_argv, "BUFBENCH_ARGS", p->bufbench_args);
 
-	/* An arm64 guest's initramfs carries no PostgreSQL yet: from an x86
-	 * host the host's binaries are amd64, and on an arm64 host the guest
-	 * packaging of them (scripts/pg-guest-files.sh) has never run. */
-	bool arm_guest = !host && strcmp(p->arch, "amd64") != 0;
-	p->pgbench = on_off("PGBENCH", arm_guest ? "off" : "on");
-	if (p->pgbench && arm_guest)
-		plan_die("PGBENCH=on: an %s guest has no PostgreSQL (its initramfs carries none "
-			 "yet); PGBENCH=off runs bufbench alone, KERNEL=host runs pgbench on this "
-			 "machine", p->arch);
-	if (arm_guest && !var_get("PGBENCH"))
-		plan_note("ARCH=%s: no pgbench in an %s guest (its initramfs carries no PostgreSQL "
-			  "yet); bufbench cells only", p->arch, p->arch);
+	/* An arm64 guest runs Debian's arm64 PostgreSQL (scripts/pg-arm64-root.sh),
+	 * from an x86 host or an arm64 one, so pgbench is on there as anywhere. */
+	p->pgbench = on_off("PGBENCH", "on");
 	if (p->pgbench) {
 		pg_huge_pages(p);
 		if (host && under_qemu_user() && list_has(&p->pg_huge_pages, "on"))
