@@ -203,13 +203,19 @@ run_pg() {
 	pg_sent=0
 	guest=0; [ "$KIND" = guest ] && guest=1
 	scale=$(conf pg_scale)
+	# A one-model kernel (static_model, no debugfs switch) runs the model
+	# it booted: pg-run.sh keeps it ("current"), and pgsample records the
+	# catalog's name for it, as bufbench does (models_usable checked it).
+	models=$(echo "$3" | tr , ' ')
+	[ -n "$STATIC_ENV" ] && models=current
 	# The console shows pg-run.sh's lines as they come; the file keeps
 	# them for the reason of a failure.  Its stdin is not the cells file.
 	{
 		env PREEMPTLAB_GUEST="$guest" PREEMPTLAB_KERNEL="$LABEL" ${VIRT:+PREEMPTLAB_VIRT="$VIRT"} \
+			${STATIC_ENV:+PREEMPTLAB_MODEL="$STATIC_ENV"} \
 			sh "$TOP/scripts/pg-run.sh" --huge-pages "$2" \
 			--shared-buffers "$(conf pg_shared_buffers)" ${scale:+--scale "$scale"} \
-			--models "$(echo "$3" | tr , ' ')" --clients "$(echo "$4" | tr , ' ')" \
+			--models "$models" --clients "$(echo "$4" | tr , ' ')" \
 			--builtins "$(conf pg_builtins)" --duration "$(conf pg_duration)" --repeat "$5" \
 			--first-rep "$(conf pg_first_rep)" \
 			--fillfactor "$(conf pg_fillfactor)" --cold "$(conf pg_cold)" \
