@@ -155,6 +155,16 @@ check "plan: ICOUNT_EPOCH defaults to the plan's own time (UTC)" \
 check "plan: BOOTS is for guests: the host ignores it, saying so" \
 	sh -c "'$plan' --check --top '$top' BOOTS=2 PGBENCH=off 2>&1 | grep -q 'BOOTS is for guest kernels'"
 
+# ARCH=arm64: Debian's arm64 PostgreSQL runs in the guest (pg_arm64_guest.sh
+# boots it), so pgbench is planned there as in an amd64 guest, huge pages too.
+"$plan" --top "$top" --out "$run" KERNEL=7.0 ARCH=arm64 HUGEPAGES=on > /dev/null 2>&1
+check "plan: ARCH=arm64: pgbench is on by default, with huge_pages=on in both boots" \
+	sh -c "grep -qx 'pgbench${TAB}on' '$run/plan/bench.conf' && grep -q '^pgbench${TAB}pgbench-7.0-full-hpon' '$run/plan/main.full.cells' && grep -q '^pgbench${TAB}pgbench-6.12-voluntary-hpon' '$run/plan/baseline.voluntary.cells'"
+check "plan: ARCH=arm64 PGBENCH=on is accepted" sh -c "'$plan' --check --top '$top' KERNEL=7.0 ARCH=arm64 PGBENCH=on > /dev/null 2>&1"
+"$plan" --top "$top" --out "$run" KERNEL=7.0 ARCH=arm64 PGBENCH=off > /dev/null 2>&1
+check "plan: ARCH=arm64 PGBENCH=off plans bufbench alone" \
+	sh -c "grep -qx 'pgbench${TAB}off' '$run/plan/bench.conf' && ! grep -q '^pgbench' '$run/plan/main.full.cells'"
+
 # Every vocabulary value is accepted where it belongs.
 for pg in 4k thp 2m 1g try-2m try-1g; do
 	check "plan: PAGES=$pg accepted" "$plan" --check --top "$top" PAGES="$pg" PGBENCH=off
