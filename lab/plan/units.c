@@ -211,6 +211,17 @@ void plan_estimate(struct plan *p)
 			cell = p->warmup_s + fill + p->steady_s + (tcg ? 4 : 1);
 	}
 	long setup = host ? 15 : tcg ? 60 : 20, run = p->pg_duration_s + 5, boot = tcg ? 15 : 5;
+	/*
+	 * Another architecture's guest (arm64 from x86) emulates every
+	 * instruction the slow way: an arm64 7.0 boot with two clusters set up
+	 * (initdb, pgbench -i -s 3), their runs, a bufbench cell and repro-min
+	 * took 148 virtual and 599 wall seconds here, at a host load of 10-15.
+	 */
+	if (tcg && p->cross) {
+		setup = 150;
+		boot = 40;
+		run += p->pg_duration_s;
+	}
 	run += p->pg_cold ? 3 : 0;	/* a server restart before each run */
 	p->est_seconds = 0;
 	for (int i = 0; i < p->nunits; i++) {
