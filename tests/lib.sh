@@ -105,3 +105,46 @@ guest_kernel() {
 under_qemu_user() {
 	[ "$(uname -m)" = aarch64 ] && grep -q '^vendor_id' /proc/cpuinfo 2>/dev/null
 }
+
+# built_kernel TEST SERIES WHAT MAKE SLACK_S: the built catalog SERIES (for
+# $ARCH) resolved into $tmp/k, or built when PREEMPTLAB_TEST_DEADLINE
+# (epoch seconds) leaves twice the catalog's estimate plus SLACK_S and the
+# cache's disk has ~8 GB free; otherwise the test skips naming MAKE, the
+# command that builds it (exit 0).  WHAT names the image in messages.
+built_kernel() {
+	bk_test=$1 bk_series=$2 bk_what=$3 bk_make=$4 bk_slack=$5
+	case ${ARCH:-amd64} in arm64|aarch64) bk_arch=arm64 ;; *) bk_arch=amd64 ;; esac
+	bk_minutes=$(
+		# shellcheck disable=SC2034 # read by kernel-catalog.sh
+		KCAT_DIR=$top/kernels KAPT_ARCH=$bk_arch
+		# shellcheck source=scripts/common.sh
+		. "$top/scripts/common.sh"
+		# shellcheck source=scripts/kernel-catalog.sh
+		. "$top/scripts/kernel-catalog.sh"
+		kbuild_minutes "$bk_series"
+	)
+	# shellcheck disable=SC2154 # tmp is the caller's
+	"$top/scripts/kernel-resolve.sh" "$bk_series" > "$tmp/k" 2> "$tmp/k.err" && return 0
+	bk_left=$(( ${PREEMPTLAB_TEST_DEADLINE:-0} - $(date +%s) ))
+	bk_need=$(( bk_minutes * 2 * 60 + bk_slack ))
+	if [ -z "${PREEMPTLAB_TEST_DEADLINE:-}" ] || [ "$bk_left" -lt "$bk_need" ]; then
+		skip "$bk_test: $bk_what is not built (\`$bk_make\`, ~$bk_minutes min here); ${PREEMPTLAB_TEST_DEADLINE:+only $((bk_left / 60)) min left of the test budget, $((bk_need / 60)) needed; }then this test boots it once per model"
+		tests_done; exit 0
+	fi
+	# The unpacked tree and its objects: about 5 GB while it builds.
+	# shellcheck disable=SC2031 # the subshell above reads, not sets, it
+	bk_cache=${PREEMPTLAB_CACHE:-$top/kernels/cache}
+	mkdir -p "$bk_cache"
+	bk_free=$(( $(df -Pk "$bk_cache" | awk 'NR == 2 { print $4 }') / 1048576 ))
+	if [ "$bk_free" -lt 8 ]; then
+		skip "$bk_test: $bk_what is not built and $bk_cache has only $bk_free GB free (a build needs ~8); \`$bk_make\` on a larger disk, then this test boots it"
+		tests_done; exit 0
+	fi
+	echo "$bk_test: building $bk_what (~$bk_minutes min; $((bk_left / 60)) min left of the test budget)"
+	bk_t0=$(date +%s)
+	if "$top/scripts/kernel-resolve.sh" --build "$bk_series" > "$tmp/k" 2> "$tmp/k.err"; then
+		pass "$bk_test: $bk_make built it in $(( ($(date +%s) - bk_t0) / 60 )) min"
+	else
+		tail -n 20 "$tmp/k.err"; fail "$bk_test: building $bk_what"; tests_done; exit 1
+	fi
+}

@@ -33,38 +33,7 @@ else
 fi
 
 # --- the image: cached, or built when the time allows -------------------------------
-minutes=$(
-	KCAT_DIR=$top/kernels
-	# shellcheck source=scripts/common.sh
-	. "$top/scripts/common.sh"
-	# shellcheck source=scripts/kernel-catalog.sh
-	. "$top/scripts/kernel-catalog.sh"
-	kbuild_minutes "$series"
-)
-if ! "$top/scripts/kernel-resolve.sh" "$series" > "$tmp/k" 2> "$tmp/k.err"; then
-	left=$(( ${PREEMPTLAB_TEST_DEADLINE:-0} - $(date +%s) ))
-	need=$(( minutes * 2 * 60 + 600 ))
-	if [ -z "${PREEMPTLAB_TEST_DEADLINE:-}" ] || [ "$left" -lt "$need" ]; then
-		skip "kernel_lab: $series is not built (\`make kernel KERNEL=$series\`, ~$minutes min here); ${PREEMPTLAB_TEST_DEADLINE:+only $((left / 60)) min left of the test budget, $((need / 60)) needed; }then this test boots it once per model"
-		tests_done; exit 0
-	fi
-	# The unpacked tree and its objects: about 5 GB while it builds.
-	# shellcheck disable=SC2031 # the subshell above reads, not sets, it
-	cache=${PREEMPTLAB_CACHE:-$top/kernels/cache}
-	mkdir -p "$cache"
-	free_gb=$(( $(df -Pk "$cache" | awk 'NR == 2 { print $4 }') / 1048576 ))
-	if [ "$free_gb" -lt 8 ]; then
-		skip "kernel_lab: $series is not built and $cache has only $free_gb GB free (a build needs ~8); \`make kernel KERNEL=$series\` on a larger disk, then this test boots it"
-		tests_done; exit 0
-	fi
-	echo "kernel_lab: building $series (~$minutes min; $((left / 60)) min left of the test budget)"
-	t0=$(date +%s)
-	if "$top/scripts/kernel-resolve.sh" --build "$series" > "$tmp/k" 2> "$tmp/k.err"; then
-		pass "kernel_lab: make kernel KERNEL=$series built it in $(( ($(date +%s) - t0) / 60 )) min"
-	else
-		tail -n 20 "$tmp/k.err"; fail "kernel_lab: building $series"; tests_done; exit 1
-	fi
-fi
+built_kernel kernel_lab "$series" "$series" "make kernel KERNEL=$series" 600
 # shellcheck disable=SC1091 # written by kernel-resolve.sh
 . "$tmp/k"
 check "kernel_lab: the image is the patched build (release $K_RELEASE)" \

@@ -27,37 +27,7 @@ done
 export ARCH=arm64
 
 # --- the image: cached, or built when the time allows -------------------------------
-minutes=$(
-	KCAT_DIR=$top/kernels KAPT_ARCH=arm64
-	# shellcheck source=scripts/common.sh
-	. "$top/scripts/common.sh"
-	# shellcheck source=scripts/kernel-catalog.sh
-	. "$top/scripts/kernel-catalog.sh"
-	kbuild_minutes "$series"
-)
-if ! "$top/scripts/kernel-resolve.sh" "$series" > "$tmp/k" 2> "$tmp/k.err"; then
-	left=$(( ${PREEMPTLAB_TEST_DEADLINE:-0} - $(date +%s) ))
-	need=$(( minutes * 2 * 60 + 900 ))
-	if [ -z "${PREEMPTLAB_TEST_DEADLINE:-}" ] || [ "$left" -lt "$need" ]; then
-		skip "kernel_lab_arm64: the arm64 $series is not built (\`make kernel KERNEL=$series ARCH=arm64\`, ~$minutes min here); ${PREEMPTLAB_TEST_DEADLINE:+only $((left / 60)) min left of the test budget, $((need / 60)) needed; }then this test boots it once per model"
-		tests_done; exit 0
-	fi
-	# shellcheck disable=SC2031 # the subshell above reads, not sets, it
-	cache=${PREEMPTLAB_CACHE:-$top/kernels/cache}
-	mkdir -p "$cache"
-	free_gb=$(( $(df -Pk "$cache" | awk 'NR == 2 { print $4 }') / 1048576 ))
-	if [ "$free_gb" -lt 8 ]; then
-		skip "kernel_lab_arm64: the arm64 $series is not built and $cache has only $free_gb GB free (a build needs ~8); \`make kernel KERNEL=$series ARCH=arm64\` on a larger disk, then this test boots it"
-		tests_done; exit 0
-	fi
-	echo "kernel_lab_arm64: cross-building $series for arm64 (~$minutes min; $((left / 60)) min left of the test budget)"
-	t0=$(date +%s)
-	if "$top/scripts/kernel-resolve.sh" --build "$series" > "$tmp/k" 2> "$tmp/k.err"; then
-		pass "kernel_lab_arm64: make kernel KERNEL=$series ARCH=arm64 built it in $(( ($(date +%s) - t0) / 60 )) min"
-	else
-		tail -n 20 "$tmp/k.err"; fail "kernel_lab_arm64: cross-building $series"; tests_done; exit 1
-	fi
-fi
+built_kernel kernel_lab_arm64 "$series" "the arm64 $series" "make kernel KERNEL=$series ARCH=arm64" 900
 # shellcheck disable=SC1091 # written by kernel-resolve.sh
 . "$tmp/k"
 check "kernel_lab_arm64: the image is the patched arm64 build (release $K_RELEASE, $(basename "$K_IMAGE"))" \
