@@ -114,15 +114,12 @@ under_qemu_user() {
 built_kernel() {
 	bk_test=$1 bk_series=$2 bk_what=$3 bk_make=$4 bk_slack=$5
 	case ${ARCH:-amd64} in arm64|aarch64) bk_arch=arm64 ;; *) bk_arch=amd64 ;; esac
-	bk_minutes=$(
-		# shellcheck disable=SC2034 # read by kernel-catalog.sh
-		KCAT_DIR=$top/kernels KAPT_ARCH=$bk_arch
-		# shellcheck source=scripts/common.sh
-		. "$top/scripts/common.sh"
-		# shellcheck source=scripts/kernel-catalog.sh
-		. "$top/scripts/kernel-catalog.sh"
-		kbuild_minutes "$bk_series"
-	)
+	# In a shell of its own: the catalog's scripts set PREEMPTLAB_CACHE and
+	# more, which must not leak into (or be assumed of) the caller's.
+	# shellcheck disable=SC2016 # expanded by that shell
+	bk_minutes=$(KCAT_DIR=$top/kernels KAPT_ARCH=$bk_arch sh -c \
+		'. "$1/scripts/common.sh" && . "$1/scripts/kernel-catalog.sh" && kbuild_minutes "$2"' \
+		sh "$top" "$bk_series")
 	# shellcheck disable=SC2154 # tmp is the caller's
 	"$top/scripts/kernel-resolve.sh" "$bk_series" > "$tmp/k" 2> "$tmp/k.err" && return 0
 	bk_left=$(( ${PREEMPTLAB_TEST_DEADLINE:-0} - $(date +%s) ))
@@ -132,7 +129,6 @@ built_kernel() {
 		tests_done; exit 0
 	fi
 	# The unpacked tree and its objects: about 5 GB while it builds.
-	# shellcheck disable=SC2031 # the subshell above reads, not sets, it
 	bk_cache=${PREEMPTLAB_CACHE:-$top/kernels/cache}
 	mkdir -p "$bk_cache"
 	bk_free=$(( $(df -Pk "$bk_cache" | awk 'NR == 2 { print $4 }') / 1048576 ))
