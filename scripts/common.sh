@@ -3,6 +3,16 @@
 
 die() { echo "preemptlab: $*" >&2; exit 1; }
 note() { echo "preemptlab: $*" >&2; }
+# kapt_arch: the kernels' architecture, amd64 or arm64, from ARCH (Debian's
+# or uname's spelling), else KAPT_ARCH (exported by the caller), else this
+# machine's; anything else exits 2 naming both.
+kapt_arch() {
+	case ${ARCH:-${KAPT_ARCH:-$(uname -m)}} in
+	amd64|x86_64) echo amd64 ;;
+	arm64|aarch64) echo arm64 ;;
+	*) echo "preemptlab: ARCH must be amd64 or arm64, not '${ARCH:-$KAPT_ARCH}'" >&2; exit 2 ;;
+	esac
+}
 
 # lab_top: the checkout's top directory.
 lab_top() { (cd "$(dirname "$0")/.." && pwd); }

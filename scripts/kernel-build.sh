@@ -20,16 +20,12 @@
 # stopped when run again.  PREEMPTLAB_KEEP_BUILD_TREE=1 keeps the object tree
 # (several GB) after a successful build.
 set -eu
-case ${ARCH:-${KAPT_ARCH:-amd64}} in
-amd64|x86_64) KAPT_ARCH=amd64 ;;
-arm64|aarch64) KAPT_ARCH=arm64 ;;
-*) echo "preemptlab: ARCH must be amd64 or arm64, not '$ARCH'" >&2; exit 2 ;;
-esac
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+KAPT_ARCH=$(kapt_arch) || exit 2
 export KAPT_ARCH
 # The architecture built for (KAPT_ARCH turns amd64 for the source fetch alone).
 barch=$KAPT_ARCH
-# shellcheck source=scripts/common.sh
-. "$(dirname "$0")/common.sh"
 # shellcheck source=scripts/kernel-catalog.sh
 . "$(dirname "$0")/kernel-catalog.sh"
 

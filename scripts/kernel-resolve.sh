@@ -15,15 +15,11 @@
 # callers to eval; progress goes to stderr.  Unknown values list the known
 # ones and exit 2.
 set -eu
-case ${ARCH:-$(uname -m)} in
-amd64|x86_64) KAPT_ARCH=amd64 ;;
-arm64|aarch64) KAPT_ARCH=arm64 ;;
-*) echo "preemptlab: ARCH must be amd64 or arm64, not '$ARCH'" >&2; exit 2 ;;
-esac
-export KAPT_ARCH
-K_ARCH=$KAPT_ARCH
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
+KAPT_ARCH=$(kapt_arch) || exit 2
+export KAPT_ARCH
+K_ARCH=$KAPT_ARCH
 # shellcheck source=scripts/kernel-catalog.sh
 . "$(dirname "$0")/kernel-catalog.sh"
 
