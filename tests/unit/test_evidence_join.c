@@ -23,15 +23,22 @@ static FILE *fixture(const char *name)
 	return f;
 }
 
+/* The fixture's hold records: the same five for every form of its trace. */
+static struct hold_rec *fixture_holds(uint64_t *n)
+{
+	FILE *f = fixture("host-6.18-none.holds");
+	struct hold_rec *h = hold_file_read(f, n);
+	fclose(f);
+	return h;
+}
+
 static void test_host_fixture(void)
 {
 	FILE *f = fixture("host-6.18-none.trace");
 	struct trace_events *t = trace_parse(f);
 	fclose(f);
-	f = fixture("host-6.18-none.holds");
 	uint64_t n;
-	struct hold_rec *h = hold_file_read(f, &n);
-	fclose(f);
+	struct hold_rec *h = fixture_holds(&n);
 	CHECK(h && n == 5, "evidence: five hold records read");
 	CHECK(trace_stack_count(t) > 0, "evidence: the trace's stacks were parsed (%llu)",
 	      (unsigned long long)trace_stack_count(t));
@@ -102,10 +109,8 @@ static void test_kprobe_faults(void)
 	f = fmemopen(text, len, "r");
 	struct trace_events *t = trace_parse(f);
 	fclose(f);
-	f = fixture("host-6.18-none.holds");
 	uint64_t n;
-	struct hold_rec *h = hold_file_read(f, &n);
-	fclose(f);
+	struct hold_rec *h = fixture_holds(&n);
 	struct evidence_phase e[2];
 	trace_join(t, h, n, T(357000), e);
 	CHECK(e[0].holds_with_fault == 1 && e[1].holds_with_fault == 1,
