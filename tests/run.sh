@@ -48,6 +48,9 @@ if [ "$what" = e2e ] || [ "$what" = all ]; then
 	for t in "$top"/tests/e2e/*.sh "$top"/tests/long/*.sh; do
 		[ -f "$t" ] && run sh "$t"
 	done
+	# Last of all, README's quick start in a fresh Debian root, when the
+	# deadline leaves time for it (it says what it skipped and why).
+	run sh "$top/tests/native/fresh_debian.sh" --from-make-test
 fi
 
 passed=$(grep -c '^PASS:' "$log" || true)

@@ -66,6 +66,7 @@ int main(int argc, char **argv)
 
 	static struct plan p;
 	plan_settings(&p, top);
+	plan_check_programs(&p);
 	/* The unpacked initramfs costs guest RAM: 4x its gzipped size. */
 	p.rootfs_mb = initramfs * 4 / (1 << 20);
 	plan_sizing(&p, bufbench);

@@ -149,6 +149,10 @@ void catalog_known(const char *top, char *buf, size_t len);
 /* settings.c: defaults and validation of every variable. */
 void plan_settings(struct plan *p, const char *top);
 
+/* programs.c: every external program the plan's units run, or exit 2
+ * naming the Debian package. */
+void plan_check_programs(const struct plan *p);
+
 /* host_models.c: MODELS on the host, checked against debugfs; dies with the reason. */
 void host_models_check(const struct list *models);
 

@@ -201,6 +201,37 @@ check "plan: SCENARIO=bogus exits 2 naming default and seed" sh -c "[ $rc -eq 2 
 rc=0; "$plan" --check --top "$top" STEADY=20 DURATION=10 PGBENCH=off > "$tmp/sc.out" 2>&1 || rc=$?
 check "plan: STEADY longer than DURATION is refused" sh -c "[ $rc -eq 2 ] && grep -q 'STEADY=20' '$tmp/sc.out'"
 
+# A guest plan whose emulator is missing is refused at once, before a
+# results directory or a fetch: a fresh machine once booted nothing after
+# fetching two kernels, because QEMU had never been installed.
+nq=$tmp/no-qemu-bin
+mkdir -p "$nq"
+for f in /usr/bin/* /usr/sbin/*; do
+	case ${f##*/} in qemu-system-*) continue ;; esac
+	[ -e "$nq/${f##*/}" ] || ln -s "$f" "$nq/${f##*/}"
+done
+emu=qemu-system-x86; [ "$(uname -m)" = aarch64 ] && emu=qemu-system-arm
+before=$(ls "$top/results" | wc -l)
+t0=$(date +%s%N); rc=0
+env PATH="$nq" KERNEL=7.0 sh "$top/scripts/bench.sh" > "$tmp/noemu.out" 2>&1 || rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "plan: a guest plan without the emulator on PATH exits 2 naming $emu ($ms ms)" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'apt-get install $emu' '$tmp/noemu.out'"
+check "plan: ... in under a second, with no results directory" \
+	sh -c "[ $ms -lt 1000 ] && [ $(ls "$top/results" | wc -l) -eq $before ]"
+rc=0; "$plan" --check --top "$top" KERNEL=7.0 QEMU=/nonexistent/qemu > "$tmp/noemu.out" 2>&1 || rc=$?
+check "plan: QEMU=/nonexistent/qemu is refused naming the variable and $emu" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'QEMU=/nonexistent/qemu: no such program' '$tmp/noemu.out'"
+nperf=$tmp/no-perf-bin
+mkdir -p "$nperf"
+for f in /usr/bin/*; do
+	case ${f##*/} in perf|perf_*) continue ;; esac
+	[ -e "$nperf/${f##*/}" ] || ln -s "$f" "$nperf/${f##*/}"
+done
+rc=0; env PATH="$nperf" "$plan" --check --top "$top" PROFILE=on > "$tmp/noperf.out" 2>&1 || rc=$?
+check "plan: PROFILE=on without perf is refused naming linux-perf" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'apt-get install linux-perf' '$tmp/noperf.out'"
+
 # docs/vocabulary.md is generated from the same table the planner validates with.
 "$plan" --vocabulary > "$run.vocabulary.md"
 check "plan: docs/vocabulary.md matches build/plan --vocabulary (regenerate it)" \
