@@ -17,24 +17,25 @@ top=$(dirname "$(dirname "$here")")
 . "$top/tests/lib.sh"
 cd "$top"
 
-command -v dpkg-query >/dev/null && command -v apt-cache >/dev/null ||
-	{ skip "packages: not a Debian system (no dpkg-query, apt-cache)"; exit 0; }
+if ! command -v dpkg-query >/dev/null || ! command -v apt-cache >/dev/null; then
+	skip "packages: not a Debian system (no dpkg-query, apt-cache)"; exit 0
+fi
 
 list=$(./configure --list-packages) || { fail "packages: ./configure --list-packages failed"; exit 1; }
 fleet=$(./configure --list-packages --with-fleet)
-[ -n "$list" ] && pass "packages: ./configure --list-packages prints $(echo "$list" | wc -l) packages" ||
-	fail "packages: ./configure --list-packages printed nothing"
+if [ -n "$list" ]; then pass "packages: ./configure --list-packages prints $(echo "$list" | wc -l) packages"
+else fail "packages: ./configure --list-packages printed nothing"; fi
 case $(printf '%s\n' "$fleet" | grep -cx -e ansible -e openssh-server) in
 2) pass "packages: --with-fleet adds ansible and openssh-server" ;;
 *) fail "packages: --with-fleet does not list ansible and openssh-server" ;;
 esac
-echo "$list" | grep -qx -e ansible && fail "packages: ansible is listed without --with-fleet" ||
-	pass "packages: the fleet's packages only with --with-fleet"
+if echo "$list" | grep -qx -e ansible; then fail "packages: ansible is listed without --with-fleet"
+else pass "packages: the fleet's packages only with --with-fleet"; fi
 
 arch=$(dpkg --print-architecture)
 native=qemu-system-x86; [ "$arch" = arm64 ] && native=qemu-system-arm
-echo "$list" | grep -qx "$native" && pass "packages: the native emulator $native is on the list ($arch)" ||
-	fail "packages: the native emulator $native is not on the list ($arch)"
+if echo "$list" | grep -qx "$native"; then pass "packages: the native emulator $native is on the list ($arch)"
+else fail "packages: the native emulator $native is not on the list ($arch)"; fi
 
 # What apt installs for the list: the packages and their Depends and
 # Pre-Depends, recursively (Recommends are off: configure installs with
@@ -48,13 +49,14 @@ closure() {
 		--no-replaces --no-enhances $1 2>/dev/null |
 		sed -n 's/^\([a-z0-9][^ <:]*\)\(:[a-z0-9]*\)\{0,1\}$/\1/p; s/^ *\(Pre\)\{0,1\}Depends: \([a-z0-9][^ <:]*\).*/\2/p' |
 		sort -u
+	# shellcheck disable=SC2086 # the list is words
 	printf '%s\n' $1
 }
 closure "$list" | sort -u > "$tmp/closure"
 closure "$fleet" | sort -u > "$tmp/closure-fleet"
-[ "$(wc -l < "$tmp/closure")" -gt "$(echo "$list" | wc -l)" ] &&
-	pass "packages: the install closure has $(wc -l < "$tmp/closure") packages" ||
-	fail "packages: apt-cache depends gave no closure (apt lists missing? apt-get update)"
+if [ "$(wc -l < "$tmp/closure")" -gt "$(echo "$list" | wc -l)" ]; then
+	pass "packages: the install closure has $(wc -l < "$tmp/closure") packages"
+else fail "packages: apt-cache depends gave no closure (apt lists missing? apt-get update)"; fi
 
 # candidates PROGRAM: the paths dpkg may have registered it under (with
 # merged /usr, a file may be registered under /bin or /usr/bin).
