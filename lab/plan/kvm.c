@@ -78,9 +78,15 @@ void kvm_print(const struct plan *p)
 {
 	char list[8192];
 	pin_format(p->vcpu_pin, (int)p->vcpus, list, sizeof(list));
-	printf("preemptlab: vCPU pinning (PIN_VCPUS=%s: %s), host %s with %ld CPUs: vCPU 0-%ld -> CPU %s\n",
-	       p->pin, !strcmp(p->pin, "auto") ? "under KVM" : !strcmp(p->pin, "on") ? "always" : "never",
-	       p->host_topology, p->host_cpus, p->vcpus - 1, list);
+	/* Pinning happens under KVM (or PIN_VCPUS=on): a plan that will run
+	 * under TCG or icount says nothing of it. */
+	bool kvm = !strcmp(p->accel, "kvm"), maybe_kvm = !strcmp(p->accel, "auto");
+	if (!strcmp(p->pin, "on") || (!strcmp(p->pin, "auto") && (kvm || maybe_kvm)))
+		printf("preemptlab: vCPU pinning (PIN_VCPUS=%s: %s), host %s with %ld CPUs: vCPU "
+		       "0-%ld -> CPU %s\n", p->pin,
+		       !strcmp(p->pin, "on") ? "always" : kvm ? "under KVM"
+						  : "if the KVM probe boot succeeds",
+		       p->host_topology, p->host_cpus, p->vcpus - 1, list);
 	if (p->guest_hp_pages)
 		printf("preemptlab: guest memory %ld MB backed by %ld host huge pages of %s\n", p->mem_mb,
 		       p->guest_hp_pages, p->guest_hugepages);
