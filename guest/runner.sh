@@ -327,6 +327,12 @@ fail_all() {
 	exit 0
 }
 why=$(models_usable) || fail_all "$why"
+# Whatever else the kernel still runs after boot takes CPU from the first
+# cells (the crypto self-tests did, before the command line turned them
+# off): name it, so a slow first run has its reason in the console log.
+busy=$(for f in /proc/[0-9]*/stat; do awk '$3 == "R" || $3 == "D" { print $2 }' "$f" 2>/dev/null; done |
+	grep -v -e '(sh)' -e '(awk)' -e '(cat)' -e '(runner' | tr '\n' ' ')
+[ -n "$busy" ] && log "running beside the cells at their start: $busy"
 set_slice_ext "$(conf slice_ext_us)" || fail_all "$why"
 # repro/repro-min.c on this kernel, once per unit and after every cell (so
 # it changes nothing they measure), for the attachment (scripts/attach.sh).

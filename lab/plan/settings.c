@@ -230,7 +230,16 @@ static void guest_settings(struct plan *p, const char *top)
 			plan_die("BASELINE=%s has no PREEMPT_NONE (models: %s%s); use 6.12, 6.1 or "
 				 "BASELINE=none", p->baseline_asked, p->baseline.models.item[0],
 				 p->baseline.models.n > 1 ? " ..." : "");
-		list_split(&p->baseline_models, "BASELINE_MODELS", get_or("BASELINE_MODELS", base_model));
+		/* A baseline kernel of another version that also offers full runs
+		 * it beside none by default: the report then tells the model's
+		 * part of a change from the version's (6.12/none -> 6.12/full,
+		 * 6.12/full -> 7.0/full) without being asked. */
+		char base_default[32];
+		bool other_kernel = strcmp(p->baseline.label, p->kernel.label) != 0;
+		snprintf(base_default, sizeof(base_default), "%s%s", base_model,
+			 other_kernel && !strcmp(base_model, "none") &&
+			 list_has(&p->baseline.models, "full") ? " full" : "");
+		list_split(&p->baseline_models, "BASELINE_MODELS", get_or("BASELINE_MODELS", base_default));
 		check_list(&p->baseline_models, &vocab_models, "BASELINE_MODELS");
 		check_models(&p->baseline_models, &p->baseline, "BASELINE_MODELS");
 		/* The kernel under test as its own baseline runs once. */
@@ -396,13 +405,17 @@ void plan_settings(struct plan *p, const char *top)
 			plan_die("PG_HUGE_PAGES=on: PostgreSQL's hugetlb segment cannot be mapped under "
 				 "qemu-user (qemu places the mappings); PG_HUGE_PAGES=off|try, or run on a "
 				 "native machine");
+		/* A guest runs the report's workload only: under emulation each
+		 * builtin costs a boot's worth of runs. */
 		list_split(&p->pg_builtins, "PG_BUILTINS",
-			   get_or("PG_BUILTINS", "select-only simple-update"));
+			   get_or("PG_BUILTINS", host ? "select-only simple-update" : "simple-update"));
 		check_list(&p->pg_builtins, &vocab_pg_builtins, "PG_BUILTINS");
-		/* Guests are TCG-sized: 16M at scale 3 takes minutes there. */
+		/* A guest's shared_buffers and scale are sized from its RAM
+		 * (sizing.c) when not given: "" until then. */
 		snprintf(p->pg_shared_buffers, sizeof(p->pg_shared_buffers), "%s",
-			 get_or("PG_SHARED_BUFFERS", host ? p->pool : "16M"));
-		parse_size("PG_SHARED_BUFFERS", p->pg_shared_buffers);
+			 get_or("PG_SHARED_BUFFERS", host ? p->pool : ""));
+		if (p->pg_shared_buffers[0])
+			parse_size("PG_SHARED_BUFFERS", p->pg_shared_buffers);
 		snprintf(p->pg_scale, sizeof(p->pg_scale), "%s", get_or("PG_SCALE", ""));
 		if (p->pg_scale[0])
 			parse_count("PG_SCALE", p->pg_scale, 1, 1000000);
@@ -412,7 +425,9 @@ void plan_settings(struct plan *p, const char *top)
 		snprintf(dur, sizeof(dur), "%ld", p->duration_s);
 		p->pg_duration_s = parse_count("PG_DURATION", get_or("PG_DURATION", dur), 1, 86400);
 		p->pg_fillfactor = parse_count("PG_FILLFACTOR", get_or("PG_FILLFACTOR", "100"), 10, 100);
-		p->pg_cold = on_off("PG_COLD", "off");
+		/* In a guest each run starts from an empty pool, in the fill phase
+		 * the regression lives in (the tables are sized to match). */
+		p->pg_cold = on_off("PG_COLD", host ? "off" : "on");
 		p->pg_buffercache = on_off("PG_BUFFERCACHE", "off");
 	}
 	p->profile = on_off("PROFILE", "off");

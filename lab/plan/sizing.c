@@ -4,6 +4,7 @@
  * here too), then the huge pages that cover it and a guest's RAM.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "plan.h"
+#include "scenario.h"
 
 /* Run argv; its stdout into out, its stderr's last line into err. */
 static int run_capture(char *const argv[], char *out, size_t outlen, char *err, size_t errlen)
@@ -106,6 +108,31 @@ static void drop(struct list *l, const char *item)
 	l->n = j;
 }
 
+/*
+ * PostgreSQL in a guest, unless PG_SHARED_BUFFERS and PG_SCALE are given:
+ * shared_buffers a sixteenth of the RAM the guest has for everything else
+ * (as a power of two, between 16 MB and 128 MB: emulation loads about
+ * 0.12 scale units a second, so 128 MB's tables take a minute and a half
+ * to load per boot), and tables 1.06x shared_buffers, as the seed scenario
+ * has them: with PG_COLD each run starts with an empty pool and spends
+ * itself filling it, which is when the strategy lock is taken on every
+ * buffer allocation.
+ */
+static void guest_pg_size(struct plan *p, long guest_mb)
+{
+	if (!p->pg_shared_buffers[0]) {
+		long sb = 16;
+		while (sb * 2 <= guest_mb / 16 && sb * 2 <= 128)
+			sb *= 2;
+		snprintf(p->pg_shared_buffers, sizeof(p->pg_shared_buffers), "%ldM", sb);
+	}
+	if (!p->pg_scale[0]) {
+		double sb_mb = (double)parse_size("PG_SHARED_BUFFERS", p->pg_shared_buffers) / (1 << 20);
+		snprintf(p->pg_scale, sizeof(p->pg_scale), "%ld",
+			 (long)ceil(SEED_RELATION_OVER_POOL * sb_mb / PG_MB_PER_SCALE));
+	}
+}
+
 void plan_sizing(struct plan *p, const char *bufbench)
 {
 	p->segment_bytes = 0;
@@ -131,6 +158,8 @@ void plan_sizing(struct plan *p, const char *bufbench)
 	 * stay reserved from boot.
 	 */
 	long seg = mb_of(p->segment_bytes), rel = mb_of(p->relation_bytes);
+	if (p->pgbench)
+		guest_pg_size(p, 384 + 2 * seg + rel + p->rootfs_mb);
 	long pg = p->pgbench ? 256 + 2 * mb_of(parse_size("PG_SHARED_BUFFERS", p->pg_shared_buffers)) : 0;
 	long base = 384 + 2 * seg + rel + p->rootfs_mb + pg;
 	bool has_1g = list_has(&p->pages, "1g") || list_has(&p->pages, "try-1g");

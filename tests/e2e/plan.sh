@@ -109,14 +109,21 @@ run=$tmp/guest
 mkdir -p "$run"
 "$plan" --top "$top" --out "$run" KERNEL=7.0 CLIENTS=2 PGBENCH=off > /dev/null 2>&1
 p=$run/plan.json
-check "plan: KERNEL=7.0: baseline 6.12/none, then 7.0 lazy and full, one boot each" \
-	jqt "$p" '[.units[] | .id] == ["baseline.none", "main.lazy", "main.full"] and .estimate.boots == 3'
+check "plan: KERNEL=7.0: baseline 6.12/none and 6.12/full, then 7.0 lazy and full, one boot each" \
+	jqt "$p" '[.units[] | .id] == ["baseline.none", "baseline.full", "main.lazy", "main.full"] and .estimate.boots == 4'
 check "plan: each boot sets its model on the command line" \
-	jqt "$p" '[.units[] | .boot_model] == ["none", "lazy", "full"]'
+	jqt "$p" '[.units[] | .boot_model] == ["none", "full", "lazy", "full"]'
 check "plan: guest 1g cells are optional under HUGEPAGES=compare, 2m not" \
 	jqt "$p" '[.units[0].cells[] | select(.pages == "2m" or .pages == "1g") | {pages, optional}] | unique_by(.pages) == [{pages: "1g", optional: true}, {pages: "2m", optional: false}]'
 check "plan: guest cell names keep kernel and model" \
-	jqt "$p" '.units[1].cells[0].id == "bufbench-7.0-lazy-4k-tas-c2-r1"'
+	jqt "$p" '.units[2].cells[0].id == "bufbench-7.0-lazy-4k-tas-c2-r1"'
+"$plan" --top "$top" --out "$run" KERNEL=7.0 BASELINE_MODELS=none CLIENTS=2 PGBENCH=off > /dev/null 2>&1
+check "plan: BASELINE_MODELS=none keeps the baseline to 6.12/none" \
+	jqt "$p" '[.units[] | .id] == ["baseline.none", "main.lazy", "main.full"]'
+"$plan" --top "$top" --out "$run" KERNEL=7.0 ARCH=arm64 CLIENTS=2 PGBENCH=off > /dev/null 2>&1
+check "plan: an arm64 baseline with one model runs that model only" \
+	jqt "$p" '[.units[] | select(.role == "baseline") | .boot_model] == ["voluntary"]'
+"$plan" --top "$top" --out "$run" KERNEL=7.0 CLIENTS=2 PGBENCH=off > /dev/null 2>&1
 mem0=$(jq .sizing.guest_mem_mb "$p")
 "$plan" --top "$top" --out "$run" --initramfs-bytes 104857600 KERNEL=7.0 CLIENTS=2 PGBENCH=off > /dev/null 2>&1
 check "plan: a 100 MB initramfs adds 400 MB of guest RAM ($mem0 -> $(jq .sizing.guest_mem_mb "$p"))" \
@@ -127,7 +134,18 @@ check "plan: MODEL_SWITCH=runtime: one boot for both models" \
 check "plan: guest clients default to 4 per vCPU" jqt "$p" ".settings.clients == [\"$(( $(nproc) * 4 ))\"]"
 "$plan" --top "$top" --out "$run" KERNEL=7.0 BASELINE=none MODELS=lazy PG_HUGEPAGES=on PAGES=4k > /dev/null 2>&1
 check "plan: PG_HUGEPAGES (old name) still sets PostgreSQL's huge_pages" jqt "$p" '.settings.pgbench.huge_pages == ["on"]'
-check "plan: guests get TCG-sized shared_buffers" jqt "$p" '.settings.pgbench.shared_buffers == "16M"'
+mem=$(jq .sizing.guest_mem_mb "$p")
+# shellcheck disable=SC2016 # jq's variables
+check "plan: a guest's shared_buffers is a power of two near a sixteenth of its RAM ($mem MB), within 16M..128M" \
+	jqt "$p" '.settings.pgbench.shared_buffers as $s | ($s | rtrimstr("M") | tonumber) as $m |
+		($s | endswith("M")) and $m >= 16 and $m <= 128 and (["16","32","64","128"] | index($s | rtrimstr("M")))'
+# shellcheck disable=SC2016 # jq's variables
+check "plan: ... its tables 1.06x shared_buffers (the fill regime), each run cold, simple-update only" \
+	jqt "$p" '.settings.pgbench as $g | ($g.shared_buffers | rtrimstr("M") | tonumber) as $m |
+		($g.scale | tonumber) == ((1.06 * $m / 15) | ceil) and $g.cold and $g.builtins == ["simple-update"]'
+"$plan" --top "$top" --out "$run" KERNEL=7.0 BASELINE=none MODELS=lazy PG_SHARED_BUFFERS=32M PG_SCALE=7 PG_COLD=off PAGES=4k > /dev/null 2>&1
+check "plan: PG_SHARED_BUFFERS, PG_SCALE and PG_COLD given win in a guest" \
+	jqt "$p" '.settings.pgbench | .shared_buffers == "32M" and .scale == "7" and (.cold | not)'
 "$plan" --top "$top" --out "$run" KERNEL=7.0 BASELINE=none MODELS=lazy STRATEGY=pg,global PAGES=4k REPEAT=1 PGBENCH=off > /dev/null 2>&1
 check "plan: STRATEGY is a dimension: pg keeps the old names, others are named" \
 	jqt "$p" '[.units[0].cells[] | .id] == ["bufbench-7.0-lazy-4k-tas-c8-r1", "bufbench-7.0-lazy-4k-tas-global-c8-r1"] or [.units[0].cells[] | .strategy] == ["pg", "global"]'
