@@ -15,8 +15,11 @@
 #     or nothing, SKIPping it all with the command to run by hand).
 # Environment: FRESH_ROOT (/work/fresh-debian), FRESH_MIRROR
 #   (http://deb.debian.org/debian), FRESH_KEEP (1: keep an earlier root;
-#   default 0: a new debootstrap each run, since a reused root is no longer
-#   fresh once configure has installed into it).
+#   default 0: a fresh root each run, since a reused root is no longer
+#   fresh once configure has installed into it).  A fresh root is unpacked
+#   from FRESH_ROOT.pristine.tar, the debootstrap a previous run saved
+#   before anything ran in it, when that is under a week old; otherwise
+#   debootstrap makes one (and saves it).
 # Exit: 0 every step passed, 1 a step failed.  Prints PASS/FAIL/SKIP lines
 # with each step's wall time; the chroot's mounts are undone either way.
 set -eu
@@ -90,8 +93,14 @@ for step in $steps; do
 		fi
 		unmount_all
 		rm -rf "$root"
-		if nice debootstrap --variant=minbase --include=git,make,ca-certificates \
+		pristine=$root.pristine.tar
+		if [ -f "$pristine" ] && [ -n "$(find "$pristine" -mtime -7)" ]; then
+			mkdir -p "$root"
+			tar -C "$root" -xf "$pristine"
+			pass "fresh_debian: Debian $(cat "$root/etc/debian_version") minbase unpacked from $pristine (debootstrapped $(date -u -r "$pristine" +%Y-%m-%d), nothing run in it) in $(elapsed "$t0")"
+		elif nice debootstrap --variant=minbase --include=git,make,ca-certificates \
 			bookworm "$root" "$mirror" > "$root.debootstrap.log" 2>&1; then
+			tar -C "$root" -cf "$pristine.tmp" . && mv "$pristine.tmp" "$pristine"
 			pass "fresh_debian: debootstrap of Debian $(cat "$root/etc/debian_version") minbase in $(elapsed "$t0")"
 		else
 			fail "fresh_debian: debootstrap into $root failed (log: $root.debootstrap.log)"; status=1; break
