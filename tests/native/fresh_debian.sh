@@ -74,8 +74,10 @@ on_exit 'unmount_all'
 
 # in_root CMD: CMD in the clone, as root, with the environment a login has:
 # nothing of this machine's (no PREEMPTLAB_*, no PATH additions).
+# Within $limit seconds when set (timeout's status 124 then).
+limit=""
 in_root() {
-	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+	${limit:+timeout -k 30 "$limit"} chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		/bin/sh -c "cd $lab && $1"
 }
@@ -121,6 +123,14 @@ for step in $steps; do
 		cp /etc/resolv.conf "$root/etc/resolv.conf"
 		log=$root/root/fresh-$step.log
 		rc=0
+		# Under make test, the deadline bounds every step: a step that
+		# overruns is killed (timeout's 124) and fails, rather than taking
+		# the whole run past its limit.
+		limit=""
+		if [ "$from_make_test" = 1 ]; then
+			limit=$((PREEMPTLAB_TEST_DEADLINE - $(date +%s) - 60))
+			[ "$limit" -gt 60 ] || { skip "fresh_debian: no time left for make $step"; continue; }
+		fi
 		in_root "make $step" > "$log" 2>&1 || rc=$?
 		tail -n 25 "$log"
 		case $step in
