@@ -1,6 +1,7 @@
 #include "evidence_json.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* Wilson's 95% score interval of k in n (the report's stats.c has the same). */
 static void wilson(double k, double n, double *lo, double *hi)
@@ -34,6 +35,7 @@ void evidence_phase_json(struct json *j, const char *name, const struct evidence
 	json_str(j, "name", name);
 	json_uint(j, "holds", e->holds);
 	json_uint(j, "holds_with_fault", e->holds_with_fault);
+	json_uint(j, "holds_fault_off_filter", e->holds_fault_off_filter);
 	json_uint(j, "holds_switched", e->holds_switched);
 	json_begin_object(j, "switches");
 	for (int k = 0; k < SW_KINDS; k++)
@@ -90,9 +92,22 @@ void evidence_phase_json(struct json *j, const char *name, const struct evidence
 		json_int(j, "next_pid", d->next_pid);
 		json_int(j, "next_prio", d->next_prio);
 		json_str(j, "next_class", class_of(d->next_prio));
+		json_str(j, "stack", d->stack);
 		json_end_object(j);
 	}
 	json_end_array(j);
+	/* "kind/place": the first holder switch's stack, for what each count means. */
+	static const char *const place[3] = { "none", "in_fault", "fault_exit" };
+	json_begin_object(j, "examples");
+	for (int k = 0; k < SW_KINDS; k++)
+		for (int w = 0; w < 3; w++)
+			if (e->example[k][w][0]) {
+				char key[64];
+				snprintf(key, sizeof(key), "%s/%s",
+					 switch_kind_name((enum switch_kind)k), place[w]);
+				json_str(j, key, e->example[k][w]);
+			}
+	json_end_object(j);
 	json_end_object(j);
 }
 

@@ -18,11 +18,13 @@ struct ev {
 	uint8_t has_stack;
 	uint8_t runnable;	/* EV_OUT: prev_state R or R+ */
 	uint8_t irq;		/* EV_OUT: index + 1 into irqs[], 0 for none */
+	uint32_t stack;		/* EV_OUT: index + 1 into the stack table, 0 for none */
 };
 
 #define UNCLASSIFIED_KEPT 4
 #define IRQ_NAMES 63
 #define COMMS 4096
+#define STACK_SLOTS 65536	/* distinct stacks kept: up to half of it */
 
 struct trace_events {
 	struct ev *ev;
@@ -36,6 +38,10 @@ struct trace_events {
 	/* Interrupt entries seen under preemptions, interned. */
 	char irqs[IRQ_NAMES][48];
 	int nirqs;
+	/* Distinct stacks, interned (open addressing on their hash; slot 0 free). */
+	char **stk;
+	uint32_t nstk;
+	uint32_t stk_slot[STACK_SLOTS];
 	/* The last comm each pid switched in with (open addressing, pid 0 free). */
 	struct { int32_t pid; char comm[17]; } comm[COMMS];
 };
@@ -176,7 +182,8 @@ static const char *const preempt_enable[] = {
 static const char *const cond_resched[] = {
 	"__cond_resched", "_cond_resched", "cond_resched", "__cond_resched_lock",
 	"__cond_resched_rwlock_read", "__cond_resched_rwlock_write", "might_resched",
-	"do_sched_yield", "__x64_sys_sched_yield", "__arm64_sys_sched_yield", "yield", NULL,
+	"do_sched_yield", "__do_sys_sched_yield", "__x64_sys_sched_yield", "__arm64_sys_sched_yield",
+	"yield", NULL,
 };
 /*
  * schedule() called from these is the return to user mode: the generic
@@ -252,6 +259,32 @@ static uint8_t irq_of(struct trace_events *t, const char *stack)
 	return 0;
 }
 
+static uint32_t intern_stack(struct trace_events *t, const char *stack)
+{
+	uint32_t h = 2166136261u;
+	for (const char *p = stack; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	for (uint32_t i = 0; i < STACK_SLOTS; i++) {
+		uint32_t *slot = &t->stk_slot[(h + i) % STACK_SLOTS];
+		if (*slot && !strcmp(t->stk[*slot - 1], stack))
+			return *slot;
+		if (*slot)
+			continue;
+		if (t->nstk >= STACK_SLOTS / 2)
+			return 0;
+		char **grown = realloc(t->stk, (t->nstk + 1) * sizeof(*t->stk));
+		char *copy = strdup(stack);
+		if (!grown || !copy) {
+			perror("trace_parse");
+			exit(1);
+		}
+		t->stk = grown;
+		t->stk[t->nstk++] = copy;
+		return *slot = t->nstk;
+	}
+	return 0;
+}
+
 static void comm_put(struct trace_events *t, int32_t pid, const char *comm, size_t len)
 {
 	if (pid <= 0)
@@ -302,6 +335,7 @@ static void attach_stack(struct trace_events *t, int64_t *last_out, char (*pendi
 		if (k == SW_IRQ)
 			e->irq = irq_of(t, stack);
 		e->kind = (uint8_t)k;
+		e->stack = intern_stack(t, stack);
 		return;
 	}
 	snprintf(pending[cpu], sizeof(pending[cpu]), "%s", stack);
@@ -415,6 +449,9 @@ struct trace_events *trace_parse(FILE *f)
 void trace_events_free(struct trace_events *t)
 {
 	if (t) {
+		for (uint32_t i = 0; i < t->nstk; i++)
+			free(t->stk[i]);
+		free(t->stk);
 		free(t->ev);
 		free(t);
 	}
@@ -512,6 +549,7 @@ static void describe(const struct trace_events *t, const struct ev *e, uint64_t 
 	d->next_prio = e[i].next_prio;
 	snprintf(d->next_comm, sizeof(d->next_comm), "%s", comm_get(t, e[i].next_pid));
 	snprintf(d->irq, sizeof(d->irq), "%s", e[i].irq ? t->irqs[e[i].irq - 1] : "");
+	snprintf(d->stack, sizeof(d->stack), "%s", e[i].stack ? t->stk[e[i].stack - 1] : "");
 	d->timer_ticks = -1;
 	if (t->timer) {
 		d->timer_ticks = 0;
@@ -542,7 +580,7 @@ void trace_join(const struct trace_events *t, const struct hold_rec *holds, uint
 		const struct hold_rec *r = &holds[h];
 		int ph = fill_ns && r->acquire_ns >= fill_ns;
 		struct evidence_phase *o = &out[ph];
-		bool fault = false, switched = false;
+		bool fault = false, switched = false, stack_fault = false;
 		uint64_t fault_ts = r->acquire_ns;
 		const struct ev *first = NULL;
 		o->holds++;
@@ -554,10 +592,16 @@ void trace_join(const struct trace_events *t, const struct hold_rec *holds, uint
 			}
 			if (e[i].type != EV_OUT)
 				continue;
+			/* A fault on the stack is a fault in the hold, filtered out or not. */
+			if (e[i].place != FP_NONE && !fault)
+				stack_fault = true;
 			if (!first)
 				first = &e[i];
 			switched = true;
 			o->switches[e[i].kind]++;
+			char *ex = o->example[e[i].kind][e[i].place];
+			if (!ex[0] && e[i].stack)
+				snprintf(ex, EXAMPLE_LEN, "%s", t->stk[e[i].stack - 1]);
 			if (e[i].place == FP_IN && e[i].kind != SW_BLOCKED) {
 				o->in_fault[e[i].kind]++;
 				if (e[i].kind == SW_IRQ || e[i].kind == SW_PREEMPT) {
@@ -582,6 +626,8 @@ void trace_join(const struct trace_events *t, const struct hold_rec *holds, uint
 			o->offcpu_hist[b]++;
 			o->waiter_ns += waiting_within(holds, nholds, e[i].ts, back);
 		}
+		o->holds_fault_off_filter += stack_fault && !fault;
+		fault |= stack_fault;
 		o->holds_with_fault += fault;
 		o->holds_switched += switched;
 		if (fault && first) {

@@ -27,6 +27,10 @@
  * fault entry on the stack, the handler returned: the return to user), or
  * neither.
  *
+ * A hold faulted when a fault event of its holder falls in it, or when a
+ * switch in it has a fault on its stack (a fault the event's address
+ * filter, the pool's range, left out).
+ *
  * q_M = P(the holder is switched out before release | the hold faulted),
  * by any switch kind, split by the hold's first switch into in-fault
  * (runnable, inside the handler), at fault exit, blocked in the fault (a
@@ -62,6 +66,7 @@ const char *q_split_name(enum q_split s);
 
 #define OFFCPU_BUCKETS 24	/* log2 microseconds: [2^i, 2^(i+1)) us, bucket 0 < 2 us */
 #define INFAULT_KEPT 16		/* in-fault preemptions described one by one */
+#define EXAMPLE_LEN 1024
 
 /* One preemption inside a fault (irq or preempt kind), as the trace has it. */
 struct infault_detail {
@@ -71,12 +76,14 @@ struct infault_detail {
 	int32_t next_pid, next_prio;	/* who ran instead: prio < 100 RT/DL, 100-139 fair */
 	char next_comm[17];
 	char irq[48];		/* the interrupt entry on the stack, "" for none (preempt_enable) */
+	char stack[EXAMPLE_LEN];	/* the switch's stack as printed */
 	uint8_t kind;		/* SW_IRQ or SW_PREEMPT */
 };
 
 struct evidence_phase {
 	uint64_t holds;
-	uint64_t holds_with_fault;
+	uint64_t holds_with_fault;	/* a fault event in the hold, or a switch with a fault on its stack */
+	uint64_t holds_fault_off_filter;	/* of those, seen only on a stack: not on the pool's addresses */
 	uint64_t holds_switched;
 	uint64_t switches[SW_KINDS];
 	/* Runnable switches inside the fault handler, by kind (irq, preempt, voluntary). */
@@ -93,6 +100,11 @@ struct evidence_phase {
 	bool timer_traced;	/* local_timer_entry was in the trace */
 	uint32_t ninfault;
 	struct infault_detail infault[INFAULT_KEPT];
+	/*
+	 * The stack of the first holder switch of each kind and fault place,
+	 * as the trace printed it: what each count stands for.
+	 */
+	char example[SW_KINDS][3][EXAMPLE_LEN];
 };
 
 struct trace_events;	/* parsed trace, opaque */
