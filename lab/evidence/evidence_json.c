@@ -108,6 +108,16 @@ void evidence_phase_json(struct json *j, const char *name, const struct evidence
 				json_str(j, key, e->example[k][w]);
 			}
 	json_end_object(j);
+	json_begin_object(j, "examples_any_task");
+	for (int k = 0; k < SW_KINDS; k++)
+		for (int w = 0; w < 3; w++)
+			if (e->example_any[k][w][0]) {
+				char key[64];
+				snprintf(key, sizeof(key), "%s/%s",
+					 switch_kind_name((enum switch_kind)k), place[w]);
+				json_str(j, key, e->example_any[k][w]);
+			}
+	json_end_object(j);
 	json_end_object(j);
 }
 

@@ -38,6 +38,8 @@ struct trace_events {
 	/* Interrupt entries seen under preemptions, interned. */
 	char irqs[IRQ_NAMES][48];
 	int nirqs;
+	/* The first stack of each kind and place, any task. */
+	uint32_t first[SW_KINDS][3];
 	/* Distinct stacks, interned (open addressing on their hash; slot 0 free). */
 	char **stk;
 	uint32_t nstk;
@@ -336,6 +338,8 @@ static void attach_stack(struct trace_events *t, int64_t *last_out, char (*pendi
 			e->irq = irq_of(t, stack);
 		e->kind = (uint8_t)k;
 		e->stack = intern_stack(t, stack);
+		if (!t->first[k][where])
+			t->first[k][where] = e->stack;
 		return;
 	}
 	snprintf(pending[cpu], sizeof(pending[cpu]), "%s", stack);
@@ -642,6 +646,11 @@ void trace_join(const struct trace_events *t, const struct hold_rec *holds, uint
 		o->offcpu_p99_us = quantile_us(off[ph], o->offcpu_count, 0.99);
 		o->offcpu_max_us = o->offcpu_count ? (double)off[ph][o->offcpu_count - 1] / 1e3 : 0;
 		o->ts_resolution_ns = t->res_ns;
+		for (int k = 0; k < SW_KINDS; k++)
+			for (int w = 0; w < 3; w++)
+				if (t->first[k][w])
+					snprintf(o->example_any[k][w], EXAMPLE_LEN, "%s",
+						 t->stk[t->first[k][w] - 1]);
 		o->timer_traced = t->timer;
 		free(off[ph]);
 	}

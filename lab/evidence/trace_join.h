@@ -105,6 +105,8 @@ struct evidence_phase {
 	 * as the trace printed it: what each count stands for.
 	 */
 	char example[SW_KINDS][3][EXAMPLE_LEN];
+	/* The same of any traced task's switches in the window, holding or not. */
+	char example_any[SW_KINDS][3][EXAMPLE_LEN];
 };
 
 struct trace_events;	/* parsed trace, opaque */
