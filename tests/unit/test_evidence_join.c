@@ -298,5 +298,7 @@ int main(void)
 	test_ns_merge();
 	test_fault_exit();
 	CHECK(test_stacks("stacks-host-6.18.trace") == 8, "stacks: the host's 8 cases");
+	CHECK(test_stacks("stacks-guest-7.0.trace") == 9, "stacks: the guests' 9 cases");
+	CHECK(test_stacks("stacks-constructed.trace") == 7, "stacks: the 7 constructed cases");
 	return CHECK_DONE();
 }
