@@ -236,10 +236,8 @@ static void q_rows(FILE *f, const struct results *r, bool md)
 				 c->id, variant, page_name(c->page_kb, pg, sizeof(pg)), phases[p], q,
 				 w.v[E_Q_IN], w.v[E_Q_EXIT], w.v[E_Q_BLK], w.v[E_Q_OTHER], t);
 			free(variant);
-			if (md)
-				md_printf(f, "%s", line);
-			else
-				fputs(line, f);
+			/* Its strings escaped already: md_printf would escape the table's pipes. */
+			fputs(line, f);
 		}
 }
 
@@ -340,7 +338,7 @@ static void lazy_details(FILE *f, const struct results *r, bool md)
 			if (!p || !jr_num(p, "switches.irq_in_fault", &n) || n <= 0)
 				continue;
 			const struct jr_val *d = jr_path(p, "preempted_in_fault");
-			char buf[1024];
+			char buf[4096];
 			int o = snprintf(buf, sizeof(buf), "C%d %s run %zu: %.0f preempted inside a "
 					 "fault under lazy, where a fair-class request waits for the "
 					 "return to user or the next tick.", c->id, c->variant, i + 1, n);
@@ -348,6 +346,30 @@ static void lazy_details(FILE *f, const struct results *r, bool md)
 				snprintf(buf + o, sizeof(buf) - (size_t)o, " The document has no "
 					 "details of them (a bufbench before issue 24).");
 			}
+			size_t on_tick = 0, described = d && d->type == JR_ARR ? d->n : 0;
+			double amin = INFINITY, amax = 0;
+			for (size_t j = 0; j < described; j++) {
+				const struct jr_val *x = d->items[j], *tv = jr_get(x, "timer_interrupts_in_fault");
+				double age = 0;
+				jr_num(x, "fault_age_ns", &age);
+				amin = fmin(amin, age);
+				amax = fmax(amax, age);
+				on_tick += strstr(jr_str(x, "interrupt", ""), "timer") && tv &&
+					   tv->type == JR_NUM && tv->num >= 1;
+			}
+			/* The reading: the tick upgrades a lazy request; a fault that spans one is preempted. */
+			if (described && on_tick == described)
+				o += snprintf(buf + o, sizeof(buf) - (size_t)o, " All %zu came on the "
+					      "timer interrupt's return with at least one tick inside the "
+					      "fault, %.1f-%.1f ms after it began: the tick (every 4 ms at Debian's HZ=250) "
+					      "upgraded the lazy request to an immediate one, which faults "
+					      "that long (an emulated fault) span.", described, amin / 1e6,
+					      amax / 1e6);
+			else if (described)
+				o += snprintf(buf + o, sizeof(buf) - (size_t)o, " %zu of %zu came on the "
+					      "timer's return with a tick inside the fault; the others need "
+					      "another cause (an RT or deadline wakeup, a non-lazy request).",
+					      on_tick, described);
 			for (size_t j = 0; d && d->type == JR_ARR && j < d->n && o > 0 &&
 					   (size_t)o < sizeof(buf); j++) {
 				const struct jr_val *x = d->items[j];
