@@ -318,10 +318,11 @@ static void explain(const struct pair *p, char *buf, size_t len)
 		who = "T_tail explains more of it than q_M's outages";
 	else
 		who = "q_M's outages (holders off CPU while holding) explain more of it than T_tail";
+	char tail_part[64] = "";
+	if (!isnan(tail_pts))
+		snprintf(tail_part, sizeof(tail_part), ", T_tail for %.2f points", tail_pts);
 	snprintf(buf + o, len - (size_t)o, ". Of the %.1f-point loss, off-CPU holding accounts "
-		 "for %.2f points%s%.2f%s: %s%s.", loss, off_pts,
-		 isnan(tail_pts) ? "" : ", T_tail for ", isnan(tail_pts) ? 0 : tail_pts,
-		 isnan(tail_pts) ? "" : " points", who,
+		 "for %.2f points%s: %s%s.", loss, off_pts, tail_part, who,
 		 isnan(tail_pts) ? " (T_tail is absent from these documents)" : "");
 }
 
