@@ -257,6 +257,19 @@ static void test_fault_exit(void)
 	      "fault exit: off CPU .340127524 -> .340135819 = 8295 ns (%llu)",
 	      (unsigned long long)e[0].offcpu_ns);
 	CHECK(e[0].ts_resolution_ns == 1 && e[0].timer_traced, "fault exit: ns, timer traced");
+	CHECK(e[0].holds_fault_off_filter == 0, "fault exit: hold 1's fault is on the pool's addresses");
+	/*
+	 * Hold 1 cut at .340160000, before its pool fault (.340170205): the
+	 * switch at .340127524 still has asm_exc_page_fault on its stack, a
+	 * fault the address filter left out, so the hold faulted all the same.
+	 */
+	struct hold_rec cut = h[0];
+	cut.release_ns = 1624340160000ull;
+	trace_join(t, &cut, 1, 0, e);
+	CHECK(e[0].holds_with_fault == 1 && e[0].holds_fault_off_filter == 1 &&
+	      e[0].q_split[Q_FAULT_EXIT] == 1, "fault exit: a fault seen only on the stack counts, "
+	      "apart (%llu %llu)", (unsigned long long)e[0].holds_with_fault,
+	      (unsigned long long)e[0].holds_fault_off_filter);
 	trace_events_free(t);
 
 	/* The same trace as the text prints it (rounded to the microsecond): the fault
