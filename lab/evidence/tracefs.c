@@ -3,6 +3,7 @@
 #include "trace_join.h"
 #include "trace_ns.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -196,7 +197,7 @@ uint64_t tracefs_lost(struct tracefs *t)
 	return lost;
 }
 
-/* Copy of the instance's trace file with options/raw set to on, as a stream. */
+/* A copy of the instance's trace file, printed with options/raw as raw says. */
 static FILE *read_view(struct tracefs *t, bool raw)
 {
 	char p[512];
@@ -223,7 +224,11 @@ const char *tracefs_trace_path(struct tracefs *t, char *buf, size_t len)
 	const char *tmp = getenv("TMPDIR");
 	snprintf(t->merged, sizeof(t->merged), "%s/preemptlab-trace-%d.txt",
 		 tmp && *tmp ? tmp : "/tmp", (int)getpid());
-	FILE *text = read_view(t, false), *raw = read_view(t, true);
+	/*
+	 * The raw view is small (about 30 bytes an entry) and is copied; the
+	 * text is read straight from the instance: a guest's /tmp is its RAM.
+	 */
+	FILE *raw = read_view(t, true), *text = fopen(buf, "r");
 	FILE *out = fopen(t->merged, "w");
 	long n = text && raw && out ? trace_ns_merge(text, raw, out) : -1;
 	if (out && fclose(out) != 0)
@@ -242,6 +247,20 @@ const char *tracefs_trace_path(struct tracefs *t, char *buf, size_t len)
 	}
 	snprintf(buf, len, "%s", t->merged);
 	return buf;
+}
+
+static bool instances_left(struct tracefs *t)
+{
+	char p[256];
+	snprintf(p, sizeof(p), "%s/instances", t->root);
+	DIR *d = opendir(p);
+	struct dirent *e;
+	bool any = false;
+	while (d && !any && (e = readdir(d)))
+		any = e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return any;
 }
 
 void tracefs_close(struct tracefs *t)
@@ -272,7 +291,8 @@ void tracefs_close(struct tracefs *t)
 		unlink(t->merged);
 		t->merged[0] = 0;
 	}
-	if (t->mounted_here) {
+	/* Another run's instance still there: the mount is in use, leave it to the last. */
+	if (t->mounted_here && !instances_left(t)) {
 		umount(t->root);
 		t->mounted_here = false;
 	}
