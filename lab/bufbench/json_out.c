@@ -1,5 +1,6 @@
 /* The bufbench result document; its schema is docs/json.md. */
 #include "bufbench.h"
+#include "evidence_json.h"
 
 static void write_hist(struct json *j, const char *key, const uint64_t *h)
 {
@@ -86,35 +87,6 @@ static void write_phases(struct json *j, const struct bench_opts *o, const struc
 	json_end_object(j);
 }
 
-static void write_evidence_phase(struct json *j, const char *name,
-				 const struct evidence_phase *e)
-{
-	json_begin_object(j, NULL);
-	json_str(j, "name", name);
-	json_uint(j, "holds", e->holds);
-	json_uint(j, "holds_with_fault", e->holds_with_fault);
-	json_uint(j, "holds_switched", e->holds_switched);
-	json_begin_object(j, "switches");
-	for (int k = 0; k < SW_KINDS; k++)
-		json_uint(j, switch_kind_name((enum switch_kind)k), e->switches[k]);
-	json_uint(j, "irq_in_fault", e->irq_in_fault);
-	json_end_object(j);
-	json_begin_object(j, "offcpu");
-	json_uint(j, "count", e->offcpu_count);
-	json_uint(j, "total_ns", e->offcpu_ns);
-	json_double(j, "p50_us", e->offcpu_p50_us);
-	json_double(j, "p99_us", e->offcpu_p99_us);
-	json_double(j, "max_us", e->offcpu_max_us);
-	json_begin_array(j, "hist_log2_us");
-	for (int b = 0; b < OFFCPU_BUCKETS; b++)
-		json_uint(j, NULL, e->offcpu_hist[b]);
-	json_end_array(j);
-	json_end_object(j);
-	json_uint(j, "waiter_ns", e->waiter_ns);
-	json_double(j, "spinner_multiplier", per((double)e->waiter_ns, (double)e->offcpu_ns));
-	json_end_object(j);
-}
-
 /* --trace-holds (docs/evidence.md); null when off. */
 static void write_evidence(struct json *j, const struct bench_evidence *ev)
 {
@@ -127,7 +99,7 @@ static void write_evidence(struct json *j, const struct bench_evidence *ev)
 	json_str(j, "tracefs_instance", ev->tracefs);
 	json_str(j, "trace_clock", "mono");
 	json_str(j, "fault_event", ev->fault_event ? ev->fault_event : "");
-	json_int(j, "timestamp_resolution_ns", 1000);
+	json_int(j, "timestamp_resolution_ns", evidence_resolution_ns(ev->phase));
 	json_double(j, "window_s", ev->window_s);
 	json_uint(j, "holds_recorded", ev->holds_recorded);
 	json_uint(j, "holds_dropped", ev->holds_dropped);
@@ -136,9 +108,9 @@ static void write_evidence(struct json *j, const struct bench_evidence *ev)
 	json_uint(j, "trace_lost", ev->trace_lost);
 	json_begin_array(j, "phases");
 	if (ev->phase[0].holds)
-		write_evidence_phase(j, "fill", &ev->phase[0]);
+		evidence_phase_json(j, "fill", &ev->phase[0]);
 	if (ev->phase[1].holds)
-		write_evidence_phase(j, "steady", &ev->phase[1]);
+		evidence_phase_json(j, "steady", &ev->phase[1]);
 	json_end_array(j);
 	json_end_object(j);
 }

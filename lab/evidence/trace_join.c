@@ -4,34 +4,62 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum ev_type { EV_FAULT, EV_OUT, EV_IN };
+enum ev_type { EV_FAULT, EV_OUT, EV_IN, EV_TIMER };
 
 struct ev {
 	uint64_t ts;
 	int32_t pid;
 	int32_t cpu;
+	int32_t next_pid;	/* EV_OUT: who runs instead */
+	int16_t next_prio;
 	uint8_t type;
 	uint8_t kind;		/* EV_OUT: enum switch_kind */
-	uint8_t in_fault;	/* EV_OUT: fault handler on the stack */
+	uint8_t place;		/* EV_OUT: enum fault_place */
 	uint8_t has_stack;
 	uint8_t runnable;	/* EV_OUT: prev_state R or R+ */
+	uint8_t irq;		/* EV_OUT: index + 1 into irqs[], 0 for none */
+	uint32_t stack;		/* EV_OUT: index + 1 into the stack table, 0 for none */
 };
 
 #define UNCLASSIFIED_KEPT 4
+#define IRQ_NAMES 63
+#define COMMS 4096
+#define STACK_SLOTS 65536	/* distinct stacks kept: up to half of it */
 
 struct trace_events {
 	struct ev *ev;
 	uint64_t n, cap;
 	uint64_t stacks;
+	uint32_t res_ns;
+	bool timer;
 	/* Stacks of runnable switches that named no known entry point, to name them. */
 	char unclassified[UNCLASSIFIED_KEPT][1024];
 	int nunclassified;
+	/* Interrupt entries seen under preemptions, interned. */
+	char irqs[IRQ_NAMES][48];
+	int nirqs;
+	/* The first stack of each kind and place, any task. */
+	uint32_t first[SW_KINDS][3];
+	/* Distinct stacks, interned (open addressing on their hash; slot 0 free). */
+	char **stk;
+	uint32_t nstk;
+	uint32_t stk_slot[STACK_SLOTS];
+	/* The last comm each pid switched in with (open addressing, pid 0 free). */
+	struct { int32_t pid; char comm[17]; } comm[COMMS];
 };
 
 const char *switch_kind_name(enum switch_kind k)
 {
-	static const char *const n[SW_KINDS] = { "irq", "user", "voluntary", "blocked", "unknown" };
+	static const char *const n[SW_KINDS] = { "irq", "preempt", "user", "voluntary", "blocked",
+						 "unknown" };
 	return k < SW_KINDS ? n[k] : "?";
+}
+
+const char *q_split_name(enum q_split s)
+{
+	static const char *const n[Q_SPLITS] = { "in_fault", "fault_exit", "blocked_in_fault",
+						 "other" };
+	return s < Q_SPLITS ? n[s] : "?";
 }
 
 static struct ev *push(struct trace_events *t)
@@ -48,9 +76,14 @@ static struct ev *push(struct trace_events *t)
 	return &t->ev[t->n++];
 }
 
-/* "  comm-PID  [CPU] flags  SECS.USECS: name: fields": 0 if not an event line. */
+/*
+ * "  comm-PID  [CPU] flags  SECS.FRACTION: name: fields": 0 if not an event
+ * line.  FRACTION has 6 digits as tracefs prints a ns clock (rounded to the
+ * microsecond), 9 once trace_ns.h has put the nanoseconds back; *res_ns
+ * says which.
+ */
 static int parse_header(const char *line, int32_t *pid, int32_t *cpu, uint64_t *ts,
-			const char **name)
+			uint32_t *res_ns, const char **name)
 {
 	const char *b = strstr(line, "] ");
 	if (!b)
@@ -70,17 +103,25 @@ static int parse_header(const char *line, int32_t *pid, int32_t *cpu, uint64_t *
 	if (d == q || d == line || d[-1] != '-')
 		return 0;
 	*pid = atoi(d);
-	unsigned long long s, us;
-	int used = 0;
 	const char *p = b + 2;
 	while (*p == ' ')
 		p++;
 	while (*p && *p != ' ')	/* flags */
 		p++;
-	if (sscanf(p, " %llu.%llu: %n", &s, &us, &used) != 2 || !used)
+	while (*p == ' ')
+		p++;
+	char *end;
+	unsigned long long s = strtoull(p, &end, 10);
+	if (end == p || *end != '.')
 		return 0;
-	*ts = s * 1000000000ull + us * 1000ull;
-	*name = p + used;
+	const char *f = end + 1;
+	unsigned long long frac = strtoull(f, &end, 10);
+	size_t digits = (size_t)(end - f);
+	if ((digits != 6 && digits != 9) || end[0] != ':' || end[1] != ' ')
+		return 0;
+	*res_ns = digits == 6 ? 1000 : 1;
+	*ts = s * 1000000000ull + frac * *res_ns;
+	*name = end + 2;
 	return 1;
 }
 
@@ -93,30 +134,184 @@ static int field_int(const char *s, const char *key, int32_t *out)
 	return 1;
 }
 
-static enum switch_kind classify(const char *stack, int *in_fault)
+/* The frame names of a stack, offsets ("+0x1a/0x40", sym-offset) dropped. */
+#define MAX_FRAMES 64
+static int frames_of(const char *stack, char (*fr)[64])
 {
-	*in_fault = strstr(stack, "exc_page_fault") || strstr(stack, "handle_mm_fault") ||
-		    strstr(stack, "do_user_addr_fault") || strstr(stack, "do_page_fault");
-	if (strstr(stack, " preempt_schedule_irq") || strstr(stack, " preempt_schedule\n") ||
-	    strstr(stack, " preempt_schedule_common") || strstr(stack, " preempt_schedule_notrace"))
-		return SW_IRQ;
-	if (strstr(stack, "exit_to_user_mode") || strstr(stack, "do_notify_resume"))
-		return SW_USER;
-	/*
-	 * 7.0 inlines the exit-to-user loop: schedule() called straight from
-	 * irqentry_exit or the system call exit is the return to user mode.
-	 */
-	const char *s = strstr(stack, " => schedule\n => ");
-	if (s) {
-		s += strlen(" => schedule\n => ");
-		if (!strncmp(s, "irqentry_exit", 13) || !strncmp(s, "syscall_exit", 12) ||
-		    !strncmp(s, "do_syscall_64", 13))
-			return SW_USER;
+	int n = 0;
+	for (const char *p = stack; (p = strstr(p, " => ")) && n < MAX_FRAMES;) {
+		p += 4;
+		size_t k = strcspn(p, "+ \n");
+		if (k >= 64)
+			k = 63;
+		memcpy(fr[n], p, k);
+		fr[n++][k] = 0;
 	}
-	if (strstr(stack, "cond_resched") || strstr(stack, "might_resched") ||
-	    strstr(stack, "sched_yield"))
+	return n;
+}
+
+static bool is_any(const char *f, const char *const *names)
+{
+	for (; *names; names++)
+		if (!strcmp(f, *names))
+			return true;
+	return false;
+}
+
+static int find_frame(char (*fr)[64], int n, const char *const *names)
+{
+	for (int i = 0; i < n; i++)
+		if (is_any(fr[i], names))
+			return i;
+	return -1;
+}
+
+/* Inside the fault handler: x86 do_user_addr_fault, arm64 do_page_fault, both handle_mm_fault. */
+static const char *const fault_handler[] = {
+	"handle_mm_fault", "__handle_mm_fault", "do_user_addr_fault", "do_page_fault",
+	"do_translation_fault", "do_mem_abort", "do_kern_addr_fault", "lock_mm_and_find_vma",
+	NULL,
+};
+/* The fault's entry, still on the stack once the handler returned (its exit to user). */
+static const char *const fault_entry[] = {
+	"exc_page_fault", "asm_exc_page_fault", "el0_da", "el0_ia", NULL,
+};
+static const char *const preempt_enable[] = {
+	"preempt_schedule", "preempt_schedule_notrace", "__preempt_schedule",
+	"__preempt_schedule_notrace", "preempt_schedule_thunk", "preempt_schedule_notrace_thunk",
+	"___preempt_schedule", "___preempt_schedule_notrace", NULL,
+};
+static const char *const cond_resched[] = {
+	"__cond_resched", "_cond_resched", "cond_resched", "__cond_resched_lock",
+	"__cond_resched_rwlock_read", "__cond_resched_rwlock_write", "might_resched",
+	"do_sched_yield", "__do_sys_sched_yield", "__x64_sys_sched_yield", "__arm64_sys_sched_yield",
+	"yield", NULL,
+};
+/*
+ * schedule() called from these is the return to user mode: the generic
+ * entry loop (exit_to_user_mode_loop, or inlined into irqentry_exit and the
+ * syscall exit from 7.0), x86's and arm64's older exits (do_notify_resume,
+ * arm64's el0_* handlers and its exit_to_user_mode).
+ */
+static const char *const to_user[] = {
+	"exit_to_user_mode_loop", "exit_to_user_mode_prepare", "exit_to_user_mode",
+	"irqentry_exit_to_user_mode", "irqentry_exit", "syscall_exit_to_user_mode",
+	"syscall_exit_to_user_mode_work", "syscall_exit_work", "do_syscall_64", "do_notify_resume",
+	"arm64_exit_to_user_mode", "ret_to_user", "work_pending", "el0_svc", "el0_da", "el0_ia",
+	"el0_interrupt", "__el0_irq_handler_common", "el0t_64_irq_handler", "el0t_64_sync_handler",
+	"el0_svc_common", NULL,
+};
+
+static bool prefix(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+enum switch_kind trace_classify(const char *stack, enum fault_place *where)
+{
+	char fr[MAX_FRAMES][64];
+	int n = frames_of(stack, fr);
+	*where = find_frame(fr, n, fault_handler) >= 0 ? FP_IN
+		 : find_frame(fr, n, fault_entry) >= 0 ? FP_EXIT : FP_NONE;
+	static const char *const sched[] = { "__schedule", NULL };
+	int i = find_frame(fr, n, sched);
+	if (i >= 0 && i + 1 < n) {
+		const char *c = fr[i + 1], *cc = i + 2 < n ? fr[i + 2] : "";
+		if (!strcmp(c, "preempt_schedule_irq"))
+			return SW_IRQ;
+		/* cond_resched and preempt_schedule share preempt_schedule_common. */
+		if (!strcmp(c, "preempt_schedule_common"))
+			return is_any(cc, cond_resched) ? SW_VOLUNTARY : SW_PREEMPT;
+		if (is_any(c, preempt_enable))
+			return SW_PREEMPT;
+		if (is_any(c, cond_resched))
+			return SW_VOLUNTARY;
+		if (!strcmp(c, "schedule") && is_any(cc, to_user))
+			return SW_USER;
+		if (!strcmp(c, "schedule") && is_any(cc, cond_resched))
+			return SW_VOLUNTARY;
+	}
+	/* A stack cut short or a kernel this table does not know: by any frame. */
+	if (find_frame(fr, n, cond_resched) >= 0)
 		return SW_VOLUNTARY;
 	return SW_UNKNOWN;
+}
+
+/* The interrupt whose return preempted: the first entry-like frame under preempt_schedule_irq. */
+static uint8_t irq_of(struct trace_events *t, const char *stack)
+{
+	char fr[MAX_FRAMES][64];
+	int n = frames_of(stack, fr);
+	for (int i = 0; i < n; i++) {
+		const char *f = fr[i];
+		if (!(prefix(f, "asm_sysvec_") || prefix(f, "sysvec_") || prefix(f, "asm_common_interrupt") ||
+		      !strcmp(f, "common_interrupt") || prefix(f, "el1h_64_irq") ||
+		      prefix(f, "el1_interrupt") || prefix(f, "asm_exc_") || prefix(f, "el1h_64_fiq")))
+			continue;
+		int k;
+		for (k = 0; k < t->nirqs && strcmp(t->irqs[k], f); k++)
+			;
+		if (k == t->nirqs && t->nirqs < IRQ_NAMES) {
+			size_t len = strnlen(f, sizeof(t->irqs[0]) - 1);
+			memcpy(t->irqs[t->nirqs], f, len);
+			t->irqs[t->nirqs++][len] = 0;
+		}
+		return k < t->nirqs ? (uint8_t)(k + 1) : 0;
+	}
+	return 0;
+}
+
+static uint32_t intern_stack(struct trace_events *t, const char *stack)
+{
+	uint32_t h = 2166136261u;
+	for (const char *p = stack; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	for (uint32_t i = 0; i < STACK_SLOTS; i++) {
+		uint32_t *slot = &t->stk_slot[(h + i) % STACK_SLOTS];
+		if (*slot && !strcmp(t->stk[*slot - 1], stack))
+			return *slot;
+		if (*slot)
+			continue;
+		if (t->nstk >= STACK_SLOTS / 2)
+			return 0;
+		char **grown = realloc(t->stk, (t->nstk + 1) * sizeof(*t->stk));
+		char *copy = strdup(stack);
+		if (!grown || !copy) {
+			perror("trace_parse");
+			exit(1);
+		}
+		t->stk = grown;
+		t->stk[t->nstk++] = copy;
+		return *slot = t->nstk;
+	}
+	return 0;
+}
+
+static void comm_put(struct trace_events *t, int32_t pid, const char *comm, size_t len)
+{
+	if (pid <= 0)
+		return;
+	for (uint32_t i = 0, h = (uint32_t)pid * 2654435761u % COMMS; i < COMMS; i++, h = (h + 1) % COMMS)
+		if (t->comm[h].pid == pid || t->comm[h].pid == 0) {
+			t->comm[h].pid = pid;
+			if (len > 16)
+				len = 16;
+			memcpy(t->comm[h].comm, comm, len);
+			t->comm[h].comm[len] = 0;
+			return;
+		}
+}
+
+static const char *comm_get(const struct trace_events *t, int32_t pid)
+{
+	for (uint32_t i = 0, h = (uint32_t)pid * 2654435761u % COMMS; pid > 0 && i < COMMS;
+	     i++, h = (h + 1) % COMMS) {
+		if (t->comm[h].pid == pid)
+			return t->comm[h].comm;
+		if (t->comm[h].pid == 0)
+			break;
+	}
+	return "?";
 }
 
 #define MAX_CPUS 1024
@@ -129,17 +324,22 @@ static void attach_stack(struct trace_events *t, int64_t *last_out, char (*pendi
 	int64_t i = last_out[cpu];
 	if (i >= 0 && !t->ev[i].has_stack && t->ev[i].pid == pid) {
 		struct ev *e = &t->ev[i];
-		int f;
-		enum switch_kind k = classify(stack, &f);
+		enum fault_place where;
+		enum switch_kind k = trace_classify(stack, &where);
 		e->has_stack = 1;
-		e->in_fault = (uint8_t)f;
+		e->place = (uint8_t)where;
 		if (!e->runnable)
 			k = SW_BLOCKED;
 		else if (k == SW_UNKNOWN && t->nunclassified < UNCLASSIFIED_KEPT &&
 			 !strstr(stack, "schedule_idle"))
 			snprintf(t->unclassified[t->nunclassified++], sizeof(t->unclassified[0]), "%s",
 				 stack);
+		if (k == SW_IRQ)
+			e->irq = irq_of(t, stack);
 		e->kind = (uint8_t)k;
+		e->stack = intern_stack(t, stack);
+		if (!t->first[k][where])
+			t->first[k][where] = e->stack;
 		return;
 	}
 	snprintf(pending[cpu], sizeof(pending[cpu]), "%s", stack);
@@ -156,6 +356,11 @@ struct trace_events *trace_parse(FILE *f)
 	int32_t st_cpu = -1, st_pid = -1;
 	size_t stlen = 0;
 
+	if (!t) {
+		perror("trace_parse");
+		exit(1);
+	}
+	t->res_ns = 1;
 	for (int i = 0; i < MAX_CPUS; i++) {
 		last_out[i] = -1;
 		pending_pid[i] = -1;
@@ -181,24 +386,36 @@ struct trace_events *trace_parse(FILE *f)
 			continue;
 		int32_t pid, cpu;
 		uint64_t ts;
+		uint32_t res;
 		const char *name;
-		if (!parse_header(line, &pid, &cpu, &ts, &name) || cpu < 0 || cpu >= MAX_CPUS)
+		if (!parse_header(line, &pid, &cpu, &ts, &res, &name) || cpu < 0 || cpu >= MAX_CPUS)
 			continue;
+		if (res > t->res_ns)
+			t->res_ns = res;
 		if (strncmp(name, "<stack trace>", 13) == 0) {
 			st_cpu = cpu;
 			st_pid = pid;
 			stack[0] = 0;
 			stlen = 0;
 		} else if (strncmp(name, "sched_switch:", 13) == 0) {
-			int32_t prev, next;
+			int32_t prev, next, nprio = -1;
 			if (!field_int(name, "prev_pid=", &prev) || !field_int(name, "next_pid=", &next))
 				continue;
+			field_int(name, "next_prio=", &nprio);
+			const char *nc = strstr(name, "next_comm=");
+			if (nc) {
+				nc += 10;
+				const char *ne = strstr(nc, " next_pid=");
+				comm_put(t, next, nc, ne ? (size_t)(ne - nc) : strcspn(nc, " \n"));
+			}
 			const char *ps = strstr(name, "prev_state=");
 			struct ev *e = push(t);
 			e->ts = ts;
 			e->pid = prev;
 			e->cpu = cpu;
 			e->type = EV_OUT;
+			e->next_pid = next;
+			e->next_prio = (int16_t)nprio;
 			e->runnable = ps && ps[11] == 'R';
 			e->kind = e->runnable ? SW_UNKNOWN : SW_BLOCKED;
 			last_out[cpu] = (int64_t)(t->n - 1);
@@ -221,6 +438,13 @@ struct trace_events *trace_parse(FILE *f)
 			e->pid = pid;
 			e->cpu = cpu;
 			e->type = EV_FAULT;
+		} else if (strncmp(name, "local_timer_entry:", 18) == 0) {
+			struct ev *e = push(t);
+			e->ts = ts;
+			e->pid = pid;
+			e->cpu = cpu;
+			e->type = EV_TIMER;
+			t->timer = true;
 		}
 	}
 	return t;
@@ -229,6 +453,9 @@ struct trace_events *trace_parse(FILE *f)
 void trace_events_free(struct trace_events *t)
 {
 	if (t) {
+		for (uint32_t i = 0; i < t->nstk; i++)
+			free(t->stk[i]);
+		free(t->stk);
 		free(t->ev);
 		free(t);
 	}
@@ -244,6 +471,11 @@ uint64_t trace_stack_count(const struct trace_events *t)
 	return t->stacks;
 }
 
+uint32_t trace_resolution_ns(const struct trace_events *t)
+{
+	return t->res_ns;
+}
+
 const char *trace_unclassified(const struct trace_events *t, int i)
 {
 	return i < t->nunclassified ? t->unclassified[i] : NULL;
@@ -256,17 +488,17 @@ static int by_pid_ts(const void *a, const void *b)
 		return x->pid < y->pid ? -1 : 1;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
-	/* At one microsecond, an out before the in that follows it. */
+	/* At one timestamp, an out before the in that follows it. */
 	return (x->type == EV_IN) - (y->type == EV_IN);
 }
 
-/* First event of pid at or after ts (with the microsecond's slack). */
-static uint64_t lower(const struct ev *e, uint64_t n, int32_t pid, uint64_t ts)
+/* First event of pid at or after ts - slack. */
+static uint64_t lower(const struct ev *e, uint64_t n, int32_t pid, uint64_t ts, uint64_t slack)
 {
 	uint64_t lo = 0, hi = n;
 	while (lo < hi) {
 		uint64_t mid = (lo + hi) / 2;
-		if (e[mid].pid < pid || (e[mid].pid == pid && e[mid].ts + 999 < ts))
+		if (e[mid].pid < pid || (e[mid].pid == pid && e[mid].ts + slack < ts))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -300,10 +532,43 @@ static uint64_t waiting_within(const struct hold_rec *h, uint64_t nh, uint64_t a
 	return sum;
 }
 
+static enum q_split split_of(const struct ev *e)
+{
+	if (e->place == FP_IN)
+		return e->kind == SW_BLOCKED ? Q_BLOCKED_IN_FAULT : Q_IN_FAULT;
+	return e->place == FP_EXIT ? Q_FAULT_EXIT : Q_OTHER;
+}
+
+/* One preemption inside a fault, described for the report. */
+static void describe(const struct trace_events *t, const struct ev *e, uint64_t ne, uint64_t i,
+		     uint64_t since, bool faulted, struct evidence_phase *o)
+{
+	if (o->ninfault >= INFAULT_KEPT)
+		return;
+	struct infault_detail *d = &o->infault[o->ninfault++];
+	d->ts = e[i].ts;
+	d->kind = e[i].kind;
+	d->fault_age_ns = faulted && e[i].ts > since ? e[i].ts - since : 0;
+	d->next_pid = e[i].next_pid;
+	d->next_prio = e[i].next_prio;
+	snprintf(d->next_comm, sizeof(d->next_comm), "%s", comm_get(t, e[i].next_pid));
+	snprintf(d->irq, sizeof(d->irq), "%s", e[i].irq ? t->irqs[e[i].irq - 1] : "");
+	snprintf(d->stack, sizeof(d->stack), "%s", e[i].stack ? t->stk[e[i].stack - 1] : "");
+	d->timer_ticks = -1;
+	if (t->timer) {
+		d->timer_ticks = 0;
+		for (uint64_t j = i; j > 0 && e[j - 1].pid == e[i].pid && e[j - 1].ts >= since; j--)
+			d->timer_ticks += e[j - 1].type == EV_TIMER;
+	}
+	(void)ne;
+}
+
 void trace_join(const struct trace_events *t, const struct hold_rec *holds, uint64_t nholds,
 		uint64_t fill_ns, struct evidence_phase out[2])
 {
 	uint64_t n = t->n;
+	/* A microsecond stamp stands for +-500 ns around it; a nanosecond one for itself. */
+	uint64_t slack = t->res_ns / 2;
 	struct ev *e = malloc((n ? n : 1) * sizeof(*e));
 	uint64_t *off[2] = { malloc((n + 1) * sizeof(uint64_t)),
 			     malloc((n + 1) * sizeof(uint64_t)) };
@@ -319,18 +584,35 @@ void trace_join(const struct trace_events *t, const struct hold_rec *holds, uint
 		const struct hold_rec *r = &holds[h];
 		int ph = fill_ns && r->acquire_ns >= fill_ns;
 		struct evidence_phase *o = &out[ph];
-		bool fault = false, switched = false;
+		bool fault = false, switched = false, stack_fault = false;
+		uint64_t fault_ts = r->acquire_ns;
+		const struct ev *first = NULL;
 		o->holds++;
-		for (uint64_t i = lower(e, n, r->pid, r->acquire_ns);
-		     i < n && e[i].pid == r->pid && e[i].ts <= r->release_ns; i++) {
-			if (e[i].type == EV_FAULT)
+		for (uint64_t i = lower(e, n, r->pid, r->acquire_ns, slack);
+		     i < n && e[i].pid == r->pid && e[i].ts <= r->release_ns + slack; i++) {
+			if (e[i].type == EV_FAULT) {
 				fault = true;
+				fault_ts = e[i].ts;
+			}
 			if (e[i].type != EV_OUT)
 				continue;
+			/* A fault on the stack is a fault in the hold, filtered out or not. */
+			if (e[i].place != FP_NONE && !fault)
+				stack_fault = true;
+			if (!first)
+				first = &e[i];
 			switched = true;
 			o->switches[e[i].kind]++;
-			if (e[i].kind == SW_IRQ && e[i].in_fault)
-				o->irq_in_fault++;
+			char *ex = o->example[e[i].kind][e[i].place];
+			if (!ex[0] && e[i].stack)
+				snprintf(ex, EXAMPLE_LEN, "%s", t->stk[e[i].stack - 1]);
+			if (e[i].place == FP_IN && e[i].kind != SW_BLOCKED) {
+				o->in_fault[e[i].kind]++;
+				if (e[i].kind == SW_IRQ || e[i].kind == SW_PREEMPT) {
+					o->irq_in_fault++;
+					describe(t, e, n, i, fault_ts, fault, o);
+				}
+			}
 			uint64_t back = r->release_ns;
 			for (uint64_t j = i + 1; j < n && e[j].pid == r->pid; j++)
 				if (e[j].type == EV_IN) {
@@ -348,8 +630,14 @@ void trace_join(const struct trace_events *t, const struct hold_rec *holds, uint
 			o->offcpu_hist[b]++;
 			o->waiter_ns += waiting_within(holds, nholds, e[i].ts, back);
 		}
+		o->holds_fault_off_filter += stack_fault && !fault;
+		fault |= stack_fault;
 		o->holds_with_fault += fault;
 		o->holds_switched += switched;
+		if (fault && first) {
+			o->fault_switched++;
+			o->q_split[split_of(first)]++;
+		}
 	}
 	for (int ph = 0; ph < 2; ph++) {
 		struct evidence_phase *o = &out[ph];
@@ -357,6 +645,13 @@ void trace_join(const struct trace_events *t, const struct hold_rec *holds, uint
 		o->offcpu_p50_us = quantile_us(off[ph], o->offcpu_count, 0.50);
 		o->offcpu_p99_us = quantile_us(off[ph], o->offcpu_count, 0.99);
 		o->offcpu_max_us = o->offcpu_count ? (double)off[ph][o->offcpu_count - 1] / 1e3 : 0;
+		o->ts_resolution_ns = t->res_ns;
+		for (int k = 0; k < SW_KINDS; k++)
+			for (int w = 0; w < 3; w++)
+				if (t->first[k][w])
+					snprintf(o->example_any[k][w], EXAMPLE_LEN, "%s",
+						 t->stk[t->first[k][w] - 1]);
+		o->timer_traced = t->timer;
 		free(off[ph]);
 	}
 	free(e);

@@ -17,6 +17,8 @@ struct tracefs {
 	bool mounted_here;	/* mounted by us: unmounted at close */
 	char kprobe[64];	/* "group/event" we defined; empty: none */
 	const char *fault_event; /* what marks a fault (tracefs_open) */
+	char merged[256];	/* the trace with nanoseconds (tracefs_trace_path); empty: none */
+	bool timer;		/* irq_vectors:local_timer_entry is traced */
 };
 
 /*
@@ -32,7 +34,12 @@ int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi, char *
 int tracefs_on(struct tracefs *t, bool on);
 /* Events the ring buffer lost (overrun + dropped, all CPUs). */
 uint64_t tracefs_lost(struct tracefs *t);
-/* The instance's trace file, for trace_parse. */
+/*
+ * The instance's trace for trace_parse, tracing off: a file beside it in
+ * $TMPDIR (or /tmp) with every timestamp at the clock's nanoseconds
+ * (trace_ns.h), removed at close; the instance's own trace, microseconds,
+ * when that cannot be made (the reason on stderr).
+ */
 const char *tracefs_trace_path(struct tracefs *t, char *buf, size_t len);
 void tracefs_close(struct tracefs *t);
 

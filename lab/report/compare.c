@@ -1,7 +1,9 @@
 /*
  * Tables show medians (robust with few repetitions) and lkp's %stddev; the
- * star comes from Welch's t-test, which makes no equal-variance assumption
- * (a preempted lock holder widens the spread of the bad cell).
+ * change and the star come from one estimator: the ratio of geometric
+ * means and Welch's t-test on the logarithms (no equal-variance
+ * assumption: a preempted lock holder widens the spread of the bad cell),
+ * or, where a value is 0, the means and Welch's test on the values.
  */
 #include "compare.h"
 
@@ -38,19 +40,28 @@ bool compare_cells(const struct cell *base, const struct cell *c,
 	out->m = m;
 	if (!side_of(base, m, &out->a) || !side_of(c, m, &out->b))
 		return false;
-	out->change_pct = out->a.median != 0
-		? 100 * (out->b.median - out->a.median) / fabs(out->a.median) : NAN;
 	double *va = calloc(base->nruns + 1, sizeof(double));
 	double *vb = calloc(c->nruns + 1, sizeof(double));
 	if (!va || !vb)
 		exit(1);
 	size_t na = metric_values(m, base, va), nb = metric_values(m, c, vb);
-	out->w = st_welch(va, na, vb, nb);
+	out->ratio = st_ratio(va, na, vb, nb);
+	out->log_scale = out->ratio.ok;
+	if (out->log_scale) {
+		out->w = out->ratio.w;
+		out->change_pct = 100 * (out->ratio.est - 1);
+	} else {
+		out->w = st_welch(va, na, vb, nb);
+		/* One run a side, all positive: the ratio still is the estimator. */
+		out->change_pct = !isnan(out->ratio.est) ? 100 * (out->ratio.est - 1)
+				  : out->a.mean != 0
+				  ? 100 * (out->b.mean - out->a.mean) / fabs(out->a.mean) : NAN;
+	}
 	free(va);
 	free(vb);
-	out->significant = out->w.ok && out->w.p < 0.05;
+	out->significant = out->w.ok && out->w.p < ST_ALPHA;
 	out->worse = out->significant &&
-		     (m->higher_better ? out->b.mean < out->a.mean : out->b.mean > out->a.mean);
+		     (m->higher_better ? out->change_pct < 0 : out->change_pct > 0);
 	return true;
 }
 

@@ -19,13 +19,24 @@ struct side {
 	double min, max;
 };
 
+/*
+ * The estimator printed is the one tested.  Where every run of both cells
+ * is positive (tps, rates, times): the ratio of geometric means, its 95%
+ * interval and the star from Welch's t-test on the logarithms (log_scale).
+ * Otherwise (counts that can be 0): the difference of the arithmetic
+ * means and Welch's test on the values.  The tables' median columns are
+ * descriptive only.
+ */
 struct comparison {
 	const struct cell *base, *cell;
 	const struct metric *m;
 	struct side a, b;    /* a = baseline, b = cell */
-	double change_pct;   /* of the medians; NAN when base median is 0 */
-	struct welch w;      /* w.ok == 0: not computable */
-	bool significant;    /* w.ok && p < 0.05 */
+	bool log_scale;      /* ratio.ok: the test and change are on the logs */
+	double change_pct;   /* 100 (ratio - 1) on the log scale, else of the means; NAN when
+			      * not defined */
+	struct ratio ratio;  /* geometric-mean ratio b/a with its 95% interval */
+	struct welch w;      /* the test used (on logs when log_scale); w.ok == 0: not computable */
+	bool significant;    /* w.ok && p < 0.05, before any correction for multiplicity */
 	bool worse;          /* significant and in the bad direction */
 };
 

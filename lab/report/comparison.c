@@ -4,8 +4,8 @@
  * holds constant (workload, clients, lock), the kernel/models in version
  * order within; one column per metric (tps and the evidence beside it).
  * Each row: a marker at the median, whiskers min..max over the
- * repetitions, and the ratio of its median to its baseline's printed at
- * the right; a dashed line marks the baseline's median through its group.
+ * repetitions, and the ratio the star tests (geometric means: compare.h)
+ * printed at the right; a dashed line marks the baseline's median through its group.
  * A significant difference (Welch, p < 0.05) gets a filled marker and a
  * star; the rest stay hollow.  Rows are read from the same pairs as the
  * report's tables (pairs.c), so chart and tables cannot disagree.
@@ -207,9 +207,10 @@ static void metric_column(FILE *f, const struct row *rows, size_t n, const struc
 			XV(s.min), y, XV(s.max), y, col);
 		svg_marker(f, vi, XV(s.median), y, 4.5, col, !w->base || (have && cmp.significant));
 		fprintf(f, "</g>\n");
-		if (have && cmp.a.median > 0)
-			snprintf(ratio, sizeof(ratio), cmp.b.median / cmp.a.median < 0.1 ? "%.2gx%s" : "%.2fx%s",
-				 cmp.b.median / cmp.a.median,
+		/* The ratio tested (compare.h), not the medians'. */
+		double q = have ? 1 + cmp.change_pct / 100 : NAN;
+		if (have && !isnan(q))
+			snprintf(ratio, sizeof(ratio), q < 0.1 ? "%.2gx%s" : "%.2fx%s", q,
 				 cmp.significant ? " *" : cmp.w.ok ? "" : " ?");
 		else if (w->base)
 			snprintf(ratio, sizeof(ratio), "-");
@@ -253,8 +254,8 @@ static void comparison_chart(struct report *rp, const char *tool)
 	/* A run of one kernel/model compares page sizes and locks (pairs.c). */
 	snprintf(title, sizeof(title), "%s: each %s against its baseline", tool,
 		 variants ? "kernel/model" : "page size or lock");
-	const char *sub = "marker = median, whiskers = min..max of the runs; ratio = median / baseline "
-			  "median (dashed); filled, bold, * = p < 0.05 (Welch)";
+	const char *sub = "marker = median, whiskers = min..max of the runs; ratio = geometric mean / "
+			  "baseline's (median dashed); filled, bold, * = p < 0.05 (Welch on logs)";
 	double W = fmax(labw + nm * colw, svg_text_width(sub, 10) + 20);
 	W = fmax(W, svg_text_width(title, 14) + 20);
 	double H = bottom + AXIS_H;

@@ -113,6 +113,12 @@ static const struct cell *twin(const struct results *r, const struct cell *c, lo
 	return NULL;
 }
 
+/*
+ * a / b as the ratio of geometric means with its 95% interval from Welch
+ * on the logs (stats.h), the estimator tested; with a single run on a
+ * side there is no interval, and the band [min/max .. max/min] of the
+ * runs is all there is.
+ */
 static bool ratio_of(const struct cell *a, const struct cell *b, const struct metric *m,
 		     struct fill_ratio *out)
 {
@@ -120,17 +126,34 @@ static bool ratio_of(const struct cell *a, const struct cell *b, const struct me
 	if (!a || !b || !side_of(a, m, &sa) || !side_of(b, m, &sb) || sb.median <= 0 ||
 	    sb.min <= 0)
 		return false;
+	memset(out, 0, sizeof(*out));
 	out->a = a;
 	out->b = b;
-	out->ratio = sa.median / sb.median;
-	out->lo = sa.min / sb.max;
-	out->hi = sa.max / sb.min;
+	struct comparison c;
+	if (compare_cells(b, a, m, &c) && c.log_scale) {
+		out->ratio = c.ratio.est;
+		out->lo = c.ratio.lo;
+		out->hi = c.ratio.hi;
+		out->p = c.w.p;
+		out->mde_pct = 100 * c.ratio.mde;
+		out->tested = true;
+	} else {
+		out->ratio = sa.median / sb.median;
+		out->lo = sa.min / sb.max;
+		out->hi = sa.max / sb.min;
+	}
 	out->resolved = out->lo > 1 || out->hi < 1;
 	return true;
 }
 
 static void ratio_text(const struct fill_ratio *q, char *buf, size_t len)
 {
+	if (q->tested) {
+		snprintf(buf, len, "%.3fx [%.3f, %.3f], p %.2g, mde %.1f%% (80%% power)%s",
+			 q->ratio, q->lo, q->hi, q->p, q->mde_pct,
+			 q->resolved ? "" : ", not resolved");
+		return;
+	}
 	/* The band's half-width: the smallest difference these runs can tell. */
 	double res = 100 * (q->hi - q->lo) / 2 / q->ratio;
 	if (q->resolved)
@@ -294,8 +317,9 @@ static const char *intro =
 	"steady phase is the rest. Medians over repetitions; spread = (max - min) / "
 	"median; faulted = strategy-lock holds in which the holder took a page fault, "
 	"switched = in which it was switched out, both pooled over the runs (counted, "
-	"not timed). A ratio's band is [min/max .. max/min] of the two cells' runs: "
-	"resolved when it excludes 1.";
+	"not timed). A ratio is of the geometric means with its 95% interval, p and "
+	"80%-power mde from Welch's t-test on log tps; with one run on a side, its band "
+	"is [min/max .. max/min] of the runs. Resolved when the interval excludes 1.";
 
 /* A row's figures as both writers print them. */
 struct row_text {

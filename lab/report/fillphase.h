@@ -20,8 +20,12 @@
 /* A ratio of two cells' medians with the band their ranges allow. */
 struct fill_ratio {
 	const struct cell *a, *b;	/* a / b */
-	double ratio, lo, hi;		/* medians; min_a / max_b; max_a / min_b */
-	bool resolved;			/* the band excludes 1 */
+	/* tested: geometric means, 95% interval (Welch on logs); else medians, min_a / max_b,
+	 * max_a / min_b */
+	double ratio, lo, hi;
+	double p, mde_pct;		/* when tested */
+	bool tested;
+	bool resolved;			/* the interval excludes 1 */
 };
 
 /* Whether any run of the results has a fill phase to report. */

@@ -167,7 +167,7 @@ static void axis_headline(const struct results *r, const struct pair *p, size_t 
 					      secondary[i].name, x.change_pct, va, vb, pv);
 			else
 				l += snprintf(s + l, sizeof(s) - (size_t)l, ", %s x%.0f (%s -> %s; %s)",
-					      secondary[i].name, x.b.median / x.a.median, va, vb, pv);
+					      secondary[i].name, 1 + x.change_pct / 100, va, vb, pv);
 		}
 		snprintf(s + l, sizeof(s) - (size_t)l, ".");
 		append(fd->headline, sizeof(fd->headline), "%s", s);

@@ -167,12 +167,27 @@ double st_t_critical(double p, double df)
 	return (lo + hi) / 2;
 }
 
+double st_t_quantile(double q, double df)
+{
+	if (df <= 0 || !(q > 0 && q < 1))
+		return NAN;
+	if (q == 0.5)
+		return 0;
+	double t = st_t_critical(2 * (q > 0.5 ? 1 - q : q), df);
+	return q > 0.5 ? t : -t;
+}
+
+double st_power_multiplier(double df)
+{
+	return st_t_quantile(1 - ST_ALPHA / 2, df) + st_t_quantile(ST_POWER, df);
+}
+
 double st_mde_pct(double cv_pct, long n)
 {
 	if (n < 2)
 		return NAN;
 	/* Equal n and spread: Welch's df is 2n - 2 and its se cv * sqrt(2/n). */
-	return st_t_critical(0.05, 2.0 * (double)n - 2) * cv_pct * sqrt(2.0 / (double)n);
+	return st_power_multiplier(2.0 * (double)n - 2) * cv_pct * sqrt(2.0 / (double)n);
 }
 
 long st_runs_for(double cv_pct, double target_pct, long max)
@@ -185,7 +200,7 @@ long st_runs_for(double cv_pct, double target_pct, long max)
 
 struct welch st_welch(const double *a, size_t na, const double *b, size_t nb)
 {
-	struct welch w = { NAN, NAN, NAN, 0, NAN };
+	struct welch w = { NAN, NAN, NAN, 0, NAN, NAN };
 	if (na < 2 || nb < 2)
 		return w;
 	double ma = st_mean(a, na), mb = st_mean(b, nb);
@@ -199,7 +214,83 @@ struct welch st_welch(const double *a, size_t na, const double *b, size_t nb)
 	w.df = (va + vb) * (va + vb) /
 	       (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
 	w.p = st_t_pvalue(w.t, w.df);
-	w.mde = st_t_critical(0.05, w.df) * sqrt(va + vb);
+	w.hw95 = st_t_critical(ST_ALPHA, w.df) * sqrt(va + vb);
+	w.mde = st_power_multiplier(w.df) * sqrt(va + vb);
 	w.ok = 1;
 	return w;
+}
+
+struct ratio st_ratio(const double *a, size_t na, const double *b, size_t nb)
+{
+	struct ratio r = { NAN, NAN, NAN, NAN, { NAN, NAN, NAN, 0, NAN, NAN }, 0 };
+	double *la = malloc((na + 1) * sizeof(*la)), *lb = malloc((nb + 1) * sizeof(*lb));
+	if (!la || !lb) {
+		free(la);
+		free(lb);
+		return r;
+	}
+	int pos = 1;
+	for (size_t i = 0; i < na; i++) {
+		pos &= a[i] > 0;
+		la[i] = a[i] > 0 ? log(a[i]) : 0;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		pos &= b[i] > 0;
+		lb[i] = b[i] > 0 ? log(b[i]) : 0;
+	}
+	if (pos && na && nb) {
+		double d = st_mean(lb, nb) - st_mean(la, na);
+		r.est = exp(d);
+		r.w = st_welch(la, na, lb, nb);
+		if (r.w.ok) {
+			r.lo = exp(d - r.w.hw95);
+			r.hi = exp(d + r.w.hw95);
+			r.mde = exp(r.w.mde) - 1;
+			r.ok = 1;
+		}
+	}
+	free(la);
+	free(lb);
+	return r;
+}
+
+void st_holm(const double *p, size_t n, double *adjusted)
+{
+	size_t *ord = malloc((n + 1) * sizeof(*ord)), m = 0;
+	if (!ord)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		adjusted[i] = NAN;
+		if (!isnan(p[i]))
+			ord[m++] = i;
+	}
+	/* Insertion sort by p: a report has tens of comparisons, not thousands. */
+	for (size_t i = 1; i < m; i++)
+		for (size_t j = i; j > 0 && p[ord[j]] < p[ord[j - 1]]; j--) {
+			size_t x = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = x;
+		}
+	double run = 0;
+	for (size_t i = 0; i < m; i++) {
+		double v = (double)(m - i) * p[ord[i]];
+		run = fmax(run, fmin(1, v));
+		adjusted[ord[i]] = run;
+	}
+	free(ord);
+}
+
+void st_wilson(double k, double n, double *lo, double *hi)
+{
+	if (n <= 0) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	const double z = 1.959963984540054;
+	double ph = k / n, z2 = z * z;
+	double c = (ph + z2 / (2 * n)) / (1 + z2 / n);
+	double h = z / (1 + z2 / n) * sqrt(ph * (1 - ph) / n + z2 / (4 * n * n));
+	*lo = fmax(0, c - h);
+	*hi = fmin(1, c + h);
 }

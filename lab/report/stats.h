@@ -28,6 +28,19 @@ double st_t_pvalue(double t, double df);
 /* The t that st_t_pvalue maps to p (0 < p < 1): 12.71 for p 0.05 at df 1,
  * 1.96 as df grows.  NAN when df <= 0. */
 double st_t_critical(double p, double df);
+/* The q quantile of Student's t (0 < q < 1): P(T <= t) = q.  NAN when df <= 0. */
+double st_t_quantile(double q, double df);
+
+/*
+ * The planning convention of the whole lab: a two-sided test at alpha 0.05
+ * and 80% power.  An effect of (t_{1-a/2} + t_{1-b}) x SE is detected with
+ * that power; t_{1-a/2} x SE alone, the 95% interval's half-width, is
+ * detected only half the time.
+ */
+#define ST_ALPHA 0.05
+#define ST_POWER 0.80
+/* t_{1-a/2} + t_{power} at df degrees of freedom: 2.7764 + 0.9410 at df 4. */
+double st_power_multiplier(double df);
 
 struct welch {
 	double t;    /* (mean_b - mean_a) / se */
@@ -35,23 +48,55 @@ struct welch {
 	double p;    /* two-sided */
 	int ok;      /* 0 when not computable (n < 2, or no variance at all) */
 	/*
-	 * The smallest |mean_b - mean_a| these samples could call different
-	 * at p < 0.05: the half-width of the difference's 95% interval.  NAN
-	 * unless ok.
+	 * The half-width of the 95% interval of mean_b - mean_a: a true
+	 * difference of this size reaches p < 0.05 only half the time (50%
+	 * power).  NAN unless ok.
+	 */
+	double hw95;
+	/*
+	 * The minimum detectable effect at 80% power, two-sided alpha 0.05:
+	 * st_power_multiplier(df) x se.  NAN unless ok.
 	 */
 	double mde;
 };
 
 /*
  * Planning: two cells of n runs each whose runs vary by cv_pct % (stddev
- * over mean) resolve, at p < 0.05, differences of at least
- * st_mde_pct(cv_pct, n) % of the mean.  st_runs_for gives the fewest runs
- * a cell (at least 2) that resolve target_pct, or 0 when more than max.
+ * over mean) detect, at p < 0.05 with 80% power, differences of at least
+ * st_mde_pct(cv_pct, n) % of the mean: (t_{.975} + t_{.80}) at 2n - 2 df,
+ * times cv sqrt(2/n).  st_runs_for gives the fewest runs a cell (at least
+ * 2) whose mde is within target_pct, from the same formula, or 0 when
+ * more than max.
  */
 double st_mde_pct(double cv_pct, long n);
 long st_runs_for(double cv_pct, double target_pct, long max);
 
 /* Welch's unequal-variance t-test between samples a and b. */
 struct welch st_welch(const double *a, size_t na, const double *b, size_t nb);
+
+/*
+ * The ratio of b to a as the ratio of their geometric means, with the 95%
+ * interval and the test from Welch's t-test on the logarithms: the
+ * estimator printed is the one tested.  ok is 0 when a value is <= 0 or
+ * Welch's test is not computable on the logs.
+ */
+struct ratio {
+	double est, lo, hi;	/* exp(mean log b - mean log a), 95% interval */
+	double mde;		/* 80%-power mde as a ratio's distance from 1: exp(m se) - 1 */
+	struct welch w;		/* the test on the logs */
+	int ok;
+};
+struct ratio st_ratio(const double *a, size_t na, const double *b, size_t nb);
+
+/*
+ * Holm's step-down adjustment of n p-values (familywise error): sorted
+ * ascending, p_(i) becomes max over j <= i of min(1, (n - j + 1) p_(j)).
+ * A comparison is significant at familywise alpha when its adjusted p is
+ * below alpha.  NAN p-values stay NAN and do not count in n.
+ */
+void st_holm(const double *p, size_t n, double *adjusted);
+
+/* Wilson score interval of k successes in n at 95%; 0, 1 bounds when n == 0. */
+void st_wilson(double k, double n, double *lo, double *hi);
 
 #endif

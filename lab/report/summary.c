@@ -250,6 +250,9 @@ static void bufbench_table(FILE *f, const struct results *r, const char *base_va
 	txt_printf(f, "bufbench tps per cell: median of n runs, spread = (max - min) / median;\n"
 		   "faults/ktxn = minor faults per 1000 transactions, spin%% = share of time spinning "
 		   "on the strategy lock (medians)\n");
+	txt_printf(f, "vs_%s = ratio of the medians, descriptive; the tested ratios (geometric "
+		   "means, 95%% interval, Holm) are in report.txt's Resolution section\n",
+		   base_variant ? "baseline" : "4k");
 	txt_printf(f, "compared with: %s\n\n",
 		base_variant ? base_variant : "the same cell on 4 KB pages (one kernel and model)");
 	struct table t = { .cols = 16 };

@@ -26,6 +26,10 @@ else
 		'.config.trace_holds > 0 and (.evidence | .holds_recorded > 0 and .trace_stacks > 0 and .trace_lost == 0 and .trace_clock == "mono")'
 	check "evidence: host: the fill phase's holds are the ones recorded" jqt "$tmp/host.json" \
 		'(.evidence.phases | map(.holds) | add) == .evidence.holds_recorded'
+	check "evidence: host: the join ran at the trace clock's nanoseconds" jqt "$tmp/host.json" \
+		'.evidence.timestamp_resolution_ns == 1'
+	check "evidence: host: q_M with its interval in every phase" jqt "$tmp/host.json" \
+		'[.evidence.phases[].q_m | .n >= .k and .lo95 <= .p and .p <= .hi95] | all'
 	check "evidence: host: every switch classified" jqt "$tmp/host.json" \
 		'[.evidence.phases[].switches.unknown] | add == 0'
 	check "evidence: host: the dump holds one record per hold" \
@@ -56,7 +60,15 @@ for f in "$none" "$full"; do
 		'.evidence | .holds_recorded > 0 and .trace_stacks > 0'
 done
 check "evidence: 6.12/none: no holder preempted inside the kernel" jqt "$none" \
-	'[.evidence.phases[].switches.irq] | add == 0'
+	'[.evidence.phases[].switches | .irq + .preempt] | add == 0'
+for f in "$none" "$full"; do
+	check "evidence: $(basename "$f"): nanosecond stamps in the guest" jqt "$f" \
+		'.evidence.timestamp_resolution_ns == 1'
+done
+check "evidence: none's zero is labelled a negative control" \
+	grep -q 'is a negative control, not a finding' "$run/report.md"
+check "evidence: the Why section leads with q_M" sh -c \
+	"sed -n '/^## Why/,\$p' '$run/report.md' | grep -m 1 '^| cell' | grep -q 'q_M'"
 check "evidence: the report has the Why table" grep -q '^Why: how holders lost the CPU' "$run/report.txt"
 check "evidence: report.md's Why table has a markdown row per cell, its pipes not escaped" \
 	test "$(grep -c '^| C[0-9]* | [0-9.]*/[a-z]* | ' "$run/report.md")" -ge 2

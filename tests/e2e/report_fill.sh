@@ -19,16 +19,15 @@ check "the fill phase leads the finding" \
 	sh -c "sed -n '/^Finding/,/^Fill phase:/p' '$txt' | grep -q '^Fill phase (C1'"
 check "the fill phase has its own section" grep -q '^Fill phase: a cold pool filling' "$txt"
 
-# fill-phase tps of one cell's documents: median, min, max
-fill() { # page_kb strategy -> "median min max"
+# fill-phase tps of one cell's documents: the mean of their logarithms
+fill() { # page_kb strategy -> mean log tps
 	jq -rs --argjson p "$1" --arg s "$2" '
 	  map(select(.tool == "bufbench" and .provenance.page_size_kb == $p and .config.strategy == $s)
-	      | .results.phases[] | select(.name == "fill") | .tps) | sort |
-	  [ (if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end),
-	    .[0], .[-1] ] | map(tostring) | join(" ")' "$run"/runs/*.json
+	      | .results.phases[] | select(.name == "fill") | .tps | log) | add / length' \
+	  "$run"/runs/*.json
 }
-ratio() { # a b -> "ratio lo hi" as the report prints them
-	echo "$1 $2" | awk '{ printf "%.2fx [%.2f..%.2f", $1 / $4, $2 / $6, $3 / $5 }'
+ratio() { # a b -> the ratio of geometric means as the report prints it, up to its interval
+	echo "$1 $2" | awk '{ printf "%.3fx [", exp($1 - $2) }'
 }
 r=$(ratio "$(fill 4 pg)" "$(fill 2048 pg)")
 check "4 KB / 2 MB fill tps (pg) as the documents give it: $r" grep -qF "fill tps, 4 KB / 2 MB (pg): $r" "$txt"

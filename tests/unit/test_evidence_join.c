@@ -8,6 +8,7 @@
 #include "check.h"
 #include "hold_file.h"
 #include "trace_join.h"
+#include "trace_ns.h"
 
 #define T(us) (56879000000000ull + (us) * 1000ull)	/* 56879.xxxxxx s */
 
@@ -122,9 +123,195 @@ static void test_kprobe_faults(void)
 	free(text);
 }
 
+static enum switch_kind kind_named(const char *s)
+{
+	for (int k = 0; k < SW_KINDS; k++)
+		if (!strcmp(s, switch_kind_name((enum switch_kind)k)))
+			return (enum switch_kind)k;
+	return SW_KINDS;
+}
+
+static enum fault_place place_named(const char *s)
+{
+	return !strcmp(s, "in_fault") ? FP_IN : !strcmp(s, "fault_exit") ? FP_EXIT : FP_NONE;
+}
+
+/* One "## expect KIND PLACE (why)" case: the stack under it through the classifier. */
+static void check_case(const char *file, const char *expect, const char *sw, const char *stack)
+{
+	char kind[32] = "", place[32] = "";
+	sscanf(expect, "## expect %31s %31s", kind, place);
+	enum fault_place where;
+	enum switch_kind k = trace_classify(stack, &where);
+	/* As the parser does: a switch whose prev_state is not R slept, whatever its stack. */
+	const char *ps = sw ? strstr(sw, "prev_state=") : NULL;
+	if (ps && ps[11] != 'R')
+		k = SW_BLOCKED;
+	const char *why = strchr(expect, '(');
+	CHECK(k == kind_named(kind) && where == place_named(place), "%s: %s %s %.*s (got %s, place %d)",
+	      file, kind, place, why ? (int)strcspn(why, "\n") : 0, why ? why : "",
+	      switch_kind_name(k), (int)where);
+}
+
+/* Every case of a stacks fixture; returns how many. */
+static int test_stacks(const char *name)
+{
+	FILE *f = fixture(name);
+	char line[1024], expect[256] = "", sw[1024] = "", stack[8192] = "";
+	int n = 0;
+	for (;;) {
+		char *l = fgets(line, sizeof(line), f);
+		if ((!l || !strncmp(line, "## expect", 9)) && expect[0]) {
+			check_case(name, expect, sw[0] ? sw : NULL, stack);
+			n++;
+			expect[0] = sw[0] = stack[0] = 0;
+		}
+		if (!l)
+			break;
+		if (!strncmp(line, "## expect", 9))
+			snprintf(expect, sizeof(expect), "%s", line);
+		else if (!strncmp(line, " => ", 4) && strlen(stack) + strlen(line) < sizeof(stack))
+			strcat(stack, line);
+		else if (strstr(line, "sched_switch:"))
+			snprintf(sw, sizeof(sw), "%s", line);
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * The two views of one stopped buffer (host-6.18-views.*, 200 entries):
+ * paired entry by entry, each header gets the raw view's nanoseconds.
+ * The first entry: text "1262.561571", raw "26265 1 1262561571259".
+ */
+static void test_ns_merge(void)
+{
+	FILE *t = fixture("host-6.18-views.trace"), *r = fixture("host-6.18-views.raw");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	long n = trace_ns_merge(t, r, out);
+	fclose(out);
+	CHECK(n == 200, "ns: 200 entries of the two views paired (%ld)", n);
+	CHECK(buf && strstr(buf, "[001] d..2.  1262.561571259: <stack trace>"),
+	      "ns: the first entry's stamp is the raw view's 1262.561571259");
+	CHECK(buf && !strstr(buf, " 1262.561571: "), "ns: no microsecond stamp is left");
+	if (buf) {
+		FILE *m = fmemopen(buf, len, "r");
+		struct trace_events *te = trace_parse(m);
+		fclose(m);
+		CHECK(trace_resolution_ns(te) == 1, "ns: the merged trace parses at 1 ns");
+		trace_events_free(te);
+	}
+	free(buf);
+	/* A raw view one entry short (the buffer changed between the reads) is refused. */
+	rewind(t);
+	rewind(r);
+	char *raw = NULL, line[512];
+	size_t rl = 0;
+	FILE *rm = open_memstream(&raw, &rl);
+	int skipped = 0;
+	while (fgets(line, sizeof(line), r))
+		if (line[0] != '#' && !skipped++)
+			continue;
+		else
+			fputs(line, rm);
+	fclose(rm);
+	FILE *short_raw = fmemopen(raw, rl, "r"), *sink = fopen("/dev/null", "w");
+	CHECK(trace_ns_merge(t, short_raw, sink) == -1, "ns: views that do not pair are refused");
+	fclose(short_raw);
+	fclose(sink);
+	free(raw);
+	fclose(t);
+	fclose(r);
+}
+
+/*
+ * host-6.18-none-faultexit.trace: lines 100-175 of a real --trace-dump
+ * (nanoseconds), with two holds of pid 837.  Hold 1 is the real record
+ * (1624.340058623 .. .340180104): 837 is switched out at .340127524 with
+ * prev_state R and the stack schedule <- irqentry_exit_to_user_mode <-
+ * asm_exc_page_fault (the return to user from a fault), is back at
+ * .340135819 (rcu_preempt -> 837), and takes a pool fault at .340170205.
+ * Hold 2 is placed by hand: acquired 200 ns after that fault, to
+ * .340175000, with no event of 837 in it.
+ */
+static void test_fault_exit(void)
+{
+	FILE *f = fixture("host-6.18-none-faultexit.holds");
+	uint64_t n;
+	struct hold_rec *h = hold_file_read(f, &n);
+	fclose(f);
+	f = fixture("host-6.18-none-faultexit.trace");
+	struct trace_events *t = trace_parse(f);
+	fclose(f);
+	CHECK(h && n == 2 && trace_resolution_ns(t) == 1, "fault exit: 2 holds, a ns trace");
+	struct evidence_phase e[2];
+	trace_join(t, h, n, 0, e);
+	CHECK(e[0].holds == 2 && e[0].holds_with_fault == 1,
+	      "fault exit: one faulting hold; the fault 200 ns before hold 2 is not in it (%llu)",
+	      (unsigned long long)e[0].holds_with_fault);
+	CHECK(e[0].switches[SW_USER] == 1 && e[0].fault_switched == 1 &&
+	      e[0].q_split[Q_FAULT_EXIT] == 1, "fault exit: q_M 1 of 1, switched at the fault's exit");
+	CHECK(e[0].offcpu_count == 1 && e[0].offcpu_ns == 135819 - 127524,
+	      "fault exit: off CPU .340127524 -> .340135819 = 8295 ns (%llu)",
+	      (unsigned long long)e[0].offcpu_ns);
+	CHECK(e[0].ts_resolution_ns == 1 && e[0].timer_traced, "fault exit: ns, timer traced");
+	CHECK(e[0].holds_fault_off_filter == 0, "fault exit: hold 1's fault is on the pool's addresses");
+	/*
+	 * Hold 1 cut at .340160000, before its pool fault (.340170205): the
+	 * switch at .340127524 still has asm_exc_page_fault on its stack, a
+	 * fault the address filter left out, so the hold faulted all the same.
+	 */
+	struct hold_rec cut = h[0];
+	cut.release_ns = 1624340160000ull;
+	trace_join(t, &cut, 1, 0, e);
+	CHECK(e[0].holds_with_fault == 1 && e[0].holds_fault_off_filter == 1 &&
+	      e[0].q_split[Q_FAULT_EXIT] == 1, "fault exit: a fault seen only on the stack counts, "
+	      "apart (%llu %llu)", (unsigned long long)e[0].holds_with_fault,
+	      (unsigned long long)e[0].holds_fault_off_filter);
+	trace_events_free(t);
+
+	/* The same trace as the text prints it (rounded to the microsecond): the fault
+	 * .340170 is within 500 ns of hold 2's acquire .340170405, so it counts. */
+	f = fixture("host-6.18-none-faultexit.trace");
+	char *us = NULL, line[1024];
+	size_t ul = 0;
+	FILE *m = open_memstream(&us, &ul);
+	while (fgets(line, sizeof(line), f)) {
+		char *dot = strstr(line, ".3401");
+		if (!dot)
+			dot = strstr(line, ".3400");
+		if (line[0] != '#' && strncmp(line, " => ", 4) && dot && dot[10] == ':') {
+			unsigned long long ns = strtoull(dot + 1, NULL, 10);
+			fprintf(m, "%.*s%06llu%s", (int)(dot + 1 - line), line, (ns + 500) / 1000,
+				dot + 10);
+		} else {
+			fputs(line, m);
+		}
+	}
+	fclose(m);
+	fclose(f);
+	m = fmemopen(us, ul, "r");
+	t = trace_parse(m);
+	fclose(m);
+	trace_join(t, h, n, 0, e);
+	CHECK(trace_resolution_ns(t) == 1000 && e[0].holds_with_fault == 2,
+	      "fault exit: at microseconds the fault before hold 2 counts in it (%llu)",
+	      (unsigned long long)e[0].holds_with_fault);
+	trace_events_free(t);
+	free(us);
+	free(h);
+}
+
 int main(void)
 {
 	test_host_fixture();
 	test_kprobe_faults();
+	test_ns_merge();
+	test_fault_exit();
+	CHECK(test_stacks("stacks-host-6.18.trace") == 8, "stacks: the host's 8 cases");
+	CHECK(test_stacks("stacks-guest-7.0.trace") == 9, "stacks: the guests' 9 cases");
+	CHECK(test_stacks("stacks-constructed.trace") == 7, "stacks: the 7 constructed cases");
 	return CHECK_DONE();
 }

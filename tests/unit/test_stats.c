@@ -3,7 +3,9 @@
  * three worked examples of the Wikipedia article "Welch's t-test" (t, df,
  * p as printed there; p checked to 1e-6 against a numerical integration of
  * the t density), closed forms of the t distribution for 1 and 2 degrees
- * of freedom, percentiles against R's type 7, harmonic and geometric means.
+ * of freedom, percentiles against R's type 7, harmonic and geometric means;
+ * the 80%-power mde, runs needed, ratio intervals, Holm and Wilson against
+ * values computed by hand (the computation is in the comment above each).
  */
 #include <math.h>
 
@@ -63,25 +65,104 @@ int main(void)
 	CHECK(NEAR(st_t_critical(0.01, 4), 4.604094871, 1e-8), "t(4) 99.5%% quantile is 4.6041");
 	CHECK(isnan(st_t_critical(0.05, 0)), "no critical value without degrees of freedom");
 
-	/* A difference of exactly the MDE lands on p = 0.05. */
+	/* One-sided quantiles from any t table: t_.80 at df 4, 10 and large. */
+	CHECK(NEAR(st_t_quantile(0.80, 4), 0.940964577, 1e-7), "t(4) 80%% quantile is 0.9410");
+	CHECK(NEAR(st_t_quantile(0.80, 10), 0.879057828, 1e-7), "t(10) 80%% quantile is 0.8791");
+	CHECK(NEAR(st_t_quantile(0.80, 1e7), 0.841621, 1e-5), "t 80%% quantile tends to 0.8416");
+	CHECK(NEAR(st_t_quantile(0.20, 4), -0.940964577, 1e-7) && st_t_quantile(0.5, 4) == 0,
+	      "t quantiles are symmetric about 0");
+
+	/*
+	 * A difference of exactly the 95% half-width lands on p = 0.05 (50%
+	 * power); the mde at 80% power is (t_.975 + t_.80) / t_.975 times it.
+	 */
 	struct welch w1 = st_welch(a1, N(a1), b1, N(b1));
 	double shifted[N(b1)], ma = st_mean(a1, N(a1)), mb = st_mean(b1, N(b1));
 	for (size_t i = 0; i < N(b1); i++)
-		shifted[i] = b1[i] - mb + ma + w1.mde;
+		shifted[i] = b1[i] - mb + ma + w1.hw95;
 	struct welch w2 = st_welch(a1, N(a1), shifted, N(b1));
-	CHECK(w1.ok && NEAR(w2.p, 0.05, 1e-9), "a shift of mde = %.4f gives p = %.6f", w1.mde, w2.p);
+	CHECK(w1.ok && NEAR(w2.p, 0.05, 1e-9), "a shift of the half-width %.4f gives p = %.6f",
+	      w1.hw95, w2.p);
 	for (size_t i = 0; i < N(b1); i++)
-		shifted[i] -= w1.mde * 0.01;
-	CHECK(st_welch(a1, N(a1), shifted, N(b1)).p > 0.05, "a shift under the mde is not resolved");
+		shifted[i] -= w1.hw95 * 0.01;
+	CHECK(st_welch(a1, N(a1), shifted, N(b1)).p > 0.05,
+	      "a shift under the half-width is not resolved");
+	double ratio80 = (st_t_critical(0.05, w1.df) + st_t_quantile(0.8, w1.df)) /
+			 st_t_critical(0.05, w1.df);
+	CHECK(NEAR(w1.mde / w1.hw95, ratio80, 1e-12) && ratio80 > 1.4 && ratio80 < 1.45,
+	      "mde at 80%% power = %.4f x the half-width at df %.1f", w1.mde / w1.hw95, w1.df);
 
-	/* Equal spread 10% and 3 runs: t(4) 2.7764 * 10 * sqrt(2/3) = 22.67%. */
-	CHECK(NEAR(st_mde_pct(10, 3), 22.6696, 1e-3), "mde of 3 runs at 10%% spread = %.4f",
+	/*
+	 * By hand, equal spread 10% and 3 runs a cell (df 4, se 10 sqrt(2/3) =
+	 * 8.16497): (t_.975 2.776445 + t_.80 0.940965) x 8.16497 = 30.3525%.
+	 * The 50%-power figure was 2.776445 x 8.16497 = 22.67%.
+	 */
+	CHECK(NEAR(st_mde_pct(10, 3), 30.3525, 1e-3), "mde of 3 runs at 10%% spread = %.4f",
 	      st_mde_pct(10, 3));
 	CHECK(isnan(st_mde_pct(10, 1)), "one run resolves nothing");
-	CHECK(st_runs_for(10, 22.7, 100) == 3 && st_runs_for(10, 22.6, 100) == 4,
-	      "3 runs resolve 22.7%% at 10%% spread, 22.6%% needs 4");
-	CHECK(st_runs_for(1, 5, 100) == 2, "1%% spread: 2 runs resolve 5%%");
+	/*
+	 * Runs needed, same formula, 10% spread: n 4 (df 6) (2.446912 +
+	 * 0.905697) x 10 sqrt(1/2) = 23.707; n 5 (df 8) (2.306004 + 0.888889) x
+	 * 10 sqrt(2/5) = 20.206; n 6 (df 10) (2.228139 + 0.879058) x 10
+	 * sqrt(1/3) = 17.939.  So 22.7% needs 5 runs (3 under the old 50%-power
+	 * rule) and 20.2% needs 6.
+	 */
+	CHECK(st_runs_for(10, 22.7, 100) == 5 && st_runs_for(10, 20.21, 100) == 5 &&
+	      st_runs_for(10, 20.2, 100) == 6, "22.7%% and 20.21%% need 5 runs, 20.2%% needs 6");
+	CHECK(NEAR(st_mde_pct(10, 5), 20.2063, 1e-3), "mde of 5 runs at 10%% spread = %.4f",
+	      st_mde_pct(10, 5));
+	/* 1% spread, 2 runs (df 2): (4.302653 + 1.060660) x 1 x 1 = 5.363%. */
+	CHECK(st_runs_for(1, 5.4, 100) == 2 && st_runs_for(1, 5, 100) == 3,
+	      "1%% spread: 2 runs detect 5.36%%, 5%% needs 3");
 	CHECK(st_runs_for(50, 1, 100) == 0, "50%% spread cannot resolve 1%% within 100 runs");
+
+	/*
+	 * Ratio of geometric means with Welch on the logs.  a = 100, 110, 121
+	 * and b = 90, 99, 108.9: both geometric progressions of step l = ln 1.1
+	 * = 0.0953102, geometric means 110 and 99, ratio 0.9 exactly.  Each
+	 * log sample has sd l, so se = l sqrt(2/3) = 0.0778201 at df 4; the 95%
+	 * interval is 0.9 exp(-+2.776445 x 0.0778201) = [0.72512, 1.11706]; the
+	 * mde at 80% power exp((2.776445 + 0.940965) x 0.0778201) - 1 = 0.33548.
+	 */
+	double ra[] = { 100, 110, 121 }, rb[] = { 90, 99, 108.9 };
+	struct ratio q = st_ratio(ra, 3, rb, 3);
+	CHECK(q.ok && NEAR(q.est, 0.9, 1e-12), "ratio of geometric means 0.9 (%.6f)", q.est);
+	CHECK(NEAR(q.lo, 0.725115, 1e-5) && NEAR(q.hi, 1.117064, 1e-5),
+	      "ratio 95%% interval [0.72512, 1.11706] ([%.5f, %.5f])", q.lo, q.hi);
+	CHECK(NEAR(q.w.df, 4, 1e-9) && q.w.p > 0.05, "ratio test at df 4 not significant (p %.3f)",
+	      q.w.p);
+	CHECK(NEAR(q.mde, 0.33548, 1e-4), "ratio mde at 80%% power 0.33548 (%.5f)", q.mde);
+	double rz[] = { 100, 0, 121 };
+	CHECK(!st_ratio(rz, 3, rb, 3).ok, "no log ratio with a zero value");
+
+	/*
+	 * Holm by hand: p 0.01, 0.04, 0.03, 0.005 (n 4).  Sorted: 0.005 x 4 =
+	 * 0.02; 0.01 x 3 = 0.03; 0.03 x 2 = 0.06; 0.04 x 1 = 0.04, raised to the
+	 * running maximum 0.06.  In input order: 0.03, 0.06, 0.06, 0.02.  A NAN
+	 * is skipped and does not count in n.
+	 */
+	double hp[] = { 0.01, 0.04, NAN, 0.03, 0.005 }, ha[5];
+	st_holm(hp, 5, ha);
+	CHECK(NEAR(ha[0], 0.03, 1e-12) && NEAR(ha[1], 0.06, 1e-12) && isnan(ha[2]) &&
+	      NEAR(ha[3], 0.06, 1e-12) && NEAR(ha[4], 0.02, 1e-12),
+	      "holm: 0.03 0.06 nan 0.06 0.02 (%.3f %.3f %.3f %.3f %.3f)", ha[0], ha[1], ha[2],
+	      ha[3], ha[4]);
+	double hb[] = { 0.5, 0.9 }, hba[2];
+	st_holm(hb, 2, hba);
+	CHECK(NEAR(hba[0], 1, 1e-12) && NEAR(hba[1], 1, 1e-12), "holm caps at 1");
+
+	/*
+	 * Wilson 95% by hand (z 1.959964): 0 of 10: [0, z^2 / (10 + z^2)] =
+	 * [0, 0.277533]; 5 of 10: centre 0.5, half-width z / (1 + z^2/10) x
+	 * sqrt(0.025 + z^2/400) = 0.263407; 1 of 20: [0.008881, 0.236131].
+	 */
+	double lo, hi;
+	st_wilson(0, 10, &lo, &hi);
+	CHECK(lo == 0 && NEAR(hi, 0.2775328, 1e-6), "wilson 0/10 = [0, 0.27753] (%.6f)", hi);
+	st_wilson(5, 10, &lo, &hi);
+	CHECK(NEAR(lo, 0.2365931, 1e-6) && NEAR(hi, 0.7634069, 1e-6), "wilson 5/10");
+	st_wilson(1, 20, &lo, &hi);
+	CHECK(NEAR(lo, 0.0088814, 1e-6) && NEAR(hi, 0.2361312, 1e-6), "wilson 1/20");
 	CHECK(NEAR(st_betai(2, 3, 0.4), 0.5248, 1e-12), "I_0.4(2,3) = 0.5248");
 	CHECK(NEAR(st_betai(0.5, 0.5, 0.5), 0.5, 1e-12), "I_0.5(0.5,0.5) = 0.5");
 
