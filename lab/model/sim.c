@@ -59,7 +59,8 @@ struct sim {
 	int holder;
 	bool hold_desched;	/* this hold's holder went off CPU */
 	bool hold_faulted;
-	double off_since;	/* when the holder last left the CPU */
+	bool holder_off;	/* the holder is off CPU with the lock */
+	double off_since;	/* since when */
 	double off_sum;		/* holder's time off CPU in this hold */
 	bool tail_open;		/* a descheduled hold ended: time the tail */
 	double tail_start;
@@ -253,8 +254,10 @@ static int pick(struct sim *s, int c)
 	int id = cp->rq[best];
 	cp->rq[best] = cp->rq[--cp->nrq];
 	cp->cur = id;
-	if (id == s->holder)
+	if (id == s->holder && s->holder_off) {
 		s->off_sum += s->now - s->off_since;
+		s->holder_off = false;
+	}
 	struct task *t = &s->t[id];
 	if (t->v >= t->deadline)
 		t->deadline = t->v + s->slice;
@@ -269,6 +272,7 @@ static void note_desched(struct sim *s, int id)
 	if (s->holder != id)
 		return;
 	s->off_since = s->now;
+	s->holder_off = true;
 	if (s->hold_desched)
 		return;
 	s->hold_desched = true;
@@ -279,7 +283,11 @@ static void note_desched(struct sim *s, int id)
 	}
 }
 
-/* The running task leaves the CPU, still runnable (a preemption). */
+/*
+ * schedule() with the running task still runnable: a preemption when the
+ * pick is another task; when it picks the same one again, nothing left
+ * the CPU and the request is simply consumed.
+ */
 static int preempt(struct sim *s, int c)
 {
 	struct cpu *cp = &s->c[c];
@@ -287,11 +295,15 @@ static int preempt(struct sim *s, int c)
 	int id = cp->cur;
 	if (id < 0)
 		return 0;
+	cp->rq[cp->nrq++] = id;
+	if (pick(s, c))
+		return -1;
+	if (cp->cur == id)
+		return 0;
 	note_desched(s, id);
 	if (measuring(s))
 		s->r.preemptions++;
-	cp->rq[cp->nrq++] = id;
-	return pick(s, c);
+	return 0;
 }
 
 static bool in_kernel(const struct task *t)
