@@ -88,6 +88,13 @@ static void test_inputs(void)
 	CHECK(cf_predict(&in, PM_NONE, 2, 21, 100, 1, &p) == 0 && p.ratio == 1 && p.lo == 1 && p.hi == 1,
 	      "none against itself is exactly 1");
 
+	ok = mi_read(DATA "histogram.json", &in, err, sizeof(err));
+	/* Bins (1-3: 50, 3-10: 40, 10-100: 10) -> CDF 0 at 1, .5 at 3, .9 at 10, 1 at 100. */
+	CHECK(ok && in.fault_us.n == 4 && mi_dist_sample(&in.fault_us, 0.5) == 3 &&
+		      NEAR(mi_dist_sample(&in.fault_us, 0.7), 6.5, 1e-9) &&
+		      NEAR(mi_dist_mean(&in.fault_us), 0.5 * 2 + 0.4 * 6.5 + 0.1 * 55, 1e-9),
+	      "a histogram reads as its CDF: median 3 us, p70 %.2f us, mean %.2f us (by hand 9.10)",
+	      mi_dist_sample(&in.fault_us, 0.7), mi_dist_mean(&in.fault_us));
 	ok = mi_read(DATA "in-hold.json", &in, err, sizeof(err));
 	CHECK(ok && in.in_hold_instrument, "in-hold.json reads and says in_hold_instrument");
 	ok = mi_read(DATA "no-q-none.json", &in, err, sizeof(err));
