@@ -18,7 +18,7 @@
 
 enum phase { PH_WORK, PH_SPIN, PH_FAULT, PH_HOLD, PH_SLEEP };
 enum { NEED_NO, NEED_LAZY, NEED_FULL };
-enum evtype { EV_TICK, EV_DONE, EV_WAKE, EV_GRANT };
+enum evtype { EV_TICK, EV_DONE, EV_WAKE, EV_GRANT, EV_KICK };
 
 struct ev {
 	double t;
@@ -56,6 +56,9 @@ struct sim {
 	size_t nheap, capheap;
 	uint64_t seq, rng;
 	double now, slice;
+	int active;		/* the running vCPU under the round robin */
+	uint32_t rr_gen;
+	double last_switch;
 	int holder;
 	bool hold_desched;	/* this hold's holder went off CPU */
 	bool hold_faulted;
@@ -130,39 +133,27 @@ static struct ev pop(struct sim *s)
 	return top;
 }
 
-/* ---- vCPU availability: under icount's round robin one vCPU runs at a time ---- */
+/*
+ * ---- vCPU availability: icount's round robin ----
+ * One vCPU runs at a time.  It runs until the next timer deadline (a tick,
+ * a sleeper's hrtimer, a grant's end: any timer event), until it idles, or
+ * for at most vcpu_rr_ns (the round robin's kick), and the next vCPU with
+ * a task takes over.  A frozen vCPU's task makes no progress.
+ */
+
+static bool rr(const struct sim *s)
+{
+	return s->p->vcpu_rr_ns > 0;
+}
 
 static double avail(const struct sim *s, int c, double t0, double t1)
 {
-	double q = s->p->vcpu_rr_ns;
-	if (q <= 0)
-		return t1 - t0;
-	int n = s->p->cpus;
-	double sum = 0;
-	for (double w = floor(t0 / q); w * q < t1; w++) {
-		if ((long)fmod(w, n) != c)
-			continue;
-		double a = fmax(t0, w * q), b = fmin(t1, (w + 1) * q);
-		if (b > a)
-			sum += b - a;
-	}
-	return sum;
+	return !rr(s) || c == s->active ? t1 - t0 : 0;
 }
 
 static double finish_at(const struct sim *s, int c, double t0, double dur)
 {
-	double q = s->p->vcpu_rr_ns;
-	if (q <= 0)
-		return t0 + dur;
-	int n = s->p->cpus;
-	for (double w = floor(t0 / q);; w++) {
-		if ((long)fmod(w, n) != c)
-			continue;
-		double a = fmax(t0, w * q), b = (w + 1) * q;
-		if (b - a >= dur)
-			return a + dur;
-		dur -= b - a;
-	}
+	return !rr(s) || c == s->active ? t0 + dur : INFINITY;
 }
 
 /* ---- the backoff, s_lock.c's arithmetic ---- */
@@ -215,7 +206,9 @@ static int arm_done(struct sim *s, int c)
 		return 0;
 	struct task *t = &s->t[cp->cur];
 	double dur = t->ph == PH_SPIN ? (t->spd - t->spins) * s->p->spin_iter_ns : t->rem;
-	return push(s, finish_at(s, c, s->now, dur > 0 ? dur : 0), EV_DONE, c, cp->gen);
+	double at = finish_at(s, c, s->now, dur > 0 ? dur : 0);
+	/* A frozen vCPU's phase is armed when it runs again. */
+	return isinf(at) ? 0 : push(s, at, EV_DONE, c, cp->gen);
 }
 
 static double avg_v(const struct sim *s, int c)
@@ -525,6 +518,35 @@ static int grant_end(struct sim *s, int c)
 	return 0;
 }
 
+/* The round robin moves on: the next vCPU with a task runs. */
+static int rr_switch(struct sim *s)
+{
+	int n = s->p->cpus, next = -1;
+	for (int i = 1; i <= n; i++) {
+		int c = (s->active + i) % n;
+		if (s->c[c].cur >= 0) {
+			next = c;
+			break;
+		}
+	}
+	if (next < 0)
+		return 0;
+	int old = s->active;
+	s->last_switch = s->now;
+	account(s, old);
+	s->active = next;
+	s->c[next].t_last = s->now;
+	if (arm_done(s, old))
+		return -1;
+	if (push(s, s->now + s->p->vcpu_rr_ns, EV_KICK, 0, ++s->rr_gen))
+		return -1;
+	/* A waiter whose vCPU was frozen tests the lock as soon as it runs. */
+	int id = s->c[next].cur;
+	if (s->t[id].ph == PH_SPIN && s->holder < 0)
+		return acquire(s, id);
+	return arm_done(s, next);
+}
+
 /* ---- setup and run ---- */
 
 void sim_params_from_inputs(struct sim_params *p, const struct model_inputs *in, int cpus,
@@ -590,6 +612,8 @@ int sim_run(const struct sim_params *p, struct sim_result *r)
 	for (int c = 0; c < p->cpus; c++)
 		if (pick(&s, c))
 			goto out;
+	if (rr(&s) && push(&s, p->vcpu_rr_ns, EV_KICK, 0, ++s.rr_gen))
+		goto out;
 	while (s.nheap) {
 		struct ev e = pop(&s);
 		if (e.t > p->duration_ns)
@@ -611,8 +635,16 @@ int sim_run(const struct sim_params *p, struct sim_result *r)
 			if (e.gen == s.c[e.id].grant_gen)
 				err = grant_end(&s, e.id);
 			break;
+		case EV_KICK:
+			break;
 		}
 		if (err)
+			goto out;
+		/* A timer deadline (once per instant: timers due together are
+		 * served in one turn), the kick, or an idle vCPU ends a turn. */
+		bool deadline = e.type != EV_DONE && (e.type != EV_KICK || e.gen == s.rr_gen);
+		if (rr(&s) && ((deadline && s.now > s.last_switch) || s.c[s.active].cur < 0) &&
+		    rr_switch(&s))
 			goto out;
 	}
 	s.now = p->duration_ns;
