@@ -384,19 +384,26 @@ static int acquire(struct sim *s, int id)
 }
 
 /* Released: a waiter spinning on a running CPU sees it first. */
+static bool spinning_on_cpu(const struct sim *s, int c)
+{
+	int id = s->c[c].cur;
+	return id >= 0 && s->t[id].ph == PH_SPIN && avail(s, c, s->now, s->now + 1) > 0;
+}
+
 static int hand_over(struct sim *s)
 {
-	int cand[256], n = 0;
-	for (int c = 0; c < s->p->cpus && n < 256; c++) {
-		int id = s->c[c].cur;
-		if (id >= 0 && s->t[id].ph == PH_SPIN && avail(s, c, s->now, s->now + 1) > 0)
-			cand[n++] = c;
-	}
+	int n = 0;
+	for (int c = 0; c < s->p->cpus; c++)
+		n += spinning_on_cpu(s, c);
 	if (n == 0)
 		return 0;
-	int c = cand[mrng_next(&s->rng) % (uint64_t)n];
-	account(s, c);
-	return acquire(s, s->c[c].cur);
+	int k = (int)(mrng_next(&s->rng) % (uint64_t)n);
+	for (int c = 0; c < s->p->cpus; c++)
+		if (spinning_on_cpu(s, c) && k-- == 0) {
+			account(s, c);
+			return acquire(s, s->c[c].cur);
+		}
+	return 0;
 }
 
 /* The running task's phase has run out. */
@@ -591,7 +598,8 @@ int sim_run(const struct sim_params *p, struct sim_result *r)
 		goto out;
 	for (int c = 0; c < p->cpus; c++) {
 		s.c[c].cur = -1;
-		s.c[c].rq = calloc((size_t)p->clients, sizeof(int));
+		/* Backends are pinned round robin: at most clients / cpus + 1 each. */
+		s.c[c].rq = calloc((size_t)(p->clients / p->cpus + 1), sizeof(int));
 		if (!s.c[c].rq)
 			goto out;
 		if (push(&s, 1e9 / p->hz, EV_TICK, c, 0))
