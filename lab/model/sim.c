@@ -349,6 +349,8 @@ static int request(struct sim *s, int c, int level)
 static int acquire(struct sim *s, int id)
 {
 	struct task *t = &s->t[id];
+	if (s->holder >= 0)	/* two holders: a bug, and the run fails */
+		return -1;
 	s->holder = id;
 	s->hold_desched = false;
 	t->granted = false;
@@ -393,6 +395,8 @@ static bool spinning_on_cpu(const struct sim *s, int c)
 static int hand_over(struct sim *s)
 {
 	int n = 0;
+	if (s->holder >= 0)	/* already taken: a yield's pick can take it */
+		return 0;
 	for (int c = 0; c < s->p->cpus; c++)
 		n += spinning_on_cpu(s, c);
 	if (n == 0)
