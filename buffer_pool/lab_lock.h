@@ -99,6 +99,8 @@ void spin_backend_start(struct spin_shared *sh, uint32_t seed);
 void spin_backend_exit(struct spin_shared *sh);
 void spin_shared_init(struct spin_shared *sh, int stuck_limit);
 int spin_local_spins_per_delay(void);
+/* The backend's backoff random stream, for tests that replay it. */
+uint32_t spin_local_rng_state(void);
 
 /* Implementations; each returns true when the first attempt failed. */
 bool tas_acquire(volatile uint8_t *lock, struct lock_wait *w, const char *name);

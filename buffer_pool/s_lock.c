@@ -31,32 +31,24 @@
 
 #include "clock.h"
 #include "lab_lock.h"
+#include "spin_backoff.h"
 #include "spin_delay.h"
 
-#define MIN_SPINS_PER_DELAY 10
-#define MAX_SPINS_PER_DELAY 1000
-#define DEFAULT_SPINS_PER_DELAY 100
-#define MIN_DELAY_USEC 1000L
-#define MAX_DELAY_USEC 1000000L
 #define DEFAULT_STUCK_LIMIT 1000
 
 /* Process-local, as in PostgreSQL: each backend learns for itself. */
-static int spins_per_delay = DEFAULT_SPINS_PER_DELAY;
+static int spins_per_delay = SPIN_DEFAULT_SPINS_PER_DELAY;
 static int stuck_limit = DEFAULT_STUCK_LIMIT;
 static uint32_t rng_state = 2463534242u;
 
 static uint32_t next_random(void)
 {
-	uint32_t x = rng_state;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return rng_state = x;
+	return spin_backoff_random(&rng_state);
 }
 
 void spin_shared_init(struct spin_shared *sh, int limit)
 {
-	sh->spins_per_delay = DEFAULT_SPINS_PER_DELAY;
+	sh->spins_per_delay = SPIN_DEFAULT_SPINS_PER_DELAY;
 	sh->stuck_limit = limit > 0 ? limit : DEFAULT_STUCK_LIMIT;
 }
 
@@ -64,7 +56,7 @@ void spin_backend_start(struct spin_shared *sh, uint32_t seed)
 {
 	spins_per_delay = __atomic_load_n(&sh->spins_per_delay, __ATOMIC_RELAXED);
 	stuck_limit = sh->stuck_limit;
-	rng_state = seed ? seed : 2463534242u;
+	rng_state = spin_backoff_seed(seed);
 }
 
 void spin_backend_exit(struct spin_shared *sh)
@@ -73,7 +65,7 @@ void spin_backend_exit(struct spin_shared *sh)
 	int new;
 	/* A lost update would only skew an estimate, but CAS is cheap here. */
 	do {
-		new = (old * 15 + spins_per_delay) / 16;
+		new = spin_backoff_fold(old, spins_per_delay);
 	} while (!__atomic_compare_exchange_n(&sh->spins_per_delay, &old, new, false,
 					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
 }
@@ -81,6 +73,11 @@ void spin_backend_exit(struct spin_shared *sh)
 int spin_local_spins_per_delay(void)
 {
 	return spins_per_delay;
+}
+
+uint32_t spin_local_rng_state(void)
+{
+	return rng_state;
 }
 
 static inline int tas_try(volatile uint8_t *lock)
@@ -128,24 +125,15 @@ bool tas_acquire(volatile uint8_t *lock, struct lock_wait *w, const char *name)
 			start = clock_ns();
 		if (++delays > stuck_limit)
 			stuck(name, delays - 1, clock_ns() - start);
-		if (cur_delay == 0)
-			cur_delay = MIN_DELAY_USEC;
+		cur_delay = spin_backoff_first(cur_delay);
 		sleep_usec(cur_delay);
 		w->sleeps++;
 		/* Grow by a random fraction of itself, rounding to nearest. */
-		cur_delay += (long)(cur_delay * ((double)next_random() / UINT32_MAX) + 0.5);
-		if (cur_delay > MAX_DELAY_USEC)
-			cur_delay = MIN_DELAY_USEC;
+		cur_delay = spin_backoff_grow(cur_delay, next_random());
 		spins = 0;
 	}
 
-	if (cur_delay == 0) {
-		if (spins_per_delay < MAX_SPINS_PER_DELAY)
-			spins_per_delay = spins_per_delay + 100 < MAX_SPINS_PER_DELAY ?
-						  spins_per_delay + 100 : MAX_SPINS_PER_DELAY;
-	} else if (spins_per_delay > MIN_SPINS_PER_DELAY) {
-		spins_per_delay--;
-	}
+	spins_per_delay = spin_backoff_adapt(spins_per_delay, cur_delay != 0);
 	return true;
 }
 

@@ -1,0 +1,202 @@
+/* Reading model-inputs.json (schema: docs/scale.md). */
+#include "inputs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report/json_read.h"
+
+static const char *const names[PM_COUNT] = { "none", "voluntary", "full", "lazy" };
+
+const char *pmodel_name(enum pmodel m)
+{
+	return m < PM_COUNT ? names[m] : "?";
+}
+
+int pmodel_parse(const char *s, enum pmodel *out)
+{
+	for (int i = 0; i < PM_COUNT; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = (enum pmodel)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* A number, or {"value": v, "lo": a, "hi": b}; required says absence is an error. */
+static bool get_value(const struct jr_val *root, const char *key, struct mi_value *out,
+		      bool required, char *err, size_t errlen)
+{
+	const struct jr_val *v = jr_get(root, key);
+	if (!v) {
+		if (required)
+			snprintf(err, errlen, "missing \"%s\"", key);
+		return !required;
+	}
+	if (v->type == JR_NUM) {
+		out->v = out->lo = out->hi = v->num;
+		return true;
+	}
+	double x;
+	if (v->type != JR_OBJ || !jr_num(v, "value", &x)) {
+		snprintf(err, errlen, "\"%s\" is neither a number nor {\"value\", \"lo\", \"hi\"}", key);
+		return false;
+	}
+	out->v = out->lo = out->hi = x;
+	jr_num(v, "lo", &out->lo);
+	jr_num(v, "hi", &out->hi);
+	if (!(out->lo <= out->v && out->v <= out->hi)) {
+		snprintf(err, errlen, "\"%s\": lo %g <= value %g <= hi %g does not hold", key,
+			 out->lo, out->v, out->hi);
+		return false;
+	}
+	return true;
+}
+
+static bool get_pair(const struct jr_val *a, double *x, double *y)
+{
+	return a && a->type == JR_ARR && a->n >= 2 && a->items[0]->type == JR_NUM &&
+	       a->items[1]->type == JR_NUM && (*x = a->items[0]->num, *y = a->items[1]->num, true);
+}
+
+static bool get_dist(const struct jr_val *root, struct mi_dist *d, char *err, size_t errlen)
+{
+	const struct jr_val *f = jr_get(root, "fault_us");
+	const struct jr_val *q = f ? jr_get(f, "quantiles") : NULL;
+	const struct jr_val *h = f ? jr_get(f, "histogram") : NULL;
+	d->n = 0;
+	if (q && q->type == JR_ARR) {
+		for (size_t i = 0; i < q->n && d->n < MI_DIST_MAX; i++) {
+			if (!get_pair(q->items[i], &d->p[d->n], &d->x[d->n])) {
+				snprintf(err, errlen, "fault_us.quantiles[%zu] is not [p, us]", i);
+				return false;
+			}
+			d->n++;
+		}
+	} else if (h && h->type == JR_ARR) {
+		/* Bins [lo, hi, count] become the CDF at their edges. */
+		double total = 0;
+		for (size_t i = 0; i < h->n; i++) {
+			const struct jr_val *b = h->items[i];
+			if (!b || b->type != JR_ARR || b->n < 3 || b->items[2]->type != JR_NUM) {
+				snprintf(err, errlen, "fault_us.histogram[%zu] is not [lo, hi, count]", i);
+				return false;
+			}
+			total += b->items[2]->num;
+		}
+		double cum = 0;
+		for (size_t i = 0; i < h->n && d->n + 2 <= MI_DIST_MAX && total > 0; i++) {
+			const struct jr_val *b = h->items[i];
+			if (d->n == 0) {
+				d->p[0] = 0;
+				d->x[0] = b->items[0]->num;
+				d->n = 1;
+			}
+			cum += b->items[2]->num;
+			d->p[d->n] = cum / total;
+			d->x[d->n] = b->items[1]->num;
+			d->n++;
+		}
+	} else {
+		snprintf(err, errlen, "missing \"fault_us\" {\"quantiles\": [[p, us], ...]} "
+			 "or {\"histogram\": [[lo, hi, count], ...]}");
+		return false;
+	}
+	for (int i = 0; i < d->n; i++)
+		if (d->p[i] < 0 || d->p[i] > 1 || d->x[i] < 0 ||
+		    (i > 0 && (d->p[i] < d->p[i - 1] || d->x[i] < d->x[i - 1]))) {
+			snprintf(err, errlen, "fault_us: point %d is out of order or range", i);
+			return false;
+		}
+	if (d->n < 1) {
+		snprintf(err, errlen, "fault_us has no points");
+		return false;
+	}
+	return true;
+}
+
+bool mi_read(const char *path, struct model_inputs *in, char *err, size_t errlen)
+{
+	memset(in, 0, sizeof(*in));
+	struct jr_val *root = jr_parse_file(path, err, errlen);
+	if (!root)
+		return false;
+	bool ok = false;
+	const char *schema = jr_str(root, "schema", "");
+	if (strcmp(schema, "preemptlab-model-inputs/1") != 0) {
+		snprintf(err, errlen, "%s: schema \"%s\", expected preemptlab-model-inputs/1",
+			 path, schema);
+		goto out;
+	}
+	snprintf(in->source, sizeof(in->source), "%s", jr_str(root, "source", "?"));
+	snprintf(in->page_size, sizeof(in->page_size), "%s", jr_str(root, "page_size", "4k"));
+	const struct jr_val *ih = jr_get(root, "in_hold_instrument");
+	in->in_hold_instrument = ih && ih->type == JR_BOOL && ih->b;
+	double x;
+	in->hz = jr_num(root, "hz", &x) ? (int)x : 250;
+	in->cpus = jr_num(root, "cpus", &x) ? (int)x : 0;
+	in->clients = jr_num(root, "clients", &x) ? (int)x : 0;
+	in->spin_iter_ns = jr_num(root, "spin_iter_ns", &x) ? x : 30;
+	in->timer_slack_us = jr_num(root, "timer_slack_us", &x) ? x : 50;
+	in->spins_per_delay0 = jr_num(root, "spins_per_delay", &x) ? (int)x : 100;
+	if (in->cpus < 1 || in->clients < 1 || in->hz < 1) {
+		snprintf(err, errlen, "%s: cpus, clients and hz must be positive", path);
+		goto out;
+	}
+	if (!get_value(root, "x0_tps", &in->x0_tps, true, err, errlen) ||
+	    !get_value(root, "m", &in->m, true, err, errlen) ||
+	    !get_value(root, "p_f", &in->p_f, true, err, errlen) ||
+	    !get_value(root, "hold_us", &in->hold_us, true, err, errlen) ||
+	    !get_value(root, "t_stall_us", &in->t_stall_us, true, err, errlen) ||
+	    !get_dist(root, &in->fault_us, err, errlen))
+		goto out;
+	const struct jr_val *q = jr_get(root, "q");
+	for (int i = 0; q && i < PM_COUNT; i++)
+		if (jr_get(q, names[i])) {
+			if (!get_value(q, names[i], &in->q[i], true, err, errlen))
+				goto out;
+			in->have_q[i] = true;
+		}
+	if (!in->have_q[PM_NONE]) {
+		snprintf(err, errlen, "%s: q.none is required (ratios are against none)", path);
+		goto out;
+	}
+	if (in->x0_tps.lo <= 0 || in->m.lo <= 0 || in->p_f.lo < 0 || in->p_f.hi > 1 ||
+	    in->hold_us.lo < 0 || in->t_stall_us.lo < 0) {
+		snprintf(err, errlen, "%s: x0_tps and m must be > 0, p_f in [0, 1], times >= 0", path);
+		goto out;
+	}
+	ok = true;
+out:
+	jr_free(root);
+	return ok;
+}
+
+double mi_dist_sample(const struct mi_dist *d, double u)
+{
+	if (u <= d->p[0] || d->n == 1)
+		return d->x[0];
+	for (int i = 1; i < d->n; i++)
+		if (u <= d->p[i]) {
+			double span = d->p[i] - d->p[i - 1];
+			double f = span > 0 ? (u - d->p[i - 1]) / span : 1;
+			return d->x[i - 1] + f * (d->x[i] - d->x[i - 1]);
+		}
+	return d->x[d->n - 1];
+}
+
+double mi_dist_mean(const struct mi_dist *d)
+{
+	/* Exact for the piecewise-linear inverse CDF: trapezoids in p. */
+	double s = d->x[0] * d->p[0];
+	for (int i = 1; i < d->n; i++)
+		s += (d->p[i] - d->p[i - 1]) * (d->x[i] + d->x[i - 1]) / 2;
+	return s + d->x[d->n - 1] * (1 - d->p[d->n - 1]);
+}
+
+double mi_x0_at(const struct model_inputs *in, double x0_measured, int cpus, int clients)
+{
+	int at = in->clients < in->cpus ? in->clients : in->cpus;
+	int to = clients < cpus ? clients : cpus;
+	return x0_measured * to / at;
+}

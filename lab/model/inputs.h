@@ -1,0 +1,61 @@
+/*
+ * The model's inputs (model-inputs.json, schema in docs/scale.md): what a
+ * run measured about the strategy lock, each number with the interval the
+ * measurement supports, so that predictions carry the inputs' uncertainty.
+ */
+#ifndef PREEMPTLAB_MODEL_INPUTS_H
+#define PREEMPTLAB_MODEL_INPUTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum pmodel { PM_NONE, PM_VOLUNTARY, PM_FULL, PM_LAZY, PM_COUNT };
+
+const char *pmodel_name(enum pmodel m);
+int pmodel_parse(const char *s, enum pmodel *out);
+
+/* A measured number and its 95% interval (lo == hi == v when exact). */
+struct mi_value {
+	double v, lo, hi;
+};
+
+#define MI_DIST_MAX 64
+/* A distribution as points of its inverse CDF: P(X <= x[i]) = p[i]. */
+struct mi_dist {
+	int n;
+	double p[MI_DIST_MAX], x[MI_DIST_MAX];
+};
+
+struct model_inputs {
+	char source[256];
+	bool in_hold_instrument;
+	char page_size[16];
+	int hz;
+	int cpus, clients;		/* where the inputs were measured */
+	struct mi_value x0_tps;		/* fill tps without fault stalls, at cpus/clients */
+	struct mi_value m;		/* strategy-lock acquisitions per transaction */
+	struct mi_value p_f;		/* share of holds that fault */
+	struct mi_value hold_us;	/* a hold without its fault */
+	struct mi_value t_stall_us;	/* stall per descheduled faulting holder */
+	bool have_q[PM_COUNT];
+	struct mi_value q[PM_COUNT];	/* P(descheduled before release | faulted) */
+	struct mi_dist fault_us;	/* fault durations */
+	double spin_iter_ns;		/* one TAS_SPIN + PAUSE iteration */
+	double timer_slack_us;		/* nanosleep overshoot */
+	int spins_per_delay0;		/* the shared estimate backends start from */
+};
+
+/* Read a model-inputs.json; false with a message in err on any error. */
+bool mi_read(const char *path, struct model_inputs *in, char *err, size_t errlen);
+
+/* Inverse CDF by linear interpolation between the points (u in [0,1]). */
+double mi_dist_sample(const struct mi_dist *d, double u);
+double mi_dist_mean(const struct mi_dist *d);
+
+/*
+ * X0 at another size: fill tps of CPU-bound backends grows with the number
+ * that can run at once, min(clients, cpus).
+ */
+double mi_x0_at(const struct model_inputs *in, double x0_measured, int cpus, int clients);
+
+#endif

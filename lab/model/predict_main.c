@@ -1,0 +1,204 @@
+/*
+ * build/predict: the strategy-lock model's prediction of a preemption
+ * model's fill tps against none at a given size, from model-inputs.json.
+ *
+ *   build/predict --inputs FILE --cpus 96 --clients 1024 [--model lazy]
+ *                 [--closed | --sim] [--seed S] [--draws N] [--reps R]
+ *                 [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]
+ *
+ * Inputs measured with an instrument inside the hold are refused: such an
+ * instrument lengthens every hold (FACTS 8), so its q and T describe the
+ * instrument, not the lock.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "closed.h"
+#include "inputs.h"
+#include "rng.h"
+#include "sim.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: predict --inputs FILE --cpus N --clients N [--model none|voluntary|full|lazy]\n"
+		   "               [--closed | --sim] [--seed S] [--draws N] [--reps R]\n"
+		   "               [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]\n");
+}
+
+static long num(const char *opt, const char *s, long min, long max)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max) {
+		fprintf(stderr, "predict: %s %s: expected an integer in %ld..%ld\n", opt, s, min, max);
+		exit(2);
+	}
+	return v;
+}
+
+static int run_closed(const struct model_inputs *in, int cpus, int clients, int model,
+		      int draws, uint64_t seed)
+{
+	int shown = 0;
+	for (int m = 0; m < PM_COUNT; m++) {
+		if ((model >= 0 && m != model) || (model < 0 && m == PM_NONE))
+			continue;
+		struct cf_pred p;
+		if (cf_predict(in, (enum pmodel)m, cpus, clients, draws, seed, &p) != 0) {
+			if (model >= 0) {
+				fprintf(stderr, "predict: the inputs give no q for %s\n", pmodel_name(m));
+				return 1;
+			}
+			continue;
+		}
+		printf("closed %-9s/none %.3fx  95%% interval %.3f..%.3f  (%d draws, seed %llu; "
+		       "X_none %.0f tps, X k %.3g none, %.3g %s)\n",
+		       pmodel_name(m), p.ratio, p.lo, p.hi, p.draws, (unsigned long long)seed,
+		       p.x_none, p.kx_none, p.kx_model, pmodel_name(m));
+		shown++;
+	}
+	return shown ? 0 : 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* One draw of the inputs the simulation reads (q and T it makes itself). */
+static void draw_inputs(const struct model_inputs *in, struct model_inputs *out, uint64_t *rng)
+{
+	*out = *in;
+	out->x0_tps.v = mi_draw(&in->x0_tps, rng, 1e-9, INFINITY);
+	out->m.v = mi_draw(&in->m, rng, 1e-9, INFINITY);
+	out->p_f.v = mi_draw(&in->p_f, rng, 0, 1);
+	out->hold_us.v = mi_draw(&in->hold_us, rng, 0, INFINITY);
+}
+
+static int run_sim(const struct model_inputs *in, int cpus, int clients, int model, int reps,
+		   uint64_t seed, double duration_s, double rseq_us, double rr_us)
+{
+	for (int m = 0; m < PM_COUNT; m++) {
+		if ((model >= 0 && m != model) || (model < 0 && m == PM_NONE))
+			continue;
+		double ratios[64];
+		struct sim_result rn = { 0 }, rm = { 0 };
+		uint64_t rng = seed;
+		for (int r = 0; r <= reps; r++) {
+			/* Replicate 0 runs the central values; the rest draw the inputs. */
+			struct model_inputs d = *in;
+			if (r > 0)
+				draw_inputs(in, &d, &rng);
+			struct sim_params p;
+			struct sim_result a, b;
+			sim_params_from_inputs(&p, &d, cpus, clients, PM_NONE, seed + (uint64_t)r);
+			p.duration_ns = duration_s * 1e9;
+			p.warmup_ns = p.duration_ns / 10;
+			p.rseq_grant_ns = rseq_us * 1000;
+			p.vcpu_rr_ns = rr_us * 1000;
+			if (sim_run(&p, &a) != 0)
+				return 1;
+			p.model = (enum pmodel)m;
+			if (sim_run(&p, &b) != 0)
+				return 1;
+			if (r == 0) {
+				rn = a;
+				rm = b;
+			} else {
+				ratios[r - 1] = a.tps > 0 ? b.tps / a.tps : NAN;
+			}
+		}
+		printf("sim    %-9s/none %.3fx", pmodel_name(m), rn.tps > 0 ? rm.tps / rn.tps : NAN);
+		if (reps > 0) {
+			qsort(ratios, (size_t)reps, sizeof(double), cmp_double);
+			printf("  range %.3f..%.3f over %d input draws", ratios[0], ratios[reps - 1], reps);
+		}
+		printf(" (seed %llu, %.1f s simulated%s%s)\n", (unsigned long long)seed, duration_s,
+		       rseq_us > 0 ? ", rseq grant" : "", rr_us > 0 ? ", vCPU round robin" : "");
+		const struct sim_result *rs[2] = { &rn, &rm };
+		const char *nm[2] = { "none", pmodel_name(m) };
+		for (int i = 0; i < 2; i++)
+			printf("  %-9s %.0f tps, %ld acquisitions, q %.3f (%ld of %ld faulting holds), "
+			       "T %.0f us, spin share %.3f, %ld sleeps, %ld preemptions\n",
+			       nm[i], rs[i]->tps, rs[i]->acquisitions, rs[i]->q, rs[i]->desched_faulted,
+			       rs[i]->faulted, rs[i]->t_stall_us, rs[i]->spin_share, rs[i]->sleeps,
+			       rs[i]->preemptions);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "inputs", required_argument, NULL, 'i' }, { "cpus", required_argument, NULL, 'c' },
+		{ "clients", required_argument, NULL, 'n' }, { "model", required_argument, NULL, 'm' },
+		{ "closed", no_argument, NULL, 'C' },	    { "sim", no_argument, NULL, 'S' },
+		{ "seed", required_argument, NULL, 's' },   { "draws", required_argument, NULL, 'd' },
+		{ "reps", required_argument, NULL, 'r' },   { "duration-s", required_argument, NULL, 'D' },
+		{ "rseq-us", required_argument, NULL, 'g' }, { "vcpu-rr-us", required_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 }
+	};
+	const char *path = NULL;
+	int cpus = 0, clients = 0, model = -1, draws = 4000, reps = 8, sim = 0;
+	long duration_s = 2, rseq_us = 0, rr_us = 0;
+	uint64_t seed = 27;
+	int o;
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case 'i': path = optarg; break;
+		case 'c': cpus = (int)num("--cpus", optarg, 1, 4096); break;
+		case 'n': clients = (int)num("--clients", optarg, 1, 100000); break;
+		case 'm': {
+			enum pmodel pm;
+			if (pmodel_parse(optarg, &pm) != 0) {
+				fprintf(stderr, "predict: --model %s: none, voluntary, full or lazy\n", optarg);
+				return 2;
+			}
+			model = (int)pm;
+			break;
+		}
+		case 'C': sim = 0; break;
+		case 'S': sim = 1; break;
+		case 's': seed = (uint64_t)num("--seed", optarg, 0, 0x7fffffff); break;
+		case 'd': draws = (int)num("--draws", optarg, 1, 1000000); break;
+		case 'r': reps = (int)num("--reps", optarg, 0, 64); break;
+		case 'D': duration_s = num("--duration-s", optarg, 1, 600); break;
+		case 'g': rseq_us = num("--rseq-us", optarg, 0, 50); break;
+		case 'q': rr_us = num("--vcpu-rr-us", optarg, 0, 1000000); break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (!path || cpus < 1 || clients < 1 || optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (rseq_us && rseq_us < 5) {
+		fprintf(stderr, "predict: --rseq-us %ld: the kernel grants 5..50 us\n", rseq_us);
+		return 2;
+	}
+	struct model_inputs in;
+	char err[512];
+	if (!mi_read(path, &in, err, sizeof(err))) {
+		fprintf(stderr, "predict: %s\n", err);
+		return 2;
+	}
+	if (in.in_hold_instrument) {
+		fprintf(stderr, "predict: %s was measured with an instrument inside the hold "
+			"(in_hold_instrument: true); it lengthens every hold, so its q and T "
+			"describe the instrument: measure without it\n", path);
+		return 3;
+	}
+	printf("inputs %s (%s; %s pages, measured at %d CPUs, %d clients, HZ %d); predicting %d CPUs, %d clients\n",
+	       path, in.source, in.page_size, in.cpus, in.clients, in.hz, cpus, clients);
+	if (sim)
+		return run_sim(&in, cpus, clients, model, reps, seed, (double)duration_s,
+			       (double)rseq_us, (double)rr_us);
+	return run_closed(&in, cpus, clients, model, draws, seed);
+}

@@ -1,0 +1,62 @@
+/*
+ * A discrete-event simulation of the strategy lock under a preemption
+ * model: C CPUs, N process-per-client backends pinned round robin, an
+ * EEVDF-like scheduler per CPU, per-model points where a resched request
+ * takes effect, holds that fault, and waiters that wait exactly as
+ * buffer_pool/s_lock.c (its own functions, spin_backoff.c).  Assumptions
+ * and their limits: docs/scale.md.
+ */
+#ifndef PREEMPTLAB_MODEL_SIM_H
+#define PREEMPTLAB_MODEL_SIM_H
+
+#include <stdint.h>
+
+#include "inputs.h"
+
+struct sim_params {
+	int cpus, clients, hz;
+	enum pmodel model;
+	double m;		/* acquisitions per transaction */
+	double work_ns;		/* CPU time between a release and the next need */
+	double hold_ns;		/* a hold without its fault */
+	double p_f;		/* share of holds that fault */
+	const struct mi_dist *fault_us;
+	double spin_iter_ns;
+	double timer_slack_ns;
+	int spins_per_delay0;
+	double rseq_grant_ns;	/* 0: no slice extension; else 5000..50000 */
+	double vcpu_rr_ns;	/* 0: CPUs run at once; else one runs at a time (icount) */
+	double duration_ns, warmup_ns;
+	uint64_t seed;
+};
+
+struct sim_result {
+	double tps;		/* transactions per second over the measured window */
+	double acq_per_s;
+	long acquisitions, faulted, desched_faulted, desched_holds;
+	double q;		/* desched_faulted / faulted */
+	double t_stall_us;	/* mean over descheduled holds: holder off CPU with the lock, plus the tail from release to the next acquisition */
+	long stalls;
+	double spin_share;	/* CPU time spent spinning / busy CPU time */
+	long sleeps;
+	long preemptions;
+};
+
+/* base slice 0.75 ms x (1 + log2 min(C, 8)), as EEVDF scales it. */
+double sim_base_slice_ns(int cpus);
+
+/* Parameters from inputs, for a target size and model (no rseq, no round robin). */
+void sim_params_from_inputs(struct sim_params *p, const struct model_inputs *in, int cpus,
+			    int clients, enum pmodel model, uint64_t seed);
+
+/* Run; 0 on success, -1 when out of memory or the parameters are invalid. */
+int sim_run(const struct sim_params *p, struct sim_result *r);
+
+/*
+ * The first n sleep delays (us) a simulated waiter that never gets the lock
+ * takes, and its random state after them, from the seed a backend starts
+ * with: the simulation's own backoff path, for comparison with s_lock.c.
+ */
+uint32_t sim_backoff_sequence(uint32_t seed, long *delays_us, int n);
+
+#endif

@@ -1,0 +1,29 @@
+# The strategy-lock model (issue 27, lab/model/): build/predict, the closed
+# form and the simulation, and their unit tests.  make predict INPUTS=FILE
+# CPUS=96 CLIENTS=1024 [MODEL=lazy] [SIM=1] prints a model's fill tps
+# against none at that size (docs/scale.md).
+
+JANSSON_LIBS ?= -ljansson
+MODEL_OBJS = $(addprefix $(B)/lab/model/, inputs.o closed.o sim.o) $(B)/lab/report/json_read.o \
+	$(B)/buffer_pool/spin_backoff.o
+
+$(B)/predict: $(B)/lab/model/predict_main.o $(MODEL_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
+
+MODEL_TESTS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_model_*.c))
+$(B)/tests/unit/test_model_%.o: CFLAGS += -DPREEMPTLAB_TOP='"$(CURDIR)"'
+$(B)/tests/test_model_%: $(B)/tests/unit/test_model_%.o $(MODEL_OBJS) $(B)/libbufferpool.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(JANSSON_LIBS) $(NUMA_LIBS) $(LDLIBS)
+
+ALL_TARGETS += $(B)/predict $(MODEL_TESTS)
+
+# Without INPUTS the issue wants the calibrated inputs of docs/scale.md;
+# none are published yet, so say so rather than predict from nothing.
+predict: config.mk
+	@if [ -z '$(INPUTS)' ]; then echo "make predict: give INPUTS=model-inputs.json:" \
+		"no calibrated inputs are published yet (docs/scale.md, 'Not done yet')" >&2; exit 2; fi
+	$(MAKE) $(B)/predict
+	$(B)/predict --inputs '$(INPUTS)' --cpus '$(CPUS)' --clients '$(CLIENTS)' \
+		$(if $(MODEL),--model '$(MODEL)') $(if $(filter 1,$(SIM)),--sim)
+.PHONY: predict

@@ -1,0 +1,42 @@
+#!/bin/sh
+# build/predict and make predict (lab/model/, docs/scale.md): the closed
+# form's ratio and interval for the issue's worked example, the simulation
+# through the same CLI, and the refusal of inputs measured with an
+# instrument inside the hold.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$(dirname "$here")")
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+cd "$top"
+[ -x build/predict ] || { fail "build/predict missing (make build-all first)"; exit 1; }
+tmp=$(mktemp -d)
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
+data=tests/data/model
+
+build/predict --inputs $data/worked-3.8.json --cpus 96 --clients 1024 --model full > "$tmp/closed"
+cat "$tmp/closed"
+check "closed form: worked example, q ratio 3.8 -> 0.527x at 96 CPUs, 1024 clients" \
+	grep -q '^closed full     /none 0\.527x  95% interval 0\.4[0-9]*\.\.0\.5[0-9]*' "$tmp/closed"
+
+make -s predict INPUTS=$data/worked-1.7.json CPUS=96 CLIENTS=1024 MODEL=full > "$tmp/make" 2>&1 || true
+cat "$tmp/make"
+check "make predict: worked example, q ratio 1.7 -> 0.777x" grep -q '^closed full     /none 0\.777x' "$tmp/make"
+
+build/predict --inputs $data/long-faults-2cpu.json --cpus 2 --clients 21 --model full --sim --reps 2 \
+	> "$tmp/sim"
+cat "$tmp/sim"
+check "simulation: a full/none ratio, a range over input draws, q and T per model" \
+	sh -c "grep -q '^sim    full     /none [01]\.[0-9]*x  range ' '$tmp/sim' &&
+		grep -q '^  full .* q 0\.[0-9]* (.*T [0-9]* us' '$tmp/sim'"
+
+rc=0
+build/predict --inputs $data/in-hold.json --cpus 96 --clients 1024 > "$tmp/out" 2> "$tmp/err" || rc=$?
+cat "$tmp/err"
+check "inputs with in_hold_instrument true are refused (exit 3), saying why" \
+	sh -c "[ $rc -eq 3 ] && grep -q 'instrument inside the hold' '$tmp/err' && [ ! -s '$tmp/out' ]"
+rc=0
+build/predict --inputs $data/small-2cpu.json --cpus 96 > /dev/null 2>&1 || rc=$?
+check "a missing --clients is a usage error (exit 2)" test "$rc" -eq 2
+tests_done
