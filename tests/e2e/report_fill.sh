@@ -18,7 +18,7 @@ txt=$run/report.txt
 # its counts.
 cp -r "$run" "$tmp/inhold"
 "$top/build/report" "$tmp/inhold" > /dev/null 2>&1
-n=$(ls "$tmp"/inhold/runs/bufbench-*.json | wc -l)
+n=$(find "$tmp/inhold/runs" -name 'bufbench-*.json' | wc -l)
 check "in-hold hold events: the $n bufbench runs' timings are refused" \
 	test "$(grep -c '^timings refused: bufbench-.*hold_events read inside' "$tmp/inhold/summary.txt")" -eq "$n"
 check "...and no fill tps ratio is printed from them" sh -c "! grep -q 'fill tps, 4 KB / 2 MB' '$tmp/inhold/report.txt'"
