@@ -173,14 +173,19 @@ void lab_lock_release(struct lab_lock *l, struct lock_ctx *c)
 		s->hold_hist[lockstats_bucket(held)]++;
 		if (held > s->max_hold_ns)
 			s->max_hold_ns = held;
-		if (c->trace) {
+		if (c->trace)
 			c->trace->cur.release_ns = c->t_acquired + held;
-			hold_ring_push(c->trace, &c->trace->cur);
-		}
 	}
 	raw_release(l, c);
 	if (l->kind != LOCK_RESILIENT && l->kind != LOCK_RESILIENT_LATE)
 		held_pop();
+	/*
+	 * The record is filed after the release: the ring's next slot may lie
+	 * on a page this process has not touched yet, and a first touch is a
+	 * page fault, which must not happen inside the hold.
+	 */
+	if (s && c->trace)
+		hold_ring_push(c->trace, &c->trace->cur);
 	if (c->events && !c->events->in_hold)
 		count_events(c, held);
 	if (l->kind == LOCK_RSEQ) {
