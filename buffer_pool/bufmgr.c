@@ -63,7 +63,7 @@ void unpin_buffer(struct buf_desc *d)
 
 void buffer_lock_content(struct backend *b, int32_t buf_id)
 {
-	struct lock_wait w = { 0, 0 };
+	struct lock_wait w = { 0, 0, 0 };
 	futex_lock_acquire(&b->pool->descs[buf_id].content_lock, &w);
 }
 

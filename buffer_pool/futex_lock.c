@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "lab_lock.h"
 
 static long futex(uint32_t *uaddr, int op, uint32_t val)
@@ -33,7 +34,9 @@ bool futex_lock_acquire(uint32_t *f, struct lock_wait *w)
 	if (c != 2)
 		c = __atomic_exchange_n(f, 2, __ATOMIC_ACQUIRE);
 	while (c != 0) {
+		uint64_t slept = clock_ns();
 		futex(f, FUTEX_WAIT, 2);
+		w->sleep_ns += clock_ns() - slept;
 		w->sleeps++;
 		c = __atomic_exchange_n(f, 2, __ATOMIC_ACQUIRE);
 	}

@@ -22,9 +22,28 @@ static int open_counter(uint64_t config, int group)
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, 0);
 }
 
-int hold_events_open(struct hold_events *h, char *err, size_t errlen)
+const char *hold_events_mode_name(enum hold_events_mode m)
+{
+	return m == HOLD_EVENTS_WINDOW ? "window" : m == HOLD_EVENTS_IN_HOLD ? "in-hold" : "off";
+}
+
+int hold_events_mode_parse(const char *s, enum hold_events_mode *out)
+{
+	static const enum hold_events_mode all[] = { HOLD_EVENTS_OFF, HOLD_EVENTS_WINDOW,
+						     HOLD_EVENTS_IN_HOLD };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(s, hold_events_mode_name(all[i]))) {
+			*out = all[i];
+			return 0;
+		}
+	return -1;
+}
+
+int hold_events_open(struct hold_events *h, enum hold_events_mode mode, char *err,
+		     size_t errlen)
 {
 	memset(h, 0, sizeof(*h));
+	h->in_hold = mode == HOLD_EVENTS_IN_HOLD;
 	h->group_fd = open_counter(PERF_COUNT_SW_PAGE_FAULTS_MIN, -1);
 	if (h->group_fd < 0) {
 		if (errno == ENOSYS)
@@ -67,13 +86,13 @@ static void read_group(struct hold_events *h, uint64_t *faults, uint64_t *switch
 
 void hold_events_mark(struct hold_events *h)
 {
-	read_group(h, &h->faults_at_acquire, &h->switches_at_acquire);
+	read_group(h, &h->faults_at_mark, &h->switches_at_mark);
 }
 
 void hold_events_since(struct hold_events *h, uint64_t *faults, uint64_t *switches)
 {
 	uint64_t f, s;
 	read_group(h, &f, &s);
-	*faults = f - h->faults_at_acquire;
-	*switches = s - h->switches_at_acquire;
+	*faults = f - h->faults_at_mark;
+	*switches = s - h->switches_at_mark;
 }

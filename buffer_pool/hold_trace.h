@@ -1,6 +1,8 @@
 /*
  * Hold records: one per strategy-lock hold, written by the holder into its
- * own ring in shared memory, with no system call inside the hold.  The
+ * own ring in shared memory, with no system call inside the hold (the
+ * record is filed after the release, so a ring page touched for the first
+ * time does not fault inside the hold either).  The
  * timestamps are CLOCK_MONOTONIC (vDSO), the clock tracefs uses with
  * trace_clock=mono, so the records can be joined with the kernel's own
  * trace of the same window (lab/evidence/).  The CPU comes from

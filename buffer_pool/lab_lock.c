@@ -91,9 +91,12 @@ static void raw_release(struct lab_lock *l, struct lock_ctx *c)
 
 void lab_lock_acquire(struct lab_lock *l, struct lock_ctx *c)
 {
-	struct lock_wait w = { 0, 0 };
+	struct lock_wait w = { 0, 0, 0 };
 	struct lockstats *s = c->stats;
 
+	/* Outside the hold: the window is the wait plus the hold (hold_events.h). */
+	if (c->events && !c->events->in_hold)
+		hold_events_mark(c->events);
 	if (!s) {
 		raw_acquire(l, c, &w);
 	} else {
@@ -107,6 +110,7 @@ void lab_lock_acquire(struct lab_lock *l, struct lock_ctx *c)
 			s->contended++;
 			s->spins += w.spins;
 			s->sleeps += w.sleeps;
+			s->sleep_ns += w.sleep_ns;
 			s->wait_ns += waited;
 			s->wait_hist[lockstats_bucket(waited)]++;
 			if (waited > s->max_wait_ns)
@@ -119,10 +123,12 @@ void lab_lock_acquire(struct lab_lock *l, struct lock_ctx *c)
 			c->trace->cur.cpu = sched_getcpu();
 		}
 	}
+	c->wait_sleeps = w.sleeps;
 	/* The resilient kinds keep the table themselves, around the exchange. */
 	if (l->kind != LOCK_RESILIENT && l->kind != LOCK_RESILIENT_LATE)
 		held_push(l);
-	if (c->events)
+	/* --hold-events=in-hold only: two system calls inside every hold. */
+	if (c->events && c->events->in_hold)
 		hold_events_mark(c->events);
 	/*
 	 * Ask for the extension only once the lock is ours: a waiter that
@@ -132,36 +138,56 @@ void lab_lock_acquire(struct lab_lock *l, struct lock_ctx *c)
 		rseq_slice_request();
 }
 
+/* After the release unless in-hold: what the holder went through. */
+static void count_events(struct lock_ctx *c, uint64_t held)
+{
+	struct lockstats *s = c->stats;
+	uint64_t faults = 0, switches = 0;
+	hold_events_since(c->events, &faults, &switches);
+	/* The window's backoff sleeps each cost a switch that the hold did not. */
+	if (!c->events->in_hold)
+		switches = switches > c->wait_sleeps ? switches - c->wait_sleeps : 0;
+	if (!s)
+		return;
+	if (faults) {
+		s->holds_with_fault++;
+		s->fault_hold_ns += held;
+	}
+	if (switches) {
+		s->holds_with_switch++;
+		s->switch_hold_ns += held;
+		s->switch_hold_hist[lockstats_bucket(held)]++;
+	}
+}
+
 void lab_lock_release(struct lab_lock *l, struct lock_ctx *c)
 {
 	struct lockstats *s = c->stats;
+	uint64_t held = 0;
 
-	uint64_t faults = 0, switches = 0;
-	if (c->events)
-		hold_events_since(c->events, &faults, &switches);
+	if (c->events && c->events->in_hold)
+		count_events(c, s ? clock_ns() - c->t_acquired : 0);
 	if (s) {
-		uint64_t held = clock_ns() - c->t_acquired;
+		held = clock_ns() - c->t_acquired;
 		s->hold_ns += held;
 		s->hold_hist[lockstats_bucket(held)]++;
 		if (held > s->max_hold_ns)
 			s->max_hold_ns = held;
-		if (faults) {
-			s->holds_with_fault++;
-			s->fault_hold_ns += held;
-		}
-		if (switches) {
-			s->holds_with_switch++;
-			s->switch_hold_ns += held;
-			s->switch_hold_hist[lockstats_bucket(held)]++;
-		}
-		if (c->trace) {
+		if (c->trace)
 			c->trace->cur.release_ns = c->t_acquired + held;
-			hold_ring_push(c->trace, &c->trace->cur);
-		}
 	}
 	raw_release(l, c);
 	if (l->kind != LOCK_RESILIENT && l->kind != LOCK_RESILIENT_LATE)
 		held_pop();
+	/*
+	 * The record is filed after the release: the ring's next slot may lie
+	 * on a page this process has not touched yet, and a first touch is a
+	 * page fault, which must not happen inside the hold.
+	 */
+	if (s && c->trace)
+		hold_ring_push(c->trace, &c->trace->cur);
+	if (c->events && !c->events->in_hold)
+		count_events(c, held);
 	if (l->kind == LOCK_RSEQ) {
 		enum rseq_slice_outcome o = rseq_slice_withdraw();
 		if (o == SLICE_GRANTED) {
@@ -181,7 +207,7 @@ enum reentry lab_lock_reentrant(struct lab_lock *l, struct lock_ctx *c, uint64_t
 {
 	uint64_t t0 = clock_ns(), spins = 0;
 	enum reentry r = REENTRY_ACQUIRED;
-	struct lock_wait w = { 0, 0 };
+	struct lock_wait w = { 0, 0, 0 };
 
 	switch (l->kind) {
 	case LOCK_RESILIENT:

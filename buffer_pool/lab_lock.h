@@ -62,12 +62,14 @@ struct lock_ctx {
 	const char *name;		/* for the stuck-lock message */
 	struct hold_events *events;	/* NULL unless --hold-events */
 	struct hold_ring *trace;	/* NULL unless --trace-holds */
+	uint64_t wait_sleeps;		/* sleeps of the acquisition in progress */
 };
 
 /* What a slow acquisition did; filled by the implementations. */
 struct lock_wait {
 	uint64_t spins;
 	uint64_t sleeps;
+	uint64_t sleep_ns;	/* wall time inside those sleeps, oversleep included */
 };
 
 #define SPIN_STUCK_EXIT 86
@@ -105,6 +107,8 @@ uint32_t spin_local_rng_state(void);
 /* Implementations; each returns true when the first attempt failed. */
 bool tas_acquire(volatile uint8_t *lock, struct lock_wait *w, const char *name);
 void tas_release(volatile uint8_t *lock);
+/* Nanoseconds per iteration of tas_acquire's spin loop, measured (s_lock.c). */
+double tas_spin_cost_ns(void);
 bool futex_lock_acquire(uint32_t *f, struct lock_wait *w);
 void futex_lock_release(uint32_t *f);
 bool mcs_acquire(uint32_t *tail, struct mcs_node *nodes, uint32_t me, struct lock_wait *w);

@@ -6,6 +6,7 @@ void lockstats_add(struct lockstats *sum, const struct lockstats *s)
 	sum->contended += s->contended;
 	sum->spins += s->spins;
 	sum->sleeps += s->sleeps;
+	sum->sleep_ns += s->sleep_ns;
 	sum->wait_ns += s->wait_ns;
 	sum->hold_ns += s->hold_ns;
 	sum->rseq_grants += s->rseq_grants;

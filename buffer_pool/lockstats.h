@@ -16,6 +16,7 @@ struct lockstats {
 	uint64_t contended;	/* first attempt failed */
 	uint64_t spins;		/* delay-loop iterations while waiting */
 	uint64_t sleeps;	/* backoff sleeps (tas) or futex waits */
+	uint64_t sleep_ns;	/* time in those sleeps: the waiters' side of T_tail */
 	uint64_t wait_ns;
 	uint64_t hold_ns;
 	uint64_t max_wait_ns;
@@ -26,7 +27,10 @@ struct lockstats {
 	/* resilient: attempts that gave up on a detected self-deadlock / the timeout. */
 	uint64_t aa_detected;
 	uint64_t timeouts;
-	/* With --hold-events: holds during which the holder faulted / was switched out. */
+	/*
+	 * With --hold-events: holds during which the holder faulted / was
+	 * switched out (window mode: during the wait or the hold, hold_events.h).
+	 */
 	uint64_t holds_with_fault;
 	uint64_t holds_with_switch;
 	uint64_t fault_hold_ns;

@@ -126,7 +126,9 @@ bool tas_acquire(volatile uint8_t *lock, struct lock_wait *w, const char *name)
 		if (++delays > stuck_limit)
 			stuck(name, delays - 1, clock_ns() - start);
 		cur_delay = spin_backoff_first(cur_delay);
+		uint64_t slept = clock_ns();
 		sleep_usec(cur_delay);
+		w->sleep_ns += clock_ns() - slept;
 		w->sleeps++;
 		/* Grow by a random fraction of itself, rounding to nearest. */
 		cur_delay = spin_backoff_grow(cur_delay, next_random());
@@ -135,6 +137,35 @@ bool tas_acquire(volatile uint8_t *lock, struct lock_wait *w, const char *name)
 
 	spins_per_delay = spin_backoff_adapt(spins_per_delay, cur_delay != 0);
 	return true;
+}
+
+/*
+ * What one iteration of the wait loop above costs when it spins on a held
+ * lock: the look (TAS_SPIN), the delay hint and the count.  Spins times
+ * this is the CPU the waiters burned spinning, the quantity a profile's
+ * share of s_lock measures; wait time is not (it includes sleeps and time
+ * on the run queue).  The lock byte here is private and in cache, so a
+ * spin on a contended line, which misses, costs more: a lower bound.  The
+ * least of a few trials, the one the machine disturbed least.
+ */
+double tas_spin_cost_ns(void)
+{
+	enum { ITER = 20000, TRIALS = 7 };
+	static volatile uint8_t held = 1;
+	double best = 0;
+	for (int t = 0; t < TRIALS; t++) {
+		uint64_t spins = 0;
+		uint64_t t0 = clock_ns();
+		while (tas_spin(&held)) {
+			spin_delay();
+			if (++spins >= ITER)
+				break;
+		}
+		double per = (double)(clock_ns() - t0) / ITER;
+		if (t == 0 || per < best)
+			best = per;
+	}
+	return best;
 }
 
 void tas_release(volatile uint8_t *lock)

@@ -16,7 +16,7 @@
  * (MAP_HUGETLB) once per 2 MB (32768 descriptors).
  *
  * Output, one line per page size: tps (pops/s over the fill), the share
- * of holds that faulted, the spin share (time waiting for the lock / time
+ * of holds that faulted, the wait share (time waiting for the lock / time
  * in the fill), and the kernel's preemption model from
  * /sys/kernel/debug/sched/preempt when it is readable (root, debugfs).
  *
@@ -266,7 +266,7 @@ static int run(const char *pages, int backends, long ndesc, long stride, long wo
 	/* Every acquisition is a hold, the last (empty) one of each backend too. */
 	uint64_t holds = t.pops + (uint64_t)backends;
 	printf("pages=%s backends=%d descriptors=%ld stride=%ld work_us=%ld: "
-	       "tps=%.0f holds_faulted=%.2f%% (%llu/%llu) spin_share=%.1f%% sleeps=%llu fill_s=%.3f\n",
+	       "tps=%.0f holds_faulted=%.2f%% (%llu/%llu) wait_share=%.1f%% sleeps=%llu fill_s=%.3f\n",
 	       pages, backends, ndesc, stride, work_us, t.pops / (wall / 1e9),
 	       100.0 * (double)t.faulted / (double)holds, (unsigned long long)t.faulted,
 	       (unsigned long long)holds, 100.0 * (double)t.wait_ns / (double)t.busy_ns,

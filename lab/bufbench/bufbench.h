@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "freelist.h"
+#include "hold_tail.h"
 #include "lab_lock.h"
 #include "pool.h"
 #include "provenance.h"
@@ -33,8 +34,9 @@ struct bench_opts {
 	bool instrument;
 	int stuck_limit;
 	bool print_segment_size;
-	bool hold_events;
+	enum hold_events_mode hold_events;
 	uint32_t trace_holds;	/* hold records per client; 0 off */
+	bool trace_kernel;	/* --trace-holds: join the records with tracefs */
 	const char *trace_dump;	/* --trace-dump PREFIX */
 	void *hold_rings;	/* set before fork: clients * hold_ring_bytes(trace_holds) */
 	uint32_t freelist_stride;
@@ -76,6 +78,8 @@ struct bench_phase {
 	bool present;
 	double start_s, duration_s;	/* within the measured interval */
 	struct backend_stats sum;
+	bool tail_valid;		/* hold records were kept (hold_tail.h) */
+	struct hold_tail tail;
 };
 
 struct bench_result {

@@ -179,7 +179,7 @@ _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t
 	struct hold_events ev;
 	if (o->hold_events) {
 		char err[256];
-		if (hold_events_open(&ev, err, sizeof(err)) != 0) {
+		if (hold_events_open(&ev, o->hold_events, err, sizeof(err)) != 0) {
 			fprintf(stderr, "bufbench: --hold-events: %s\n", err);
 			_exit(EXIT_HOLD_EVENTS);
 		}

@@ -17,6 +17,7 @@ static void write_lock(struct json *j, const char *key, const struct lockstats *
 	json_uint(j, "contended", s->contended);
 	json_uint(j, "spins", s->spins);
 	json_uint(j, "sleeps", s->sleeps);
+	json_uint(j, "sleep_ns", s->sleep_ns);
 	json_uint(j, "wait_ns", s->wait_ns);
 	json_uint(j, "hold_ns", s->hold_ns);
 	json_uint(j, "max_hold_ns", s->max_hold_ns);
@@ -41,9 +42,48 @@ static double per(double a, double b)
 	return b > 0 ? a / b : 0;
 }
 
+/*
+ * The two shares (docs/json.md).  wait_share: the strategy lock's wait,
+ * wall clock, over the clients' time; sleeps and run-queue time count, so
+ * it is not CPU.  cpu_spin_share: spin iterations times the measured cost
+ * of one (provenance.spin_cost_ns) over the clients' CPU time: comparable
+ * with a profile's share of s_lock.  Before issue 24 wait_share was named
+ * spin_share.
+ */
+static void write_shares(struct json *j, const struct backend_stats *s, double clients_s,
+			 const struct provenance *prov)
+{
+	json_double(j, "wait_share", per((double)s->strategy.wait_ns / 1e9, clients_s));
+	double cpu_s = s->utime_s + s->stime_s;
+	if (prov->spin_cost_ns > 0 && cpu_s > 0)
+		json_double(j, "cpu_spin_share",
+			    (double)s->strategy.spins * prov->spin_cost_ns / 1e9 / cpu_s);
+	else
+		json_null(j, "cpu_spin_share");
+}
+
+/* T_tail of one phase (hold_tail.h); null without hold records. */
+static void write_tail(struct json *j, const struct bench_phase *ph)
+{
+	if (!ph->tail_valid) {
+		json_null(j, "t_tail");
+		return;
+	}
+	const struct hold_tail *t = &ph->tail;
+	json_begin_object(j, "t_tail");
+	json_uint(j, "gaps", t->gaps);
+	json_uint(j, "count", t->count);
+	json_double(j, "mean_us", t->mean_ns / 1e3);
+	json_double(j, "p50_us", t->p50_ns / 1e3);
+	json_double(j, "p99_us", t->p99_ns / 1e3);
+	json_double(j, "max_us", t->max_ns / 1e3);
+	json_double(j, "total_ms", (double)t->total_ns / 1e6);
+	json_end_object(j);
+}
+
 /* One phase of the run (phases.c): the same figures as the whole run's. */
 static void write_phase(struct json *j, const char *name, const struct bench_phase *ph,
-			const struct bench_opts *o)
+			const struct bench_opts *o, const struct provenance *prov)
 {
 	const struct backend_stats *s = &ph->sum;
 	double txn = (double)s->transactions;
@@ -54,8 +94,12 @@ static void write_phase(struct json *j, const char *name, const struct bench_pha
 	json_double(j, "duration_s", ph->duration_s);
 	json_uint(j, "transactions", s->transactions);
 	json_double(j, "tps", per(txn, ph->duration_s));
-	json_double(j, "spin_share",
-		    per((double)s->strategy.wait_ns / 1e9, o->clients * ph->duration_s));
+	write_shares(j, s, o->clients * ph->duration_s, prov);
+	write_tail(j, ph);
+	json_begin_object(j, "waiter_sleeps");
+	json_uint(j, "count", s->strategy.sleeps);
+	json_double(j, "total_ms", (double)s->strategy.sleep_ns / 1e6);
+	json_end_object(j);
 	json_uint(j, "hits", s->hits);
 	json_uint(j, "misses", s->misses);
 	json_int(j, "minor_faults", s->minflt);
@@ -65,7 +109,8 @@ static void write_phase(struct json *j, const char *name, const struct bench_pha
 	json_end_object(j);
 }
 
-static void write_phases(struct json *j, const struct bench_opts *o, const struct bench_result *r)
+static void write_phases(struct json *j, const struct bench_opts *o, const struct bench_result *r,
+			 const struct provenance *prov)
 {
 	json_str(j, "fill_state", fill_state_name(r->fill));
 	if (r->time_to_fill_s >= 0)
@@ -74,9 +119,9 @@ static void write_phases(struct json *j, const struct bench_opts *o, const struc
 		json_null(j, "time_to_fill_s");
 	json_begin_array(j, "phases");
 	if (r->phase[PHASE_FILL].present)
-		write_phase(j, "fill", &r->phase[PHASE_FILL], o);
+		write_phase(j, "fill", &r->phase[PHASE_FILL], o, prov);
 	if (r->phase[PHASE_STEADY].present)
-		write_phase(j, "steady", &r->phase[PHASE_STEADY], o);
+		write_phase(j, "steady", &r->phase[PHASE_STEADY], o, prov);
 	json_end_array(j);
 	json_begin_object(j, "timeline");
 	json_double(j, "step_s", r->timeline_step_s);
@@ -143,8 +188,18 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_int(&j, "reconnect", o->reconnect);
 	json_uint(&j, "seed", o->seed);
 	json_bool(&j, "instrument", o->instrument);
-	json_bool(&j, "hold_events", o->hold_events);
+	json_bool(&j, "hold_events", o->hold_events != HOLD_EVENTS_OFF);
+	json_str(&j, "hold_events_mode", hold_events_mode_name(o->hold_events));
+	/*
+	 * Instruments that made system calls between acquire and release: the
+	 * report refuses to compare the timings of such a run (issue 24).
+	 */
+	json_begin_array(&j, "in_hold_syscalls");
+	if (o->hold_events == HOLD_EVENTS_IN_HOLD)
+		json_str(&j, NULL, "hold_events");
+	json_end_array(&j);
 	json_uint(&j, "trace_holds", o->trace_holds);
+	json_bool(&j, "trace_kernel", o->trace_kernel);
 	json_uint(&j, "freelist_stride", o->freelist_stride);
 	json_double(&j, "lock_timeout_ms", o->lock_timeout_ms);
 	json_int(&j, "reentrant_signal_hz", o->reentrant_hz);
@@ -183,11 +238,10 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_double(&j, "ivcsw_per_txn", per((double)s->nivcsw, txn));
 	json_double(&j, "cpu_user_s", s->utime_s);
 	json_double(&j, "cpu_sys_s", s->stime_s);
-	json_double(&j, "spin_share",
-		    per((double)s->strategy.wait_ns / 1e9, o->clients * r->elapsed_s));
+	write_shares(&j, s, o->clients * r->elapsed_s, prov);
 	json_uint(&j, "processes", s->processes);
 	json_uint(&j, "complete_passes", r->complete_passes);
-	write_phases(&j, o, r);
+	write_phases(&j, o, r, prov);
 	/* The kernel's count over the measured interval, machine-wide. */
 	if (r->kernel_rseq.valid) {
 		json_begin_object(&j, "kernel_rseq");

@@ -249,6 +249,44 @@ static void join_evidence(struct bench_evidence *ev, const struct bench_opts *o,
 	free(all);
 }
 
+/*
+ * T_tail per phase from every client's hold records (hold_tail.h), over
+ * the part of the window every ring covers.  Before the join, which reads
+ * the records in their ring order.
+ */
+static void measure_tails(struct bench_result *r, const struct bench_opts *o, uint64_t fill_ns)
+{
+	const struct hold_ring **rings = malloc((size_t)o->clients * sizeof(*rings));
+	uint64_t n = 0;
+	for (int i = 0; rings && i < o->clients; i++) {
+		rings[i] = hold_ring_at(o->hold_rings, o->trace_holds, (uint32_t)i);
+		n += rings[i]->n;
+	}
+	struct hold_rec *all = rings ? malloc((n ? n : 1) * sizeof(*all)) : NULL;
+	if (!all) {
+		free(rings);
+		return;
+	}
+	n = 0;
+	for (int i = 0; i < o->clients; i++) {
+		memcpy(all + n, rings[i]->rec, rings[i]->n * sizeof(*all));
+		n += rings[i]->n;
+	}
+	uint64_t until = hold_tail_complete_until(rings, (size_t)o->clients);
+	uint64_t bound = fill_ns ? fill_ns : UINT64_MAX;
+	for (int p = PHASE_FILL; p <= PHASE_STEADY; p++) {
+		struct bench_phase *ph = &r->phase[p];
+		uint64_t from = p == PHASE_FILL ? 0 : bound;
+		uint64_t to = p == PHASE_FILL ? bound : UINT64_MAX;
+		if (!ph->present || from >= until)
+			continue;
+		ph->tail_valid = hold_tail_measure(all, n, from, to < until ? to : until,
+						   &ph->tail) == 0;
+	}
+	free(all);
+	free(rings);
+}
+
 int main(int argc, char **argv)
 {
 	struct bench_opts o;
@@ -287,7 +325,7 @@ int main(int argc, char **argv)
 	if (o.hold_events) {
 		/* Fail once, here, rather than in every client. */
 		struct hold_events ev;
-		if (hold_events_open(&ev, err, sizeof(err)) != 0) {
+		if (hold_events_open(&ev, o.hold_events, err, sizeof(err)) != 0) {
 			fprintf(stderr, "bufbench: --hold-events: %s\n", err);
 			return EXIT_HOLD_EVENTS;
 		}
@@ -333,7 +371,7 @@ int main(int argc, char **argv)
 		uint64_t lo = (uint64_t)(uintptr_t)seg.base;
 		uint64_t hi = lo + pool.ctl->table_off;
 		if (o.hold_rings == MAP_FAILED ||
-		    tracefs_open(&tfs, lo, hi, err, sizeof(err)) != 0) {
+		    (o.trace_kernel && tracefs_open(&tfs, lo, hi, err, sizeof(err)) != 0)) {
 			if (o.hold_rings == MAP_FAILED)
 				snprintf(err, sizeof(err), "hold records: %s", strerror(errno));
 			fprintf(stderr, "bufbench: --trace-holds: %s\n", err);
@@ -343,13 +381,14 @@ int main(int argc, char **argv)
 		}
 		for (int i = 0; i < o.clients; i++)
 			hold_ring_at(o.hold_rings, o.trace_holds, (uint32_t)i)->cap = o.trace_holds;
-		ev.on = true;
+		ev.on = o.trace_kernel;
 		snprintf(ev.tracefs, sizeof(ev.tracefs), "%s", tfs.dir);
 		ev.fault_event = tfs.fault_event;
 	}
 
 	/* Measure the environment before the clients load the machine. */
 	prov_collect(&prov, argc, argv);
+	prov.spin_cost_ns = tas_spin_cost_ns();
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -391,7 +430,8 @@ int main(int argc, char **argv)
 	uint64_t end = start + (uint64_t)(o.duration_s * 1e9);
 	pool.ctl->measure_start_ns = start;
 	if (o.trace_holds) {
-		tracefs_on(&tfs, true);
+		if (o.trace_kernel)
+			tracefs_on(&tfs, true);
 		trace_window(&o, true);
 	}
 	struct rseq_kstats ks_before, ks_after;
@@ -411,7 +451,8 @@ int main(int argc, char **argv)
 	r.kernel_rseq = rseq_kstats_delta(&ks_before, &ks_after);
 	if (o.trace_holds) {
 		trace_window(&o, false);
-		tracefs_on(&tfs, false);
+		if (o.trace_kernel)
+			tracefs_on(&tfs, false);
 	}
 	r.elapsed_s = (stop - start) / 1e9;
 	r.interrupted = interrupted;
@@ -419,9 +460,14 @@ int main(int argc, char **argv)
 
 	bench_collect(&r, &pool, &o, t, start, stop);
 	if (o.trace_holds) {
-		ev.window_s = r.elapsed_s;
-		join_evidence(&ev, &o, &tfs, strategy_fill_ns(&pool.ctl->strategy));
-		tracefs_close(&tfs);
+		uint64_t fill_ns = strategy_fill_ns(&pool.ctl->strategy);
+		if (o.strategy_parts == 1)
+			measure_tails(&r, &o, fill_ns);
+		if (o.trace_kernel) {
+			ev.window_s = r.elapsed_s;
+			join_evidence(&ev, &o, &tfs, fill_ns);
+			tracefs_close(&tfs);
+		}
 		munmap(o.hold_rings, rings_bytes);
 	}
 

@@ -42,13 +42,19 @@ static const char usage[] =
 	"  --seed N             random seed (default 1)\n"
 	"  --json FILE          write the result document there (default stdout)\n"
 	"  --no-instrument      no lock timing or counting (to measure its cost)\n"
-	"  --hold-events        count strategy-lock holds during which the holder took\n"
-	"                       a page fault or was switched out (perf counters; adds\n"
-	"                       two system calls to every hold)\n"
+	"  --hold-events[=M]    count strategy-lock holds during which the holder took\n"
+	"                       a page fault or was switched out (perf counters).\n"
+	"                       M = window (default): read before the acquire and\n"
+	"                       after the release, nothing inside the hold, the wait\n"
+	"                       counted with it; in-hold: read inside the hold (two\n"
+	"                       system calls per hold: perturbs timing, which the\n"
+	"                       report then refuses to compare)\n"
 	"  --trace-holds[=N]    record each strategy-lock hold (first N per client,\n"
 	"                       default 65536) and join them with the kernel's trace\n"
 	"                       of the same window (a private tracefs instance): the\n"
 	"                       document's evidence object (docs/evidence.md)\n"
+	"  --hold-records[=N]   record the holds as --trace-holds does, without the\n"
+	"                       kernel's trace: T_tail only (the phases' t_tail)\n"
 	"  --trace-dump PREFIX  with --trace-holds: also keep the raw trace and the hold\n"
 	"                       records as PREFIX.trace and PREFIX.holds\n"
 	"  --stuck-limit N      backoff sleeps before 'stuck spinlock' (default 1000)\n"
@@ -175,7 +181,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
 	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR, O_STUCK,
-	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_TRACEDUMP, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_HELP };
+	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_HOLDREC, O_TRACEDUMP, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -193,8 +199,9 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "no-instrument", no_argument, 0, O_NOINSTR },
 		{ "stuck-limit", required_argument, 0, O_STUCK },
 		{ "segment-size", no_argument, 0, O_SEGSIZE },
-		{ "hold-events", no_argument, 0, O_HOLDEV },
+		{ "hold-events", optional_argument, 0, O_HOLDEV },
 		{ "trace-holds", optional_argument, 0, O_TRACEHOLDS },
+		{ "hold-records", optional_argument, 0, O_HOLDREC },
 		{ "trace-dump", required_argument, 0, O_TRACEDUMP },
 		{ "freelist-stride", required_argument, 0, O_STRIDE },
 		{ "steady", required_argument, 0, O_STEADY },
@@ -261,9 +268,18 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_NOINSTR: o->instrument = false; break;
 		case O_STUCK: o->stuck_limit = (int)parse_long("--stuck-limit", a, 1, 1000000); break;
 		case O_SEGSIZE: o->print_segment_size = true; break;
-		case O_HOLDEV: o->hold_events = true; break;
+		case O_HOLDEV:
+			o->hold_events = HOLD_EVENTS_WINDOW;
+			if (a && (hold_events_mode_parse(a, &o->hold_events) != 0 ||
+				  o->hold_events == HOLD_EVENTS_OFF))
+				bad("unknown --hold-events '%s': expected window or in-hold", a);
+			break;
 		case O_TRACEHOLDS:
 			o->trace_holds = a ? (uint32_t)parse_long("--trace-holds", a, 1, 1L << 24) : 65536;
+			o->trace_kernel = true;
+			break;
+		case O_HOLDREC:
+			o->trace_holds = a ? (uint32_t)parse_long("--hold-records", a, 1, 1L << 24) : 65536;
 			break;
 		case O_TRACEDUMP: o->trace_dump = a; break;
 		case O_STRIDE:
@@ -289,7 +305,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		bad("--hold-events needs the instrumentation that --no-instrument%s removes", "");
 	if (o->trace_holds && !o->instrument)
 		bad("--trace-holds needs the instrumentation that --no-instrument%s removes", "");
-	if (o->trace_dump && !o->trace_holds)
+	if (o->trace_dump && !o->trace_kernel)
 		bad("--trace-dump keeps what --trace-holds records: add --trace-holds%s", "");
 	if (o->pool_bytes < 16 * BLCKSZ)
 		bad("--pool %s is too small: at least 128k (16 buffers)", arg_of(argc, argv, "--pool"));

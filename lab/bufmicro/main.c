@@ -48,7 +48,7 @@ static double lock_ns(enum lab_lock_kind kind, struct mcs_node *nodes, bool inst
 	static struct lab_lock l;
 	struct lockstats s;
 	memset(&s, 0, sizeof(s));
-	struct lock_ctx c = { instrument ? &s : NULL, nodes, 0, 0, "micro", NULL, NULL };
+	struct lock_ctx c = { instrument ? &s : NULL, nodes, 0, 0, "micro", NULL, NULL, 0 };
 	lab_lock_init(&l, kind);
 	uint64_t t0 = clock_ns();
 	for (int i = 0; i < ITERS; i++) {

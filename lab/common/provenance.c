@@ -336,6 +336,10 @@ void prov_write(struct json *j, const struct provenance *p)
 	json_str(j, "arch", p->arch);
 	json_double(j, "sleep_cost_ns", p->sleep_cost_ns);
 	json_double(j, "fault_cost_ns", p->fault_cost_ns);
+	if (p->spin_cost_ns > 0)
+		json_double(j, "spin_cost_ns", p->spin_cost_ns);
+	else
+		json_null(j, "spin_cost_ns");
 	json_int(j, "fault_around_pages", p->fault_around_pages);
 	if (p->slice_ext_ns >= 0)
 		json_int(j, "slice_ext_ns", p->slice_ext_ns);

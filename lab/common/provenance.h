@@ -29,6 +29,7 @@ struct provenance {
 	char arch[65];		/* uname machine (x86_64, aarch64): utsname field size */
 	double sleep_cost_ns;
 	double fault_cost_ns;
+	double spin_cost_ns;	/* set by bufbench: one tas spin iteration; 0 unmeasured */
 	int fault_around_pages;	/* pages mapped per read fault on shared memory; -1 unknown */
 	long slice_ext_ns;	/* rseq slice extension length (debugfs); -1: none here */
 	char compiler[64];

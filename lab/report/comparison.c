@@ -33,7 +33,7 @@
 
 /* The evidence shown beside tps, in order of preference. */
 /* Group headings read "select-only, 4 clients, tas/pg" (lock/strategy). */
-static const char *const evidence[] = { "spin share %", "minor faults/txn",
+static const char *const evidence[] = { "wait share %", "minor faults/txn",
 					"SpinDelay % of active", "latency avg ms",
 					"holds w/ fault %" };
 

@@ -10,7 +10,7 @@
 #include "textfmt.h"
 
 static const struct metric m_fill_tps = { "fill tps", "results.phase.fill.tps", "", 1, true, true };
-static const struct metric m_fill_spin = { "fill spin", "results.phase.fill.spin_share", "", 100,
+static const struct metric m_fill_spin = { "fill wait", "results.phase.fill.wait_share", "", 100,
 					   false, true };
 static const struct metric m_steady_tps = { "steady tps", "results.phase.steady.tps", "", 1, true,
 					    true };
@@ -380,7 +380,7 @@ void write_fill_txt(FILE *f, const struct results *r)
 			snprintf(grp, sizeof(grp), "%s", this);
 			txt_printf(f, "\n%s\n", grp);
 			txt_printf(f, "%-5s %-5s %-8s %2s %6s %9s %5s %6s %6s %6s %10s\n", "cell", "pages",
-				"strategy", "n", "fill_s", "fill_tps", "sprd%", "spin%", "fault%",
+				"strategy", "n", "fill_s", "fill_tps", "sprd%", "wait%", "fault%",
 				"swtch%", "steady_tps");
 		}
 		snprintf(cid, sizeof(cid), "C%d", c->id);
@@ -413,7 +413,7 @@ void write_fill_md(FILE *f, const struct results *r)
 	fputs(intro, f);
 	fputs("\n\n", f);
 	md_printf(f, "| cell | kernel/model | pages | strategy | lock | clients | n | time to fill s | "
-		   "fill tps | spread %% | fill spin %% | faulted %% | switched %% | steady tps |\n"
+		   "fill tps | spread %% | fill wait %% | faulted %% | switched %% | steady tps |\n"
 		   "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];

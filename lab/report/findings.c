@@ -102,7 +102,7 @@ static void short_p(const struct comparison *c, char *buf, size_t len)
  * the lock is expected to move. */
 static const struct metric secondary[] = {
 	{ "minor faults/txn", "results.minor_faults_per_txn", "", 1, false, true },
-	{ "spin share %", "results.spin_share", "", 100, false, true },
+	{ "wait share %", "results.wait_share", "", 100, false, true },
 	{ "SpinDelay samples", "sampler.spindelay_samples", "", 1, false, true },
 	{ "latency avg ms", "results.latency_ms_avg", "", 1, false, true },
 };

@@ -1,6 +1,7 @@
 /*
  * Metric discovery.  The headline list follows the issue: throughput,
- * tail latency, time spent spinning, faults per transaction, SpinDelay
+ * tail latency, time spent waiting for the strategy lock (wait share, wall
+ * clock, sleeps included) beside the CPU spent spinning for it, faults per transaction, SpinDelay
  * samples (and their share of the samples of active backends), and the
  * strategy lock's worst hold, which is where a holder preempted in a fault
  * shows first.
@@ -15,7 +16,9 @@ static const struct metric headline[] = {
 	{ "tps", "results.tps", "", 1, true, true },
 	/* The fill phase first: where the regression report's mechanism lives. */
 	{ "fill tps", "results.phase.fill.tps", "", 1, true, true },
-	{ "fill spin share %", "results.phase.fill.spin_share", "", 100, false, true },
+	{ "fill wait share %", "results.phase.fill.wait_share", "", 100, false, true },
+	{ "fill CPU spin share %", "results.phase.fill.cpu_spin_share", "", 100, false, true },
+	{ "fill T_tail total ms", "results.phase.fill.t_tail.total_ms", "", 1, false, true },
 	{ "fill holds w/ fault %", "results.phase.fill.strategy.holds_with_fault",
 	  "results.phase.fill.strategy.acquisitions", 100, false, true },
 	{ "time to fill s", "results.time_to_fill_s", "", 1, false, true },
@@ -23,7 +26,8 @@ static const struct metric headline[] = {
 	{ "shared_buffers fill s", "results.buffer_fill.time_to_fill_s", "", 1, false, true },
 	{ "latency p99 us", "results.latency_us.p99", "", 1, false, true },
 	{ "latency avg ms", "results.latency_ms_avg", "", 1, false, true },
-	{ "spin share %", "results.spin_share", "", 100, false, true },
+	{ "wait share %", "results.wait_share", "", 100, false, true },
+	{ "CPU spin share %", "results.cpu_spin_share", "", 100, false, true },
 	{ "minor faults/txn", "results.minor_faults_per_txn", "", 1, false, true },
 	{ "invol. csw/txn", "results.ivcsw_per_txn", "", 1, false, true },
 	{ "strategy contended %", "locks.strategy.contended", "locks.strategy.acquisitions", 100, false, true },

@@ -74,13 +74,13 @@ static void md_absolute(FILE *f, const struct cell *c, const struct metric *ms, 
 static void md_side_by_side(FILE *f, const struct results *r)
 {
 	static const struct metric tps = { "tps", "results.tps", "", 1, true, true };
-	static const struct metric spin = { "spin", "results.spin_share", "", 100, false, true };
+	static const struct metric spin = { "wait", "results.wait_share", "", 100, false, true };
 	md_printf(f, "\n## bufbench and pgbench per kernel/model and page size\n\n"
 		   "Pages = the page size the segment or the server really got. SpinDelay = "
 		   "`Timeout:SpinDelay` samples of active backends per run (share of active-backend "
 		   "samples); waits = on CPU and the top wait events as shares of active "
-		   "samples; bufbench spin = share of client time waiting for the strategy lock.\n\n"
-		   "| kernel/model | release | pages obtained | cell | tool | workload | clients | lock | tps (median ± %%stddev) | runs | SpinDelay per run (share) / spin | waits |\n"
+		   "samples; bufbench wait = share of client time waiting for the strategy lock (wall clock, sleeps included: not CPU).\n\n"
+		   "| kernel/model | release | pages obtained | cell | tool | workload | clients | lock | tps (median ± %%stddev) | runs | SpinDelay per run (share) / wait | waits |\n"
 		   "|---|---|---|---|---|---|---:|---|---:|---:|---:|---|\n");
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];
@@ -94,7 +94,7 @@ static void md_side_by_side(FILE *f, const struct results *r)
 			spindelay_text(&sm, stall, sizeof(stall));
 			waits_text(&sm, 6, waits, sizeof(waits));
 		} else if (side_of(c, &spin, &ss)) {
-			snprintf(stall, sizeof(stall), "spin %.2g%%", ss.median);
+			snprintf(stall, sizeof(stall), "wait %.2g%%", ss.median);
 		}
 		md_printf(f, "| %s | %s | %s | C%d | %s | %s | %ld | %s | %s ± %.0f%% | %zu | %s | %s |\n",
 			c->variant, c->kernel_release, page_name(c->page_kb, pg, sizeof(pg)), c->id,

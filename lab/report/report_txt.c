@@ -83,7 +83,7 @@ static void txt_absolute(FILE *f, const struct cell *c, const struct metric *ms,
 static void txt_side_by_side(FILE *f, const struct results *r)
 {
 	static const struct metric tps = { "tps", "results.tps", "", 1, true, true };
-	static const struct metric spin = { "spin", "results.spin_share", "", 100, false, true };
+	static const struct metric spin = { "wait", "results.wait_share", "", 100, false, true };
 	int done[4096] = { 0 };
 	for (size_t k = 0; k < r->ncells && k < 4096; k++) {
 		if (done[k])
@@ -112,7 +112,7 @@ static void txt_side_by_side(FILE *f, const struct results *r)
 			if (sampled)
 				spindelay_text(&sm, stall, sizeof(stall));
 			else if (side_of(c, &spin, &ss))
-				snprintf(stall, sizeof(stall), "spin %.2g%%", ss.median);
+				snprintf(stall, sizeof(stall), "wait %.2g%%", ss.median);
 			txt_printf(f, "  %-4s %-8.8s %-13.13s %3ld %-6.6s %9s %4.0f%%  %s\n", id, c->tool,
 				c->workload, c->clients, c->lock, fmt_val(st.median, v, sizeof(v)),
 				st.pct_stddev, stall);
@@ -287,8 +287,9 @@ void write_txt(FILE *f, const struct report *rp)
 			"pgbench: Timeout:SpinDelay samples of active backends per run "
 			"(sleeps after spins_per_delay failed spins: a lock holder stayed "
 			"away) and their share of all active-backend samples; waits = time on CPU and "
-			"the top wait events, as shares of active samples. bufbench: spin = "
-			"share of client time spent waiting for the strategy lock.", 0);
+			"the top wait events, as shares of active samples. bufbench: wait = "
+			"share of client time spent waiting for the strategy lock (wall clock, "
+			"sleeps included: not CPU).", 0);
 		txt_side_by_side(f, r);
 	}
 

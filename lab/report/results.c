@@ -163,6 +163,82 @@ static void index_phases(struct jr_val *doc)
 	jr_add(res, "phase", by_name);
 }
 
+/*
+ * Documents written before issue 24 call the wait share spin_share: read
+ * it under its name (results and each phase), so old runs and the recorded
+ * fixtures compare with new ones.
+ */
+static void alias_wait_share(struct jr_val *obj)
+{
+	const struct jr_val *old = jr_get(obj, "spin_share");
+	if (obj && obj->type == JR_OBJ && old && !jr_get(obj, "wait_share"))
+		jr_add(obj, "wait_share", jr_copy(old));
+}
+
+static void upgrade_names(struct jr_val *doc)
+{
+	struct jr_val *res = (struct jr_val *)jr_get(doc, "results");
+	alias_wait_share(res);
+	const struct jr_val *ph = jr_get(res, "phases");
+	for (size_t i = 0; ph && ph->type == JR_ARR && i < ph->n; i++)
+		alias_wait_share(ph->items[i]);
+}
+
+/*
+ * The instruments that made system calls inside the strategy lock's hold
+ * (config.in_hold_syscalls, issue 24), or NULL.  A document without the
+ * field predates it: its --hold-events read the counters inside the hold.
+ */
+static const char *in_hold_instrument(const struct jr_val *doc)
+{
+	const struct jr_val *l = jr_path(doc, "config.in_hold_syscalls");
+	if (l && l->type == JR_ARR)
+		return l->n && l->items[0]->type == JR_STR ? l->items[0]->str : NULL;
+	const struct jr_val *he = jr_path(doc, "config.hold_events");
+	return he && he->type == JR_BOOL && he->b ? "hold_events" : NULL;
+}
+
+static void null_keys(struct jr_val *obj, const char *const *keys)
+{
+	for (size_t i = 0; obj && obj->type == JR_OBJ && i < obj->n; i++)
+		for (const char *const *k = keys; *k; k++)
+			if (!strcmp(obj->keys[i], *k)) {
+				jr_free(obj->items[i]);
+				obj->items[i] = jr_new_object();
+				obj->items[i]->type = JR_NULL;
+			}
+}
+
+/*
+ * Refuse to compare the timings of a run whose instrument ran inside the
+ * hold: it lengthened every hold and added a preemption point to it (0.54x
+ * fill tps at 1024 clients on the host from the instrument alone).  Its
+ * times, rates and shares become null, so no comparison, chart or table
+ * can use them; its counts (holds with a fault, switches) stay.
+ */
+static void refuse_timings(struct jr_val *doc)
+{
+	static const char *const run_keys[] = { "tps", "wait_share", "spin_share",
+		"cpu_spin_share", "latency_us", "latency_p99_us", "time_to_fill_s", "t_tail",
+		"timeline", "waiter_sleeps", NULL };
+	static const char *const lock_keys[] = { "wait_ns", "hold_ns", "max_hold_ns",
+		"max_wait_ns", "fault_hold_ns", "switch_hold_ns", "sleep_ns", "hold_hist",
+		"wait_hist", "switch_hold_hist", NULL };
+	struct jr_val *res = (struct jr_val *)jr_get(doc, "results");
+	null_keys(res, run_keys);
+	const char *const groups[] = { "phases", "phase" };
+	for (int g = 0; g < 2; g++) {
+		struct jr_val *ph = (struct jr_val *)jr_get(res, groups[g]);
+		for (size_t i = 0; ph && (ph->type == JR_ARR || ph->type == JR_OBJ) && i < ph->n; i++) {
+			null_keys(ph->items[i], run_keys);
+			null_keys((struct jr_val *)jr_get(ph->items[i], "strategy"), lock_keys);
+		}
+	}
+	struct jr_val *locks = (struct jr_val *)jr_get(doc, "locks");
+	for (size_t i = 0; locks && locks->type == JR_OBJ && i < locks->n; i++)
+		null_keys(locks->items[i], lock_keys);
+}
+
 /* Append the usable documents of dir/runs to r, their cells keyed by source. */
 static int load_dir(struct results *r, const char *dir, const char *source, char *err,
 		    size_t errlen)
@@ -216,6 +292,7 @@ static int load_dir(struct results *r, const char *dir, const char *source, char
 			free(names[i]);
 			continue;
 		}
+		upgrade_names(doc);
 		index_phases(doc);
 		struct cell key;
 		const char *missing = "";
@@ -252,6 +329,18 @@ static int load_dir(struct results *r, const char *dir, const char *source, char
 			jr_free(doc);
 			free(names[i]);
 			continue;
+		}
+		const char *inst = in_hold_instrument(doc);
+		if (inst) {
+			char line[700];
+			refuse_timings(doc);
+			snprintf(line, sizeof(line), "%.*s: timings not compared, taken with %s read "
+				 "inside the strategy lock's hold (config.in_hold_syscalls); its "
+				 "counts are kept", (int)(strlen(names[i]) - 5), names[i], inst);
+			r->refused = realloc(r->refused, (r->nrefused + 1) * sizeof(*r->refused));
+			if (!r->refused)
+				exit(1);
+			r->refused[r->nrefused++] = xstrdup(line);
 		}
 		struct run *run = &r->runs[r->nruns++];
 		run->path = xstrdup(path);
@@ -397,6 +486,9 @@ void results_free(struct results *r)
 	for (size_t i = 0; i < r->nexcluded; i++)
 		free(r->excluded[i]);
 	free(r->excluded);
+	for (size_t i = 0; i < r->nrefused; i++)
+		free(r->refused[i]);
+	free(r->refused);
 	free(r->runs);
 	free(r->cells);
 	free(r->dir);

@@ -50,6 +50,8 @@ struct results {
 	size_t skipped;           /* documents that could not be used */
 	char **excluded;          /* "NAME: why" of failed or interrupted runs */
 	size_t nexcluded;
+	char **refused;           /* "NAME: why" of runs whose timings are not compared */
+	size_t nrefused;
 	struct source *sources;   /* make compare only; NULL for one run */
 	size_t nsources;
 };

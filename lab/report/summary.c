@@ -248,8 +248,8 @@ static void bufbench_table(FILE *f, const struct results *r, const char *base_va
 		return;
 	}
 	txt_printf(f, "bufbench tps per cell: median of n runs, spread = (max - min) / median;\n"
-		   "faults/ktxn = minor faults per 1000 transactions, spin%% = share of time spinning "
-		   "on the strategy lock (medians)\n");
+		   "faults/ktxn = minor faults per 1000 transactions, wait%% = share of the clients' time "
+		   "waiting for the strategy lock, sleeps included (wall clock, not CPU; medians)\n");
 	txt_printf(f, "vs_%s = ratio of the medians, descriptive; the tested ratios (geometric "
 		   "means, 95%% interval, Holm) are in report.txt's Resolution section\n",
 		   base_variant ? "baseline" : "4k");
@@ -258,7 +258,7 @@ static void bufbench_table(FILE *f, const struct results *r, const char *base_va
 	struct table t = { .cols = 16 };
 	const char *head[] = { "kernel", "release", "model", "pages", "got", "lock", "strategy",
 			       "clients", "n", "tps_median", "min", "max", "spread%", "faults/ktxn",
-			       "spin%", base_variant ? "vs_baseline" : "vs_4k" };
+			       "wait%", base_variant ? "vs_baseline" : "vs_4k" };
 	t_row(&t, head);
 	for (size_t i = 0; i < n; i++) {
 		const struct cell *c = cells[i];
@@ -267,7 +267,7 @@ static void bufbench_table(FILE *f, const struct results *r, const char *base_va
 		char kc[96];
 		bool hf, hs;
 		double faults = median_of(c, "results.minor_faults_per_txn", &hf);
-		double share = median_of(c, "results.spin_share", &hs);
+		double share = median_of(c, "results.wait_share", &hs);
 		snprintf(cl, sizeof(cl), "%ld", c->clients);
 		snprintf(nn, sizeof(nn), "%zu", s.n);
 		r1(med, sizeof(med), s.med);
@@ -526,5 +526,11 @@ void write_summary(FILE *f, const struct report *rp)
 			fputc('\n', f);
 		any = true;
 		txt_printf(f, "left out: %s\n", r->excluded[i]);
+	}
+	for (size_t i = 0; i < r->nrefused; i++) {
+		if (!any)
+			fputc('\n', f);
+		any = true;
+		txt_printf(f, "timings refused: %s\n", r->refused[i]);
 	}
 }

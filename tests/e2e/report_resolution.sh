@@ -57,6 +57,11 @@ check "one run a cell: the report asks for REPEAT" grep -q 'No cell has 2 runs: 
 
 # A fill-phase run: the fill phase's tps gets its own line.
 cp -r "$top/tests/data/run-fill" "$tmp/fill"
+# Its --hold-events read inside the hold (before issue 24): declared clean
+# here, to test the resolution arithmetic on its timings.
+for f in "$tmp"/fill/runs/bufbench-*.json; do
+	jq '.config.in_hold_syscalls = []' "$f" > "$f.new" && mv "$f.new" "$f"
+done
 check "build/report exits 0 on the fill fixture" sh -c "'$top/build/report' '$tmp/fill' > '$tmp/out' 2>&1"
 check "the fill phase's tps is resolved on its own" grep -q '^- [^,]*, bufbench fill tps: varies by' "$tmp/fill/report.md"
 tests_done

@@ -33,8 +33,8 @@ if under_qemu_user; then
 fi
 share() { sed -n "s/^pages=$1 .* holds_faulted=\([0-9.]*\)% .*/\1/p" "$tmp/out"; }
 k4=$(share 4k)
-check "repro-min pops the whole 4 KB pool and prints tps, faulted holds and spin share" \
-	grep -Eq '^pages=4k .* tps=[0-9]+ holds_faulted=[0-9.]+% \(([0-9]+)/32784\) spin_share=' "$tmp/out"
+check "repro-min pops the whole 4 KB pool and prints tps, faulted holds and wait share" \
+	grep -Eq '^pages=4k .* tps=[0-9]+ holds_faulted=[0-9.]+% \(([0-9]+)/32784\) wait_share=' "$tmp/out"
 check "repro-min names the kernel and the model's source" grep -Eq '^kernel=.* model=' "$tmp/out"
 check "some 4 KB holds fault (first touch of a descriptor page under the lock: $k4%)" \
 	awk -v a="$k4" 'BEGIN { exit !(a > 0) }'

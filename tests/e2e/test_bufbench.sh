@@ -50,7 +50,7 @@ for f in tool schema config.clients config.duration_s config.warmup_s config.wor
 	results.latency_us.p99 results.latency_us.p999 results.latency_us.max results.hits \
 	results.misses results.evictions results.minor_faults results.major_faults \
 	results.minor_faults_per_txn results.vcsw results.ivcsw results.vcsw_per_txn \
-	results.ivcsw_per_txn results.cpu_user_s results.cpu_sys_s results.spin_share \
+	results.ivcsw_per_txn results.cpu_user_s results.cpu_sys_s results.wait_share results.cpu_spin_share \
 	locks.strategy.acquisitions locks.strategy.contended locks.strategy.spins \
 	locks.strategy.sleeps locks.strategy.wait_ns locks.strategy.hold_ns \
 	locks.strategy.max_hold_ns locks.strategy.max_wait_ns locks.strategy.hold_hist \
@@ -108,12 +108,34 @@ if run ev --hold-events --strategy global; then
 		'.config.hold_events and (.locks.strategy | .holds_with_fault > 0 and
 		 .holds_with_fault <= .acquisitions and .holds_with_switch <= .acquisitions and
 		 (.switch_hold_hist | add) == .holds_with_switch)' "$tmp/ev.json"
+	check "--hold-events reads outside the hold by default: window, no in-hold system call" \
+		jq -e '.config.hold_events_mode == "window" and .config.in_hold_syscalls == []' "$tmp/ev.json"
+	run evin --hold-events=in-hold --strategy global
+	check "--hold-events=in-hold says so: in_hold_syscalls lists hold_events" \
+		jq -e '.config.hold_events_mode == "in-hold" and .config.in_hold_syscalls == ["hold_events"]' \
+		"$tmp/evin.json"
 elif under_qemu_user; then
 	check "--hold-events under qemu-user (no perf events) fails saying so" \
 		grep -q 'no perf events here (qemu-user' "$tmp/ev.err"
 else
 	fail "--hold-events: $(cat "$tmp/ev.err")"
 fi
+
+# Hold records without the kernel's trace: T_tail per phase, the waiters' sleeps.
+if run rec --hold-records --steady 0.5 --duration 30; then
+	check "--hold-records: the fill phase has T_tail, count <= gaps, p50 <= p99 <= max" jq -e \
+		'.results.phases[] | select(.name == "fill") | .t_tail |
+		 .gaps > 0 and .count <= .gaps and .p50_us <= .p99_us and .p99_us <= .max_us and
+		 (.total_ms * 1000 - .mean_us * .count | fabs) < 1 + .total_ms' "$tmp/rec.json"
+	check "--hold-records: waiter sleeps match the lock's count, no kernel trace" jq -e \
+		'(.results.phases[] | select(.name == "fill") | .waiter_sleeps.count == .strategy.sleeps) and
+		 .evidence == null and .config.trace_kernel == false' "$tmp/rec.json"
+else
+	fail "--hold-records: $(cat "$tmp/rec.err")"
+fi
+check "the spin cost is measured: provenance.spin_cost_ns > 0, cpu_spin_share in [0, 1]" jq -e \
+	'.provenance.spin_cost_ns > 0 and .results.cpu_spin_share >= 0 and .results.cpu_spin_share <= 1' \
+	"$tmp/r4k.json"
 
 # rseq: runs where the kernel has the slice extension, else refuses clearly.
 set +e

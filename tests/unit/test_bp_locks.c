@@ -40,7 +40,7 @@ static struct shared *new_shared(enum lab_lock_kind kind, int stuck_limit)
 
 static void worker(struct shared *s, uint32_t me, int iters)
 {
-	struct lock_ctx c = { &s->stats[me], s->nodes, me, 0, "test lock", NULL, NULL };
+	struct lock_ctx c = { &s->stats[me], s->nodes, me, 0, "test lock", NULL, NULL, 0 };
 	spin_backend_start(&s->spin, me + 1);
 	for (int i = 0; i < iters; i++) {
 		lab_lock_acquire(&s->lock, &c);
@@ -115,7 +115,7 @@ static void test_stuck(void)
 	pid_t pid = fork();
 	if (pid == 0) {
 		dup2(pipefd[1], 2);
-		struct lock_ctx c = { &s->stats[0], s->nodes, 0, 0, "strategy lock", NULL, NULL };
+		struct lock_ctx c = { &s->stats[0], s->nodes, 0, 0, "strategy lock", NULL, NULL, 0 };
 		spin_backend_start(&s->spin, 7);
 		alarm(60);	/* the suite never hangs, even if detection breaks */
 		lab_lock_acquire(&s->lock, &c);
@@ -140,7 +140,7 @@ static void test_adaptive(void)
 	struct shared *s = new_shared(LOCK_TAS, 0);
 	spin_backend_start(&s->spin, 3);
 	int before = spin_local_spins_per_delay();
-	struct lock_wait w = { 0, 0 };
+	struct lock_wait w = { 0, 0, 0 };
 	/* Contended but never sleeping: a child releases the lock shortly. */
 	s->lock.tas = 1;
 	pid_t pid = fork();

@@ -16,7 +16,7 @@
 #include "lab_lock.h"
 #include "resilient_lock.h"
 
-static struct lock_ctx ctx = { NULL, NULL, 0, 0, "test lock", NULL, NULL };
+static struct lock_ctx ctx = { NULL, NULL, 0, 0, "test lock", NULL, NULL, 0 };
 
 static double ms_since(uint64_t t0)
 {

@@ -33,7 +33,7 @@ static void test_strategy(enum strategy_kind kind, uint32_t parts, const char *n
 	struct pool *p = fixture_pool(N, 64, kind, parts, 1, &seg);
 	struct lockstats ls;
 	memset(&ls, 0, sizeof(ls));
-	struct lock_ctx c = { &ls, p->mcs, 0, 0, "strategy lock", NULL, NULL };
+	struct lock_ctx c = { &ls, p->mcs, 0, 0, "strategy lock", NULL, NULL, 0 };
 	int seen[N] = { 0 }, distinct = 0;
 
 	/* Each call from another home: partitioned pools start in their own. */
@@ -79,7 +79,7 @@ static void test_passes(void)
 {
 	struct shmem_seg seg;
 	struct pool *p = fixture_pool(N, 64, STRATEGY_PG, 1, 1, &seg);
-	struct lock_ctx c = { NULL, p->mcs, 0, 0, "strategy lock", NULL, NULL };
+	struct lock_ctx c = { NULL, p->mcs, 0, 0, "strategy lock", NULL, NULL, 0 };
 	for (int i = 0; i < N; i++)
 		get(p, &c, 0);
 	set_all(p, 0, 0);
@@ -118,7 +118,7 @@ static void test_fill_stamp(enum strategy_kind kind, const char *name)
 {
 	struct shmem_seg seg;
 	struct pool *p = fixture_pool(N, 64, kind, 1, 1, &seg);
-	struct lock_ctx c = { NULL, p->mcs, 0, 0, "strategy lock", NULL, NULL };
+	struct lock_ctx c = { NULL, p->mcs, 0, 0, "strategy lock", NULL, NULL, 0 };
 	int early = 0;
 	for (int i = 0; i < N; i++) {
 		early |= strategy_fill_ns(&p->ctl->strategy) != 0;
@@ -141,7 +141,7 @@ static void test_pg19_lock_on_wrap(void)
 	struct pool *p = fixture_pool(N, 64, STRATEGY_PG19, 1, 1, &seg);
 	struct lockstats ls;
 	memset(&ls, 0, sizeof(ls));
-	struct lock_ctx c = { &ls, p->mcs, 0, 0, "strategy lock", NULL, NULL };
+	struct lock_ctx c = { &ls, p->mcs, 0, 0, "strategy lock", NULL, NULL, 0 };
 	CHECK(p->ctl->strategy.part[0].first_free < 0, "pg19: there is no freelist");
 	for (int i = 0; i < 7 * N + 3; i++) {
 		int32_t id = get(p, &c, 0);

@@ -69,7 +69,7 @@ static void test_backoff_matches_s_lock(void)
 	long hold_ns = 12 * 1000 * 1000;
 	pthread_t th;
 	pthread_create(&th, NULL, release_later, &hold_ns);
-	struct lock_wait w = { 0, 0 };
+	struct lock_wait w = { 0 };
 	double t0 = now_us();
 	bool contended = tas_acquire(&lock_byte, &w, "test");
 	double waited = now_us() - t0;
