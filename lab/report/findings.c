@@ -327,7 +327,7 @@ static void pages_preamble(const struct results *r, struct findings *fd)
 	}
 	if (strcmp(hp, "on") != 0 || kb != 2048)
 		return;
-	snprintf(fd->headline, sizeof(fd->headline),
+	snprintf(fd->preamble, sizeof(fd->preamble),
 		 "HUGEPAGES=on: every bufbench cell ran on 2 MB pages, the cure the report "
 		 "names (huge_pages=on), where a backend faults once per 2 MB of buffer "
 		 "descriptors instead of once per 64 KB, so \"no significant change\" between "

@@ -13,6 +13,7 @@
 #include "results.h"
 
 struct findings {
+	char preamble[1024];   /* what the run's page sizes mean, read first; may be "" */
 	char headline[4096];   /* one to three sentences per tool */
 	char caveats[2048];    /* emulation, spread and the like; may be "" */
 	char regzbot[64];      /* e.g. "7dadeaa6e851" or "v6.12..v7.0"; "" */

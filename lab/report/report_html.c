@@ -150,6 +150,10 @@ void write_html(FILE *f, const struct report *rp)
 		   "mail-ready <a href=\"report.txt\">report.txt</a>, <a href=\"summary.txt\">summary.txt</a>.</p>\n",
 		r->nruns, r->ncells);
 	fputs("<h2>Finding</h2>\n<div class=\"finding\"><p>", f);
+	if (rp->fd.preamble[0]) {
+		h(f, rp->fd.preamble);
+		fputs("</p><p>", f);
+	}
 	h(f, rp->fd.headline);
 	fputs("</p>", f);
 	if (rp->fd.caveats[0]) {

@@ -114,6 +114,8 @@ void write_md(FILE *f, const struct report *rp)
 	if (r->nsources)
 		write_sources_md(f, r);
 	md_printf(f, "\n## Finding\n\n");
+	if (rp->fd.preamble[0])
+		md_printf(f, "%s\n\n", rp->fd.preamble);
 	if (fill_present(r)) {
 		fill_headline(r, buf, sizeof(buf));
 		md_printf(f, "%s\n\n", buf);

@@ -264,6 +264,10 @@ void write_txt(FILE *f, const struct report *rp)
 		write_sources_txt(f, r);
 
 	tw_heading(f, "Finding");
+	if (fd->preamble[0]) {
+		tw_para(f, "", fd->preamble, 0);
+		fputc('\n', f);
+	}
 	if (fill_present(r)) {
 		/* The fill phase leads: that is where the mechanism lives. */
 		fill_headline(r, buf, sizeof(buf));
