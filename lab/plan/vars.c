@@ -12,18 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_vars.h"
 #include "plan.h"
-
-/* Every variable `make bench` takes, in the order the command shows them. */
-static const char *const known[] = {
-	"SCENARIO", "KERNEL", "HUGEPAGES", "BASELINE", "BASELINE_MODELS", "MODELS", "MODEL_SWITCH",
-	"PAGES", "CLIENTS", "LOCKS", "STRATEGY", "DURATION", "WARMUP", "REPEAT", "POOL",
-	"RELATION", "WORKLOAD", "FREELIST_STRIDE", "STEADY", "HOLD_EVENTS", "REPRO_MIN", "EVIDENCE", "SLICE_EXT_US",
-	"BUFBENCH_ARGS",
-	"PGBENCH", "PG_HUGE_PAGES", "PG_SHARED_BUFFERS", "PG_BUILTINS", "PG_SCALE", "PG_REPEAT",
-	"PG_DURATION", "PG_FILLFACTOR", "PG_COLD", "PG_BUFFERCACHE", "PROFILE", "PROFILE_FREQ", "PROFILE_CALLGRAPH",
-	"VCPUS", "MEM_MB", "ACCEL", "ICOUNT_SHIFT", "PIN_VCPUS", "GUEST_HUGEPAGES", "HOST_TOPOLOGY", "ICOUNT_EPOCH", "BOOTS", "ARCH", NULL,
-};
 
 #define MAX_ARGS 64
 static char *arg_name[MAX_ARGS], *arg_val[MAX_ARGS];
@@ -156,8 +146,8 @@ uint64_t parse_size(const char *var, const char *s)
 void command_line(char *buf, size_t len)
 {
 	size_t off = (size_t)snprintf(buf, len, "make bench");
-	for (int i = 0; known[i] && off < len; i++) {
-		const char *v = var_get(known[i]);
+	for (int i = 0; bench_vars[i] && off < len; i++) {
+		const char *v = var_get(bench_vars[i]);
 		if (!v)
 			continue;
 		bool plain = *v != '\0';
@@ -165,10 +155,10 @@ void command_line(char *buf, size_t len)
 			if (!isalnum((unsigned char)*c) && !strchr(",.-_:/+=@", *c))
 				plain = false;
 		if (plain) {
-			off += (size_t)snprintf(buf + off, len - off, " %s=%s", known[i], v);
+			off += (size_t)snprintf(buf + off, len - off, " %s=%s", bench_vars[i], v);
 			continue;
 		}
-		off += (size_t)snprintf(buf + off, len - off, " %s='", known[i]);
+		off += (size_t)snprintf(buf + off, len - off, " %s='", bench_vars[i]);
 		for (const char *c = v; *c && off + 5 < len; c++) {
 			if (*c == '\'')
 				off += (size_t)snprintf(buf + off, len - off, "'\\''");
