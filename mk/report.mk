@@ -56,27 +56,28 @@ ALL_TARGETS += $(B)/tests/test_fold
 
 # make report RUN=DIR [BASELINE=KERNEL/MODEL]; make flamegraph RUN=DIR
 # [DIFF=A,B]; make attach RUN=DIR [ATTACH_MAX_KB=1024].  Without RUN the
-# newest results directory is used.
+# newest results directory is used.  RUN, DIFF, RUNS and OUT reach the
+# scripts through the environment (DATA_VARS in the Makefile).
 REPORT_TOOLS = $(B)/report $(B)/stackfold $(B)/flamegraph
 
 report: config.mk
 	$(MAKE) $(REPORT_TOOLS)
-	scripts/report.sh $(RUN)
+	scripts/report.sh
 
 flamegraph: config.mk
 	$(MAKE) $(REPORT_TOOLS)
-	DIFF='$(DIFF)' scripts/flamegraph.sh $(RUN)
+	scripts/flamegraph.sh
 
 attach: config.mk
 	$(MAKE) $(REPORT_TOOLS)
-	scripts/attach.sh $(RUN)
+	scripts/attach.sh
 
 # make compare RUNS="results/A results/B ..." [BASELINE=results/A] [OUT=DIR]:
 # one report over several runs (boots, kernels, machines), written to
 # results/compare-<timestamp>/ unless OUT is given.
 compare: config.mk
 	$(MAKE) $(B)/compare
-	RUNS='$(RUNS)' OUT='$(OUT)' scripts/compare.sh
+	scripts/compare.sh
 .PHONY: compare
 
 # The browser test's screenshot reader (tests/e2e/report_browser.sh).
