@@ -142,6 +142,11 @@ void catalog_with_key(const char *top, const char *key, char *buf, size_t len);
 /* vars.c: the make variables. */
 const char *var_get(const char *name);	/* NULL when unset */
 void vars_from_args(int argc, char **argv, int first);
+/* Called by plan_die before it exits: a fuzz harness (tests/fuzz/fuzz_plan.c)
+ * jumps back from it to try the next input. */
+extern void (*plan_die_hook)(void);
+/* Forget the VAR=value arguments given so far (the fuzz harness's next input). */
+void vars_clear(void);
 _Noreturn void plan_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void plan_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void list_split(struct list *l, const char *var, const char *s);

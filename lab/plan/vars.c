@@ -35,6 +35,13 @@ void vars_from_args(int argc, char **argv, int first)
 	}
 }
 
+void vars_clear(void)
+{
+	for (int i = 0; i < nargs; i++)
+		free(arg_name[i]);
+	nargs = 0;
+}
+
 static const char *raw_get(const char *name)
 {
 	for (int i = nargs - 1; i >= 0; i--)
@@ -74,12 +81,16 @@ static void vsay(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+void (*plan_die_hook)(void);
+
 void plan_die(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vsay(fmt, ap);
 	va_end(ap);
+	if (plan_die_hook)
+		plan_die_hook();
 	exit(2);
 }
 
