@@ -73,7 +73,11 @@ restore_host_model() {
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'stop_unit; restore_host_model; hp_restore_all; rm -rf "$work"'
 # A signal stops the running unit and settles what arrived (below).
-trap 'interrupted=1' INT TERM HUP
+# Which signal: a SIGTERM from a batch system was recorded as "Ctrl-C".
+stopped_by=""
+trap 'interrupted=1 stopped_by="Ctrl-C, SIGINT"' INT
+trap 'interrupted=1 stopped_by="SIGTERM"' TERM
+trap 'interrupted=1 stopped_by="SIGHUP, the terminal closed"' HUP
 
 fmt_s() { if [ "$1" -ge 60 ]; then echo "$(($1 / 60))m$(($1 % 60))s"; else echo "${1}s"; fi; }
 field() { awk -F "$TAB" -v id="$1" -v n="$2" '$2 == id { print $n; exit }' "$3"; }
@@ -358,7 +362,7 @@ run_unit() {
 			if [ -n "$why" ]; then fail_cell "$id" "$why" "${con#"$rundir"/}"; continue; fi
 			if [ "$id" = "$cur" ]; then
 				case $end in
-				interrupted) fail_cell "$id" "interrupted (Ctrl-C)" "${con#"$rundir"/}" ;;
+				interrupted) fail_cell "$id" "interrupted ($stopped_by)" "${con#"$rundir"/}" ;;
 				*) fail_cell "$id" "$who ended ($end) during this cell" "${con#"$rundir"/}" ;;
 				esac
 				continue
