@@ -22,8 +22,9 @@ command -v jq >/dev/null || die "jq is needed; apt-get install jq"
 work=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$work"'
-# The variables given to make, as the playbook's fleet_vars.
-echo '{}' > "$work/vars.json"
+# The variables given to make, as the playbook's fleet_vars; the bundle
+# and the fetched archives go under this script's work directory.
+jq -n --arg t "$work" '{fleet_tmp: $t}' > "$work/vars.json"
 for v in ${FLEET_VARS:-}; do
 	val=$(printenv "$v" || true)
 	jq --arg k "$v" --arg v "$val" '.fleet_vars[$k] = $v' "$work/vars.json" > "$work/v" && mv "$work/v" "$work/vars.json"

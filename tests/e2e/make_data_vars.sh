@@ -77,5 +77,20 @@ INV
 	ANSIBLE_LOCAL_TEMP="$tmp/ansible-local" ANSIBLE_NOCOLOR=1 ansible-playbook -i "$tmp/inventory.yml" \
 		-e fleet_hosts=none_such -e allow_dirty=true "$top/fleet/playbook.yml" > "$tmp/fleet-ok.out" 2>&1 || rc=$?
 	check "fleet: plain host names pass the playbook (rc $rc)" test "$rc" = 0
+	# A fleet stopped by SIGTERM (its process group, as a terminal's Ctrl-C
+	# reaches it) leaves no bundle in the temporary directory.
+	mkdir -p "$tmp/t"
+	TMPDIR=$tmp/t ANSIBLE_LOCAL_TEMP="$tmp/ansible-local" ANSIBLE_NOCOLOR=1 \
+		ANSIBLE_ARGS="-e fleet_hosts=none_such -e allow_dirty=true" \
+		setsid make -s -C "$top" fleet INVENTORY="$tmp/inventory.yml" > "$tmp/fleet-kill.out" 2>&1 &
+	g=$!
+	i=0
+	until grep -q 'TASK \[The controller' "$tmp/fleet-kill.out" || [ $i -ge 120 ]; do sleep 0.5; i=$((i + 1)); done
+	kill -TERM "-$g" 2>/dev/null || true
+	wait "$g" 2>/dev/null || true
+	sleep 1
+	check "fleet: the bundle was made before the SIGTERM" grep -q 'TASK \[The controller' "$tmp/fleet-kill.out"
+	check "fleet: a fleet stopped by SIGTERM leaves no bundle behind" \
+		test -z "$(find "$tmp/t" -name 'preemptlab-fleet.*' -o -name '*.bundle' 2>/dev/null)"
 fi
 tests_done
