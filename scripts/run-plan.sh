@@ -43,7 +43,7 @@ PG_DURATION=$(bconf pg_duration) PG_SCALE=$(bconf pg_scale)
 
 work=$(mktemp -d)
 # What a run killed outright left is undone first; this run's is recorded.
-run_state_begin "$work"
+run_state_begin "$work" "$rundir"
 # The host's PostgreSQL runs as its own user and must reach its cluster.
 chmod 711 "$work"
 upid=""		# the running unit: QEMU's pid, or the host cell runner's group

@@ -10,6 +10,7 @@
 # gone, says what it left and undoes it:
 #   pid PID            the run (scripts/run-plan.sh)
 #   work DIR           its work directory
+#   rundir DIR         its results directory (no manifest when killed)
 #   unit PID host|guest the cell runner's process group, or QEMU
 #   hugepages KB N     huge pages of KB it has added so far (the last wins)
 # The files live in PREEMPTLAB_STATE_DIR (default /run/preemptlab: like a
@@ -68,6 +69,11 @@ run_state_recover() {
 					note "  $rs_n huge pages of ${rs_kb} kB it had reserved: could not give them back ($rs_pool)"
 				fi
 			done
+		rs_run=$(awk '$1 == "rundir" { sub(/^rundir /, ""); print; exit }' "$rs_f")
+		if [ -d "$rs_run/logs" ] && [ ! -f "$rs_run/manifest.json" ]; then
+			echo "killed outright: no manifest; found and undone by the run of pid $$" > "$rs_run/logs/killed-outright.txt"
+			note "  its results $rs_run have no manifest: marked (logs/killed-outright.txt)"
+		fi
 		rs_work=$(awk '$1 == "work" { print $2; exit }' "$rs_f")
 		case $rs_work in
 		"${TMPDIR:-/tmp}"/tmp.*)
@@ -91,11 +97,13 @@ run_state_recover() {
 	done
 }
 
-# run_state_begin WORK: undo what dead runs left, then start this run's file.
+# run_state_begin WORK RUNDIR: undo what dead runs left, then start this
+# run's file.
 run_state_begin() {
 	run_state_recover
 	RUN_STATE_FILE=$(run_state_dir)/run-$$.state
-	printf 'pid %s\nstarted %s\nwork %s\n' "$$" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$1" > "$RUN_STATE_FILE"
+	printf 'pid %s\nstarted %s\nwork %s\nrundir %s\n' "$$" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$1" "$2" \
+		> "$RUN_STATE_FILE"
 }
 
 run_state_end() {

@@ -71,6 +71,8 @@ if [ "$hp" = on ]; then
 	check "bench_killed: and that is said" grep -q 'huge pages of 2048 kB it had reserved: given back' "$tmp/next.out"
 fi
 check "bench_killed: no state file is left" test -z "$(ls "$tmp/state")"
+check "bench_killed: the killed run's results, without a manifest, are marked" \
+	sh -c "[ ! -f '$tmp/killed/manifest.json' ] && grep -q 'killed outright' '$tmp/killed/logs/killed-outright.txt'"
 
 # --- SIGTERM is recorded as SIGTERM ------------------------------------------
 PAGES=4k DURATION=30 REPEAT=1 sh "$top/scripts/bench.sh" "$tmp/term" > "$tmp/term.out" 2>&1 &
