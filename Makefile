@@ -39,6 +39,15 @@ BENCH_VARS = KERNEL HUGEPAGES BASELINE MODELS PAGES CLIENTS DURATION REPEAT PGBE
 # empty X, which they would read as "set to nothing" (BASELINE= means none).
 $(foreach v,$(BENCH_VARS),$(if $(filter undefined,$(origin $(v))),,$(eval export $(v))))
 
+# Paths the report and fleet targets take (make report RUN=..., compare
+# RUNS=... OUT=... BASELINE=..., flamegraph DIFF=..., fleet INVENTORY=...):
+# kept exactly as given, as simple variables that make never expands again
+# (a recursive one would run a $(shell ...) in them when a recipe used or
+# exported it), and handed to the scripts through the environment only;
+# no recipe splices them into its text, and the scripts check them.
+DATA_VARS = RUN RUNS OUT DIFF INVENTORY BASELINE FLEET_RESULTS
+$(foreach v,$(DATA_VARS),$(if $(filter undefined,$(origin $(v))),,$(eval override $(v) := $$(value $(v)))$(eval export $(v))))
+
 .PHONY: all test unit-test e2e-test bench report flamegraph attach kernel clean distclean lint configure-if-needed
 
 all: config.mk build-all
@@ -50,6 +59,7 @@ configure-if-needed: config.mk
 
 include mk/buffer_pool.mk
 include mk/plan.mk
+include mk/evidence.mk
 include mk/repro.mk
 -include mk/kernel.mk
 -include mk/pg.mk
@@ -118,6 +128,6 @@ FORCE:
 # an Ansible inventory (fleet/README.md); the variables given here reach
 # every host's make bench.
 fleet:
-	FLEET_VARS='$(foreach v,$(BENCH_VARS),$(if $(filter command line environment,$(origin $(v))),$(v)))' \
-		INVENTORY='$(INVENTORY)' OUT='$(OUT)' scripts/fleet.sh
+	FLEET_VARS='$(foreach v,$(BENCH_VARS),$(if $(filter command line environment override,$(origin $(v))),$(v)))' \
+		scripts/fleet.sh
 .PHONY: fleet

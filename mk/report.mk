@@ -23,7 +23,7 @@ ALL_TARGETS += $(B)/tests/test_stats $(B)/tests/test_json_read $(B)/tests/test_e
 REPORT_OBJS = $(addprefix $(B)/lab/report/, report_main.o results.o metrics.o compare.o pairs.o \
 	findings.o env.o repro.o escape.o outfile.o textfmt.o report_txt.o report_md.o report_html.o charts.o comparison.o svg.o fold.o flame.o \
 	profiles.o sampler.o micro.o summary.o fillphase.o evidence.o timeline.o resolution.o sources.o) $(REPORT_LIB_OBJS) \
-	$(B)/buffer_pool/vocab.o
+	$(B)/buffer_pool/vocab.o $(B)/lab/common/bench_vars.o
 
 $(B)/report: $(REPORT_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
@@ -56,27 +56,28 @@ ALL_TARGETS += $(B)/tests/test_fold
 
 # make report RUN=DIR [BASELINE=KERNEL/MODEL]; make flamegraph RUN=DIR
 # [DIFF=A,B]; make attach RUN=DIR [ATTACH_MAX_KB=1024].  Without RUN the
-# newest results directory is used.
+# newest results directory is used.  RUN, DIFF, RUNS and OUT reach the
+# scripts through the environment (DATA_VARS in the Makefile).
 REPORT_TOOLS = $(B)/report $(B)/stackfold $(B)/flamegraph
 
 report: config.mk
 	$(MAKE) $(REPORT_TOOLS)
-	scripts/report.sh $(RUN)
+	scripts/report.sh
 
 flamegraph: config.mk
 	$(MAKE) $(REPORT_TOOLS)
-	DIFF='$(DIFF)' scripts/flamegraph.sh $(RUN)
+	scripts/flamegraph.sh
 
 attach: config.mk
 	$(MAKE) $(REPORT_TOOLS)
-	scripts/attach.sh $(RUN)
+	scripts/attach.sh
 
 # make compare RUNS="results/A results/B ..." [BASELINE=results/A] [OUT=DIR]:
 # one report over several runs (boots, kernels, machines), written to
 # results/compare-<timestamp>/ unless OUT is given.
 compare: config.mk
 	$(MAKE) $(B)/compare
-	RUNS='$(RUNS)' OUT='$(OUT)' scripts/compare.sh
+	scripts/compare.sh
 .PHONY: compare
 
 # The browser test's screenshot reader (tests/e2e/report_browser.sh).

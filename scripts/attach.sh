@@ -15,6 +15,14 @@
 # dropped is listed in manifest.json and on stderr.  The source is never
 # dropped: when the rest does not fit, the error lists the largest files.
 # ATTACH_FULL_CONFIG=1 adds whole kernel configs (not just excerpts).
+# ATTACH_FILE_MAX_KB (default 65536): a file of the run over this is left
+# out (it would not fit anyway; a sparse or endless one must not be read).
+#
+# An attachment goes to a public list, so only the run's own files go in:
+# regular files whose real path is inside the run directory (no symlink
+# out of it, no FIFO or device, which hung or never ended), and kernel
+# configs only from the lab's kernel cache or this host's /boot for the
+# run's own release; a manifest naming /etc/passwd names no config.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
@@ -26,10 +34,38 @@ max_kb=${ATTACH_MAX_KB:-1024}
 case $max_kb in
 '' | *[!0-9]*) die "ATTACH_MAX_KB=$max_kb is not a number of KiB" ;;
 esac
+file_max_kb=${ATTACH_FILE_MAX_KB:-65536}
+case $file_max_kb in
+'' | *[!0-9]*) die "ATTACH_FILE_MAX_KB=$file_max_kb is not a number of KiB" ;;
+esac
 command -v jq >/dev/null || die "jq is needed for the manifest: apt-get install jq"
 
 # The report is always regenerated: the attachment must match the data.
 "$here/report.sh" "$dir" >/dev/null
+
+dir_real=$(realpath "$dir")
+
+# own_file FILE [UNDER]: FILE is a regular file (not a link, FIFO or
+# device) whose real path is inside UNDER (default: the run directory), of
+# at most ATTACH_FILE_MAX_KB; otherwise say why it is left out.
+own_file() {
+	of_under=${2:-$dir_real}
+	[ -e "$1" ] || [ -L "$1" ] || return 1
+	if [ -L "$1" ] || [ ! -f "$1" ]; then
+		note "left out of the attachment: $(basename "$1") is not a regular file (a link, FIFO or device)"
+		return 1
+	fi
+	case $(realpath "$1") in
+	"$of_under"/*) ;;
+	*) note "left out of the attachment: $(basename "$1") lies outside $of_under"; return 1 ;;
+	esac
+	if [ "$(stat -c %s "$1")" -gt $((file_max_kb * 1024)) ]; then
+		note "left out of the attachment: $(basename "$1") is over ATTACH_FILE_MAX_KB=$file_max_kb"
+		return 1
+	fi
+}
+# take FILE DEST: copy FILE to DEST when it is the run's own.
+take() { if own_file "$1"; then cp -P "$1" "$2"; fi; }
 
 name=preemptlab-$(basename "$dir")
 tmp=$(mktemp -d)
@@ -38,20 +74,22 @@ on_exit 'rm -rf "$tmp"'
 st=$tmp/$name
 mkdir -p "$st/runs" "$st/kernel-configs"
 
+# report.sh has just written the reports: they are the run's own files.
 cp "$dir/report.txt" "$dir/report.md" "$st/"
 [ -f "$dir/report.html" ] && cp "$dir/report.html" "$st/"
-cp "$dir"/runs/*.json "$st/runs/"
-[ -f "$dir/manifest.json" ] && cp "$dir/manifest.json" "$st/bench-manifest.json"
-[ -f "$dir/summary.txt" ] && cp "$dir/summary.txt" "$st/"
+for f in "$dir"/runs/*.json; do take "$f" "$st/runs/"; done
+ls "$st"/runs/*.json > /dev/null 2>&1 || die "no run document of $dir is a regular file inside it"
+take "$dir/manifest.json" "$st/bench-manifest.json"
+take "$dir/summary.txt" "$st/"
 for f in "$dir"/*.svg; do
-	[ -f "$f" ] && cp "$f" "$st/"
+	take "$f" "$st/"
 done
 # Small logs a reader needs: what failed or was skipped, the uncontended
 # costs the report quotes (bufmicro) and PostgreSQL's non-default settings.
 if [ -d "$dir/logs" ]; then
 	for f in "$dir"/logs/failed*.txt "$dir"/logs/skipped.txt "$dir"/logs/bufmicro*.json \
 		"$dir"/logs/postgresql-*.conf "$dir"/logs/repro-min-*.txt; do
-		[ -f "$f" ] && { mkdir -p "$st/logs"; cp "$f" "$st/logs/"; }
+		own_file "$f" && { mkdir -p "$st/logs"; cp -P "$f" "$st/logs/"; }
 	done
 fi
 
@@ -59,19 +97,25 @@ fi
 # is in /boot.  Excerpts keep what matters to this regression.
 configs=$tmp/configs.txt
 : > "$configs"
-if [ -f "$dir/manifest.json" ]; then
-	jq -r '.. | objects | .config? // empty | strings' "$dir/manifest.json" >> "$configs" 2>/dev/null || true
+if [ -f "$st/bench-manifest.json" ]; then
+	jq -r '.. | objects | .config? // empty | strings' "$st/bench-manifest.json" >> "$configs" 2>/dev/null || true
 fi
 # A release is a document's word: one that is not a plain file name (a
 # path, a glob) names no config of this host.
-jq -r 'select(.provenance.kernel_label == "host") | .provenance.kernel_release' "$dir"/runs/*.json 2>/dev/null |
+jq -r 'select(.provenance.kernel_label == "host") | .provenance.kernel_release' "$st"/runs/*.json 2>/dev/null |
 	sort -u | while IFS= read -r rel; do
 	case $rel in '' | .* | *[!A-Za-z0-9._+~-]*) continue ;; esac
 	if [ -f "/boot/config-$rel" ]; then echo "/boot/config-$rel" >> "$configs"; fi
 done
 sort -u "$configs" -o "$configs"
+# Configs only from the lab's own kernel cache (the manifest's) or /boot
+# (the host's, named by its release just above).
+cache_real=$(realpath "${PREEMPTLAB_CACHE:-$top/kernels/cache}" 2>/dev/null || echo /nonexistent)
 while IFS= read -r c; do
-	[ -f "$c" ] || continue
+	case $c in
+	/boot/config-*) own_file "$c" /boot || continue ;;
+	*) own_file "$c" "$cache_real" || continue ;;
+	esac
 	base=$(basename "$(dirname "$c")")-$(basename "$c")
 	grep -E '^(# )?CONFIG_(PREEMPT|HZ|NO_HZ|RSEQ|SCHED_|TRANSPARENT_HUGEPAGE|HUGETLB|NUMA|KVM_GUEST|PARAVIRT|LOCALVERSION|CC_VERSION_TEXT)' "$c" \
 		> "$st/kernel-configs/$base.excerpt" || true
@@ -84,7 +128,7 @@ rmdir "$st/kernel-configs" 2>/dev/null || true
 # guest, so nothing of them goes in unchecked: build/report quotes every
 # value of the make line for sh, and the revision must look like one.
 cmd=$("$top/build/report" --reproduce-command "$dir")
-rev=$(jq -r '.provenance.lab_revision // empty' "$dir"/runs/*.json | sort -u | head -n 1)
+rev=$(jq -r '.provenance.lab_revision // empty' "$st"/runs/*.json | sort -u | head -n 1)
 case $rev in
 *[!A-Za-z0-9._+-]*)
 	note "the documents' lab_revision is not a git revision (characters outside [A-Za-z0-9._+-]); reproduce.sh says unknown"
@@ -106,7 +150,7 @@ else
 	git -C "$top" archive --format=tar --prefix=preemptlab-src/ "$src_commit" | gzip -n -9 > "$st/source.tar.gz"
 	src_sha=$(sha256sum "$st/source.tar.gz" | cut -d' ' -f1)
 	if [ "$dirty" = true ]; then
-		if [ -s "$dir/logs/lab-dirty.patch" ]; then
+		if [ -s "$dir/logs/lab-dirty.patch" ] && own_file "$dir/logs/lab-dirty.patch"; then
 			cp "$dir/logs/lab-dirty.patch" "$st/source-dirty.patch"
 			patch=source-dirty.patch
 			src_note="the run's tree had uncommitted changes: source-dirty.patch holds them as they were when the run started; reproduce.sh applies it"
@@ -122,7 +166,7 @@ fi
 # the same kernel.
 cp "$top/repro/repro-min.c" "$st/"
 if ! ls "$st"/logs/repro-min-*.txt >/dev/null 2>&1; then
-	if jq -r '.provenance.kernel_release' "$dir"/runs/*.json 2>/dev/null | grep -qxF "$(uname -r)" &&
+	if jq -r '.provenance.kernel_release' "$st"/runs/*.json 2>/dev/null | grep -qxF "$(uname -r)" &&
 		[ -x "$top/build/repro-min" ]; then
 		mkdir -p "$st/logs"
 		"$here/repro-min.sh" > "$st/logs/repro-min-host-now.txt" 2>&1 ||

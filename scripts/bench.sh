@@ -44,11 +44,14 @@ fi
 
 # The runner is a background job so that a signal here reaches it at once:
 # it stops the running unit, settles what arrived and writes the manifest.
-# (A background job ignores SIGINT in sh: TERM carries every signal on.)
+# (A background job ignores SIGINT in sh: USR1 carries Ctrl-C on, so that
+# the run records which signal stopped it; TERM and HUP go as they came.)
 status=0
 "$here/run-plan.sh" "$rundir" ${initrd:+"$initrd"} &
 runner=$!
-trap 'kill -TERM "$runner" 2>/dev/null || true' INT TERM HUP
+trap 'kill -USR1 "$runner" 2>/dev/null || true' INT
+trap 'kill -TERM "$runner" 2>/dev/null || true' TERM
+trap 'kill -HUP "$runner" 2>/dev/null || true' HUP
 while :; do
 	rc=0; wait "$runner" || rc=$?
 	kill -0 "$runner" 2>/dev/null || { status=$rc; break; }

@@ -37,6 +37,19 @@ on_exit() {
 	trap 'exit 129' HUP
 }
 
+# data_var NAME: dies when the variable NAME (a path or a list of them
+# from make's command line: RUN, RUNS, OUT, INVENTORY) holds a control
+# character.  make hands these to scripts through the environment, as
+# data; a newline or an escape in one would still split the lines of what
+# is written from it or reach a terminal.
+data_var() {
+	eval "dv_val=\${$1:-}"
+	# shellcheck disable=SC2154 # dv_val is set by the eval above
+	case $dv_val in
+	*[[:cntrl:]]*) die "$1 holds a control character (newline, tab, escape): give a plain path" ;;
+	esac
+}
+
 # split_list "a,b c": print the items of a comma or space separated list.
 split_list() { echo "$1" | tr ',' ' '; }
 

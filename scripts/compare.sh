@@ -11,10 +11,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(lab_top)
 usage='make compare RUNS="results/A results/B" [BASELINE=results/A] [OUT=DIR]'
 [ -n "${RUNS:-}" ] || die "RUNS is empty: $usage"
+# make hands RUNS, OUT and BASELINE over as data (the environment); here
+# they are checked (data_var, and each directory below).
+data_var OUT
+data_var BASELINE
 [ -x "$top/build/compare" ] || die "$top/build/compare is missing; run make"
 n=0
 set -f
 for d in $RUNS; do
+	case $d in *[[:cntrl:]]*) die "RUNS holds a control character (escape, carriage return): give plain paths" ;; esac
 	[ -d "$d/runs" ] || die "RUNS: $d is not a results directory (no runs/ in it): $usage"
 	n=$((n + 1))
 done

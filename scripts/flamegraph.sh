@@ -15,6 +15,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 # shellcheck source=scripts/report-lib.sh
 . "$here/report-lib.sh"
+# DIFF (from make, as data): two cell names, nothing but what kernel,
+# model and page names hold.
+case ${DIFF:-} in
+*[!A-Za-z0-9._/,:+-]*) die "DIFF has a character no cell name has (only A-Z a-z 0-9 . _ / , : + -): DIFF=KERNEL/MODEL,KERNEL/MODEL" ;;
+esac
 report_args "${1:-}" flamegraph
 
 "$here/flamegraph-fold.sh" "$dir" >/dev/null

@@ -11,6 +11,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
 top=$(lab_top)
+data_var INVENTORY
+data_var OUT
+data_var FLEET_RESULTS
 [ -n "${INVENTORY:-}" ] || die "INVENTORY is empty: make fleet INVENTORY=fleet/inventory.yml (from fleet/inventory.example)"
 [ -f "$INVENTORY" ] || die "INVENTORY=$INVENTORY: no such file (copy fleet/inventory.example)"
 command -v ansible-playbook >/dev/null ||
@@ -19,14 +22,22 @@ command -v jq >/dev/null || die "jq is needed; apt-get install jq"
 work=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$work"'
-# The variables given to make, as the playbook's fleet_vars.
-echo '{}' > "$work/vars.json"
+# The variables given to make, as the playbook's fleet_vars; the bundle
+# and the fetched archives go under this script's work directory.
+jq -n --arg t "$work" '{fleet_tmp: $t}' > "$work/vars.json"
 for v in ${FLEET_VARS:-}; do
 	val=$(printenv "$v" || true)
 	jq --arg k "$v" --arg v "$val" '.fleet_vars[$k] = $v' "$work/vars.json" > "$work/v" && mv "$work/v" "$work/vars.json"
 done
-[ -z "${OUT:-}" ] || jq --arg o "$OUT" '.fleet_compare_out = $o' "$work/vars.json" > "$work/v" && mv "$work/v" "$work/vars.json"
-[ -z "${FLEET_RESULTS:-}" ] || jq --arg o "$FLEET_RESULTS" '.fleet_results = $o' "$work/vars.json" > "$work/v" && mv "$work/v" "$work/vars.json"
+# "[ -z X ] || jq ... && mv" ran the mv when X was empty (issue 28, D2).
+if [ -n "${OUT:-}" ]; then
+	jq --arg o "$OUT" '.fleet_compare_out = $o' "$work/vars.json" > "$work/v"
+	mv "$work/v" "$work/vars.json"
+fi
+if [ -n "${FLEET_RESULTS:-}" ]; then
+	jq --arg o "$FLEET_RESULTS" '.fleet_results = $o' "$work/vars.json" > "$work/v"
+	mv "$work/v" "$work/vars.json"
+fi
 set -f
 # shellcheck disable=SC2086 # ANSIBLE_ARGS are several words
 ansible-playbook -i "$INVENTORY" -e "@$work/vars.json" ${ANSIBLE_ARGS:-} "$top/fleet/playbook.yml"

@@ -26,6 +26,9 @@ hp_note_added() { # SIZE_KB PAGES
 		[ "${hp_e%%:*}" = "$1" ] || hp_rest="$hp_rest $hp_e"
 	done
 	HP_ADDED="$hp_rest $1:$hp_total"
+	# In the run's state file (run-state.sh): a run killed outright
+	# cannot give them back itself; the next one does.
+	[ -z "${RUN_STATE_FILE:-}" ] || echo "hugepages $1 $hp_total" >> "$RUN_STATE_FILE"
 }
 
 hp_pool() { echo "/sys/kernel/mm/hugepages/hugepages-${1}kB"; }
@@ -72,6 +75,7 @@ hp_restore_all() {
 		hp_left=$((hp_now - ${hp_e#*:}))
 		[ "$hp_left" -lt 0 ] && hp_left=0
 		echo "$hp_left" > "$hp_dir/nr_hugepages" 2>/dev/null || true
+		[ -z "${RUN_STATE_FILE:-}" ] || echo "hugepages ${hp_e%%:*} 0" >> "$RUN_STATE_FILE"
 	done
 	HP_ADDED=""
 }

@@ -21,6 +21,9 @@ set -eu
 case $# in 2|3|4) ;; *) die "usage: $0 CHANNEL RUNS [LOGS [PERF]]" ;; esac
 chan=$1 runs=$2 logs=${3:-$2/../logs} perf=${4:-$2/../perf}
 [ -f "$chan" ] || exit 0
+perf_mb=${PREEMPTLAB_PERF_MAX_MB:-256}
+case $perf_mb in '' | *[!0-9]*) die "PREEMPTLAB_PERF_MAX_MB=$perf_mb is not a number of MB" ;; esac
+perf_max=$((perf_mb << 20))
 mkdir -p "$runs" "$logs"
 tmp=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
@@ -79,12 +82,24 @@ while read -r ev id rest; do
 	esac
 	# Profiles are large and this runs every second: one checked once is done.
 	if [ "$kind" = perf ] && [ -f "$dest" ]; then echo "$ok $id"; continue; fi
+	if [ "$kind" = perf ] && [ -f "$logs/perf-refused-$id.txt" ]; then echo "bad $id"; continue; fi
 	base64 -d < "$tmp/$key.b64" > "$tmp/$key.out" 2>/dev/null || true
 	if [ "$(wc -c < "$tmp/$key.out")" = "$bytes" ] &&
 		[ "$(sha256sum < "$tmp/$key.out" | cut -d' ' -f1)" = "$sum" ]; then
 		if [ "$kind" = perf ]; then
 			mkdir -p "$perf"
-			if ! gzip -dc < "$tmp/$key.out" > "$tmp/$key.txt"; then echo "bad $id"; continue; fi
+			# A guest's gzip may unpack to anything (100 MB from 97 KB): at most
+			# PREEMPTLAB_PERF_MAX_MB (default 256) of text, else refused.
+			if ! gzip -t < "$tmp/$key.out" 2>/dev/null; then echo "bad $id"; continue; fi
+			gzip -dc < "$tmp/$key.out" 2>/dev/null | head -c $((perf_max + 1)) > "$tmp/$key.txt" || true
+			if [ "$(wc -c < "$tmp/$key.txt")" -gt "$perf_max" ]; then
+				rm -f "$tmp/$key.txt"
+				why="channel: profile $id unpacks to over PREEMPTLAB_PERF_MAX_MB=$((perf_max >> 20)) MB: refused"
+				printf '%s\n' "$why" > "$logs/perf-refused-$id.txt"
+				note "$why"
+				echo "bad $id"
+				continue
+			fi
 			mv "$tmp/$key.txt" "$dest"
 		else
 			[ -f "$dest" ] || mv "$tmp/$key.out" "$dest"

@@ -5,6 +5,9 @@
 # else the newest results/*/ with runs in it.
 run_dir_arg() {
 	d=${1:-${RUN:-}}
+	case $d in
+	*[[:cntrl:]]*) die "RUN holds a control character (newline, tab, escape): give a plain path" ;;
+	esac
 	if [ -z "$d" ]; then
 		# Directory names start with a UTC timestamp: the last sorts newest.
 		d=""

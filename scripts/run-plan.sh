@@ -18,6 +18,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 # shellcheck source=scripts/hugepages.sh
 . "$here/hugepages.sh"
+# shellcheck source=scripts/run-state.sh
+. "$here/run-state.sh"
 case $# in 1|2) ;; *) die "usage: $0 RUNDIR [INITRAMFS]" ;; esac
 rundir=$(cd "$1" && pwd)
 base_initrd=${2:-}
@@ -40,6 +42,8 @@ DURATION=$(bconf duration) WARMUP=$(bconf warmup)
 PG_DURATION=$(bconf pg_duration) PG_SCALE=$(bconf pg_scale)
 
 work=$(mktemp -d)
+# What a run killed outright left is undone first; this run's is recorded.
+run_state_begin "$work" "$rundir"
 # The host's PostgreSQL runs as its own user and must reach its cluster.
 chmod 711 "$work"
 upid=""		# the running unit: QEMU's pid, or the host cell runner's group
@@ -71,9 +75,13 @@ restore_host_model() {
 	[ "$host_model_after" = "$host_model_before" ] || note "the host's model is $host_model_after, not $host_model_before as before"
 }
 # shellcheck disable=SC2016 # expanded when the trap runs
-on_exit 'stop_unit; restore_host_model; hp_restore_all; rm -rf "$work"'
+on_exit 'stop_unit; restore_host_model; hp_restore_all; rm -rf "$work"; run_state_end'
 # A signal stops the running unit and settles what arrived (below).
-trap 'interrupted=1' INT TERM HUP
+# Which signal: a SIGTERM from a batch system was recorded as "Ctrl-C".
+stopped_by=""
+trap 'interrupted=1 stopped_by="Ctrl-C, SIGINT"' INT USR1
+trap 'interrupted=1 stopped_by="SIGTERM"' TERM
+trap 'interrupted=1 stopped_by="SIGHUP, the terminal closed"' HUP
 
 fmt_s() { if [ "$1" -ge 60 ]; then echo "$(($1 / 60))m$(($1 % 60))s"; else echo "${1}s"; fi; }
 field() { awk -F "$TAB" -v id="$1" -v n="$2" '$2 == id { print $n; exit }' "$3"; }
@@ -242,6 +250,7 @@ run_unit() {
 			setsid sh "$top/guest/runner.sh" "$work/$uid.conf" "$work/todo" "$chan" "$work" \
 				> "$con" 2>&1 < /dev/null &
 			upid=$!
+			run_state_add unit "$upid" host
 			note "host unit: $(uname -r), $(nproc) CPUs"
 		else
 			mkdir -p "$work/boot/plan"
@@ -252,6 +261,7 @@ run_unit() {
 			"$here/qemu-boot.sh" "$K_IMAGE" "$work/boot.cpio.gz" "$cmdline" "$accel" \
 				"$(bconf vcpus)" "$(bconf mem_mb)" "$con" "$chan" > "$rundir/logs/qemu-$tag.log" 2>&1 &
 			upid=$!
+			run_state_add unit "$upid" guest
 			note "booted $K_LABEL ($K_RELEASE) under $accel: $(bconf vcpus) vCPUs, $(bconf mem_mb) MB${guest_hp:+ on $guest_hp pages}, '$cmdline'"
 			# Each vCPU thread on its own host CPU (the plan's), under KVM
 			# unless PIN_VCPUS=on asks it of any accelerator.
@@ -362,7 +372,7 @@ run_unit() {
 			if [ -n "$why" ]; then fail_cell "$id" "$why" "${con#"$rundir"/}"; continue; fi
 			if [ "$id" = "$cur" ]; then
 				case $end in
-				interrupted) fail_cell "$id" "interrupted (Ctrl-C)" "${con#"$rundir"/}" ;;
+				interrupted) fail_cell "$id" "interrupted ($stopped_by)" "${con#"$rundir"/}" ;;
 				*) fail_cell "$id" "$who ended ($end) during this cell" "${con#"$rundir"/}" ;;
 				esac
 				continue
@@ -412,7 +422,7 @@ while IFS=$TAB read -r uid kind role _asked _label boot_model _rest; do
 	[ "$kind" = host ] || boots_left=$((boots_left - 1))
 	run_unit "$uid" "$kind" "$role" "$boot_model" < /dev/null
 done < "$plan/units.tsv"
-trap - INT TERM HUP
+trap - INT TERM HUP USR1
 stop_unit
 restore_host_model
 hp_restore_all

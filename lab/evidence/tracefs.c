@@ -2,6 +2,7 @@
 
 #include "trace_join.h"
 #include "trace_ns.h"
+#include "tracefs_reap.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -130,6 +131,7 @@ int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi, char *
 	memset(t, 0, sizeof(*t));
 	if (find_root(t, err, errlen) != 0)
 		return -1;
+	tracefs_reap(t->root, stderr);
 	snprintf(t->dir, sizeof(t->dir), "%s/instances/preemptlab-%d", t->root, (int)getpid());
 	if (mkdir(t->dir, 0700) != 0) {
 		snprintf(err, errlen, "cannot create the tracefs instance %s: %s (read-only "

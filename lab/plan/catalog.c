@@ -109,7 +109,10 @@ static void set_models(struct kernel_ref *k, const char *top, const char *series
 		if (!vocab_find(&vocab_models, k->models.item[i], NULL))
 			plan_die("kernels/%s lists model '%s', which the lab does not know", series,
 				 k->models.item[i]);
-	snprintf(k->default_model, sizeof(k->default_model), "%s", def);
+	/* A catalog's word, not a model of the vocabulary, if it does not fit. */
+	if (strlen(def) >= sizeof(k->default_model))
+		plan_die("kernels/%s: default model '%s' is no model the lab knows", series, def);
+	memcpy(k->default_model, def, strlen(def) + 1);
 }
 
 void catalog_resolve(const char *top, const char *asked, const char *var, struct kernel_ref *k)

@@ -5,9 +5,12 @@
  * the host's huge pages (GUEST_HUGEPAGES).  The runner applies the plan;
  * nothing here needs KVM.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "plan.h"
 
@@ -24,7 +27,15 @@ void kvm_host(struct plan *p)
 	const char *file = var_get("HOST_TOPOLOGY");
 	char err[512];
 	if (file) {
-		FILE *f = fopen(file, "r");
+		/* A FIFO or a device blocked the planner or never ended. */
+		struct stat st;
+		int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (1 << 20))) {
+			close(fd);
+			plan_die("HOST_TOPOLOGY=%s is not a regular file of at most 1 MiB; give "
+				 "`lscpu -p=CPU,SOCKET,CORE` of the host, saved to a file", file);
+		}
+		FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 		if (!f)
 			plan_die("HOST_TOPOLOGY=%s cannot be read; give `lscpu -p=CPU,SOCKET,CORE` "
 				 "of the host, saved to a file", file);

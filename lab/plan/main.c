@@ -63,6 +63,7 @@ int main(int argc, char **argv)
 	if (!bufbench[0])
 		snprintf(bufbench, sizeof(bufbench), "%s/build/bufbench", top);
 	vars_from_args(argc, argv, optind);
+	plan_forced();	/* FORCE=yes is refused even when no limit is reached */
 
 	static struct plan p;
 	plan_settings(&p, top);

@@ -11,6 +11,7 @@
 #ifndef PREEMPTLAB_PLAN_H
 #define PREEMPTLAB_PLAN_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +21,13 @@
 
 #define PLAN_MAX_LIST 32
 #define PLAN_MAX_UNITS 64
+/*
+ * A plan past these is refused unless FORCE=1 (issue 28, D6): REPEAT=1000
+ * with 32 client counts took 1.5 GB in --check, and a host plan of 96,000
+ * cells (about 12 days) was accepted without a word.
+ */
+#define PLAN_MAX_CELLS 20000
+#define PLAN_MAX_HOURS 72
 #define PLAN_NAME 96
 
 struct list {
@@ -29,7 +37,7 @@ struct list {
 
 /* A kernel as the catalog (kernels/<series>) describes it, unfetched. */
 struct kernel_ref {
-	char asked[256];	/* as the user typed it */
+	char asked[PATH_MAX];	/* as the user typed it (var_get: under PATH_MAX) */
 	char label[PLAN_NAME];	/* the series, the image's file name, or host */
 	char source[16];	/* apt, build, path, host */
 	struct list models;	/* models it accepts; empty when unknown */
@@ -68,7 +76,7 @@ struct unit {
 
 struct plan {
 	/* Asked (only what the user set) and resolved settings. */
-	char kernel_asked[256], baseline_asked[256];
+	char kernel_asked[PATH_MAX], baseline_asked[PATH_MAX];
 	struct kernel_ref kernel, baseline;
 	bool has_baseline;
 	/* The baseline's models run on the kernel under test itself. */
@@ -134,11 +142,18 @@ void catalog_with_key(const char *top, const char *key, char *buf, size_t len);
 /* vars.c: the make variables. */
 const char *var_get(const char *name);	/* NULL when unset */
 void vars_from_args(int argc, char **argv, int first);
+/* Called by plan_die before it exits: a fuzz harness (tests/fuzz/fuzz_plan.c)
+ * jumps back from it to try the next input. */
+extern void (*plan_die_hook)(void);
+/* Forget the VAR=value arguments given so far (the fuzz harness's next input). */
+void vars_clear(void);
 _Noreturn void plan_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void plan_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void list_split(struct list *l, const char *var, const char *s);
 bool list_has(const struct list *l, const char *s);
 long parse_count(const char *var, const char *s, long min, long max);
+/* FORCE=1 given: plan beyond PLAN_MAX_CELLS, PLAN_MAX_HOURS and the host's RAM. */
+bool plan_forced(void);
 uint64_t parse_size(const char *var, const char *s);
 void command_line(char *buf, size_t len);
 

@@ -197,7 +197,12 @@ static void icount_epoch(struct plan *p)
 			memset(&tm, 0, sizeof(tm));
 			end = strptime(e, "%Y-%m-%d", &tm);
 		}
-		if (!end || *end || tm.tm_year < 70 || tm.tm_year > 1100)
+		/* strptime takes 2026-02-31: timegm rolls it over to March. */
+		struct tm norm = tm;
+		bool real = timegm(&norm) != (time_t)-1 && norm.tm_mday == tm.tm_mday &&
+			    norm.tm_mon == tm.tm_mon && norm.tm_hour == tm.tm_hour &&
+			    norm.tm_min == tm.tm_min && norm.tm_sec == tm.tm_sec;
+		if (!end || *end || !real || tm.tm_year < 70 || tm.tm_year > 1100)
 			plan_die("ICOUNT_EPOCH=%s: give the guest's boot time in UTC as "
 				 "YYYY-MM-DDTHH:MM:SS or YYYY-MM-DD (e.g. ICOUNT_EPOCH=2026-01-01)", e);
 	}

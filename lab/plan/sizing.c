@@ -86,17 +86,23 @@ static long mb_of(uint64_t bytes)
 	return (long)((bytes + (1u << 20) - 1) >> 20);
 }
 
-static long available_mb(void)
+/* A /proc/meminfo line's value in MB ("MemAvailable: %ld kB"); -1 without it. */
+static long meminfo_mb(const char *format)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
 	char line[256];
 	long kb = -1;
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+		if (sscanf(line, format, &kb) == 1)
 			break;
 	if (f)
 		fclose(f);
 	return kb < 0 ? -1 : kb / 1024;
+}
+
+static long available_mb(void)
+{
+	return meminfo_mb("MemAvailable: %ld kB");
 }
 
 static void drop(struct list *l, const char *item)
@@ -175,6 +181,11 @@ void plan_sizing(struct plan *p, const char *bufbench)
 	/* SCENARIO=seed: the pool is 30% of what the guest has beside its 1 GB pages. */
 	if (p->seed_guest_mem_mb + (has_1g ? p->hp1g * 1024 : 0) > need)
 		need = p->seed_guest_mem_mb + (has_1g ? p->hp1g * 1024 : 0);
+	/* A guest larger than the host's RAM swaps or is killed (issue 28). */
+	long total = meminfo_mb("MemTotal: %ld kB");
+	if (p->mem_given && total > 0 && p->mem_mb > total && !plan_forced())
+		plan_die("MEM_MB=%ld is more than this host's RAM (%ld MB): give at most %ld, "
+			 "or FORCE=1 to plan it anyway", p->mem_mb, total, total);
 	if (!p->mem_given)
 		p->mem_mb = need;
 	else if (p->mem_mb < need)

@@ -66,9 +66,24 @@ static bool optional_pages(const struct plan *p, const struct unit *u, const cha
 	return strcmp(pages, "2m") == 0 && strcmp(u->kind, "host") == 0;
 }
 
+/* The plan's cells so far: counted before they are made, so that a plan
+ * far past PLAN_MAX_CELLS stops before it takes the memory. */
+static size_t planned_cells;
+
+static void count_cells(size_t more)
+{
+	planned_cells += more;
+	if (planned_cells > PLAN_MAX_CELLS && !plan_forced())
+		plan_die("this plan has over %zu cells, more than the %d a plan may have: narrow "
+			 "REPEAT, CLIENTS, MODELS, PAGES, LOCKS or BOOTS, or FORCE=1 to plan it anyway",
+			 planned_cells, PLAN_MAX_CELLS);
+}
+
 static void bufbench_cells(const struct plan *p, struct unit *u)
 {
 	char label[PLAN_NAME];
+	count_cells((size_t)p->repeat * (size_t)u->models.n * (size_t)p->pages.n *
+		    (size_t)p->locks.n * (size_t)p->strategies.n * (size_t)p->clients.n);
 	bool host = strcmp(u->kind, "host") == 0;
 	bool named_model = !host || strcmp(u->models.item[0], "current") != 0 || u->models.n > 1;
 	safe_name(label, sizeof(label), u->kernel->label);
@@ -121,6 +136,7 @@ static void pgbench_cells(const struct plan *p, struct unit *u)
 		snprintf(x->id, sizeof(x->id), "pgbench-%s%s%s-hp%s%s", label,
 			 u->boot_model[0] ? "-" : "", u->boot_model, x->huge_pages, boot);
 		u->npgbench++;
+		count_cells(1);
 		u->npgruns += (size_t)(u->models.n * p->clients.n * p->pg_builtins.n) *
 			      (size_t)p->pg_repeat;
 	}
@@ -174,6 +190,7 @@ static void guest_units(struct plan *p, const char *role, struct kernel_ref *k,
 void plan_units(struct plan *p)
 {
 	p->nunits = 0;
+	planned_cells = 0;
 	if (strcmp(p->kernel.source, "host") == 0) {
 		struct unit *u = new_unit(p, "host", "host", "host", &p->kernel, 1);
 		u->models = p->models;
@@ -237,4 +254,8 @@ void plan_estimate(struct plan *p)
 		p->est_seconds += (long)u->nbufbench * cell + (long)u->npgbench * setup +
 				  (long)u->npgruns * run + (host ? 0 : boot);
 	}
+	if (p->est_seconds > PLAN_MAX_HOURS * 3600L && !plan_forced())
+		plan_die("this plan would take about %ld hours, more than the %d a plan may take: "
+			 "narrow it (REPEAT, DURATION, CLIENTS, MODELS, BOOTS), or FORCE=1 to plan it anyway",
+			 p->est_seconds / 3600, PLAN_MAX_HOURS);
 }

@@ -6,24 +6,16 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_vars.h"
 #include "plan.h"
-
-/* Every variable `make bench` takes, in the order the command shows them. */
-static const char *const known[] = {
-	"SCENARIO", "KERNEL", "HUGEPAGES", "BASELINE", "BASELINE_MODELS", "MODELS", "MODEL_SWITCH",
-	"PAGES", "CLIENTS", "LOCKS", "STRATEGY", "DURATION", "WARMUP", "REPEAT", "POOL",
-	"RELATION", "WORKLOAD", "FREELIST_STRIDE", "STEADY", "HOLD_EVENTS", "REPRO_MIN", "EVIDENCE", "SLICE_EXT_US",
-	"BUFBENCH_ARGS",
-	"PGBENCH", "PG_HUGE_PAGES", "PG_SHARED_BUFFERS", "PG_BUILTINS", "PG_SCALE", "PG_REPEAT",
-	"PG_DURATION", "PG_FILLFACTOR", "PG_COLD", "PG_BUFFERCACHE", "PROFILE", "PROFILE_FREQ", "PROFILE_CALLGRAPH",
-	"VCPUS", "MEM_MB", "ACCEL", "ICOUNT_SHIFT", "PIN_VCPUS", "GUEST_HUGEPAGES", "HOST_TOPOLOGY", "ICOUNT_EPOCH", "BOOTS", "ARCH", NULL,
-};
 
 #define MAX_ARGS 64
 static char *arg_name[MAX_ARGS], *arg_val[MAX_ARGS];
@@ -43,6 +35,13 @@ void vars_from_args(int argc, char **argv, int first)
 	}
 }
 
+void vars_clear(void)
+{
+	for (int i = 0; i < nargs; i++)
+		free(arg_name[i]);
+	nargs = 0;
+}
+
 static const char *raw_get(const char *name)
 {
 	for (int i = nargs - 1; i >= 0; i--)
@@ -57,6 +56,21 @@ const char *var_get(const char *name)
 	/* The old name of PG_HUGE_PAGES, which HUGEPAGES was confused with. */
 	if (!v && strcmp(name, "PG_HUGE_PAGES") == 0)
 		v = raw_get("PG_HUGEPAGES");
+	if (!v)
+		return v;
+	/*
+	 * Every value ends up in a line of a flat file (bench.conf,
+	 * units.tsv, host.cells) or in a directory name: a newline or a TAB
+	 * split them (issue 28, D3 and D4), and no value of any variable has
+	 * one.  A path is used whole or not at all: over PATH_MAX it was cut,
+	 * and the cut prefix could name another file (D5).
+	 */
+	for (const unsigned char *c = (const unsigned char *)v; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			plan_die("%s holds a control character (byte 0x%02x at %zu): no value of it "
+				 "can have one", name, *c, (size_t)(c - (const unsigned char *)v));
+	if (strlen(v) >= PATH_MAX)
+		plan_die("%s is %zu characters, over PATH_MAX (%d)", name, strlen(v), PATH_MAX);
 	return v;
 }
 
@@ -67,12 +81,16 @@ static void vsay(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+void (*plan_die_hook)(void);
+
 void plan_die(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vsay(fmt, ap);
 	va_end(ap);
+	if (plan_die_hook)
+		plan_die_hook();
 	exit(2);
 }
 
@@ -82,6 +100,15 @@ void plan_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsay(fmt, ap);
 	va_end(ap);
+}
+
+/* FORCE=1: plan beyond the stated limits (plan size, guest RAM). */
+bool plan_forced(void)
+{
+	const char *f = var_get("FORCE");
+	if (f && strcmp(f, "1") && strcmp(f, "0") && *f)
+		plan_die("FORCE=%s: use FORCE=1 to plan beyond the limits, or leave it unset", f);
+	return f && !strcmp(f, "1");
 }
 
 /* Items are separated by commas or blanks; each must be a plain word. */
@@ -123,12 +150,19 @@ bool list_has(const struct list *l, const char *s)
 	return false;
 }
 
+/* Digits, after one '-' at most: strtol alone took " 4", "+4" and "\t4". */
+static bool plain_number(const char *s)
+{
+	s += *s == '-';
+	return isdigit((unsigned char)*s);
+}
+
 long parse_count(const char *var, const char *s, long min, long max)
 {
 	char *end;
 	errno = 0;
 	long v = strtol(s, &end, 10);
-	if (end == s || *end || errno || v < min || v > max)
+	if (!plain_number(s) || end == s || *end || errno || v < min || v > max)
 		plan_die("%s=%s: expected a whole number from %ld to %ld", var, s, min, max);
 	return v;
 }
@@ -136,7 +170,16 @@ long parse_count(const char *var, const char *s, long min, long max)
 uint64_t parse_size(const char *var, const char *s)
 {
 	char *end;
+	/* Decimal digits and one '.' before the unit: strtod also reads
+	 * blanks, '+', hex floats (0x1p30), exponents, inf and nan. */
+	size_t digits = strspn(s, "0123456789."), dots = 0;
+	for (size_t i = 0; i < digits; i++)
+		dots += s[i] == '.';
+	if (!isdigit((unsigned char)*s) || dots > 1)
+		plan_die("%s=%s: expected a size such as 128M or 2G", var, s);
 	double v = strtod(s, &end);
+	if (end != s + digits)
+		plan_die("%s=%s: expected a size such as 128M or 2G", var, s);
 	double mult = 1;
 	switch (*end) {
 	case 'k': case 'K': mult = 1024.0; end++; break;
@@ -156,8 +199,8 @@ uint64_t parse_size(const char *var, const char *s)
 void command_line(char *buf, size_t len)
 {
 	size_t off = (size_t)snprintf(buf, len, "make bench");
-	for (int i = 0; known[i] && off < len; i++) {
-		const char *v = var_get(known[i]);
+	for (int i = 0; bench_vars[i] && off < len; i++) {
+		const char *v = var_get(bench_vars[i]);
 		if (!v)
 			continue;
 		bool plain = *v != '\0';
@@ -165,10 +208,10 @@ void command_line(char *buf, size_t len)
 			if (!isalnum((unsigned char)*c) && !strchr(",.-_:/+=@", *c))
 				plain = false;
 		if (plain) {
-			off += (size_t)snprintf(buf + off, len - off, " %s=%s", known[i], v);
+			off += (size_t)snprintf(buf + off, len - off, " %s=%s", bench_vars[i], v);
 			continue;
 		}
-		off += (size_t)snprintf(buf + off, len - off, " %s='", known[i]);
+		off += (size_t)snprintf(buf + off, len - off, " %s='", bench_vars[i]);
 		for (const char *c = v; *c && off + 5 < len; c++) {
 			if (*c == '\'')
 				off += (size_t)snprintf(buf + off, len - off, "'\\''");

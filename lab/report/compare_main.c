@@ -61,6 +61,22 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/*
+	 * One directory given twice (A A, A ./A, a link to A) would count its
+	 * runs twice: n doubled, the spread made to look like none (issue 28,
+	 * D7).  The same device and inode is the same directory.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		struct stat si, sj;
+		if (stat(dirs[i], &si))
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (!stat(dirs[j], &sj) && si.st_ino == sj.st_ino && si.st_dev == sj.st_dev) {
+				txt_printf(stderr, "compare: %s and %s are the same directory; "
+						   "name each run once\n", dirs[j], dirs[i]);
+				return 2;
+			}
+	}
 	/* BASELINE names one of the runs; it becomes that run's label. */
 	long base_ix = -1;
 	if (baseline) {

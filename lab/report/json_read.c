@@ -149,11 +149,17 @@ struct jr_val *jr_parse(const char *text, char *err, size_t errlen)
 
 struct jr_val *jr_parse_file(const char *path, char *err, size_t errlen)
 {
-	/* A FIFO or device named *.json would hang the report or never end. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	/*
+	 * A FIFO or device named *.json would hang the report or never end;
+	 * a link could bring a file from outside the run into the report and
+	 * the attachment made from it (issue 28, D1): a document is the run's
+	 * own regular file.
+	 */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path,
+			 errno == ELOOP ? "a symbolic link, not the run's own file" : strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return NULL;

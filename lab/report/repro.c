@@ -3,16 +3,21 @@
  * report.txt and report.md and written by scripts/attach.sh into
  * reproduce.sh, which readers run as root.  Every value in it comes from
  * run documents (a guest's arrive over its serial channel) or from a
- * manifest, so each one is quoted for the shell here, and a manifest
- * command that is not the planner's own "make bench VAR=value ..." is not
- * used at all.  The command is built in a memory stream: a long matrix is
- * never cut.
+ * manifest.  Quoting for the shell is not enough: make expands $(shell ...)
+ * in a command-line variable even inside single quotes.  So the line is
+ * built here, never copied: names only from the planner's vocabulary
+ * (bench_vars.h), values only of its safe characters (no '$', quote,
+ * backslash or control character), anything else left out with a note on
+ * stderr.  A manifest command that is not the planner's own "make bench
+ * VAR=value ..." is not used at all.  The command is built in a memory
+ * stream: a long matrix is never cut.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_vars.h"
 #include "report.h"
 
 /* Characters sh never interprets inside a word (the planner's own set). */
@@ -184,22 +189,40 @@ static char *list_value(const struct jr_val *v, int split)
 	return buf;
 }
 
-/* " NAME=value", the value quoted; nothing for an empty value. */
+/*
+ * " NAME=value", the value quoted; nothing for an empty value, a name
+ * outside the vocabulary or a value make or sh could take for code.
+ */
 static void put_var(FILE *out, const char *name, const char *value)
 {
 	if (!*value)
 		return;
+	if (!bench_var_known(name)) {
+		fprintf(stderr, "report: '%.40s' is no make bench variable: left out of the "
+				"reproduce command\n", name);
+		return;
+	}
+	if (!bench_value_safe(value)) {
+		/* The value itself is not echoed: it may hold terminal escapes. */
+		fprintf(stderr, "report: %s's value has characters outside [A-Za-z0-9 ,._:/+=@-] "
+				"(make would expand a '$' even in quotes): left out of the "
+				"reproduce command\n", name);
+		return;
+	}
 	fprintf(out, " %s=", name);
 	sh_quote(out, value);
 }
 
+/* The command gives name a value the line may carry (the last one, as make
+ * takes it); otherwise the matrix's stands in. */
 static int names_var(const struct words *ws, const char *name)
 {
 	size_t l = strlen(name);
+	const char *val = NULL;
 	for (size_t i = 2; i < ws->n; i++)
 		if (!strncmp(ws->w[i], name, l) && ws->w[i][l] == '=')
-			return 1;
-	return 0;
+			val = ws->w[i] + l + 1;
+	return val && bench_value_safe(val);
 }
 
 static int any_pgbench(const struct results *r)
@@ -237,14 +260,27 @@ static int manifest_command(const struct results *r, const char *cmd, FILE *out)
 		words_free(&ws);
 		return -1;
 	}
+	/*
+	 * Rebuilt, not copied: the vocabulary's names in its order, each with
+	 * the last value the command gave it (as make takes it), checked.
+	 */
 	fputs("make bench", out);
 	for (size_t i = 2; i < ws.n; i++) {
-		char *eq = strchr(ws.w[i], '=');
-		*eq = 0;
-		fprintf(out, " %s=", ws.w[i]);
-		sh_quote(out, eq + 1);
-		*eq = '=';
+		*strchr(ws.w[i], '=') = 0;
+		if (!bench_var_known(ws.w[i]))
+			fprintf(stderr, "report: '%.40s' is no make bench variable: left out of the "
+					"reproduce command\n", ws.w[i]);
 	}
+	for (size_t k = 0; bench_vars[k]; k++) {
+		const char *val = NULL;
+		for (size_t i = 2; i < ws.n; i++)
+			if (!strcmp(ws.w[i], bench_vars[k]))
+				val = ws.w[i] + strlen(ws.w[i]) + 1;
+		if (val)
+			put_var(out, bench_vars[k], val);
+	}
+	for (size_t i = 2; i < ws.n; i++)
+		ws.w[i][strlen(ws.w[i])] = '=';
 	const struct jr_val *mx = jr_get(r->manifest, "matrix");
 	for (size_t i = 0; mx && mx->type == JR_OBJ && i < sizeof(vars) / sizeof(vars[0]); i++) {
 		const struct jr_val *v = jr_get(mx, vars[i].key);

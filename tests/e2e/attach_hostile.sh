@@ -4,7 +4,10 @@
 # the revision check of reproduce.sh, which readers run as root.  Each
 # variant is run in a sandbox checkout with make, git and ./configure
 # stubbed: it must parse (sh -n), run none of the payload's commands, and
-# hand make the hostile values as plain data.  A make line over 4095
+# leave the hostile values out of the make line (issue 28, S1: make expands
+# $(shell ...) even inside the shell's quotes, so quoting was not enough).
+# The S1 reproductions run reproduce.sh with the real make, whose Makefile
+# exports the variables as the lab's does.  A make line over 4095
 # characters reaches make whole (it was cut without a word), and the
 # wrapped command of report.txt pastes into sh as the same words.
 # shellcheck disable=SC2016 # jq programs and the payload are literal on purpose
@@ -76,7 +79,8 @@ sandboxed() {
 variant docs '.provenance.lab_revision = $p | .provenance.preempt_model = ("none" + $p)' \
 	'.command = ("make bench KERNEL=6.12 " + $p)'
 if sandboxed docs; then
-	check "docs: the hostile model reached make as data" grep -qF 'touch PWNED_a' "$tmp/docs.args"
+	check "docs: the hostile model is left out of make's line" sh -c "! grep -q '^MODELS=' '$tmp/docs.args'"
+	check "docs: and the report says why" grep -q "MODELS's value has characters outside" "$tmp/docs.out"
 	check "docs: the refused command is named" grep -q "command is not a make bench line" "$tmp/docs.out"
 	check "docs: a revision that is no revision reads unknown" grep -qx "rev='unknown'" "$tmp/docs.sh"
 fi
@@ -84,15 +88,17 @@ fi
 # 2. The planner's own quoting around a hostile value, and a hostile matrix.
 variant quoted '.' '.command = ("make bench KERNEL='"'"'" + $q + "'"'"' HUGEPAGES=compare") | .matrix.pages = ("4k " + $p)'
 if sandboxed quoted; then
-	check "quoted: KERNEL reached make whole" grep -qxF "KERNEL=$p" "$tmp/quoted.args"
-	check "quoted: the matrix's pages reached make as data" grep -qF 'PAGES=4k,x$(touch' "$tmp/quoted.args"
+	check "quoted: the hostile KERNEL is left out" sh -c "! grep -q '^KERNEL=' '$tmp/quoted.args'"
+	check "quoted: the plain HUGEPAGES is kept" grep -qx 'HUGEPAGES=compare' "$tmp/quoted.args"
+	check "quoted: the matrix's hostile pages are left out" sh -c "! grep -q '^PAGES=' '$tmp/quoted.args'"
+	check "quoted: the matrix's plain models are kept" grep -qx 'MODELS=none,full,lazy' "$tmp/quoted.args"
 fi
 
 # 3. An older manifest: guest_bench.asked with hostile keys and values.
 variant asked '.' '{guest_bench: {asked: {KERNEL: $p, BUFBENCH_ARGS: "--hold-events --seed 2",
 	("X;touch PWNED_k;Y"): "1", MODELS: ["lazy", $p]}}}'
 if sandboxed asked; then
-	check "asked: KERNEL reached make whole" grep -qxF "KERNEL=$p" "$tmp/asked.args"
+	check "asked: the hostile KERNEL is left out" sh -c "! grep -q '^KERNEL=' '$tmp/asked.args'"
 	check "asked: a value with blanks stays one word" grep -qx 'BUFBENCH_ARGS=--hold-events --seed 2' "$tmp/asked.args"
 	check "asked: a key that is no variable name is left out" sh -c "! grep -q '^X' '$tmp/asked.args'"
 fi
@@ -100,7 +106,8 @@ fi
 # 4. No manifest: the command is made from the documents alone.
 variant nomanifest '.provenance.kernel_label = ("7.0" + $p)' ''
 if sandboxed nomanifest; then
-	check "nomanifest: the hostile kernel label reached make as data" grep -qF "KERNEL=7.0$p" "$tmp/nomanifest.args"
+	check "nomanifest: the hostile kernel label is left out" sh -c "! grep -q '^KERNEL=' '$tmp/nomanifest.args'"
+	check "nomanifest: the plain clients are kept" grep -q '^CLIENTS=2,4' "$tmp/nomanifest.args"
 fi
 
 # 5. A make line of over 4095 characters: BUFBENCH_ARGS of 5000.
@@ -116,5 +123,47 @@ if sandboxed long; then
 	check "long: report.txt's wrapped command gives make the same words" cmp "$tmp/long.args" "$tmp/long.txtargs"
 	awk '/^One run of/ { f = 1; next } f { print; if (!/\\$/) exit }' "$txt" > "$tmp/long.oneline"
 	check "long: the run's own command line in report.txt parses as sh" sh -n "$tmp/long.oneline"
+fi
+
+# 6. S1 as reported, under the real make: a Makefile that exports the bench
+#    variables as the lab's does (make expands an exported value when a
+#    recipe runs) and dumps the environment make bench sees.
+real_make() {
+	v=$tmp/$1 sb=$tmp/$1.sb
+	find "$tmp" -name 'PWNED*' -exec rm -f {} +
+	if ! sh "$top/scripts/attach.sh" "$v" > "$tmp/$1.out" 2>&1; then
+		fail "$1: attach.sh failed: $(tail -n 3 "$tmp/$1.out" | tr '\n' ' ')"
+		return 1
+	fi
+	mkdir -p "$tmp/$1.x" "$sb/lab/report"
+	tar -C "$tmp/$1.x" -xzf "$v/attachment.tar.gz"
+	vars=$(sed -n '/^const char \*const bench_vars/,/NULL/p' "$top/lab/common/bench_vars.c" |
+		grep -o '"[A-Z_0-9]*"' | tr -d '"' | tr '\n' ' ')
+	{
+		echo "V = $vars"
+		echo '$(foreach v,$(V),$(if $(filter undefined,$(origin $(v))),,$(eval export $(v))))'
+		printf 'all:\nbench:\n\t@env > "$$MAKE_ENV"\n'
+	} > "$sb/Makefile"
+	printf '#!/bin/sh\nexit 0\n' > "$sb/configure"
+	chmod +x "$sb/configure"
+	(cd "$sb" && MAKE_ENV="$tmp/$1.env" sh "$tmp/$1.x"/*/reproduce.sh "$sb") > "$tmp/$1.run" 2>&1 || true
+	check "$1: the real make ran make bench" test -s "$tmp/$1.env"
+	check "$1: make expanded no \$(shell ...) of the documents (no PWNED file)" \
+		test -z "$(find "$tmp" "$top" -name 'PWNED*' 2>/dev/null)"
+}
+variant s1docs '.provenance.kernel_label = "$(shell touch PWNED_s1)"' '.command = "not the planner"'
+if real_make s1docs; then
+	check "s1docs: KERNEL is left out of the line" sh -c "! grep -q '^KERNEL=' '$tmp/s1docs.env'"
+	check "s1docs: the plain clients reached make" grep -q '^CLIENTS=2,4' "$tmp/s1docs.env"
+fi
+variant s1cmd '.' '.command = "make bench KERNEL=host MODELS='"'"'$(shell touch PWNED_m)'"'"'"'
+if real_make s1cmd; then
+	check "s1cmd: the plain KERNEL of the command is kept" grep -qx 'KERNEL=host' "$tmp/s1cmd.env"
+	check "s1cmd: MODELS is the matrix's, not the command's" grep -qx 'MODELS=none,full,lazy' "$tmp/s1cmd.env"
+fi
+variant s1key '.' '.command = "make bench KERNEL=host EVIL=1"'
+if real_make s1key; then
+	check "s1key: a name outside the vocabulary is left out" sh -c "! grep -q '^EVIL=' '$tmp/s1key.env'"
+	check "s1key: and named" grep -q "'EVIL' is no make bench variable" "$tmp/s1key.out"
 fi
 tests_done

@@ -50,6 +50,13 @@ rc=0; make -s -C "$top" compare RUNS="$run" > "$tmp/out" 2>&1 || rc=$?
 check "compare: one run is refused (rc $rc)" grep -q 'compare wants two or more' "$tmp/out"
 rc=0; make -s -C "$top" compare RUNS="$run $tmp/none" > "$tmp/out" 2>&1 || rc=$?
 check "compare: a directory without runs/ is refused (rc $rc)" grep -q 'is not a results directory' "$tmp/out"
+# One directory named twice counted its runs twice: n=2, spread 0.0% (issue 28, D7).
+ln -s "$run" "$tmp/runlink"
+for twice in "$run $run" "$run $(dirname "$run")/./$(basename "$run")" "$run $tmp/runlink"; do
+	rc=0; make -s -C "$top" compare RUNS="$twice" OUT="$tmp/twice" > "$tmp/out" 2>&1 || rc=$?
+	check "compare: one directory given twice ($(echo "$twice" | sed "s|$tmp/||g")) is refused (rc $rc)" \
+		sh -c "[ $rc -ne 0 ] && grep -q 'are the same directory' '$tmp/out' && [ ! -e '$tmp/twice/report.txt' ]"
+done
 
 # Two real runs on this machine: the bare-metal workflow, one boot twice.
 for r in a b; do

@@ -1,8 +1,9 @@
 #!/bin/sh
 # A short fuzz run of the report's readers over the seed corpus in
 # tests/fuzz/corpus/: the JSON reader (with the sanitiser and the shell
-# quoting of what it reads), the folded-stack reader and the perf-script
-# reader, FUZZ_SECONDS (default 5) each, under ASan and UBSan.  With
+# quoting of what it reads), the folded-stack reader, the perf-script
+# reader and the planner's variable parser (fuzz_plan.c), FUZZ_SECONDS
+# (default 5) each, under ASan and UBSan.  With
 # clang's libFuzzer (Debian: clang, libclang-rt-14-dev) it is
 # coverage-guided; without, tests/fuzz/driver.c mutates the seeds
 # deterministically, and the run says which.  A crash's input is kept
@@ -25,9 +26,10 @@ rep=$top/lab/report
 # srcs_of TARGET: the sources a target needs beside its harness.
 srcs_of() {
 	case $1 in
-	json) echo "$rep/json_read.c $rep/escape.c $rep/repro.c" ;;
+	json) echo "$rep/json_read.c $rep/escape.c $rep/repro.c $top/lab/common/bench_vars.c" ;;
 	fold) echo "$rep/fold.c $rep/flame.c $rep/svg.c" ;;
 	perf) echo "$rep/perf_script.c $rep/fold.c $rep/flame.c $rep/svg.c" ;;
+	plan) echo "$top/lab/plan/vars.c $top/lab/common/bench_vars.c" ;;
 	esac
 }
 
@@ -44,7 +46,7 @@ else
 		"(clang's libFuzzer not found: apt-get install clang libclang-rt-14-dev), ${secs}s per target"
 fi
 
-for t in json fold perf; do
+for t in json fold perf plan; do
 	srcs=$(srcs_of "$t")
 	bin=$out/fuzz_$t
 	# shellcheck disable=SC2086 # flags and srcs are word lists
