@@ -17,4 +17,22 @@ case $out in *"KERNEL=host"*) pass "KERNEL defaults to host" ;; *) fail "KERNEL 
 out=$(envof BASELINE=none CLIENTS=3)
 case $out in *"BASELINE=none"*) pass "BASELINE=none reaches the scripts" ;; *) fail "BASELINE=none not exported" ;; esac
 case $out in *"CLIENTS=3"*) pass "CLIENTS=3 reaches the scripts" ;; *) fail "CLIENTS=3 not exported" ;; esac
+# The Makefile's BENCH_VARS is the planner's list (plus PG_HUGEPAGES, an
+# old name): make fleet forwards only BENCH_VARS, and a shorter copy once
+# dropped SCENARIO, EVIDENCE, ARCH and 15 others on every host.
+if [ -x "$top/build/plan" ]; then
+	# shellcheck disable=SC2016 # a make expression
+	mk=$(make -s --no-print-directory --eval 'printvars: ; @echo $(BENCH_VARS)' printvars | tr ' ' '\n' | grep -v '^PG_HUGEPAGES$' | sort)
+	pl=$("$top/build/plan" --variables | sort)
+	if [ "$mk" = "$pl" ]; then
+		pass "the Makefile's BENCH_VARS are the planner's $(echo "$pl" | wc -l) variables"
+	else
+		fail "BENCH_VARS and build/plan --variables differ: $(printf '%s\n' "$mk" "$pl" | sort | uniq -u | tr '\n' ' ')"
+	fi
+	out=$(envof SCENARIO=seed EVIDENCE=on ARCH=arm64 2>/dev/null)
+	case $out in *SCENARIO=seed*EVIDENCE=on* | *EVIDENCE=on*SCENARIO=seed*) pass "SCENARIO and EVIDENCE reach the scripts" ;;
+	*) fail "SCENARIO or EVIDENCE not exported" ;; esac
+else
+	fail "build/plan missing (make first)"
+fi
 tests_done
