@@ -55,24 +55,10 @@ ensure_binfmt() {
 	grep -q '^enabled' "$binfmt/qemu-aarch64" || die "arm64_chroot: $binfmt/qemu-aarch64 is disabled; echo 1 > $binfmt/qemu-aarch64"
 }
 
-mounted=""
-unmount_all() {
-	for m in $mounted; do umount -l "$m" 2>/dev/null || true; done
-	mounted=""
-}
-bind() {
-	mkdir -p "$root$1"
-	mountpoint -q "$root$1" || { mount --bind "$1" "$root$1"; mounted="$root$1 $mounted"; }
-}
+# shellcheck source=tests/native/chroot-lib.sh
+. "$top/tests/native/chroot-lib.sh"
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'unmount_all'
-
-# in_root CMD: CMD in the chroot's lab checkout, as root, with a plain PATH.
-in_root() {
-	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
-		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		/bin/sh -c "cd $lab && $1"
-}
 
 status=0
 step_failed() { echo "FAIL: arm64_chroot: $1"; status=1; }

@@ -60,27 +60,10 @@ fi
 command -v debootstrap >/dev/null ||
 	{ fail "fresh_debian: no debootstrap (apt-get install debootstrap, or ./configure --install-deps)"; exit 1; }
 
-mounted=""
-unmount_all() {
-	for m in $mounted; do umount -l "$m" 2>/dev/null || true; done
-	mounted=""
-}
-bind() {
-	mkdir -p "$root$1"
-	mountpoint -q "$root$1" || { mount --bind "$1" "$root$1"; mounted="$root$1 $mounted"; }
-}
+# shellcheck source=tests/native/chroot-lib.sh
+. "$top/tests/native/chroot-lib.sh"
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'unmount_all'
-
-# in_root CMD: CMD in the clone, as root, with the environment a login has:
-# nothing of this machine's (no PREEMPTLAB_*, no PATH additions).
-# Within $limit seconds when set (timeout's status 124 then).
-limit=""
-in_root() {
-	${limit:+timeout -k 30 "$limit"} chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
-		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		/bin/sh -c "cd $lab && $1"
-}
 elapsed() { s=$(( $(date +%s) - $1 )); echo "$((s / 60))m$((s % 60))s"; }
 
 status=0
