@@ -31,10 +31,15 @@ check "kvm_scale: vCPU 0-47 on the 48 cores' first threads, 48-95 on their sibli
 	test "$(awk '!/^#/ && $1 < 48 { print $3 "." $4 }' "$tmp/p96/plan/pinning.tsv" | sort -u | wc -l)" = 48
 check "kvm_scale: bench.conf carries the pinning for the runner" \
 	grep -q "^vcpu_pin	0,1,2,.*,95$" "$tmp/p96/plan/bench.conf"
-"$plan" --check --top "$top" KERNEL=7.0 BASELINE=none PGBENCH=off VCPUS=24 \
+# Planned for that KVM host (ACCEL=kvm): a plan that will run under TCG or
+# icount prints no pinning line.
+"$plan" --check --top "$top" KERNEL=7.0 BASELINE=none PGBENCH=off VCPUS=24 ACCEL=kvm \
 	HOST_TOPOLOGY="$top/tests/data/topology-2x24x2.txt" GUEST_HUGEPAGES=1g > "$tmp/p24.out" 2>&1
 check "kvm_scale: 24 vCPUs stay on one socket ($(grep -o 'vCPU 0-23 -> CPU .*' "$tmp/p24.out"))" \
 	grep -q 'vCPU 0-23 -> CPU 0-23$' "$tmp/p24.out"
+"$plan" --check --top "$top" KERNEL=7.0 BASELINE=none PGBENCH=off VCPUS=24 ACCEL=icount \
+	HOST_TOPOLOGY="$top/tests/data/topology-2x24x2.txt" > "$tmp/p24i.out" 2>&1
+check "kvm_scale: an icount plan prints no pinning line" sh -c "! grep -q 'vCPU pinning' '$tmp/p24i.out'"
 check "kvm_scale: 1 GB-backed guest RAM is whole 1 GB pages ($(grep -o 'guest memory.*' "$tmp/p24.out"))" \
 	grep -Eq 'guest memory [0-9]*[02468]048 MB|guest memory [0-9]+ MB backed by [0-9]+ host huge pages of 1g' "$tmp/p24.out"
 rc=0; "$plan" --check --top "$top" KERNEL=7.0 VCPUS=97 HOST_TOPOLOGY="$top/tests/data/topology-2x24x2.txt" > "$tmp/bad.out" 2>&1 || rc=$?
