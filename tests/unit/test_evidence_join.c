@@ -157,7 +157,7 @@ static void check_case(const char *file, const char *expect, const char *sw, con
 static int test_stacks(const char *name)
 {
 	FILE *f = fixture(name);
-	char line[1024], expect[256] = "", sw[1024] = "", stack[8192] = "";
+	char line[1024], expect[1024] = "", sw[1024] = "", stack[8192] = "";
 	int n = 0;
 	for (;;) {
 		char *l = fgets(line, sizeof(line), f);
