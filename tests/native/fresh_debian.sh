@@ -70,6 +70,13 @@ status=0
 for step in $steps; do
 	echo "== fresh_debian: $step ($(date -u +%H:%M:%S))"
 	t0=$(date +%s)
+	# Under make test, the deadline bounds every step: a step that
+	# overruns is killed (timeout's 124) and fails, rather than taking the
+	# whole run past its limit.
+	if [ "$from_make_test" = 1 ]; then
+		limit=$((PREEMPTLAB_TEST_DEADLINE - t0 - 60))
+		[ "$limit" -gt 60 ] || { skip "fresh_debian: no time left for the $step step"; break; }
+	fi
 	case $step in
 	root)
 		if [ "${FRESH_KEEP:-0}" = 1 ] && [ -x "$root/bin/sh" ]; then
@@ -83,7 +90,7 @@ for step in $steps; do
 			mkdir -p "$root"
 			tar -C "$root" -xf "$pristine"
 			pass "fresh_debian: Debian $(cat "$root/etc/debian_version") minbase unpacked from $pristine (debootstrapped $(date -u -r "$pristine" +%Y-%m-%d), nothing run in it) in $(elapsed "$t0")"
-		elif nice debootstrap --variant=minbase --include=git,make,ca-certificates \
+		elif ${limit:+timeout -k 30 "$limit"} nice debootstrap --variant=minbase --include=git,make,ca-certificates \
 			bookworm "$root" "$mirror" > "$root.debootstrap.log" 2>&1; then
 			tar -C "$root" -cf "$pristine.tmp" . && mv "$pristine.tmp" "$pristine"
 			pass "fresh_debian: debootstrap of Debian $(cat "$root/etc/debian_version") minbase in $(elapsed "$t0")"
@@ -106,14 +113,6 @@ for step in $steps; do
 		cp /etc/resolv.conf "$root/etc/resolv.conf"
 		log=$root/root/fresh-$step.log
 		rc=0
-		# Under make test, the deadline bounds every step: a step that
-		# overruns is killed (timeout's 124) and fails, rather than taking
-		# the whole run past its limit.
-		limit=""
-		if [ "$from_make_test" = 1 ]; then
-			limit=$((PREEMPTLAB_TEST_DEADLINE - $(date +%s) - 60))
-			[ "$limit" -gt 60 ] || { skip "fresh_debian: no time left for make $step"; continue; }
-		fi
 		in_root "make $step" > "$log" 2>&1 || rc=$?
 		tail -n 25 "$log"
 		case $step in
