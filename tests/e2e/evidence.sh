@@ -46,7 +46,7 @@ check "evidence: --trace-dump without --trace-holds is refused, naming the fix" 
 guest_kernel evidence
 # icount: single-threaded TCG.  Under multi-threaded TCG a guest that turns
 # its tracepoints on patches its own text while the other vCPU runs it, and
-# the 7.0 guest died in its cell in two fresh-root make tests running (the
+# the 7.0 guest died in its cell in both fresh-root make tests here (the
 # emulator's race the runner already retries at boot); icount has no race,
 # and its runs replay.
 export KERNEL=7.0 BASELINE=6.12 MODELS=full MODEL_SWITCH=runtime PAGES=4k CLIENTS=4 DURATION=2
