@@ -108,14 +108,6 @@ int main(int argc, char **argv)
 	rp.r = &r;
 	rp.baseline = base_ix >= 0 ? r.sources[base_ix].label : NULL;
 	find_headline(&r, rp.baseline, &rp.fd);
-	if (r.nrefused) {
-		size_t l = strlen(rp.fd.caveats);
-		snprintf(rp.fd.caveats + l, sizeof(rp.fd.caveats) - l,
-			 "%s%zu run(s) were timed with an instrument that made system calls "
-			 "inside the strategy lock's hold (--hold-events before issue 24, or "
-			 "=in-hold): their timings are not compared, only their counts.",
-			 l ? " " : "", r.nrefused);
-	}
 	if (r.nexcluded) {
 		size_t l = strlen(rp.fd.caveats);
 		snprintf(rp.fd.caveats + l, sizeof(rp.fd.caveats) - l,

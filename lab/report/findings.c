@@ -458,4 +458,12 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 	}
 	spread_caveat(r, fd);
 	confound_caveat(r, fd);
+	if (r->nrefused) {
+		size_t l = strlen(fd->caveats);
+		snprintf(fd->caveats + l, sizeof(fd->caveats) - l,
+			 "%s%zu run(s) were timed with an instrument that made system calls "
+			 "inside the strategy lock's hold (--hold-events before issue 24, or "
+			 "=in-hold): their timings are not compared, only their counts.",
+			 l ? " " : "", r->nrefused);
+	}
 }

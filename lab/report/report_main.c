@@ -132,14 +132,6 @@ int main(int argc, char **argv)
 	find_headline(&r, baseline, &rp.fd);
 	profiles_load(&rp.prof, &r);
 	rp.nmicro = micro_load(d, rp.micro, sizeof(rp.micro) / sizeof(rp.micro[0]));
-	if (r.nrefused) {
-		size_t l = strlen(rp.fd.caveats);
-		snprintf(rp.fd.caveats + l, sizeof(rp.fd.caveats) - l,
-			 "%s%zu run(s) were timed with an instrument that made system calls "
-			 "inside the strategy lock's hold (--hold-events before issue 24, or "
-			 "=in-hold): their timings are not compared, only their counts.",
-			 l ? " " : "", r.nrefused);
-	}
 	if (r.nexcluded) {
 		size_t l = strlen(rp.fd.caveats);
 		snprintf(rp.fd.caveats + l, sizeof(rp.fd.caveats) - l,
