@@ -51,9 +51,10 @@ variant() {
 	fi
 }
 
-# sandboxed NAME: attach NAME, run its reproduce.sh in a sandbox checkout;
-# make's arguments land in $tmp/NAME.args.
-sandboxed() {
+# attached NAME: attach NAME (no PWNED file left from before) and unpack
+# the attachment into $tmp/NAME.x beside a sandbox checkout $tmp/NAME.sb
+# whose configure does nothing; the caller writes its Makefile.
+attached() {
 	v=$tmp/$1 sb=$tmp/$1.sb
 	find "$tmp" -name 'PWNED*' -exec rm -f {} +
 	if ! sh "$top/scripts/attach.sh" "$v" > "$tmp/$1.out" 2>&1; then
@@ -62,10 +63,16 @@ sandboxed() {
 	fi
 	mkdir -p "$tmp/$1.x" "$sb/lab/report"
 	tar -C "$tmp/$1.x" -xzf "$v/attachment.tar.gz"
-	cp "$tmp/$1.x"/*/reproduce.sh "$tmp/$1.sh"
-	: > "$sb/Makefile"
 	printf '#!/bin/sh\nexit 0\n' > "$sb/configure"
 	chmod +x "$sb/configure"
+}
+
+# sandboxed NAME: attach NAME, run its reproduce.sh in a sandbox checkout;
+# make's arguments land in $tmp/NAME.args.
+sandboxed() {
+	attached "$1" || return 1
+	cp "$tmp/$1.x"/*/reproduce.sh "$tmp/$1.sh"
+	: > "$sb/Makefile"
 	check "$1: reproduce.sh is valid sh" sh -n "$tmp/$1.sh"
 	(cd "$sb" && PATH="$tmp/bin:$PATH" MAKE_ARGS="$tmp/$1.args" sh "$tmp/$1.sh" "$sb") \
 		> "$tmp/$1.run" 2>&1 || true
@@ -129,14 +136,7 @@ fi
 #    variables as the lab's does (make expands an exported value when a
 #    recipe runs) and dumps the environment make bench sees.
 real_make() {
-	v=$tmp/$1 sb=$tmp/$1.sb
-	find "$tmp" -name 'PWNED*' -exec rm -f {} +
-	if ! sh "$top/scripts/attach.sh" "$v" > "$tmp/$1.out" 2>&1; then
-		fail "$1: attach.sh failed: $(tail -n 3 "$tmp/$1.out" | tr '\n' ' ')"
-		return 1
-	fi
-	mkdir -p "$tmp/$1.x" "$sb/lab/report"
-	tar -C "$tmp/$1.x" -xzf "$v/attachment.tar.gz"
+	attached "$1" || return 1
 	vars=$(sed -n '/^const char \*const bench_vars/,/NULL/p' "$top/lab/common/bench_vars.c" |
 		grep -o '"[A-Z_0-9]*"' | tr -d '"' | tr '\n' ' ')
 	{
@@ -144,8 +144,6 @@ real_make() {
 		echo '$(foreach v,$(V),$(if $(filter undefined,$(origin $(v))),,$(eval export $(v))))'
 		printf 'all:\nbench:\n\t@env > "$$MAKE_ENV"\n'
 	} > "$sb/Makefile"
-	printf '#!/bin/sh\nexit 0\n' > "$sb/configure"
-	chmod +x "$sb/configure"
 	# None of the bench variables from this test's own environment: under
 	# `make test` the Makefile exports KERNEL=host (its default) to every
 	# test, which would reach the inner make as if the line had set it.
