@@ -62,7 +62,8 @@ const char *q_split_name(enum q_split s)
 	return s < Q_SPLITS ? n[s] : "?";
 }
 
-static struct ev *push(struct trace_events *t)
+/* A new event at ts on cpu for pid, the rest of it zero. */
+static struct ev *push(struct trace_events *t, uint64_t ts, int32_t pid, int32_t cpu, uint8_t type)
 {
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 4096;
@@ -72,8 +73,13 @@ static struct ev *push(struct trace_events *t)
 			exit(1);
 		}
 	}
-	memset(&t->ev[t->n], 0, sizeof(*t->ev));
-	return &t->ev[t->n++];
+	struct ev *e = &t->ev[t->n++];
+	memset(e, 0, sizeof(*e));
+	e->ts = ts;
+	e->pid = pid;
+	e->cpu = cpu;
+	e->type = type;
+	return e;
 }
 
 /*
@@ -409,11 +415,7 @@ struct trace_events *trace_parse(FILE *f)
 				comm_put(t, next, nc, ne ? (size_t)(ne - nc) : strcspn(nc, " \n"));
 			}
 			const char *ps = strstr(name, "prev_state=");
-			struct ev *e = push(t);
-			e->ts = ts;
-			e->pid = prev;
-			e->cpu = cpu;
-			e->type = EV_OUT;
+			struct ev *e = push(t, ts, prev, cpu, EV_OUT);
 			e->next_pid = next;
 			e->next_prio = (int16_t)nprio;
 			e->runnable = ps && ps[11] == 'R';
@@ -424,26 +426,14 @@ struct trace_events *trace_parse(FILE *f)
 				attach_stack(t, last_out, pending, pending_pid, cpu, prev, pending[cpu]);
 				t->stacks--;	/* counted when it was read */
 			}
-			struct ev *in = push(t);
-			in->ts = ts;
-			in->pid = next;
-			in->cpu = cpu;
-			in->type = EV_IN;
+			push(t, ts, next, cpu, EV_IN);
 		} else if (strncmp(name, "page_fault_user:", 16) == 0 ||
 			   strncmp(name, "page_fault_kernel:", 18) == 0 ||
 			   strncmp(name, TRACE_KPROBE_FAULT ":",
 				   sizeof(TRACE_KPROBE_FAULT)) == 0) {
-			struct ev *e = push(t);
-			e->ts = ts;
-			e->pid = pid;
-			e->cpu = cpu;
-			e->type = EV_FAULT;
+			push(t, ts, pid, cpu, EV_FAULT);
 		} else if (strncmp(name, "local_timer_entry:", 18) == 0) {
-			struct ev *e = push(t);
-			e->ts = ts;
-			e->pid = pid;
-			e->cpu = cpu;
-			e->type = EV_TIMER;
+			push(t, ts, pid, cpu, EV_TIMER);
 			t->timer = true;
 		}
 	}
