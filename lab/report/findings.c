@@ -7,6 +7,7 @@
 #include "findings.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,16 +47,23 @@ static void describe_p(const struct comparison *c, char *buf, size_t len)
 			 c->w.p, c->a.n, c->b.n);
 }
 
+/* The same tool, lock, strategy, workload and clients: a and b differ at
+ * most in kernel, model and page size. */
+static bool same_load(const struct cell *a, const struct cell *b)
+{
+	return !strcmp(a->tool, b->tool) && !strcmp(a->lock, b->lock) &&
+	       !strcmp(a->strategy, b->strategy) && !strcmp(a->workload, b->workload) &&
+	       a->clients == b->clients;
+}
+
 /* The cell like c but on the largest other page size. */
 static const struct cell *on_largest_pages(const struct results *r, const struct cell *c)
 {
 	const struct cell *best = NULL;
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *x = &r->cells[k];
-		if (x->page_kb == c->page_kb || strcmp(x->tool, c->tool) ||
-		    strcmp(x->variant, c->variant) || strcmp(x->kernel_release, c->kernel_release) ||
-		    strcmp(x->lock, c->lock) || strcmp(x->strategy, c->strategy) ||
-		    strcmp(x->workload, c->workload) || x->clients != c->clients)
+		if (x->page_kb == c->page_kb || !same_load(x, c) ||
+		    strcmp(x->variant, c->variant) || strcmp(x->kernel_release, c->kernel_release))
 			continue;
 		if (!best || x->page_kb > best->page_kb)
 			best = x;
@@ -244,9 +252,7 @@ static const struct cell *twin(const struct results *r, const struct cell *c, co
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *x = &r->cells[k];
 		if (!strcmp(x->kernel_label, kernel) && !strcmp(x->model, model) &&
-		    !strcmp(x->tool, c->tool) && x->page_kb == c->page_kb &&
-		    !strcmp(x->lock, c->lock) && !strcmp(x->strategy, c->strategy) &&
-		    !strcmp(x->workload, c->workload) && x->clients == c->clients)
+		    x->page_kb == c->page_kb && same_load(x, c))
 			return x;
 	}
 	return NULL;
