@@ -164,6 +164,10 @@ void catalog_known(const char *top, char *buf, size_t len);
 /* settings.c: defaults and validation of every variable. */
 void plan_settings(struct plan *p, const char *top);
 
+/* sizing.c: a /proc/meminfo line's value in MB, by its sscanf format
+ * ("MemTotal: %ld kB"); -1 without it. */
+long meminfo_mb(const char *format);
+
 /* programs.c: every external program the plan's units run, or exit 2
  * naming the Debian package. */
 void plan_check_programs(const struct plan *p);

@@ -26,15 +26,8 @@ static const char *get_or(const char *name, const char *def)
 
 static long mem_total_mb(void)
 {
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	long kb = 0;
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemTotal: %ld kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb / 1024;
+	long mb = meminfo_mb("MemTotal: %ld kB");
+	return mb < 0 ? 0 : mb;
 }
 
 /*

@@ -86,8 +86,7 @@ static long mb_of(uint64_t bytes)
 	return (long)((bytes + (1u << 20) - 1) >> 20);
 }
 
-/* A /proc/meminfo line's value in MB ("MemAvailable: %ld kB"); -1 without it. */
-static long meminfo_mb(const char *format)
+long meminfo_mb(const char *format)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
 	char line[256];
