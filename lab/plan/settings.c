@@ -31,14 +31,14 @@ static long mem_total_mb(void)
 }
 
 /*
- * Why EVIDENCE=on cannot work on this target, or NULL.  A built arm64
- * kernel has no tracefs (below); the host needs tracefs in its kernel and
- * root to mount and write it (bufbench --trace-holds mounts it itself).
+ * Why EVIDENCE=on cannot work on this target, or NULL.  Guest kernels
+ * have tracefs (Debian's configs; the built ones from x86's defconfig or,
+ * on arm64, kernels/fragments/arm64-trace.config); the host needs tracefs
+ * in its kernel and root to mount and write it (bufbench --trace-holds
+ * mounts it itself).
  */
 static const char *cannot_trace(const struct plan *p)
 {
-	if (strcmp(p->arch, "arm64") == 0 && strcmp(p->kernel.source, "build") == 0)
-		return "the arm64 built kernels have no tracefs";
 	if (strcmp(p->kernel.source, "host") != 0)
 		return NULL;
 	if (geteuid() != 0 && access("/sys/kernel/tracing/instances", W_OK) != 0)
@@ -395,18 +395,6 @@ void plan_settings(struct plan *p, const char *top)
 		p->evidence = false;
 		p->hold_events = true;
 	}
-	/* arm64 has no exceptions:page_fault_user tracepoint: there the
-	 * evidence marks faults with a kprobe on handle_mm_fault (tracefs.h),
-	 * which Debian's arm64 kernels have.  A built arm64 kernel starts from
-	 * arm64's defconfig, which has no ftrace, and its fragments add none:
-	 * no tracefs, and every cell would fail opening it. */
-	if (p->evidence && strcmp(p->arch, "arm64") == 0 &&
-	    strcmp(p->kernel.source, "build") == 0)
-		plan_die("EVIDENCE=on: the arm64 %s has no tracefs (arm64's defconfig, which its "
-			 "recipe starts from, has no CONFIG_FTRACE, and its fragment_arm64 adds "
-			 "neither it nor CONFIG_KPROBE_EVENTS); EVIDENCE=on runs on Debian's "
-			 "arm64 6.12 and 7.0, or EVIDENCE=off",
-			 p->kernel.label);
 	if (p->evidence && no_trace)
 		plan_die("EVIDENCE=on: %s; or EVIDENCE=off", no_trace);
 	/* RSEQ_SLICE_EXTENSION depends on GENERIC_ENTRY, which arm64 does not

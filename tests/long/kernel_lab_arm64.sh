@@ -32,7 +32,7 @@ built_kernel kernel_lab_arm64 "$series" "the arm64 $series" "make kernel KERNEL=
 . "$tmp/k"
 check "kernel_lab_arm64: the image is the patched arm64 build (release $K_RELEASE, $(basename "$K_IMAGE"))" \
 	sh -c "case '$K_RELEASE' in 7.2.*-lab) ;; *) exit 1 ;; esac && file -L '$K_IMAGE' | grep -q 'ARM64 boot executable\|Linux kernel ARM64'"
-for opt in PREEMPT_DYNAMIC PREEMPT_LAZY VIRTIO_CONSOLE VIRTIO_PCI HUGETLBFS SERIAL_AMBA_PL011_CONSOLE SERIAL_8250_PCI RSEQ_STATS ARM64_4K_PAGES; do
+for opt in PREEMPT_DYNAMIC PREEMPT_LAZY VIRTIO_CONSOLE VIRTIO_PCI HUGETLBFS SERIAL_AMBA_PL011_CONSOLE SERIAL_8250_PCI RSEQ_STATS ARM64_4K_PAGES FTRACE KPROBE_EVENTS EVENT_TRACING; do
 	check "kernel_lab_arm64: its config has CONFIG_$opt=y" grep -qx "CONFIG_$opt=y" "$K_CONFIG"
 done
 check "kernel_lab_arm64: ... and no rseq slice extension (arm64 7.2 has no GENERIC_ENTRY)" \
@@ -42,7 +42,7 @@ check "kernel_lab_arm64: ... and no rseq slice extension (arm64 7.2 has no GENER
 make -C "$top" cross-guest > "$tmp/cross.out" 2>&1 || { tail -n 20 "$tmp/cross.out"; fail "kernel_lab_arm64: make cross-guest"; tests_done; exit 1; }
 export KERNEL=$series MODELS=none,voluntary,full,lazy PAGES=4k LOCKS=tas
 export CLIENTS=2 DURATION=2 REPEAT=1 PGBENCH=off POOL=32M RELATION=128M
-export ACCEL=icount VCPUS=2 REPRO_MIN=off ICOUNT_EPOCH=2026-01-01
+export ACCEL=icount VCPUS=2 REPRO_MIN=off ICOUNT_EPOCH=2026-01-01 EVIDENCE=on
 if "$top/scripts/bench.sh" "$tmp/run" > "$tmp/out" 2>&1; then
 	pass "kernel_lab_arm64: the four-model bench on the arm64 $series finished"
 else
@@ -60,6 +60,10 @@ for m in none voluntary full lazy; do
 			.preempt_model_source == "debugfs" and (.preempt_model_raw | rtrimstr(" ")) == $want' "$d"
 	check "kernel_lab_arm64: $m: the cell ran ($(jq .results.transactions "$d") transactions)" \
 		jq -e '.results.transactions > 0' "$d"
+	# fragments/arm64-trace.config: the evidence works on the arm64 build,
+	# faults marked by the kprobe on handle_mm_fault.
+	check "kernel_lab_arm64: $m: EVIDENCE=on joined the trace, faults from the kprobe ($(jq -c '.evidence.fault_event, .evidence.holds' "$d" 2>/dev/null | tr '\n' ' '))" \
+		jq -e '.evidence.fault_event == "kprobe" and .evidence.holds > 0' "$d"
 done
 check "kernel_lab_arm64: the report compares the models on one kernel" \
 	grep -q '^compared with: 7.2-lab/none' "$tmp/run/summary.txt"
