@@ -313,5 +313,6 @@ int main(void)
 	CHECK(test_stacks("stacks-host-6.18.trace") == 8, "stacks: the host's 8 cases");
 	CHECK(test_stacks("stacks-guest-7.0.trace") == 9, "stacks: the guests' 9 cases");
 	CHECK(test_stacks("stacks-constructed.trace") == 7, "stacks: the 7 constructed cases");
+	CHECK(test_stacks("stacks-guest-arm64.trace") == 11, "stacks: the arm64 guests' 11 cases");
 	return CHECK_DONE();
 }
