@@ -4,7 +4,8 @@
 # against none at that size (docs/scale.md).
 
 JANSSON_LIBS ?= -ljansson
-MODEL_OBJS = $(addprefix $(B)/lab/model/, inputs.o closed.o sim.o) $(B)/lab/report/json_read.o \
+MODEL_OBJS = $(addprefix $(B)/lab/model/, inputs.o closed.o sim.o extract.o extrap.o) \
+	$(B)/lab/report/json_read.o $(B)/lab/report/stats.o \
 	$(B)/buffer_pool/spin_backoff.o
 
 $(B)/predict: $(B)/lab/model/predict_main.o $(MODEL_OBJS)
@@ -27,3 +28,15 @@ predict: config.mk
 	$(B)/predict --inputs '$(INPUTS)' --cpus '$(CPUS)' --clients '$(CLIENTS)' \
 		$(if $(MODEL),--model '$(MODEL)') $(if $(filter 1,$(SIM)),--sim)
 .PHONY: predict
+
+# make model RUN=results/DIR: the model's inputs from an EVIDENCE run
+# (lab/model/extract.c), one model-inputs-PAGES-cCLIENTS.json per cell family.
+$(B)/model: $(B)/lab/model/model_main.o $(MODEL_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
+ALL_TARGETS += $(B)/model
+
+model: config.mk
+	@if [ -z '$(RUN)' ]; then echo "make model: give RUN=results/DIR (a make bench EVIDENCE=on run)" >&2; exit 2; fi
+	$(MAKE) $(B)/model
+	$(B)/model '$(RUN)'
+.PHONY: model
