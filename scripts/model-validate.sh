@@ -42,7 +42,12 @@ predict_cells() {
 				awk -v p="$pages" -v c="$clients" -v m="$model" -v OFS="$TAB" '
 					$1 == "p_f" { pf = $4 }
 					$1 == "T" { t = $4 }
-					$1 == "closed" { r = $3; sub(/x$/, "", r); split($6, iv, /\.\./) }
+					$1 == "closed" {
+						for (i = 2; i <= NF; i++) {
+							if ($i ~ /^[0-9.]+x$/) { r = $i; sub(/x$/, "", r) }
+							if ($i ~ /^[0-9.]+\.\.[0-9.]+$/) split($i, iv, /\.\./)
+						}
+					}
 					END { print p, c, m, r, iv[1], iv[2], pf, t }' >>"$out"
 		done
 	done
