@@ -4,20 +4,31 @@
  * client count, written into RUN.  Exit 3 when a run had an instrument
  * inside the hold (its q and T would describe the instrument), 2 on any
  * other error.
+ *
+ * build/model --validate PREDICTIONS RUN: predictions made before RUN was
+ * measured against its measurements (validate.c).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "extract.h"
+#include "validate.h"
 
 int main(int argc, char **argv)
 {
+	char err[1024];
+	if (argc == 4 && strcmp(argv[1], "--validate") == 0) {
+		int rc = mv_validate(argv[2], argv[3], stdout, err, sizeof(err));
+		if (rc != MX_OK)
+			fprintf(stderr, "model: %s\n", err);
+		return rc;
+	}
 	if (argc != 2 || strcmp(argv[1], "--help") == 0) {
-		fprintf(argc == 2 ? stdout : stderr, "usage: model RUN   (a make bench EVIDENCE=on results directory)\n");
+		fprintf(argc == 2 ? stdout : stderr, "usage: model RUN   (a make bench EVIDENCE=on results directory)\n"
+			"       model --validate PREDICTIONS RUN\n");
 		return argc == 2 ? 0 : 2;
 	}
 	static struct mx_set s;
-	char err[1024];
 	int rc = mx_scan(argv[1], &s, err, sizeof(err));
 	if (rc != MX_OK) {
 		fprintf(stderr, "model: %s\n", err);
