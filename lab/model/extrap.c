@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "closed.h"
+
 #define DESC_BYTES 64.0
 
 double xr_window(const char *page, int fault_around_pages)
@@ -17,6 +19,17 @@ double xr_window(const char *page, int fault_around_pages)
 	if (strcmp(page, "1g") == 0 || strcmp(page, "try-1g") == 0)
 		return 1073741824 / DESC_BYTES;
 	return 0;
+}
+
+void xr_report_target(struct xr_target *t, const char *page)
+{
+	memset(t, 0, sizeof(*t));
+	t->cpus = XR_REPORT_CPUS;
+	t->clients = XR_REPORT_CLIENTS;
+	t->hz = XR_REPORT_HZ;
+	t->pool_pages = XR_REPORT_POOL_PAGES;
+	t->fault_around_pages = XR_REPORT_FAULT_AROUND;
+	snprintf(t->page, sizeof(t->page), "%s", page);
 }
 
 double xr_pf_raw(double n, double w, double d)
@@ -102,4 +115,13 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 	out->cpus = in->cpus;	/* X0 is moved by mi_x0_at from where it was measured */
 	out->clients = in->clients;
 	return 0;
+}
+
+void xr_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients)
+{
+	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
+	double f = xnone * (1 + xnone * kn) / mi_x0_at(in, in->x0_tps.v, cpus, clients);
+	in->x0_tps.v *= f;
+	in->x0_tps.lo *= f;
+	in->x0_tps.hi *= f;
 }

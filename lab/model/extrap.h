@@ -45,6 +45,22 @@ struct xr_trace {
 	double t_offcpu_target_us, t_target_us;
 };
 
+/*
+ * The regression report's configuration (FACTS 1): 96 vCPUs, 1024
+ * clients, shared_buffers 120 GB (15,728,640 buffers of 8 KB), the default
+ * fault-around (64 KB, 16 pages).  Its kernel's HZ is not in the report:
+ * 250 (arm64 defconfig, Debian) is assumed.  None ran 98,565.86 tps
+ * (the revert); lazy 50,751.96 (0.51x).
+ */
+#define XR_REPORT_CPUS 96
+#define XR_REPORT_CLIENTS 1024
+#define XR_REPORT_POOL_PAGES 15728640.0
+#define XR_REPORT_FAULT_AROUND 16
+#define XR_REPORT_HZ 250
+#define XR_REPORT_NONE_TPS 98565.86
+#define XR_REPORT_LAZY_RATIO 0.515
+void xr_report_target(struct xr_target *t, const char *page);
+
 /* Descriptors one fault maps; 0 for an unknown page size. */
 double xr_window(const char *page, int fault_around_pages);
 /* The interleaved share of pops that fault, windows with the lock excluded. */
@@ -55,5 +71,12 @@ double xr_slice_ms(int cpus, int hz);
 /* out = in moved to t; -1 with err when in lacks what a rule needs. */
 int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct model_inputs *out,
 	     struct xr_trace *tr, char *err, size_t errlen);
+
+/*
+ * Set X0 so that the closed form gives none xnone tps at cpus/clients:
+ * X0 = X (1 + X k_none), the interval moved with it.  The lab's X0 is
+ * emulated time on 2 CPUs; the report's none tps is the real machine's.
+ */
+void xr_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients);
 
 #endif

@@ -115,12 +115,27 @@ static bool get_dist(const struct jr_val *root, struct mi_dist *d, char *err, si
 	return true;
 }
 
+static bool from_tree(struct jr_val *root, const char *path, struct model_inputs *in, char *err,
+		      size_t errlen);
+
 bool mi_read(const char *path, struct model_inputs *in, char *err, size_t errlen)
 {
 	memset(in, 0, sizeof(*in));
 	struct jr_val *root = jr_parse_file(path, err, errlen);
-	if (!root)
-		return false;
+	return root && from_tree(root, path, in, err, errlen);
+}
+
+bool mi_parse(const char *text, const char *name, struct model_inputs *in, char *err, size_t errlen)
+{
+	memset(in, 0, sizeof(*in));
+	struct jr_val *root = jr_parse(text, err, errlen);
+	return root && from_tree(root, name, in, err, errlen);
+}
+
+/* Reads root into in and frees root. */
+static bool from_tree(struct jr_val *root, const char *path, struct model_inputs *in, char *err,
+		      size_t errlen)
+{
 	bool ok = false;
 	const char *schema = jr_str(root, "schema", "");
 	if (strcmp(schema, "preemptlab-model-inputs/1") != 0) {

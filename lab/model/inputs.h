@@ -52,6 +52,8 @@ struct model_inputs {
 
 /* Read a model-inputs.json; false with a message in err on any error. */
 bool mi_read(const char *path, struct model_inputs *in, char *err, size_t errlen);
+/* The same from text in memory (name for messages). */
+bool mi_parse(const char *text, const char *name, struct model_inputs *in, char *err, size_t errlen);
 
 /* Inverse CDF by linear interpolation between the points (u in [0,1]). */
 double mi_dist_sample(const struct mi_dist *d, double u);

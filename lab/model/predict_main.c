@@ -247,11 +247,7 @@ int main(int argc, char **argv)
 	}
 	if (xnone > 0) {
 		/* Anchor none at a measured tps of the target (the report's own): X0 = X (1 + X k). */
-		double kn = cf_k(in.m.v, in.p_f.v, in.q[PM_NONE].v, in.t_stall_us.v);
-		double f = xnone * (1 + xnone * kn) / mi_x0_at(&in, in.x0_tps.v, cpus, clients);
-		in.x0_tps.v *= f;
-		in.x0_tps.lo *= f;
-		in.x0_tps.hi *= f;
+		xr_anchor_none(&in, xnone, cpus, clients);
 		printf("X0 anchored: none at %.0f tps at the target, X0 %.0f tps\n", xnone,
 		       mi_x0_at(&in, in.x0_tps.v, cpus, clients));
 	}

@@ -70,4 +70,16 @@ check "compare: the measured 4k cell judged, the unmeasured 2m cell said to be m
 	sh -c "grep -q '^4k         21 full .* \(hit\|miss\) ' '$tmp/cmp' &&
 		grep -q '^2m         21 full .*not measured' '$tmp/cmp' &&
 		grep -q 'of 1 cells' '$tmp/cmp'"
+
+# The report's section "At the report's scale" from the run's own inputs.
+build/report "$tmp/run" > /dev/null 2>&1
+check "report.txt: 'At the report's scale' with this run's full/none measured, here and at 96/1024" \
+	sh -c "grep -q \"^At the report's scale\" '$tmp/run/report.txt' &&
+		grep -q '^4k       2      21 full/none      0\.9[0-9]*x \[.*\]  *1\.000x \[.*\]  *[01]\.[0-9]*x \[' '$tmp/run/report.txt'"
+check "report.md: the same section as a table" \
+	sh -c "grep -q \"^## At the report's scale\" '$tmp/run/report.md' &&
+		grep -q '^| 4k | 2 | 21 | full/none | ' '$tmp/run/report.md'"
+build/report "$tmp/inhold" > /dev/null 2>&1 || true
+check "a run with an in-hold instrument: the section says why the model refuses it" \
+	sh -c "grep -A24 \"^At the report's scale\" '$tmp/inhold/report.txt' | grep -q 'in_hold_syscalls'"
 tests_done
