@@ -6,7 +6,11 @@
  *                 [--closed | --sim] [--seed S] [--draws N] [--reps R]
  *                 [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]
  *                 [--extrapolate [--pages P] [--pool-pages N] [--hz H]
- *                                [--fault-around-pages F]] [--x-none-tps X]
+ *                                [--fault-around-pages F]] [--x-none-tps X] [--report]
+ *
+ * --report: the regression report's configuration (96 CPUs, 1024 clients,
+ * 120 GB pool, fault-around 16 pages, HZ 250 assumed), extrapolated, with
+ * none anchored at its 98,566 tps; any option given explicitly wins.
  *
  * --extrapolate moves the inputs to the target by the stated rules
  * (extrap.h): p_f from the fault window, T from EEVDF's runnable per CPU.
@@ -34,7 +38,7 @@ static void usage(FILE *f)
 		   "               [--closed | --sim] [--seed S] [--draws N] [--reps R]\n"
 		   "               [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]\n"
 		   "               [--extrapolate [--pages P] [--pool-pages N] [--hz H] [--fault-around-pages F]]\n"
-		   "               [--x-none-tps X]\n");
+		   "               [--x-none-tps X] [--report]\n");
 }
 
 static long num(const char *opt, const char *s, long min, long max)
@@ -154,6 +158,7 @@ int main(int argc, char **argv)
 		{ "pool-pages", required_argument, NULL, 'P' }, { "hz", required_argument, NULL, 'z' },
 		{ "fault-around-pages", required_argument, NULL, 'f' },
 		{ "x-none-tps", required_argument, NULL, 'X' },
+		{ "report", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 }
 	};
 	const char *path = NULL;
@@ -162,6 +167,7 @@ int main(int argc, char **argv)
 	uint64_t seed = 27;
 	int extrap = 0, hz = 0, fa = 0;
 	double pool = 0, xnone = 0;
+	int report = 0;
 	const char *pages = NULL;
 	int o;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -191,10 +197,27 @@ int main(int argc, char **argv)
 		case 'P': pool = (double)num("--pool-pages", optarg, 1, 0x7fffffffffffL); break;
 		case 'z': hz = (int)num("--hz", optarg, 1, 10000); break;
 		case 'f': fa = (int)num("--fault-around-pages", optarg, 1, 512); break;
+		case 'R': report = 1; break;
 		case 'X': xnone = (double)num("--x-none-tps", optarg, 1, 1000000000); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
+	}
+	if (report) {
+		/* The regression report's configuration (extrap.h), none anchored at its tps. */
+		if (!cpus)
+			cpus = XR_REPORT_CPUS;
+		if (!clients)
+			clients = XR_REPORT_CLIENTS;
+		extrap = 1;
+		if (pool <= 0)
+			pool = XR_REPORT_POOL_PAGES;
+		if (!fa)
+			fa = XR_REPORT_FAULT_AROUND;
+		if (!hz)
+			hz = XR_REPORT_HZ;
+		if (xnone <= 0)
+			xnone = XR_REPORT_NONE_TPS;
 	}
 	if (!path || cpus < 1 || clients < 1 || optind != argc) {
 		usage(stderr);
