@@ -7,6 +7,7 @@
  *                 [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]
  *                 [--extrapolate [--pages P] [--pool-pages N] [--hz H]
  *                                [--fault-around-pages F]] [--x-none-tps X] [--report]
+ *                 [--need RATIO]
  *
  * --report: the regression report's configuration (96 CPUs, 1024 clients,
  * 120 GB pool, fault-around 16 pages, HZ 250 assumed), extrapolated, with
@@ -38,7 +39,7 @@ static void usage(FILE *f)
 		   "               [--closed | --sim] [--seed S] [--draws N] [--reps R]\n"
 		   "               [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]\n"
 		   "               [--extrapolate [--pages P] [--pool-pages N] [--hz H] [--fault-around-pages F]]\n"
-		   "               [--x-none-tps X] [--report]\n");
+		   "               [--x-none-tps X] [--report] [--need RATIO]\n");
 }
 
 static long num(const char *opt, const char *s, long min, long max)
@@ -75,6 +76,39 @@ static int run_closed(const struct model_inputs *in, int cpus, int clients, int 
 		shown++;
 	}
 	return shown ? 0 : 1;
+}
+
+/*
+ * What q_M / q_none (at equal T) the closed form needs for a ratio of
+ * `need` at the target, by bisection: the ratio falls as q_M grows.
+ */
+static int run_need(const struct model_inputs *in, int cpus, int clients, double need)
+{
+	double x0 = mi_x0_at(in, in->x0_tps.v, cpus, clients);
+	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
+	double xn = cf_throughput(x0, kn);
+	if (kn <= 0) {
+		printf("need %.3fx: q_none is 0 here, so no multiple of it reaches it\n", need);
+		return 1;
+	}
+	double lo = 1, hi = 1;
+	while (cf_throughput(x0, kn * hi) / xn > need && hi < 1e9)
+		hi *= 2;
+	if (hi >= 1e9) {
+		printf("need %.3fx: not reached by any q_M / q_none up to 1e9\n", need);
+		return 1;
+	}
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+		if (cf_throughput(x0, kn * mid) / xn > need)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	printf("need %.3fx: q_M / q_none = %.3g at equal T (or T that many times longer); "
+	       "X k none %.3g; q_none %.4g -> q_M %.4g\n", need, hi, kn * xn, in->q[PM_NONE].v,
+	       in->q[PM_NONE].v * hi);
+	return 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -159,6 +193,7 @@ int main(int argc, char **argv)
 		{ "fault-around-pages", required_argument, NULL, 'f' },
 		{ "x-none-tps", required_argument, NULL, 'X' },
 		{ "report", no_argument, NULL, 'R' },
+		{ "need", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 }
 	};
 	const char *path = NULL;
@@ -168,6 +203,7 @@ int main(int argc, char **argv)
 	int extrap = 0, hz = 0, fa = 0;
 	double pool = 0, xnone = 0;
 	int report = 0;
+	double need = 0;
 	const char *pages = NULL;
 	int o;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -198,6 +234,15 @@ int main(int argc, char **argv)
 		case 'z': hz = (int)num("--hz", optarg, 1, 10000); break;
 		case 'f': fa = (int)num("--fault-around-pages", optarg, 1, 512); break;
 		case 'R': report = 1; break;
+		case 'N': {
+			char *end;
+			need = strtod(optarg, &end);
+			if (*end || !(need > 0 && need < 1)) {
+				fprintf(stderr, "predict: --need %s: a ratio between 0 and 1\n", optarg);
+				return 2;
+			}
+			break;
+		}
 		case 'X': xnone = (double)num("--x-none-tps", optarg, 1, 1000000000); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -274,6 +319,8 @@ int main(int argc, char **argv)
 		printf("X0 anchored: none at %.0f tps at the target, X0 %.0f tps\n", xnone,
 		       mi_x0_at(&in, in.x0_tps.v, cpus, clients));
 	}
+	if (need > 0)
+		return run_need(&in, cpus, clients, need);
 	if (sim)
 		return run_sim(&in, cpus, clients, model, reps, seed, (double)duration_s,
 			       (double)rseq_us, (double)rr_us);
