@@ -15,6 +15,8 @@
 #include "model/extract.h"
 #include "model/extrap.h"
 #include "model/inputs.h"
+#include "model/sim.h"
+#include "report/stats.h"
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))
 #define DATA PREEMPTLAB_TOP "/tests/data/"
@@ -90,6 +92,25 @@ static void test_write_roundtrip(void)
 	CHECK(in.fault_us.n >= 2 && in.fault_us.x[0] > 25 && in.fault_us.x[0] < 35,
 	      "fault durations start in the 32-64 us bucket less the hold (%.2f us)", in.fault_us.x[0]);
 	CHECK(!in.in_hold_instrument && in.cpus == 2 && in.clients == 21, "no in-hold instrument, 2 CPUs, 21 clients");
+
+	/*
+	 * The simulated none/full pair from the fixture's own inputs lands
+	 * within the interval of the ratio the fixture measured.
+	 */
+	const struct mx_group *g = &set.g[0];
+	struct ratio meas = st_ratio(g->tps[PM_NONE], 3, g->tps[PM_FULL], 3);
+	struct sim_params sp;
+	struct sim_result a, b;
+	sim_params_from_inputs(&sp, &in, 2, 21, PM_NONE, 27);
+	sp.duration_ns = 2e9;
+	sp.warmup_ns = 2e8;
+	int srn = sim_run(&sp, &a);
+	sp.model = PM_FULL;
+	int srf = sim_run(&sp, &b);
+	double sr = a.tps > 0 ? b.tps / a.tps : 0;
+	CHECK(srn == 0 && srf == 0 && meas.ok && sr >= meas.lo && sr <= meas.hi,
+	      "simulated full/none %.4fx within the measured %.3fx [%.3f, %.3f] (none %.0f tps simulated, "
+	      "%.0f measured)", sr, meas.est, meas.lo, meas.hi, a.tps, st_gmean(g->tps[PM_NONE], 3));
 
 	/* Extrapolating to the same size changes nothing. */
 	struct xr_target t = { .cpus = 2, .clients = 21, .hz = 250, .pool_pages = 8192,
