@@ -94,6 +94,15 @@ static int add_doc(struct mx_set *s, const struct jr_val *d)
 		g->pool_pages = num(d, "config.pool_pages");
 		g->block_size = num(d, "config.block_size");
 	}
+	/* A family may span kernels (a baseline's none beside 7.0's lazy): name them all. */
+	const char *label = jr_str(d, "provenance.kernel_label", "?");
+	size_t kl = strlen(g->kernel), ll = strlen(label);
+	int seen = 0;
+	for (const char *k = g->kernel; (k = strstr(k, label)) != NULL; k += ll)
+		if ((k == g->kernel || k[-1] == '+') && (k[ll] == '\0' || k[ll] == '+'))
+			seen = 1;
+	if (!seen && kl + ll + 2 <= sizeof(g->kernel))
+		snprintf(g->kernel + kl, sizeof(g->kernel) - kl, "+%s", label);
 	g->runs++;
 	g->tps[pm][g->ntps[pm]++] = num(p, "tps");
 	g->qk[pm] += num(e, "q_m.k");
