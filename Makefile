@@ -71,6 +71,7 @@ include mk/repro.mk
 -include mk/pg.mk
 -include mk/report.mk
 include mk/model.mk
+include mk/costbench.mk
 # After every fragment: it lists the unit tests they added to ALL_TARGETS.
 include mk/sanitize.mk
 include mk/cross.mk
