@@ -45,8 +45,21 @@ static void write_op(struct json *j, struct cb_op *op, bool fault)
 	}
 	json_int(j, "per_batch", op->per_batch);
 	json_int(j, "batches", op->nbatches);
+	/* Each batch's value, in the order taken: the report's ratio
+	 * intervals between models are computed from these. */
+	bool instr = op->nbatches > 0 && op->instr[0] >= 0;
+	json_begin_array(j, "ns_batches");
+	for (int i = 0; i < op->nbatches; i++)
+		json_double(j, NULL, op->ns[i]);
+	json_end_array(j);
+	if (instr) {
+		json_begin_array(j, "instructions_batches");
+		for (int i = 0; i < op->nbatches; i++)
+			json_double(j, NULL, op->instr[i]);
+		json_end_array(j);
+	}
 	write_summary(j, "ns", op->ns, op->nbatches);
-	if (op->nbatches > 0 && op->instr[0] >= 0)
+	if (instr)
 		write_summary(j, "instructions", op->instr, op->nbatches);
 	else
 		json_null(j, "instructions");

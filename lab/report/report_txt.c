@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "pairs.h"
 #include "evidence.h"
+#include "modelcost.h"
 #include "fillphase.h"
 #include "report.h"
 #include "resolution.h"
@@ -306,6 +307,10 @@ void write_txt(FILE *f, const struct report *rp)
 		tw_heading(f, "Why: how holders lost the CPU");
 		write_evidence_txt(f, r);
 	}
+	struct modelcost mc;
+	modelcost_load(r, &mc);
+	write_modelcost_txt(f, &mc);
+	modelcost_free(&mc);
 
 	tw_heading(f, "Results");
 	tw_para(f, "",
