@@ -187,8 +187,8 @@ run_unit() {
 		host_reserve "$cells"
 		# The cost of a sleep, a fault and a lock on this machine, for the report.
 		"$top/build/bufmicro" > "$rundir/logs/bufmicro.json" 2>/dev/null || true
-		printf 'bufbench\t%s\ntop\t%s\nperf_dir\t%s\nrepro_min_bin\t%s\n' "$top/build/bufbench" "$top" "$rundir/perf" \
-			"$top/build/repro-min" >> "$work/$uid.conf"
+		printf 'bufbench\t%s\ntop\t%s\nperf_dir\t%s\nrepro_min_bin\t%s\ncostbench_bin\t%s\n' "$top/build/bufbench" "$top" \
+			"$rundir/perf" "$top/build/repro-min" "$top/build/costbench" >> "$work/$uid.conf"
 		boot_to=0 slack=60 pg_setup_to=600 pg_slack=60
 	else
 		# shellcheck disable=SC1090 # resolved once per kernel, below
@@ -204,7 +204,7 @@ run_unit() {
 		# A kernel the catalog gives one model (no PREEMPT_DYNAMIC, no
 		# debugfs file) runs that model: the runner is told which.
 		case ${K_MODELS:-} in ''|*' '*) ;; *) printf 'static_model\t%s\n' "$K_MODELS" >> "$work/$uid.conf" ;; esac
-		printf 'bufbench\t/bin/bufbench-static\nrepro_min_bin\t/bin/repro-min\ntop\t%s\nvirt\t%s\nicount_shift\t%s\nicount_epoch\t%s\n' \
+		printf 'bufbench\t/bin/bufbench-static\nrepro_min_bin\t/bin/repro-min\ncostbench_bin\t/bin/costbench\ntop\t%s\nvirt\t%s\nicount_shift\t%s\nicount_epoch\t%s\n' \
 			"$top" "$virt" "$PREEMPTLAB_ICOUNT_SHIFT" "$PREEMPTLAB_ICOUNT_EPOCH" >> "$work/$uid.conf"
 		# Full boot messages: a guest that hangs or panics is diagnosed
 		# from its console log, and they cost under a second under TCG.

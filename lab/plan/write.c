@@ -98,6 +98,7 @@ static void json_settings(struct json *j, const struct plan *p)
 	json_bool(j, "hold_events", p->hold_events);
 	json_bool(j, "repro_min", p->repro_min);
 	json_bool(j, "evidence", p->evidence);
+	json_bool(j, "costbench", p->costbench);
 	if (p->slice_ext_us)
 		json_int(j, "slice_ext_us", p->slice_ext_us);
 	else
@@ -286,6 +287,7 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u)
 	fprintf(f, "boot\t%ld\npg_first_rep\t%ld\nicount_epoch\t%s\n", u->boot,
 		u->pg_rep_base + 1, u->icount_epoch);
 	fprintf(f, "repro_min\t%s\n", p->repro_min ? "on" : "off");
+	fprintf(f, "costbench\t%s\n", p->costbench ? "on" : "off");
 	fprintf(f, "slice_ext_us\t%ld\n", p->slice_ext_us);
 }
 

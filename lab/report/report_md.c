@@ -12,6 +12,7 @@
 #include "pairs.h"
 #include "evidence.h"
 #include "atscale.h"
+#include "modelcost.h"
 #include "fillphase.h"
 #include "report.h"
 #include "resolution.h"
@@ -141,6 +142,10 @@ void write_md(FILE *f, const struct report *rp)
 		write_evidence_md(f, r);
 		write_atscale_md(f, r);
 	}
+	struct modelcost mc;
+	modelcost_load(r, &mc);
+	write_modelcost_md(f, &mc);
+	modelcost_free(&mc);
 
 	int pgb = 0;
 	for (size_t k = 0; k < r->ncells; k++)

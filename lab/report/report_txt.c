@@ -12,6 +12,7 @@
 #include "pairs.h"
 #include "evidence.h"
 #include "atscale.h"
+#include "modelcost.h"
 #include "fillphase.h"
 #include "report.h"
 #include "resolution.h"
@@ -309,6 +310,10 @@ void write_txt(FILE *f, const struct report *rp)
 		tw_heading(f, "At the report's scale");
 		write_atscale_txt(f, r);
 	}
+	struct modelcost mc;
+	modelcost_load(r, &mc);
+	write_modelcost_txt(f, &mc);
+	modelcost_free(&mc);
 
 	tw_heading(f, "Results");
 	tw_para(f, "",
