@@ -59,11 +59,19 @@ static bool has(struct tracefs *t, const char *file)
  * architecture's fault handler goes for a user address: its second
  * argument is the address ($arg2, which needs no debug information).
  */
-static int arm_faults(struct tracefs *t, const char *filter, char *err, size_t errlen)
+static int arm_faults(struct tracefs *t, const char *want, const char *filter, char *err,
+		      size_t errlen)
 {
-	const char *want = getenv("PREEMPTLAB_FAULT_EVENT");
-	bool kprobe = (want && strcmp(want, "kprobe") == 0) ||
-		      !has(t, "events/exceptions/page_fault_user");
+	if (!want)
+		want = getenv("PREEMPTLAB_FAULT_EVENT");
+	bool tracepoint = has(t, "events/exceptions/page_fault_user");
+	if (want && strcmp(want, "tracepoint") == 0 && !tracepoint) {
+		snprintf(err, errlen, "--fault-event tracepoint: this kernel has no "
+			 "exceptions:page_fault_user tracepoint (only x86 and riscv have it); "
+			 "--fault-event kprobe");
+		return -1;
+	}
+	bool kprobe = (want && strcmp(want, "kprobe") == 0) || !tracepoint;
 	char file[160];
 	if (!kprobe) {
 		t->fault_event = "exceptions:page_fault_user";
@@ -84,8 +92,8 @@ static int arm_faults(struct tracefs *t, const char *filter, char *err, size_t e
 			 "%s/kprobe_events (%s; the kernel needs CONFIG_KPROBE_EVENTS): %s",
 			 t->kprobe, t->root, strerror(errno),
 			 want && strcmp(want, "kprobe") == 0
-				 ? "PREEMPTLAB_FAULT_EVENT=kprobe asked for it; unset it to use "
-				   "exceptions:page_fault_user"
+				 ? "--fault-event kprobe asked for it; --fault-event tracepoint "
+				   "uses exceptions:page_fault_user"
 				 : "this kernel has no exceptions:page_fault_user tracepoint "
 				   "either (only x86 and riscv have it)");
 		t->kprobe[0] = 0;
@@ -124,8 +132,8 @@ static int find_root(struct tracefs *t, char *err, size_t errlen)
 	return -1;
 }
 
-int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi, char *err,
-		 size_t errlen)
+int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi,
+		 const char *fault_event, char *err, size_t errlen)
 {
 	char v[256];
 	memset(t, 0, sizeof(*t));
@@ -167,7 +175,7 @@ int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi, char *
 	    put(t, "events/sched/sched_switch/enable", "1", err, errlen) ||
 	    put(t, "events/sched/sched_switch/trigger", "stacktrace", err, errlen) ||
 	    put(t, "events/sched/sched_wakeup/enable", "1", err, errlen) ||
-	    arm_faults(t, filter, err, errlen)) {
+	    arm_faults(t, fault_event, filter, err, errlen)) {
 		tracefs_close(t);
 		return -1;
 	}
