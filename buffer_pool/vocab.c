@@ -121,6 +121,7 @@ const struct vocab vocab_model_switch = {
 static const struct vocab_item scenarios[] = {
 	{ "default", 0, "the quick matrix: a 128 MB pool that fills within the first second" },
 	{ "seed", 1, "the report's ratios scaled to the machine: a cold pool filling (docs/scenarios.md)" },
+	{ "overhead", 2, "each instrument's cost: every cell bare and with each instrument, same seed, one boot (docs/evidence.md)" },
 };
 const struct vocab vocab_scenarios = {
 	"scenarios", "SCENARIO", NULL, "named defaults for the other variables", ITEMS(scenarios)

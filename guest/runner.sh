@@ -14,7 +14,9 @@
 #   top, virt, perf_dir, repro_min_bin, costbench_bin added by
 #   scripts/run-plan.sh.
 # CELLS: TAB-separated lines from the planner (lab/plan/write.c):
-#   bufbench ID MODEL PAGES OPTIONAL ARGV     ARGV: bufbench's options
+#   bufbench ID MODEL PAGES OPTIONAL PROFILE ARGV
+#                                     ARGV: bufbench's options; PROFILE
+#                                     on|off: perf record around this cell
 #   pgbench ID HUGE_PAGES MODELS CLIENTS REPEAT  one cluster, comma lists
 # Channel lines, all starting with "@@PL ":
 #   READY <release> <models line>     once started
@@ -287,15 +289,19 @@ profile_out() {
 	rm -f "$WORK/perf.data" "$WORK/perf.txt.gz"
 }
 
-# run_bufbench ID MODEL PAGES ARGV: one bufbench cell.
+# run_bufbench ID MODEL PAGES ARGV PROFILE: one bufbench cell.  The plan
+# says which cells are profiled: a control twin (CONTROLS) and most cells
+# of SCENARIO=overhead run without perf, so their timings are the bare run's.
 run_bufbench() {
-	id=$1 model=$2 pages=$3 args=$4
+	id=$1 model=$2 pages=$3 args=$4 cell_prof=$5
 	if ! why=$(set_model "$model"); then
 		say FAIL "$id" "$why"; log "$why"; return 0
 	fi
 	set_hugepages "$pages"
 	rm -f "$WORK/run.json" "$WORK/perf.data"
-	case $prof in
+	cprof=$prof
+	[ "$cell_prof" = off ] && cprof=off
+	case $cprof in
 	on) rec="perf record -N -B -q -e $PERF_EVENT -g -F $PROFILE_FREQ -o $WORK/perf.data --" ;;
 	host) rec="$TOP/scripts/profile.sh $(conf perf_dir)/$id --" ;;
 	*) rec="" ;;
@@ -313,7 +319,7 @@ run_bufbench() {
 	cat "$WORK/run.log"
 	if [ "$rc" = 0 ] && [ -s "$WORK/run.json" ]; then
 		send_json "$id" "$WORK/run.json"
-		[ "$prof" = on ] && profile_out "$id"
+		[ "$cprof" = on ] && profile_out "$id"
 	else
 		say FAIL "$id" "bufbench exit $rc: $(tail -n1 "$WORK/run.log")${hp_short:+ ($hp_short)}"
 	fi
@@ -405,13 +411,13 @@ run_costbench() {
 	return 0
 }
 
-while IFS=$TAB read -r tool id f3 f4 f5 f6; do
+while IFS=$TAB read -r tool id f3 f4 f5 f6 f7; do
 	[ -n "$id" ] || continue
 	say START "$id"
 	log "cell $id"
 	case $tool in
 	pgbench) run_pg "$id" "$f3" "$f4" "$f5" "$f6" ;;
-	bufbench) run_bufbench "$id" "$f3" "$f4" "$f6" ;;
+	bufbench) run_bufbench "$id" "$f3" "$f4" "$f7" "$f6" ;;
 	*) say FAIL "$id" "unknown tool '$tool' in the plan" ;;
 	esac
 done < "$CELLS"

@@ -38,6 +38,7 @@ struct bench_opts {
 	uint32_t trace_holds;	/* hold records per client; 0 off */
 	bool trace_kernel;	/* --trace-holds: join the records with tracefs */
 	const char *trace_dump;	/* --trace-dump PREFIX */
+	const char *fault_event;	/* --fault-event: tracepoint | kprobe; NULL: the kernel's best */
 	void *hold_rings;	/* set before fork: clients * hold_ring_bytes(trace_holds) */
 	uint32_t freelist_stride;
 	double steady_s;	/* 0: run the whole duration */

@@ -371,7 +371,7 @@ int main(int argc, char **argv)
 		uint64_t lo = (uint64_t)(uintptr_t)seg.base;
 		uint64_t hi = lo + pool.ctl->table_off;
 		if (o.hold_rings == MAP_FAILED ||
-		    (o.trace_kernel && tracefs_open(&tfs, lo, hi, err, sizeof(err)) != 0)) {
+		    (o.trace_kernel && tracefs_open(&tfs, lo, hi, o.fault_event, err, sizeof(err)) != 0)) {
 			if (o.hold_rings == MAP_FAILED)
 				snprintf(err, sizeof(err), "hold records: %s", strerror(errno));
 			fprintf(stderr, "bufbench: --trace-holds: %s\n", err);

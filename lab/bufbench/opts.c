@@ -55,6 +55,10 @@ static const char usage[] =
 	"                       document's evidence object (docs/evidence.md)\n"
 	"  --hold-records[=N]   record the holds as --trace-holds does, without the\n"
 	"                       kernel's trace: T_tail only (the phases' t_tail)\n"
+	"  --fault-event E      with --trace-holds: the faults from E = tracepoint\n"
+	"                       (exceptions:page_fault_user, x86) or kprobe (a kprobe\n"
+	"                       on handle_mm_fault, every architecture); default: the\n"
+	"                       tracepoint where the kernel has it\n"
 	"  --trace-dump PREFIX  with --trace-holds: also keep the raw trace and the hold\n"
 	"                       records as PREFIX.trace and PREFIX.holds\n"
 	"  --stuck-limit N      backoff sleeps before 'stuck spinlock' (default 1000)\n"
@@ -181,7 +185,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
 	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR, O_STUCK,
-	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_HOLDREC, O_TRACEDUMP, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_HELP };
+	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_HOLDREC, O_TRACEDUMP, O_FAULTEV, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -203,6 +207,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "trace-holds", optional_argument, 0, O_TRACEHOLDS },
 		{ "hold-records", optional_argument, 0, O_HOLDREC },
 		{ "trace-dump", required_argument, 0, O_TRACEDUMP },
+		{ "fault-event", required_argument, 0, O_FAULTEV },
 		{ "freelist-stride", required_argument, 0, O_STRIDE },
 		{ "steady", required_argument, 0, O_STEADY },
 		{ "lock-timeout-ms", required_argument, 0, O_LOCKTO },
@@ -282,6 +287,11 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 			o->trace_holds = a ? (uint32_t)parse_long("--hold-records", a, 1, 1L << 24) : 65536;
 			break;
 		case O_TRACEDUMP: o->trace_dump = a; break;
+		case O_FAULTEV:
+			if (strcmp(a, "tracepoint") && strcmp(a, "kprobe"))
+				bad("unknown --fault-event '%s': expected tracepoint or kprobe", a);
+			o->fault_event = a;
+			break;
 		case O_STRIDE:
 			o->freelist_stride = (uint32_t)parse_long("--freelist-stride", a, 1, 1L << 20);
 			break;
@@ -305,6 +315,8 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		bad("--hold-events needs the instrumentation that --no-instrument%s removes", "");
 	if (o->trace_holds && !o->instrument)
 		bad("--trace-holds needs the instrumentation that --no-instrument%s removes", "");
+	if (o->fault_event && !o->trace_kernel)
+		bad("--fault-event chooses what --trace-holds traces: add --trace-holds%s", "");
 	if (o->trace_dump && !o->trace_kernel)
 		bad("--trace-dump keeps what --trace-holds records: add --trace-holds%s", "");
 	if (o->pool_bytes < 16 * BLCKSZ)

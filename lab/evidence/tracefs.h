@@ -26,11 +26,13 @@ struct tracefs {
  * The faults come from exceptions:page_fault_user where the architecture
  * has that tracepoint (x86, riscv), otherwise from a kprobe event on
  * handle_mm_fault defined for this run and removed at close (arm64);
- * fault_event names the one used.  PREEMPTLAB_FAULT_EVENT=kprobe takes the
- * kprobe where the tracepoint exists too, to check one against the other.
+ * fault_event names the one used.  Asking for "kprobe" (bufbench
+ * --fault-event, or PREEMPTLAB_FAULT_EVENT when NULL) takes the kprobe where
+ * the tracepoint exists too, to check one against the other and to measure
+ * what each costs; "tracepoint" fails where there is none.
  */
-int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi, char *err,
-		 size_t errlen);
+int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi,
+		 const char *fault_event, char *err, size_t errlen);
 int tracefs_on(struct tracefs *t, bool on);
 /* Events the ring buffer lost (overrun + dropped, all CPUs). */
 uint64_t tracefs_lost(struct tracefs *t);

@@ -54,6 +54,8 @@ struct cell {
 	long clients;
 	long rep;
 	bool optional;		/* a page size asked "where it can be had" */
+	unsigned inst;		/* INST_*: the instruments this run carries */
+	bool control;		/* the bare twin of instrumented runs (same seed) */
 	/* pgbench: one cluster serving these models, clients and repeats. */
 	char huge_pages[8];
 	struct list pg_models, pg_clients;
@@ -95,6 +97,7 @@ struct plan {
 	long slice_ext_us;	/* rseq/slice_ext_nsec in us for the run; 0: the kernel's */
 	bool evidence;		/* bufbench --trace-holds: the kernel's trace joined */
 	bool costbench;		/* lab/costbench once per model per unit, after its cells */
+	bool controls;		/* CONTROLS: a bare twin beside each instrumented run */
 	char pool[32], relation[32], workload[32];
 	uint64_t pool_bytes, relation_bytes;
 	char bufbench_args[1024];
@@ -185,6 +188,24 @@ void kvm_write_pins(const struct plan *p, FILE *f);
 
 /* sizing.c: segment size (from bufbench itself), huge pages, guest RAM. */
 void plan_sizing(struct plan *p, const char *bufbench);
+
+/* instruments.c: which instruments a run carries (issue 24). */
+#define INST_TRACE 1u		/* --trace-holds: hold records joined with tracefs */
+#define INST_KPROBE 2u		/* with INST_TRACE: faults from a kprobe, not the tracepoint */
+#define INST_RECORDS 4u		/* --hold-records: the records alone (T_tail) */
+#define INST_EVENTS 8u		/* --hold-events=window: perf counters around the hold */
+#define INST_PROFILE 16u	/* perf record around the run (the runner's) */
+struct variant {
+	unsigned set;
+	bool control;
+	char suffix[16];	/* of the cell id */
+};
+unsigned plan_instruments(const struct plan *p);	/* the plan's own: EVIDENCE ... */
+int plan_variants(const struct plan *p, long rep, struct variant *out, int max);
+void plan_instrument_args(unsigned set, FILE *f);
+void plan_instrument_names(unsigned set, const char **names, int *n);
+/* CONTROLS, after EVIDENCE, HOLD_EVENTS, PROFILE and SCENARIO are known. */
+void plan_controls(struct plan *p, const char *asked);
 
 /* units.c: the units and their cells, repetition outermost. */
 void plan_units(struct plan *p);

@@ -44,7 +44,7 @@ struct seed_sizing {
 /* The scaling arithmetic alone, for the planner and its unit test. */
 void seed_size(struct seed_sizing *s);
 
-/* "default" or "seed"; dies on anything else, naming the valid ones. */
+/* "default", "seed" or "overhead"; dies on anything else, naming the valid ones. */
 void scenario_select(const char *name, long cpus, long ram_mb, bool guest);
 /* The scenario's value for a make variable, or NULL: the planner's default. */
 const char *scenario_default(const char *var);

@@ -225,6 +225,10 @@ static void same_kernel_baseline(struct plan *p)
 static void guest_settings(struct plan *p, const char *top)
 {
 	const char *b = var_get("BASELINE");
+	/* SCENARIO=overhead measures instruments on one kernel: no other kernel
+	 * beside it (scenario.c's defaults come later, scaled to the guest). */
+	if (!b && !strcmp(get_or("SCENARIO", "default"), "overhead"))
+		b = "none";
 	/*
 	 * A kernel that offers none is its own baseline (7.2-lab, 6.12):
 	 * then a comparison changes the model and nothing else.  Others are
@@ -464,5 +468,6 @@ void plan_settings(struct plan *p, const char *top)
 	if (!host && strcmp(p->profile_callgraph, "fp") != 0)
 		plan_die("PROFILE_CALLGRAPH=%s: guests unwind by frame pointers only (fp)",
 			 p->profile_callgraph);
+	plan_controls(p, var_get("CONTROLS"));
 	command_line(p->command, sizeof(p->command));
 }

@@ -6,8 +6,10 @@
  * plan/UNIT.cells for guest/runner.sh, which runs the host's unit too.
  *
  * A cells line is TAB-separated:
- *   bufbench ID MODEL PAGES OPTIONAL ARGV      ARGV: bufbench's options,
- *                                              blank-separated, exactly
+ *   bufbench ID MODEL PAGES OPTIONAL PROFILE ARGV   ARGV: bufbench's options,
+ *                                              blank-separated, exactly;
+ *                                              PROFILE: on | off, perf record
+ *                                              around this run
  *   pgbench ID HUGE_PAGES MODELS CLIENTS REPEAT    (comma lists)
  */
 #include <errno.h>
@@ -99,6 +101,7 @@ static void json_settings(struct json *j, const struct plan *p)
 	json_bool(j, "repro_min", p->repro_min);
 	json_bool(j, "evidence", p->evidence);
 	json_bool(j, "costbench", p->costbench);
+	json_bool(j, "controls", p->controls);
 	if (p->slice_ext_us)
 		json_int(j, "slice_ext_us", p->slice_ext_us);
 	else
@@ -156,6 +159,14 @@ static void json_cell(struct json *j, const struct cell *c)
 		json_int(j, "clients", c->clients);
 		json_int(j, "rep", c->rep);
 		json_bool(j, "optional", c->optional);
+		const char *names[8];
+		int n;
+		plan_instrument_names(c->inst, names, &n);
+		json_begin_array(j, "instruments");
+		for (int i = 0; i < n; i++)
+			json_str(j, NULL, names[i]);
+		json_end_array(j);
+		json_bool(j, "control", c->control);
 	} else {
 		json_str(j, "huge_pages", c->huge_pages);
 		json_list(j, "models", &c->pg_models);
@@ -240,9 +251,10 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 				clients, c->pg_repeat);
 			continue;
 		}
-		fprintf(f, "bufbench\t%s\t%s\t%s\t%d\t--clients %ld --duration %ld --warmup %ld "
+		fprintf(f, "bufbench\t%s\t%s\t%s\t%d\t%s\t--clients %ld --duration %ld --warmup %ld "
 			"--pool %s --relation %s --workload %s --pages %s --lock %s --strategy %s "
-			"--seed %ld", c->id, c->model, c->pages, c->optional, c->clients,
+			"--seed %ld", c->id, c->model, c->pages, c->optional,
+			c->inst & INST_PROFILE ? "on" : "off", c->clients,
 			p->duration_s, p->warmup_s, p->pool, p->relation, p->workload, c->pages,
 			c->lock, c->strategy, c->rep);
 		/* Only what differs from bufbench's defaults: old cells keep their command. */
@@ -250,10 +262,7 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 			fprintf(f, " --freelist-stride %ld", p->freelist_stride);
 		if (p->steady_s > 0)
 			fprintf(f, " --steady %ld", p->steady_s);
-		if (p->hold_events)
-			fprintf(f, " --hold-events");
-		if (p->evidence)
-			fprintf(f, " --trace-holds");
+		plan_instrument_args(c->inst, f);
 		for (int a = 0; a < p->bufbench_argv.n; a++)
 			fprintf(f, " %s", p->bufbench_argv.item[a]);
 		fputc('\n', f);

@@ -108,6 +108,9 @@ int main(int argc, char **argv)
 	rp.r = &r;
 	rp.baseline = base_ix >= 0 ? r.sources[base_ix].label : NULL;
 	find_headline(&r, rp.baseline, &rp.fd);
+	rp.ovh = calloc(1, sizeof(*rp.ovh));
+	if (rp.ovh)
+		overhead_compute(&r, rp.ovh);
 	if (r.nexcluded) {
 		size_t l = strlen(rp.fd.caveats);
 		snprintf(rp.fd.caveats + l, sizeof(rp.fd.caveats) - l,
@@ -131,6 +134,7 @@ int main(int argc, char **argv)
 	if (!rc)
 		txt_printf(stderr, "compare: %zu runs of %zu directories in %zu cells: wrote %s/report.txt, "
 			   "report.md, summary.txt, %d chart(s)\n", r.nruns, n, r.ncells, out, rp.ncharts);
+	free(rp.ovh);
 	results_free(&r);
 	for (size_t i = 0; i < n; i++)
 		free(dirs[i]);

@@ -472,4 +472,20 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 			 "=in-hold): their timings are not compared, only their counts.",
 			 l ? " " : "", r->nrefused);
 	}
+	/* Issue 24: timings never from an instrumented run where a bare twin ran. */
+	if (r->ntwinned) {
+		size_t l = strlen(fd->caveats);
+		snprintf(fd->caveats + l, sizeof(fd->caveats) - l,
+			 "%sTimings (tps, ratios, waits) are the %zu bare runs' (CONTROLS); the "
+			 "counts (faults and switches per hold, q_M, T_tail) are the %zu "
+			 "instrumented runs' on the same seeds.", l ? " " : "", r->nbare,
+			 r->ntwinned);
+	}
+	if (r->nuntwinned) {
+		size_t l = strlen(fd->caveats);
+		snprintf(fd->caveats + l, sizeof(fd->caveats) - l,
+			 "%s%zu run(s) were timed with an instrument on and no bare twin "
+			 "(CONTROLS=off): their timings include the instrument's cost (see "
+			 "Instrument overhead).", l ? " " : "", r->nuntwinned);
+	}
 }

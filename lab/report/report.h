@@ -6,6 +6,7 @@
 
 #include "findings.h"
 #include "micro.h"
+#include "overhead.h"
 #include "profiles.h"
 #include "results.h"
 
@@ -22,6 +23,7 @@ struct report {
 	char diff_svg[320];          /* differential flame graph, or "" */
 	struct micro micro[8];       /* logs/bufmicro*.json */
 	size_t nmicro;
+	struct overhead *ovh;        /* the instruments' paired cost; NULL: not computed */
 };
 
 void write_txt(FILE *f, const struct report *rp);

@@ -209,6 +209,12 @@ void write_html(FILE *f, const struct report *rp)
 		}
 		fputs("</ul>\n", f);
 	}
+	if (rp->ovh && rp->ovh->n) {
+		fputs("<h2>Instrument overhead</h2>\n<p>Each instrumented run against the bare run "
+		      "of the same cell, seed and boot; per instrument the geometric mean of the "
+		      "paired ratios and its 95% t interval.</p>\n", f);
+		overhead_html(f, rp->ovh);
+	}
 	fputs("<h2>Environment</h2>\n<ul>\n", f);
 	static const struct { const char *label; doc_fmt fn; } fmts[] = {
 		{ "kernel", fmt_kernel }, { "preemption model (source)", fmt_model },
@@ -230,6 +236,12 @@ void write_html(FILE *f, const struct report *rp)
 		if (!buf[0])
 			continue;
 		fprintf(f, "<li>%s: ", paths[i] + 11);
+		h(f, buf);
+		fputs("</li>\n", f);
+	}
+	if (rp->ovh) {
+		overhead_line(r, rp->ovh, buf, sizeof(buf));
+		fputs("<li>instrument overhead: ", f);
 		h(f, buf);
 		fputs("</li>\n", f);
 	}

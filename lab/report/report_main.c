@@ -130,6 +130,9 @@ int main(int argc, char **argv)
 	rp.r = &r;
 	rp.baseline = baseline;
 	find_headline(&r, baseline, &rp.fd);
+	rp.ovh = calloc(1, sizeof(*rp.ovh));
+	if (rp.ovh)
+		overhead_compute(&r, rp.ovh);
 	profiles_load(&rp.prof, &r);
 	rp.nmicro = micro_load(d, rp.micro, sizeof(rp.micro) / sizeof(rp.micro[0]));
 	if (r.nexcluded) {
@@ -138,7 +141,8 @@ int main(int argc, char **argv)
 			 "%s%zu run(s) failed or were interrupted and are left out of every "
 			 "statistic (listed in summary.txt).", l ? " " : "", r.nexcluded);
 	}
-	if (rp.prof.n) {
+	/* Profiled runs with bare twins lend the report no timing (results.c). */
+	if (rp.prof.n && r.nuntwinned) {
 		size_t l = strlen(rp.fd.caveats);
 		snprintf(rp.fd.caveats + l, sizeof(rp.fd.caveats) - l,
 			 "%sProfiled cells ran under perf record (PROFILE=on): their rates "
@@ -164,6 +168,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "report: wrote %s/report.txt, summary.txt, report.md, report.html, %d chart(s), %zu flame graph(s)%s\n",
 			d, rp.ncharts, rp.prof.n, rp.diff_svg[0] ? " and a differential one" : "");
 	profiles_free(&rp.prof);
+	free(rp.ovh);
 	results_free(&r);
 	free(d);
 	return rc;

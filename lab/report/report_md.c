@@ -192,6 +192,13 @@ void write_md(FILE *f, const struct report *rp)
 			jr_str(d, "provenance.virtualization", "?"));
 	}
 
+	if (rp->ovh && rp->ovh->n) {
+		md_printf(f, "\n## Instrument overhead\n\nEach instrumented run against the "
+			  "bare run of the same cell, seed and boot; per instrument the geometric "
+			  "mean of the paired ratios and its 95%% t interval (under icount the "
+			  "difference is the instrument's alone).\n\n");
+		overhead_md(f, rp->ovh);
+	}
 	md_printf(f, "\n## Environment\n\n");
 	static const struct { const char *label; doc_fmt fn; } fmts[] = {
 		{ "kernel", fmt_kernel }, { "preemption model (source)", fmt_model },
@@ -213,6 +220,10 @@ void write_md(FILE *f, const struct report *rp)
 		distinct_values(r, paths[i], buf, sizeof(buf));
 		if (buf[0])
 			md_printf(f, "- %s: %s\n", paths[i] + 11, buf);
+	}
+	if (rp->ovh) {
+		overhead_line(r, rp->ovh, buf, sizeof(buf));
+		md_printf(f, "- instrument overhead: %s\n", buf);
 	}
 	if (rp->nmicro) {
 		md_printf(f, "\n### Uncontended costs (bufmicro)\n\nWhat one operation costs "

@@ -246,6 +246,10 @@ static void txt_environment(FILE *f, const struct report *rp)
 					      ver[i].name, v);
 	}
 	tw_para(f, "Versions: ", buf[0] ? buf : "not recorded", 4);
+	if (rp->ovh) {
+		overhead_line(r, rp->ovh, buf, sizeof(buf));
+		tw_para(f, "Instrument overhead: ", buf, 4);
+	}
 	distinct_values(r, "provenance.lab_revision", buf, sizeof(buf));
 	tw_para(f, "Lab revision: ", buf[0] ? buf : "not recorded", 4);
 	distinct_values(r, "provenance.hostname", buf, sizeof(buf));
@@ -348,6 +352,17 @@ void write_txt(FILE *f, const struct report *rp)
 			fputc('\n', f);
 			tw_para(f, "", buf, 0);
 		}
+	}
+
+	if (rp->ovh && rp->ovh->n) {
+		tw_heading(f, "Instrument overhead: each instrument against its bare twin");
+		tw_para(f, "", "Each instrumented run divided by the bare run of the same cell, "
+			"seed and boot (fill-phase tps; \"(run)\": whole-run tps, no fill phase); per "
+			"instrument the geometric mean of these paired ratios and its 95% t "
+			"interval. Under icount a twin replays the same instructions but the "
+			"instrument's: the ratio is the instrument's cost alone.", 0);
+		fputc('\n', f);
+		overhead_txt(f, rp->ovh);
 	}
 
 	tw_heading(f, "Environment");

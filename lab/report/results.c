@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "instruments.h"
 #include "vocab.h"
 
 static char *xstrdup(const char *s)
@@ -216,21 +217,27 @@ static void null_keys(struct jr_val *obj, const char *const *keys)
  * times, rates and shares become null, so no comparison, chart or table
  * can use them; its counts (holds with a fault, switches) stay.
  */
-static void refuse_timings(struct jr_val *doc)
+static void refuse_timings(struct jr_val *doc, bool keep_tail)
 {
 	static const char *const run_keys[] = { "tps", "wait_share", "spin_share",
 		"cpu_spin_share", "latency_us", "latency_p99_us", "time_to_fill_s", "t_tail",
 		"timeline", "waiter_sleeps", NULL };
+	/* T_tail and the waiters' sleeps exist only where the holds were
+	 * recorded: an instrumented run with a bare twin keeps them. */
+	static const char *const twin_keys[] = { "tps", "wait_share", "spin_share",
+		"cpu_spin_share", "latency_us", "latency_p99_us", "time_to_fill_s", "timeline",
+		NULL };
 	static const char *const lock_keys[] = { "wait_ns", "hold_ns", "max_hold_ns",
 		"max_wait_ns", "fault_hold_ns", "switch_hold_ns", "sleep_ns", "hold_hist",
 		"wait_hist", "switch_hold_hist", NULL };
+	const char *const *keys = keep_tail ? twin_keys : run_keys;
 	struct jr_val *res = (struct jr_val *)jr_get(doc, "results");
-	null_keys(res, run_keys);
+	null_keys(res, keys);
 	const char *const groups[] = { "phases", "phase" };
 	for (int g = 0; g < 2; g++) {
 		struct jr_val *ph = (struct jr_val *)jr_get(res, groups[g]);
 		for (size_t i = 0; ph && (ph->type == JR_ARR || ph->type == JR_OBJ) && i < ph->n; i++) {
-			null_keys(ph->items[i], run_keys);
+			null_keys(ph->items[i], keys);
 			null_keys((struct jr_val *)jr_get(ph->items[i], "strategy"), lock_keys);
 		}
 	}
@@ -294,6 +301,17 @@ static int load_dir(struct results *r, const char *dir, const char *source, char
 		}
 		upgrade_names(doc);
 		index_phases(doc);
+		/* SCENARIO=overhead's first run of a boot (slower: FACTS) is not compared. */
+		size_t nl = strlen(names[i]);
+		if (nl > 10 && !strcmp(names[i] + nl - 10, "-warm.json")) {
+			r->nwarm++;
+			jr_free(doc);
+			free(names[i]);
+			continue;
+		}
+		double tps_raw = NAN, fill_raw = NAN;
+		jr_num(doc, "results.tps", &tps_raw);
+		jr_num(doc, "results.phase.fill.tps", &fill_raw);
 		struct cell key;
 		const char *missing = "";
 		int bad = cell_of(doc, &key, &missing);
@@ -333,7 +351,7 @@ static int load_dir(struct results *r, const char *dir, const char *source, char
 		const char *inst = in_hold_instrument(doc);
 		if (inst) {
 			char line[700];
-			refuse_timings(doc);
+			refuse_timings(doc, false);
 			snprintf(line, sizeof(line), "%.*s: timings not compared, taken with %s read "
 				 "inside the strategy lock's hold (config.in_hold_syscalls); its "
 				 "counts are kept", (int)(strlen(names[i]) - 5), names[i], inst);
@@ -347,6 +365,10 @@ static int load_dir(struct results *r, const char *dir, const char *source, char
 		names[i][strlen(names[i]) - 5] = 0;
 		run->name = names[i];
 		run->doc = doc;
+		run->inst = run_instruments(doc, dir, run->name);
+		run->tps_raw = tps_raw;
+		run->fill_tps_raw = fill_raw;
+		run->timed_by_twin = 0;
 		struct cell *c = NULL;
 		for (size_t k = 0; k < r->ncells; k++)
 			if (same_cell(&r->cells[k], &key))
@@ -366,6 +388,38 @@ static int load_dir(struct results *r, const char *dir, const char *source, char
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Timings never from an instrumented run (issue 24): in a cell that has
+ * bare runs beside instrumented ones (CONTROLS=on, SCENARIO=overhead), the
+ * instrumented runs' times, rates and shares are set aside, so every
+ * table, ratio and chart takes the bare runs'; their counts (holds with a
+ * fault or a switch, the evidence, T_tail) stay, and only they have them.
+ */
+static void apply_controls(struct results *r)
+{
+	r->ntwinned = r->nuntwinned = r->nbare = 0;
+	for (size_t k = 0; k < r->ncells; k++) {
+		struct cell *c = &r->cells[k];
+		size_t bare = 0;
+		for (size_t i = 0; i < c->nruns; i++)
+			bare += c->runs[i]->inst == 0;
+		r->nbare += bare;
+		for (size_t i = 0; i < c->nruns; i++) {
+			struct run *run = c->runs[i];
+			if (!run->inst)
+				continue;
+			if (!bare) {
+				r->nuntwinned++;
+				continue;
+			}
+			if (!run->timed_by_twin)
+				refuse_timings(run->doc, true);
+			run->timed_by_twin = 1;
+			r->ntwinned++;
+		}
+	}
 }
 
 /* Sort the cells and name them. */
@@ -393,6 +447,7 @@ int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 	r->dir = xstrdup(dir);
 	if (load_dir(r, dir, NULL, err, errlen))
 		return -1;
+	apply_controls(r);
 	finish_cells(r);
 	char path[4096], msg[512];
 	snprintf(path, sizeof(path), "%s/manifest.json", dir);
@@ -470,6 +525,7 @@ int results_load_many(struct results *r, char **dirs, size_t n, const char *out,
 	for (size_t i = 0; i < n; i++)
 		if (load_dir(r, dirs[i], r->sources[i].label, err, errlen))
 			return -1;
+	apply_controls(r);
 	finish_cells(r);
 	return 0;
 }

@@ -15,6 +15,11 @@ struct run {
 	char *path;        /* runs/<name>.json */
 	char *name;        /* <name>, also the stem of perf/<name>.folded */
 	struct jr_val *doc;
+	unsigned inst;     /* RI_* (instruments.h): the instruments it carried */
+	/* As measured, before any timing was set aside (NAN where absent):
+	 * what the overhead table pairs (overhead.c). */
+	double tps_raw, fill_tps_raw;
+	int timed_by_twin; /* its timings set aside: its cell has bare runs */
 };
 
 struct cell {
@@ -52,6 +57,10 @@ struct results {
 	size_t nexcluded;
 	char **refused;           /* "NAME: why" of runs whose timings are not compared */
 	size_t nrefused;
+	/* Issue 24: instrumented runs whose cell's timings come from bare twins,
+	 * instrumented runs with no bare run in their cell, bare runs, and
+	 * SCENARIO=overhead's warm-up runs (a boot's first: not compared). */
+	size_t ntwinned, nuntwinned, nbare, nwarm;
 	struct source *sources;   /* make compare only; NULL for one run */
 	size_t nsources;
 };

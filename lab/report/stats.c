@@ -294,3 +294,43 @@ void st_wilson(double k, double n, double *lo, double *hi)
 	*lo = fmax(0, c - h);
 	*hi = fmin(1, c + h);
 }
+
+struct ratio st_ratio_paired(const double *a, const double *b, size_t n)
+{
+	struct ratio r = { .est = NAN, .lo = NAN, .hi = NAN, .mde = NAN };
+	r.w.t = r.w.df = r.w.p = r.w.hw95 = r.w.mde = NAN;
+	if (n == 0)
+		return r;
+	double *d = malloc(n * sizeof(*d));
+	if (!d)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] > 0)) {
+			free(d);
+			return r;
+		}
+		d[i] = log(b[i] / a[i]);
+	}
+	double m = st_mean(d, n), sd = st_stddev(d, n);
+	free(d);
+	r.est = exp(m);
+	if (n < 2)
+		return r;
+	double se = sd / sqrt((double)n), df = (double)n - 1;
+	r.w.df = df;
+	r.w.hw95 = st_t_critical(ST_ALPHA, df) * se;
+	r.w.mde = st_power_multiplier(df) * se;
+	r.lo = exp(m - r.w.hw95);
+	r.hi = exp(m + r.w.hw95);
+	r.mde = exp(r.w.mde) - 1;
+	if (se > 0) {
+		r.w.t = m / se;
+		r.w.p = st_t_pvalue(r.w.t, df);
+	} else {
+		r.w.t = m == 0 ? 0 : (m > 0 ? INFINITY : -INFINITY);
+		r.w.p = m == 0 ? 1 : 0;
+	}
+	r.w.ok = 1;
+	r.ok = 1;
+	return r;
+}

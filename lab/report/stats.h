@@ -89,6 +89,18 @@ struct ratio {
 struct ratio st_ratio(const double *a, size_t na, const double *b, size_t nb);
 
 /*
+ * The ratio of paired samples, b[i] / a[i] (an instrumented run and its
+ * bare twin on the same seed): the geometric mean of the n log ratios,
+ * exp(mean d), with the 95% interval exp(mean d -+ t_{.975, n-1} sd/sqrt n)
+ * and the one-sample t-test of mean d = 0 in w (t, df = n - 1, p, hw95 on
+ * the log scale).  Pairing removes what the two runs share (the seed, the
+ * boot, the machine's load at that moment).  n == 1 gives the ratio with no
+ * interval (lo = hi = NAN, ok 0); ok is 0 too when a value is <= 0.  With
+ * no spread at all (every pair the same ratio) the interval is that ratio.
+ */
+struct ratio st_ratio_paired(const double *a, const double *b, size_t n);
+
+/*
  * Holm's step-down adjustment of n p-values (familywise error): sorted
  * ascending, p_(i) becomes max over j <= i of min(1, (n - j + 1) p_(j)).
  * A comparison is significant at familywise alpha when its adjusted p is

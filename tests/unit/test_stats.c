@@ -166,6 +166,31 @@ int main(void)
 	CHECK(NEAR(st_betai(2, 3, 0.4), 0.5248, 1e-12), "I_0.4(2,3) = 0.5248");
 	CHECK(NEAR(st_betai(0.5, 0.5, 0.5), 0.5, 1e-12), "I_0.5(0.5,0.5) = 0.5");
 
+	/*
+	 * Paired ratios 0.90, 0.85, 0.92 (b/a of 90/100, 170/200, 46/50), by
+	 * hand: logs -0.1053605, -0.1625189, -0.0833816, mean -0.1170870,
+	 * sd 0.0408510, se 0.0235853, t_{.975,2} 4.3026527: 0.8895078
+	 * [0.8036698, 0.9845139], t -4.96439.  An unpaired ratio of the same
+	 * runs would be swamped by the 4x spread between the pairs.
+	 */
+	double pa[] = { 100, 200, 50 }, pb[] = { 90, 170, 46 };
+	struct ratio pr = st_ratio_paired(pa, pb, 3);
+	CHECK(pr.ok && NEAR(pr.est, 0.8895078, 1e-6), "paired ratio 0.88951 (%.7f)", pr.est);
+	CHECK(NEAR(pr.lo, 0.8036698, 1e-6) && NEAR(pr.hi, 0.9845139, 1e-6),
+	      "paired ratio interval [0.80367, 0.98451] ([%.7f, %.7f])", pr.lo, pr.hi);
+	CHECK(NEAR(pr.w.t, -4.96439, 1e-4) && pr.w.df == 2 && pr.w.p < 0.05 && pr.w.p > 0.03,
+	      "paired t -4.964 at df 2, p between 0.03 and 0.05 (t %.4f, p %.4f)", pr.w.t, pr.w.p);
+	CHECK(!st_ratio(pa, 3, pb, 3).ok || st_ratio(pa, 3, pb, 3).hi > 1,
+	      "the unpaired interval of the same runs covers 1");
+	struct ratio p1 = st_ratio_paired(pa, pb, 1);
+	CHECK(!p1.ok && NEAR(p1.est, 0.9, 1e-12) && isnan(p1.lo), "one pair: its ratio, no interval");
+	double pz[] = { 100, 0, 50 };
+	CHECK(!st_ratio_paired(pa, pz, 3).ok, "no paired ratio with a zero value");
+	double pc[] = { 90, 180, 45 };
+	struct ratio pk = st_ratio_paired(pa, pc, 3);
+	CHECK(pk.ok && NEAR(pk.est, 0.9, 1e-12) && NEAR(pk.lo, 0.9, 1e-12) && NEAR(pk.hi, 0.9, 1e-12),
+	      "pairs all 0.9: the interval is 0.9");
+
 	double one[] = { 5 };
 	CHECK(!st_welch(one, 1, a1, N(a1)).ok, "welch with one repetition is not computable");
 	double c[] = { 3, 3, 3 };
