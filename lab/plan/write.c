@@ -86,6 +86,7 @@ static void json_settings(struct json *j, const struct plan *p)
 	json_list(j, "clients", &p->clients);
 	json_list(j, "locks", &p->locks);
 	json_list(j, "strategies", &p->strategies);
+	json_list(j, "mitigations", &p->mitigations);
 	json_int(j, "duration_s", p->duration_s);
 	json_int(j, "warmup_s", p->warmup_s);
 	json_int(j, "repeat", p->repeat);
@@ -152,6 +153,8 @@ static void json_cell(struct json *j, const struct cell *c)
 		json_str(j, "pages", c->pages);
 		json_str(j, "lock", c->lock);
 		json_str(j, "strategy", c->strategy);
+		if (c->mitigation[0])
+			json_str(j, "mitigation", c->mitigation);
 		json_int(j, "clients", c->clients);
 		json_int(j, "rep", c->rep);
 		json_bool(j, "optional", c->optional);
@@ -247,6 +250,8 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 		/* Only what differs from bufbench's defaults: old cells keep their command. */
 		if (p->freelist_stride > 1 && strcmp(c->strategy, "pg19") != 0)
 			fprintf(f, " --freelist-stride %ld", p->freelist_stride);
+		if (c->mitigation[0])
+			fprintf(f, " --mitigation %s", c->mitigation);
 		if (p->steady_s > 0)
 			fprintf(f, " --steady %ld", p->steady_s);
 		if (p->hold_events)
