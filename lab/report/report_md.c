@@ -12,6 +12,7 @@
 #include "pairs.h"
 #include "evidence.h"
 #include "fillphase.h"
+#include "mitigations.h"
 #include "report.h"
 #include "resolution.h"
 #include "sampler.h"
@@ -113,6 +114,8 @@ void write_md(FILE *f, const struct report *rp)
 		r->nruns, r->ncells, r->skipped ? " (some documents skipped, see stderr)" : "");
 	if (r->nsources)
 		write_sources_md(f, r);
+	if (mitigations_present(r))
+		write_mitigations_md(f, r);
 	md_printf(f, "\n## Finding\n\n");
 	if (rp->fd.preamble[0])
 		md_printf(f, "%s\n\n", rp->fd.preamble);
