@@ -28,14 +28,15 @@ ALL_TARGETS :=
 UNIT_TESTS :=
 
 # Inputs of `make bench`, passed to scripts through the environment.
-KERNEL ?= host
-HUGEPAGES ?= compare
+# Unset unless given: the planner owns the defaults (KERNEL host, HUGEPAGES
+# compare), and a scenario's (SCENARIO=mitigations: KERNEL 7.2-lab where
+# built, HUGEPAGES off) apply only to what nobody set, make included.
 # Exactly the planner's variables (build/plan --variables; make_vars.sh
 # fails when the two differ), and PG_HUGEPAGES, PG_HUGE_PAGES' old name:
 # make fleet forwards only these, and a shorter copy once dropped 18 of
 # them (SCENARIO, EVIDENCE, ARCH...) on every host without a word.
 BENCH_VARS = SCENARIO KERNEL HUGEPAGES BASELINE BASELINE_MODELS MODELS MODEL_SWITCH PAGES \
-	CLIENTS LOCKS STRATEGY DURATION WARMUP REPEAT POOL RELATION WORKLOAD FREELIST_STRIDE \
+	CLIENTS LOCKS STRATEGY MITIGATIONS DURATION WARMUP REPEAT POOL RELATION WORKLOAD FREELIST_STRIDE \
 	STEADY HOLD_EVENTS REPRO_MIN COSTBENCH EVIDENCE CONTROLS SLICE_EXT_US BUFBENCH_ARGS PGBENCH PG_HUGE_PAGES \
 	PG_SHARED_BUFFERS PG_BUILTINS PG_SCALE PG_REPEAT PG_DURATION PG_FILLFACTOR PG_COLD \
 	PG_BUFFERCACHE PROFILE PROFILE_FREQ PROFILE_CALLGRAPH VCPUS MEM_MB ACCEL ICOUNT_SHIFT \
@@ -96,8 +97,8 @@ e2e-test: config.mk
 GUEST_ARCH = $(or $(ARCH),$(shell uname -m))
 bench: config.mk
 	$(MAKE) build-all
-	$(if $(and $(filter arm64 aarch64,$(GUEST_ARCH)),$(filter-out host,$(KERNEL))),$(MAKE) cross-guest)
-	$(if $(and $(filter arm64 aarch64,$(GUEST_ARCH)),$(filter-out host,$(KERNEL))),$(if $(filter off,$(PGBENCH)),,$(MAKE) cross-pgsample))
+	$(if $(and $(filter arm64 aarch64,$(GUEST_ARCH)),$(filter-out host,$(or $(KERNEL),host))),$(MAKE) cross-guest)
+	$(if $(and $(filter arm64 aarch64,$(GUEST_ARCH)),$(filter-out host,$(or $(KERNEL),host))),$(if $(filter off,$(PGBENCH)),,$(MAKE) cross-pgsample))
 	scripts/bench.sh
 
 lint:

@@ -79,6 +79,24 @@ static void part_filled(struct strategy_ctl *c, struct strategy_part *p)
 }
 
 /*
+ * touch-before-lock (docs/mitigations.md): read the descriptor at the
+ * freelist's head before taking the lock, so that this process's first
+ * touch of its page, and the fault that comes with it, happens while
+ * nobody waits on us.  The read is racy on purpose: the head may be popped
+ * by another backend between this read and our acquire, and then we pop
+ * its successor, whose page is almost always the same one (or within the
+ * fault-around window of it).  Nothing is decided on the value read; a
+ * stale or torn value costs at most the fault we meant to avoid.  The
+ * loads are atomic only so that the compiler keeps them.
+ */
+static void touch_head(struct strategy_part *p, struct buf_desc *descs)
+{
+	int32_t head = __atomic_load_n(&p->first_free, __ATOMIC_RELAXED);
+	if (head >= 0)
+		(void)__atomic_load_n(&descs[head].free_next, __ATOMIC_RELAXED);
+}
+
+/*
  * Pop from the freelist under the lock.  A buffer on the freelist can have
  * been pinned since it was put there (a hit through a stale lookup), so
  * each candidate is checked under its header lock, outside the strategy
@@ -89,8 +107,11 @@ static int32_t pop_free(struct strategy_ctl *c, struct strategy_part *p, struct 
 {
 	/* An unlocked peek: once the freelist is empty it stays cheap. */
 	while (__atomic_load_n(&p->first_free, __ATOMIC_RELAXED) >= 0) {
-		if (!hold_lock)
+		if (!hold_lock) {
+			if (c->touch_before_lock)
+				touch_head(p, descs);
 			lab_lock_acquire(&p->lock, lc);
+		}
 		int32_t id = p->first_free;
 		if (id >= 0) {
 			/* Touches the descriptor with the lock held. */
@@ -173,6 +194,8 @@ static int32_t get_from_part(struct strategy_ctl *c, struct strategy_part *p,
 	if (p->len == 0)
 		return -1;
 	__atomic_fetch_add(&p->allocs, 1, __ATOMIC_RELAXED);
+	if (hold && c->touch_before_lock)
+		touch_head(p, descs);
 	if (hold)
 		lab_lock_acquire(&p->lock, lc);
 	/* pg19's freelist is always empty: its unlocked peek costs one load. */

@@ -66,6 +66,7 @@ struct strategy_ctl {
 	enum strategy_kind kind;
 	uint32_t nparts;
 	uint32_t stride;
+	int touch_before_lock;			/* the mitigation (freelist.c); set once, before fork */
 	/* Written once, read by every backend each transaction: its own line. */
 	_Alignas(64) uint64_t fill_ns;		/* atomic; CLOCK_MONOTONIC; 0 until filled */
 	uint32_t parts_filled;			/* atomic */

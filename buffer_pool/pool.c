@@ -62,5 +62,6 @@ void pool_init(struct pool *p, void *base, const struct pool_config *cfg, int re
 	buf_table_init(p->table, cfg->nbuffers);
 	strategy_init(&ctl->strategy, cfg->strategy, cfg->strategy_parts, cfg->freelist_stride,
 		      cfg->lock, p->descs, cfg->nbuffers);
+	ctl->strategy.touch_before_lock = cfg->touch_before_lock;
 	/* Blocks are left untouched: backends fault them in themselves. */
 }

@@ -50,6 +50,7 @@ struct pool_config {
 	enum lab_lock_kind lock;
 	int stuck_limit;
 	uint32_t freelist_stride;	/* 0 or 1: PostgreSQL's order */
+	int touch_before_lock;		/* the mitigation (freelist.c, touch_head) */
 };
 
 struct pool_ctl {

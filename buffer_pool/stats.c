@@ -42,6 +42,13 @@ void backend_stats_add(struct backend_stats *sum, const struct backend_stats *s)
 	if (s->pmd_mapped_kb > sum->pmd_mapped_kb)
 		sum->pmd_mapped_kb = s->pmd_mapped_kb;
 	sum->processes += s->processes;
+	sum->prefault_ns += s->prefault_ns;
+	if (s->prefault_max_ns > sum->prefault_max_ns)
+		sum->prefault_max_ns = s->prefault_max_ns;
+	sum->prefault_pages += s->prefault_pages;
+	sum->prefault_calls += s->prefault_calls;
+	sum->prefault_pte_kb += s->prefault_pte_kb;
+	sum->prefault_errors += s->prefault_errors;
 	sum->reentry.attempts += s->reentry.attempts;
 	sum->reentry.acquired += s->reentry.acquired;
 	sum->reentry.aa += s->reentry.aa;

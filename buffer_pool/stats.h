@@ -37,6 +37,11 @@ struct backend_stats {
 	int64_t pmd_mapped_kb;	/* THP actually mapping the segment, max seen */
 	uint32_t processes;	/* how many processes used this slot */
 	struct reentry_stats reentry;
+	/* --mitigation prefault: what populating the descriptors' page tables
+	 * cost the processes of this slot (mitigation.h), summed. */
+	uint64_t prefault_ns, prefault_max_ns, prefault_pages, prefault_calls;
+	int64_t prefault_pte_kb;
+	uint32_t prefault_errors;
 };
 
 int lat_bucket(uint64_t ns);

@@ -5,6 +5,7 @@
 
 #include "freelist.h"
 #include "lab_lock.h"
+#include "mitigation.h"
 #include "shmem.h"
 
 #define ITEMS(a) a, sizeof(a) / sizeof((a)[0])
@@ -70,6 +71,25 @@ const struct vocab vocab_strategies = {
 	ITEMS(strategies)
 };
 
+/*
+ * Fixes for the fill phase's faults under the strategy lock, each measured
+ * against none on the same kernel and model (docs/mitigations.md).  Those
+ * that are another page size, lock or strategy set that value themselves.
+ */
+static const struct vocab_item mitigations[] = {
+	{ "none", MIT_NONE, "no mitigation: the baseline every other one is compared with" },
+	{ "prefault", MIT_PREFAULT, "each backend populates the descriptor array's page tables right after fork (MADV_POPULATE_READ); its time and page-table memory are recorded" },
+	{ "touch-before-lock", MIT_TOUCH, "read the freelist head's descriptor before taking the strategy lock, so its first-touch fault is taken outside" },
+	{ "rseq:N", MIT_RSEQ, "--lock rseq with the slice extension's grant set to N us (5..50; x86 only: it needs GENERIC_ENTRY, which arm64 does not select)" },
+	{ "hugepages", MIT_HUGEPAGES, "2 MB pages (--pages 1g for 1 GB; the planner adds 1 GB where it can be had)" },
+	{ "pg19", MIT_PG19, "PostgreSQL 19's strategy: no freelist, the lock only on the hand's wrap" },
+	{ "partitioned:N", MIT_PARTITIONED, "N freelists, hands and locks (--strategy partitioned:N)" },
+};
+const struct vocab vocab_mitigations = {
+	"mitigations", "MITIGATIONS", "--mitigation", "a fix for faults under the strategy lock",
+	ITEMS(mitigations)
+};
+
 static const struct vocab_item workloads[] = {
 	{ "select-only", WL_SELECT_ONLY, "pgbench -S: one random block read per transaction" },
 	{ "simple-update", WL_SIMPLE_UPDATE, "pgbench -N: one block modified, then read back" },
@@ -122,6 +142,7 @@ static const struct vocab_item scenarios[] = {
 	{ "default", 0, "the quick matrix: a 128 MB pool that fills within the first second" },
 	{ "seed", 1, "the report's ratios scaled to the machine: a cold pool filling (docs/scenarios.md)" },
 	{ "overhead", 2, "each instrument's cost: every cell bare and with each instrument, same seed, one boot (docs/evidence.md)" },
+	{ "mitigations", 3, "seed's fill regime, every mitigation x model against none/none (docs/mitigations.md)" },
 };
 const struct vocab vocab_scenarios = {
 	"scenarios", "SCENARIO", NULL, "named defaults for the other variables", ITEMS(scenarios)
@@ -129,7 +150,7 @@ const struct vocab vocab_scenarios = {
 
 const struct vocab *const vocab_all[] = {
 	&vocab_scenarios, &vocab_pages, &vocab_hugepages, &vocab_models, &vocab_locks,
-	&vocab_strategies, &vocab_workloads, &vocab_accels, &vocab_model_switch,
+	&vocab_strategies, &vocab_mitigations, &vocab_workloads, &vocab_accels, &vocab_model_switch,
 	&vocab_pg_huge_pages, &vocab_pg_builtins, NULL,
 };
 

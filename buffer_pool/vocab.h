@@ -34,7 +34,7 @@ struct vocab {
 };
 
 extern const struct vocab vocab_pages, vocab_hugepages, vocab_models, vocab_locks,
-	vocab_strategies, vocab_workloads, vocab_accels, vocab_pg_huge_pages,
+	vocab_strategies, vocab_mitigations, vocab_workloads, vocab_accels, vocab_pg_huge_pages,
 	vocab_pg_builtins, vocab_model_switch, vocab_scenarios;
 
 /* Every vocabulary, NULL-terminated, in the order docs list them. */

@@ -10,6 +10,7 @@
 #include "freelist.h"
 #include "hold_tail.h"
 #include "lab_lock.h"
+#include "mitigation.h"
 #include "pool.h"
 #include "provenance.h"
 #include "rseq_kstats.h"
@@ -44,6 +45,8 @@ struct bench_opts {
 	double steady_s;	/* 0: run the whole duration */
 	double lock_timeout_ms;	/* resilient kinds */
 	long reentrant_hz;	/* SIGPROF rate of the reentrant acquisitions; 0 off */
+	struct mitigation mitigation;	/* --mitigation (docs/mitigations.md) */
+	char mitigation_name[32];
 };
 
 /* Exit codes: documented in --help and docs/bufbench.md. */
@@ -53,6 +56,7 @@ struct bench_opts {
 #define EXIT_RSEQ 5		/* --lock rseq: no time-slice extension here */
 #define EXIT_HOLD_EVENTS 6	/* --hold-events: no perf software counters here */
 #define EXIT_TRACE_HOLDS 8	/* --trace-holds: no writable tracefs here */
+#define EXIT_MITIGATION 9	/* --mitigation: it cannot be had here (prefault, rseq:N's length) */
 /* A client's SIGPROF handler needed the lock its interrupted code held (tas). */
 #define EXIT_SELF_DEADLOCK 7
 /* A client that ends itself to be re-forked (--reconnect). */
@@ -61,6 +65,14 @@ struct bench_opts {
 const char *workload_name(enum workload w);
 /* Parse argv; on error prints one line and exits EXIT_BAD_OPTION. */
 void bench_parse_args(struct bench_opts *o, int argc, char **argv);
+
+/*
+ * --mitigation rseq:N: set the slice extension's grant to N us for the run
+ * (debugfs rseq/slice_ext_nsec, read back); the old value goes back at
+ * exit.  Returns 0, or -1 with the reason in err.
+ */
+int mitigation_set_slice_ext(long us, char *err, size_t errlen);
+void mitigation_restore_slice_ext(void);
 
 /* The body of one client process; never returns. */
 _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t slot,

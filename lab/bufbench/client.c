@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/syscall.h>
@@ -155,6 +156,24 @@ static void add_rusage(struct backend_stats *st, const struct rusage *r0, const 
 	st->stime_s += tv_s(r1->ru_stime) - tv_s(r0->ru_stime);
 }
 
+static void prefault_descriptors(struct pool *p, struct backend_stats *st)
+{
+	struct prefault_cost c;
+	mitigation_prefault(p->descs, (size_t)p->ctl->cfg.nbuffers * sizeof(struct buf_desc), &c);
+	if (c.err) {
+		fprintf(stderr, "bufbench: client pid %d: --mitigation prefault: "
+			"madvise(MADV_POPULATE_READ): %s (Linux 5.14 or later)\n", (int)getpid(),
+			strerror(c.err));
+		_exit(EXIT_MITIGATION);
+	}
+	st->prefault_calls++;
+	st->prefault_ns += c.ns;
+	if (c.ns > st->prefault_max_ns)
+		st->prefault_max_ns = c.ns;
+	st->prefault_pages += c.pages;
+	st->prefault_pte_kb += c.pte_kb > 0 ? c.pte_kb : 0;
+}
+
 _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t slot,
 			    uint32_t incarnation)
 {
@@ -171,6 +190,13 @@ _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t
 	volatile uint64_t sink = 0;
 	uint32_t nblocks = p->ctl->cfg.relation_blocks;
 
+	/*
+	 * --mitigation prefault: first thing after fork, as a PostgreSQL
+	 * backend would at its start, before it can take any lock.  Only the
+	 * descriptors: they are what the strategy lock's holds touch.
+	 */
+	if (o->mitigation.kind == MIT_PREFAULT)
+		prefault_descriptors(p, shared);
 	memset(&scratch, 0, sizeof(scratch));
 	memset(&r0, 0, sizeof(r0));
 	rng = o->seed * 0x100000001b3ull + slot * 7919u + incarnation * 104729u;

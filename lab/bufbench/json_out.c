@@ -81,6 +81,30 @@ static void write_tail(struct json *j, const struct bench_phase *ph)
 	json_end_object(j);
 }
 
+/*
+ * --mitigation prefault: what it cost each backend (docs/mitigations.md).
+ * pte_bytes is the arithmetic (8 bytes of PTE per base page populated);
+ * vm_pte_kb_mean what the kernel's VmPTE grew by, in whole 4 KB
+ * page-table pages, so 0 or 4 for a range under 2 MB.
+ */
+static void write_prefault(struct json *j, const struct bench_opts *o, const struct backend_stats *s)
+{
+	if (o->mitigation.kind != MIT_PREFAULT || !s->prefault_calls) {
+		json_null(j, "prefault");
+		return;
+	}
+	double n = (double)s->prefault_calls;
+	json_begin_object(j, "prefault");
+	json_uint(j, "backends", s->prefault_calls);
+	json_double(j, "ms_mean", (double)s->prefault_ns / n / 1e6);
+	json_double(j, "ms_max", (double)s->prefault_max_ns / 1e6);
+	json_uint(j, "pages", s->prefault_pages / s->prefault_calls);
+	json_uint(j, "pte_bytes", s->prefault_pages / s->prefault_calls * 8);
+	json_double(j, "vm_pte_kb_mean", (double)s->prefault_pte_kb / n);
+	json_double(j, "ns_per_page", per((double)s->prefault_ns, (double)s->prefault_pages));
+	json_end_object(j);
+}
+
 /* One phase of the run (phases.c): the same figures as the whole run's. */
 static void write_phase(struct json *j, const char *name, const struct bench_phase *ph,
 			const struct bench_opts *o, const struct provenance *prov)
@@ -184,6 +208,7 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_str(&j, "pages", page_policy_name(o->pages));
 	json_str(&j, "lock", prov->lock);
 	json_str(&j, "strategy", prov->strategy);
+	json_str(&j, "mitigation", o->mitigation_name[0] ? o->mitigation_name : "none");
 	json_str(&j, "numa", o->numa);
 	json_int(&j, "reconnect", o->reconnect);
 	json_uint(&j, "seed", o->seed);
@@ -254,6 +279,7 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	} else {
 		json_null(&j, "kernel_rseq");
 	}
+	write_prefault(&j, o, s);
 	json_begin_object(&j, "reentrant");
 	json_uint(&j, "attempts", s->reentry.attempts);
 	json_uint(&j, "acquired", s->reentry.acquired);

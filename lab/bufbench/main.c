@@ -306,6 +306,7 @@ int main(int argc, char **argv)
 		.lock = o.lock,
 		.stuck_limit = o.stuck_limit,
 		.freelist_stride = o.freelist_stride,
+		.touch_before_lock = o.mitigation.kind == MIT_TOUCH,
 	};
 
 	/* Sizing needs no rseq or huge pages: the planner asks on any host. */
@@ -314,6 +315,14 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	if (o.mitigation.kind == MIT_RSEQ) {
+		/* Before the re-exec: the grant's length is set by the final process. */
+		reexec_for_rseq(argv);
+		if (mitigation_set_slice_ext(o.mitigation.param, err, sizeof(err)) != 0) {
+			fprintf(stderr, "bufbench: --mitigation %s: %s\n", o.mitigation_name, err);
+			return EXIT_MITIGATION;
+		}
+	}
 	if (o.lock == LOCK_RSEQ) {
 		reexec_for_rseq(argv);
 		/* Fail once, here, rather than in every client. */
@@ -359,6 +368,18 @@ int main(int argc, char **argv)
 		return EXIT_RUN_FAILED;
 	}
 	pool_init(&pool, seg.base, &cfg, fd);
+	if (o.mitigation.kind == MIT_PREFAULT) {
+		/* Fail once, here, rather than in every client (a kernel before 5.14). */
+		struct prefault_cost pc;
+		mitigation_prefault(pool.descs, sizeof(struct buf_desc), &pc);
+		if (pc.err) {
+			fprintf(stderr, "bufbench: --mitigation prefault: madvise(MADV_POPULATE_READ): "
+				"%s (it needs Linux 5.14 or later)\n", strerror(pc.err));
+			out_abandon(&out);
+			shmem_destroy(&seg);
+			return EXIT_MITIGATION;
+		}
+	}
 
 	struct tracefs tfs;
 	memset(&tfs, 0, sizeof(tfs));

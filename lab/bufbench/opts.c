@@ -25,6 +25,11 @@ static const char usage[] =
 	"@locks\n"
 	"  --strategy S         StrategyGetBuffer's victim search (default pg):\n"
 	"@strategies\n"
+	"  --mitigation M       a fix for faults under the strategy lock (default none;\n"
+	"                       those that are a page size, lock or strategy set it,\n"
+	"                       and an explicit contrary --pages/--lock/--strategy\n"
+	"                       is refused; docs/mitigations.md):\n"
+	"@mitigations\n"
 	"  --freelist-stride N  initial freelist order: every Nth buffer first (default 1,\n"
 	"                       PostgreSQL's 0, 1, 2, ...); N > 1 makes consecutive pops\n"
 	"                       touch different descriptor pages, as many concurrent\n"
@@ -70,7 +75,8 @@ static const char usage[] =
 	"message names the sysctl), 4 the run failed (stuck lock, no unpinned\n"
 	"buffers, a self-deadlock under --reentrant-signal), 5 --lock rseq: no time-slice extension here (the message says\n"
 	"why), 6 --hold-events: no perf software counters here, 8 --trace-holds: no\n"
-	"writable tracefs here (the message says why).\n"
+	"writable tracefs here (the message says why), 9 --mitigation cannot be had\n"
+	"here (no MADV_POPULATE_READ, the grant length refused; the message says why).\n"
 	"Environment: PREEMPTLAB_KERNEL (catalog label), PREEMPTLAB_VIRT\n"
 	"(none|kvm|tcg), PREEMPTLAB_MODEL (when debugfs is not readable).\n";
 
@@ -176,6 +182,58 @@ static const char *arg_of(int argc, char **argv, const char *opt)
 	return v;
 }
 
+/*
+ * A mitigation that is a value of another dimension sets it; the same
+ * value given explicitly is fine (the planner writes both), a different
+ * one is a contradiction and refused.
+ */
+static void apply_mitigation(struct bench_opts *o, bool pages_given, bool lock_given,
+			     bool strategy_given, int argc, char **argv)
+{
+	const struct mitigation *m = &o->mitigation;
+	mitigation_name(m, o->mitigation_name, sizeof(o->mitigation_name));
+	char msg[160];
+	snprintf(msg, sizeof(msg), "--mitigation %s contradicts %%s", o->mitigation_name);
+	switch (m->kind) {
+	case MIT_RSEQ:
+		if (lock_given && o->lock != LOCK_RSEQ) {
+			char why[96];
+			snprintf(why, sizeof(why), "--lock %s: it is --lock rseq",
+				 arg_of(argc, argv, "--lock"));
+			bad(msg, why);
+		}
+		o->lock = LOCK_RSEQ;
+		break;
+	case MIT_HUGEPAGES:
+		if (pages_given && o->pages != PAGES_2M && o->pages != PAGES_1G &&
+		    o->pages != PAGES_TRY_2M && o->pages != PAGES_TRY_1G && o->pages != PAGES_64K)
+			bad(msg, "a page size that is not huge (--pages 2m or 1g)");
+		if (!pages_given)
+			o->pages = PAGES_2M;
+		break;
+	case MIT_PG19:
+		if (strategy_given && o->strategy != STRATEGY_PG19)
+			bad(msg, "--strategy: it is --strategy pg19");
+		o->strategy = STRATEGY_PG19;
+		o->strategy_parts = 1;
+		break;
+	case MIT_PARTITIONED:
+		if (strategy_given && (o->strategy != STRATEGY_PARTITIONED ||
+				       o->strategy_parts != (uint32_t)m->param))
+			bad(msg, "--strategy: it is --strategy partitioned:N with the same N");
+		o->strategy = STRATEGY_PARTITIONED;
+		o->strategy_parts = (uint32_t)m->param;
+		break;
+	case MIT_TOUCH:
+		/* The whole point is a freelist to peek at: pg19 has none. */
+		if (o->strategy == STRATEGY_PG19)
+			bad(msg, "--strategy pg19, which has no freelist to touch");
+		break;
+	default:
+		break;
+	}
+}
+
 const char *workload_name(enum workload w)
 {
 	return vocab_name(&vocab_workloads, (int)w);
@@ -185,7 +243,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
 	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR, O_STUCK,
-	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_HOLDREC, O_TRACEDUMP, O_FAULTEV, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_HELP };
+	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_HOLDREC, O_TRACEDUMP, O_FAULTEV, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_MITIGATION, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -212,6 +270,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "steady", required_argument, 0, O_STEADY },
 		{ "lock-timeout-ms", required_argument, 0, O_LOCKTO },
 		{ "reentrant-signal", required_argument, 0, O_REENTRANT },
+		{ "mitigation", required_argument, 0, O_MITIGATION },
 		{ "help", no_argument, 0, O_HELP },
 		{ 0, 0, 0, 0 },
 	};
@@ -231,6 +290,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 	o->freelist_stride = 1;
 	o->lock_timeout_ms = 250;
 
+	bool pages_given = false, lock_given = false, strategy_given = false;
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
@@ -252,14 +312,17 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_PAGES:
 			if (page_policy_parse(a, &o->pages) != 0)
 				bad_choice("--pages", a, &vocab_pages);
+			pages_given = true;
 			break;
 		case O_LOCK:
 			if (lab_lock_kind_parse(a, &o->lock) != 0)
 				bad_choice("--lock", a, &vocab_locks);
+			lock_given = true;
 			break;
 		case O_STRATEGY:
 			if (strategy_parse(a, &o->strategy, &o->strategy_parts) != 0)
 				bad_choice("--strategy", a, &vocab_strategies);
+			strategy_given = true;
 			break;
 		case O_NUMA:
 			if (strcmp(a, "none") && strcmp(a, "local") && strcmp(a, "interleave") &&
@@ -302,6 +365,13 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_REENTRANT:
 			o->reentrant_hz = parse_long("--reentrant-signal", a, 1, 10000);
 			break;
+		case O_MITIGATION:
+			if (mitigation_parse(a, &o->mitigation) != 0) {
+				if (vocab_find(&vocab_mitigations, a, NULL))
+					bad_value("--mitigation", a, "rseq:N takes 5..50 us, partitioned:N 1..64 parts");
+				bad_choice("--mitigation", a, &vocab_mitigations);
+			}
+			break;
 		case O_HELP: print_usage(stdout); exit(0);
 		case ':':
 			bad("option %s needs a value", argv[optind - 1]);
@@ -311,6 +381,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		bad("unexpected argument '%s'", argv[optind]);
+	apply_mitigation(o, pages_given, lock_given, strategy_given, argc, argv);
 	if (o->hold_events && !o->instrument)
 		bad("--hold-events needs the instrumentation that --no-instrument%s removes", "");
 	if (o->trace_holds && !o->instrument)

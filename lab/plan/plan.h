@@ -51,6 +51,7 @@ struct cell {
 	char pages[16];
 	char lock[16];
 	char strategy[32];
+	char mitigation[24];	/* "" unless MITIGATIONS is given */
 	long clients;
 	long rep;
 	bool optional;		/* a page size asked "where it can be had" */
@@ -87,6 +88,8 @@ struct plan {
 	char hugepages[16];
 	bool pages_given;
 	struct list pages, models, baseline_models, clients, locks, strategies;
+	struct list mitigations;	/* MITIGATIONS; empty: none asked */
+	char mit_pages[16], mit_lock[16], mit_strategy[32];	/* their base */
 	char scenario[16];
 	long duration_s, warmup_s, repeat;
 	long boots;		/* separate boots of each guest unit */
@@ -206,6 +209,18 @@ void plan_instrument_args(unsigned set, FILE *f);
 void plan_instrument_names(unsigned set, const char **names, int *n);
 /* CONTROLS, after EVIDENCE, HOLD_EVENTS, PROFILE and SCENARIO are known. */
 void plan_controls(struct plan *p, const char *asked);
+/* mitigations.c: MITIGATIONS (docs/mitigations.md). */
+struct mit_variant {
+	char pages[16], lock[16], strategy[32];
+	bool optional;
+};
+/* Parse and check MITIGATIONS (after PAGES, LOCKS, STRATEGY); NULL or "": none. */
+void mitigation_settings(struct plan *p, const char *value);
+/* The cells one mitigation makes in unit u: 1, or 2 (hugepages: 2m and 1g). */
+int mitigation_variants(const struct plan *p, const struct unit *u, const char *name,
+			struct mit_variant v[2]);
+/* A bzImage of this catalog series is in the build cache. */
+bool kernel_built(const char *top, const char *series);
 
 /* units.c: the units and their cells, repetition outermost. */
 void plan_units(struct plan *p);

@@ -49,7 +49,7 @@ void seed_size(struct seed_sizing *s)
 static char current[16] = "default";
 static struct seed_sizing seed;
 #define MAX_DEFAULTS 32
-static struct { const char *var; char val[32]; } table[MAX_DEFAULTS];
+static struct { const char *var; char val[128]; } table[MAX_DEFAULTS];
 static int ntable;
 
 static void set_str(const char *var, const char *val)
@@ -85,7 +85,8 @@ void scenario_select(const char *name, long cpus, long ram_mb, bool guest)
 		set_str("REPRO_MIN", "off");
 		return;
 	}
-	if (strcmp(name, "seed") != 0)
+	bool mitigations = strcmp(name, "mitigations") == 0;
+	if (strcmp(name, "seed") != 0 && !mitigations)
 		return;
 	memset(&seed, 0, sizeof(seed));
 	seed.cpus = cpus;
@@ -105,8 +106,16 @@ void scenario_select(const char *name, long cpus, long ram_mb, bool guest)
 	if (seed.guest_mem_mb)
 		set("SEED_GUEST_MEM_MB", "%ld", seed.guest_mem_mb);
 	set_str("WORKLOAD", "simple-update");
-	set_str("STRATEGY", "pg,pg19");
-	set_str("HUGEPAGES", "compare");
+	if (mitigations) {
+		/* seed's fill regime; the mitigations vary pages, lock and strategy. */
+		set_str("MITIGATIONS", SCENARIO_MITIGATIONS);
+		set_str("STRATEGY", "pg");
+		set_str("HUGEPAGES", "off");
+		set_str("LOCKS", "tas");
+	} else {
+		set_str("STRATEGY", "pg,pg19");
+		set_str("HUGEPAGES", "compare");
+	}
 	set_str("FREELIST_STRIDE", SEED_FREELIST_STRIDE);
 	/*
 	 * Faults and switches per hold from the trace join, which adds no
@@ -137,5 +146,5 @@ const char *scenario_name(void)
 
 const struct seed_sizing *scenario_seed(void)
 {
-	return strcmp(current, "seed") == 0 ? &seed : NULL;
+	return strcmp(current, "seed") == 0 || strcmp(current, "mitigations") == 0 ? &seed : NULL;
 }

@@ -24,6 +24,9 @@
  * pops that fault (measured, docs/scenarios.md): backends do.
  */
 #define SEED_FREELIST_STRIDE "1"
+/* SCENARIO=mitigations: every mitigation (docs/mitigations.md). */
+#define SCENARIO_MITIGATIONS \
+	"none,prefault,touch-before-lock,rseq:5,rseq:20,rseq:50,hugepages,pg19,partitioned:8"
 
 struct seed_sizing {
 	/* In: the machine the cells run on. */

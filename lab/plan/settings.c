@@ -338,7 +338,22 @@ void plan_settings(struct plan *p, const char *top)
 {
 	memset(p, 0, sizeof(*p));
 	p->host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	snprintf(p->kernel_asked, sizeof(p->kernel_asked), "%s", get_or("KERNEL", "host"));
+	/*
+	 * SCENARIO=mitigations compares models on one kernel: 7.2-lab, the
+	 * one with all four and the slice extension, where it is built.  The
+	 * scenario is chosen below, once the CPUs it scales to are known; its
+	 * kernel must be known before.
+	 */
+	const char *def_kernel = "host";
+	const char *sc = var_get("SCENARIO");
+	if (sc && !strcmp(sc, "mitigations") && !var_get("KERNEL")) {
+		if (kernel_built(top, "7.2-lab") && (!var_get("ARCH") || !strcmp(var_get("ARCH"), "amd64")))
+			def_kernel = "7.2-lab";
+		else
+			plan_note("SCENARIO=mitigations: 7.2-lab is not built here (make kernel "
+				  "KERNEL=7.2-lab): KERNEL=host, its one model");
+	}
+	snprintf(p->kernel_asked, sizeof(p->kernel_asked), "%s", get_or("KERNEL", def_kernel));
 	if (!p->kernel_asked[0])
 		plan_die("KERNEL is empty: use host, a catalog series, an exact version or a path");
 	arch_pick(p);
@@ -418,8 +433,9 @@ void plan_settings(struct plan *p, const char *top)
 	/* The kernel takes 5..50 us (rseq_slice_ext_write() in kernel/rseq.c). */
 	const char *ext = var_get("SLICE_EXT_US");
 	p->slice_ext_us = ext && *ext ? parse_count("SLICE_EXT_US", ext, 5, 50) : 0;
-	if (p->slice_ext_us && !list_has(&p->locks, "rseq"))
+	if (p->slice_ext_us && !list_has(&p->locks, "rseq") && !get_or("MITIGATIONS", NULL))
 		plan_note("SLICE_EXT_US=%ld changes nothing without LOCKS=...,rseq", p->slice_ext_us);
+	mitigation_settings(p, get_or("MITIGATIONS", NULL));
 	snprintf(p->bufbench_args, sizeof(p->bufbench_args), "%s", get_or("BUFBENCH_ARGS", ""));
 	p->bufbench_argv.n = 0;
 	if (p->bufbench_args[strspn(p->bufbench_args, " \t")])

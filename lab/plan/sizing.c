@@ -169,8 +169,9 @@ void plan_sizing(struct plan *p, const char *bufbench)
 	long base = 384 + 2 * seg + rel + p->rootfs_mb + pg;
 	bool has_1g = list_has(&p->pages, "1g") || list_has(&p->pages, "try-1g");
 	long avail = available_mb();
-	if (has_1g && avail > 0 && base + p->hp1g * 1024 > avail * 3 / 4 && !p->pages_given &&
-	    strcmp(p->hugepages, "compare") == 0) {
+	if (has_1g && avail > 0 && base + p->hp1g * 1024 > avail * 3 / 4 &&
+	    ((!p->pages_given && strcmp(p->hugepages, "compare") == 0) ||
+	     list_has(&p->mitigations, "hugepages"))) {
 		plan_note("1 GB pages need %ld MB of guest RAM, the host has %ld MB available: "
 			  "skipping 1g", base + p->hp1g * 1024, avail);
 		drop(&p->pages, "1g");

@@ -81,18 +81,84 @@ static void count_cells(size_t more)
 
 #define MAX_VARIANTS 8
 
+/* One cell: its id and fields; mit is "" outside MITIGATIONS, v its
+ * instruments (CONTROLS, SCENARIO=overhead). */
+static void bufbench_cell(struct unit *u, const char *label, bool named_model, const char *model,
+			  const char *pages, const char *lock, const char *strategy, long clients,
+			  long rep, bool optional, const char *mit, const struct variant *v)
+{
+	struct cell *x = new_cell(u);
+	char strat[40] = "", m[32] = "";
+	/* pg is the default: today's ids stay as they were. */
+	if (strcmp(strategy, "pg") != 0)
+		snprintf(strat, sizeof(strat), "-%s", strategy);
+	if (mit[0])
+		snprintf(m, sizeof(m), "-mit_%s", mit);
+	for (char *ch = strat; *ch; ch++)
+		if (*ch == ':')
+			*ch = '_';
+	for (char *ch = m; *ch; ch++)
+		if (*ch == ':')
+			*ch = '_';
+	snprintf(x->tool, sizeof(x->tool), "bufbench");
+	snprintf(x->model, sizeof(x->model), "%s", model);
+	snprintf(x->pages, sizeof(x->pages), "%s", pages);
+	snprintf(x->lock, sizeof(x->lock), "%s", lock);
+	snprintf(x->strategy, sizeof(x->strategy), "%s", strategy);
+	snprintf(x->mitigation, sizeof(x->mitigation), "%s", mit);
+	x->clients = clients;
+	x->rep = rep;
+	x->optional = optional;
+	x->inst = v ? v->set : 0;
+	x->control = v ? v->control : false;
+	snprintf(x->id, sizeof(x->id), "bufbench-%s%s%s-%s-%s%s%s-c%ld-r%ld%s", label,
+		 named_model ? "-" : "", named_model ? model : "", pages, lock, strat, m, clients, rep,
+		 v ? v->suffix : "");
+	u->nbufbench++;
+}
+
+/* MITIGATIONS: each mitigation x model x clients, from the one base, each
+ * with the plan's instrument variants. */
+static void mitigation_cells(const struct plan *p, struct unit *u, const char *label,
+			     bool named_model)
+{
+	struct variant var[MAX_VARIANTS];
+	int nvar = plan_variants(p, 1, var, MAX_VARIANTS);
+	count_cells((size_t)p->repeat * (size_t)u->models.n * (size_t)p->mitigations.n * 2 *
+		    (size_t)p->clients.n * (size_t)nvar);
+	for (long r = u->rep_base + 1; r <= u->rep_base + p->repeat; r++) {
+		nvar = plan_variants(p, r, var, MAX_VARIANTS);
+		for (int mo = 0; mo < u->models.n; mo++)
+			for (int mi = 0; mi < p->mitigations.n; mi++) {
+				struct mit_variant v[2];
+				int n = mitigation_variants(p, u, p->mitigations.item[mi], v);
+				for (int k = 0; k < n; k++)
+					for (int c = 0; c < p->clients.n; c++)
+						for (int i = 0; i < nvar; i++)
+							bufbench_cell(u, label, named_model, u->models.item[mo],
+								      v[k].pages, v[k].lock, v[k].strategy,
+								      strtol(p->clients.item[c], NULL, 10), r,
+								      v[k].optional, p->mitigations.item[mi], &var[i]);
+			}
+	}
+}
+
 static void bufbench_cells(const struct plan *p, struct unit *u)
 {
 	char label[PLAN_NAME];
+	bool host = strcmp(u->kind, "host") == 0;
+	bool named_model = !host || strcmp(u->models.item[0], "current") != 0 || u->models.n > 1;
+	safe_name(label, sizeof(label), u->kernel->label);
+	if (p->mitigations.n) {
+		mitigation_cells(p, u, label, named_model);
+		return;
+	}
 	struct variant var[MAX_VARIANTS];
 	int nvar = plan_variants(p, 1, var, MAX_VARIANTS);
 	bool overhead = !strcmp(p->scenario, "overhead");
 	count_cells((size_t)p->repeat * (size_t)u->models.n * (size_t)p->pages.n *
 		    (size_t)p->locks.n * (size_t)p->strategies.n * (size_t)p->clients.n *
 		    (size_t)nvar + (overhead ? 1 : 0));
-	bool host = strcmp(u->kind, "host") == 0;
-	bool named_model = !host || strcmp(u->models.item[0], "current") != 0 || u->models.n > 1;
-	safe_name(label, sizeof(label), u->kernel->label);
 	/*
 	 * SCENARIO=overhead: a boot's first run is slower (18-30% in a 2 s
 	 * cell under icount, FACTS), which would land on whichever variant
@@ -115,30 +181,11 @@ static void bufbench_cells(const struct plan *p, struct unit *u)
 			var[0].control = false;
 			snprintf(var[0].suffix, sizeof(var[0].suffix), "-warm");
 		}
-		for (int v = 0; v < nvar; v++) {
-		struct cell *x = new_cell(u);
-		char strat[40] = "";
-		/* pg is the default: today's ids stay as they were. */
-		if (strcmp(p->strategies.item[s], "pg") != 0)
-			snprintf(strat, sizeof(strat), "-%s", p->strategies.item[s]);
-		for (char *ch = strat; *ch; ch++)
-			if (*ch == ':')
-				*ch = '_';
-		snprintf(x->tool, sizeof(x->tool), "bufbench");
-		snprintf(x->model, sizeof(x->model), "%s", u->models.item[m]);
-		snprintf(x->pages, sizeof(x->pages), "%s", p->pages.item[pg]);
-		snprintf(x->lock, sizeof(x->lock), "%s", p->locks.item[l]);
-		snprintf(x->strategy, sizeof(x->strategy), "%s", p->strategies.item[s]);
-		x->clients = strtol(p->clients.item[c], NULL, 10);
-		x->rep = r;
-		x->optional = optional_pages(p, u, x->pages);
-		x->inst = var[v].set;
-		x->control = var[v].control;
-		snprintf(x->id, sizeof(x->id), "bufbench-%s%s%s-%s-%s%s-c%ld-r%ld%s", label,
-			 named_model ? "-" : "", named_model ? x->model : "", x->pages, x->lock, strat,
-			 x->clients, r, var[v].suffix);
-		u->nbufbench++;
-		}
+		for (int v = 0; v < nvar; v++)
+			bufbench_cell(u, label, named_model, u->models.item[m], p->pages.item[pg],
+				      p->locks.item[l], p->strategies.item[s],
+				      strtol(p->clients.item[c], NULL, 10), r,
+				      optional_pages(p, u, p->pages.item[pg]), "", &var[v]);
 	}
 }
 

@@ -80,14 +80,27 @@ static void json_settings(struct json *j, const struct plan *p)
 		json_null(j, "baseline_variant");
 	json_bool(j, "baseline_same_kernel", p->baseline_same_kernel);
 	json_str(j, "hugepages", p->hugepages);
-	json_list(j, "pages", &p->pages);
+	/*
+	 * Under MITIGATIONS the lists also hold what the mitigations are made
+	 * of (for sizing); the record keeps the base the user gave, so that
+	 * the reproduce line asks for the same plan again.
+	 */
+	struct list base_pages = p->pages, base_locks = p->locks, base_strats = p->strategies;
+	if (p->mitigations.n) {
+		base_pages.n = base_locks.n = base_strats.n = 1;
+		snprintf(base_pages.item[0], PLAN_NAME, "%s", p->mit_pages);
+		snprintf(base_locks.item[0], PLAN_NAME, "%s", p->mit_lock);
+		snprintf(base_strats.item[0], PLAN_NAME, "%s", p->mit_strategy);
+	}
+	json_list(j, "pages", &base_pages);
 	json_bool(j, "pages_given", p->pages_given);
 	json_list(j, "models", &p->models);
 	if (p->has_baseline)
 		json_list(j, "baseline_models", &p->baseline_models);
 	json_list(j, "clients", &p->clients);
-	json_list(j, "locks", &p->locks);
-	json_list(j, "strategies", &p->strategies);
+	json_list(j, "locks", &base_locks);
+	json_list(j, "strategies", &base_strats);
+	json_list(j, "mitigations", &p->mitigations);
 	json_int(j, "duration_s", p->duration_s);
 	json_int(j, "warmup_s", p->warmup_s);
 	json_int(j, "repeat", p->repeat);
@@ -156,6 +169,8 @@ static void json_cell(struct json *j, const struct cell *c)
 		json_str(j, "pages", c->pages);
 		json_str(j, "lock", c->lock);
 		json_str(j, "strategy", c->strategy);
+		if (c->mitigation[0])
+			json_str(j, "mitigation", c->mitigation);
 		json_int(j, "clients", c->clients);
 		json_int(j, "rep", c->rep);
 		json_bool(j, "optional", c->optional);
@@ -260,6 +275,8 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 		/* Only what differs from bufbench's defaults: old cells keep their command. */
 		if (p->freelist_stride > 1 && strcmp(c->strategy, "pg19") != 0)
 			fprintf(f, " --freelist-stride %ld", p->freelist_stride);
+		if (c->mitigation[0])
+			fprintf(f, " --mitigation %s", c->mitigation);
 		if (p->steady_s > 0)
 			fprintf(f, " --steady %ld", p->steady_s);
 		plan_instrument_args(c->inst, f);

@@ -107,7 +107,7 @@ static const struct cell *twin(const struct results *r, const struct cell *c, lo
 		if (o != c && !strcmp(o->tool, c->tool) && !strcmp(o->variant, c->variant) &&
 		    !strcmp(o->lock, c->lock) && !strcmp(o->workload, c->workload) &&
 		    o->clients == c->clients && o->page_kb == page_kb &&
-		    !strcmp(o->strategy, strategy))
+		    !strcmp(o->strategy, strategy) && !strcmp(o->mitigation, c->mitigation))
 			return o;
 	}
 	return NULL;
@@ -119,8 +119,8 @@ static const struct cell *twin(const struct results *r, const struct cell *c, lo
  * side there is no interval, and the band [min/max .. max/min] of the
  * runs is all there is.
  */
-static bool ratio_of(const struct cell *a, const struct cell *b, const struct metric *m,
-		     struct fill_ratio *out)
+bool fill_ratio_of(const struct cell *a, const struct cell *b, const struct metric *m,
+		   struct fill_ratio *out)
 {
 	struct side sa, sb;
 	if (!a || !b || !side_of(a, m, &sa) || !side_of(b, m, &sb) || sb.median <= 0 ||
@@ -203,7 +203,7 @@ void fill_headline(const struct results *r, char *buf, size_t len)
 		const struct cell *o = &r->cells[k];
 		struct fill_ratio q;
 		if (o->page_kb > c->page_kb && twin(r, c, o->page_kb, "pg") == o &&
-		    ratio_of(c, o, &m_fill_tps, &q)) {
+		    fill_ratio_of(c, o, &m_fill_tps, &q)) {
 			ratio_text(&q, t, sizeof(t));
 			off += (size_t)snprintf(buf + off, len - off, " %s pages: %s the fill-phase "
 						"tps of %s;", page_name(c->page_kb, pg, sizeof(pg)), t,
@@ -211,7 +211,7 @@ void fill_headline(const struct results *r, char *buf, size_t len)
 		}
 	}
 	struct fill_ratio q;
-	if (ratio_of(c, twin(r, c, c->page_kb, "pg19"), &m_fill_tps, &q)) {
+	if (fill_ratio_of(c, twin(r, c, c->page_kb, "pg19"), &m_fill_tps, &q)) {
 		ratio_text(&q, t, sizeof(t));
 		off += (size_t)snprintf(buf + off, len - off,
 					" PostgreSQL 15-18's freelist (pg): %s the fill-phase tps of "
@@ -286,7 +286,7 @@ static void comparisons(FILE *f, const struct results *r, bool md)
 			const struct cell *o = &r->cells[j];
 			struct fill_ratio q;
 			if (o->page_kb <= c->page_kb || twin(r, c, o->page_kb, c->strategy) != o ||
-			    !ratio_of(c, o, &m_fill_tps, &q))
+			    !fill_ratio_of(c, o, &m_fill_tps, &q))
 				continue;
 			ratio_text(&q, t, sizeof(t));
 			snprintf(line, sizeof(line), "C%d/C%d fill tps, %s / %s (%s): %s", c->id, o->id,
@@ -299,7 +299,7 @@ static void comparisons(FILE *f, const struct results *r, bool md)
 		}
 		struct fill_ratio q;
 		if (!strcmp(c->strategy, "pg") &&
-		    ratio_of(c, twin(r, c, c->page_kb, "pg19"), &m_fill_tps, &q)) {
+		    fill_ratio_of(c, twin(r, c, c->page_kb, "pg19"), &m_fill_tps, &q)) {
 			ratio_text(&q, t, sizeof(t));
 			snprintf(line, sizeof(line), "C%d/C%d fill tps, pg / pg19 (%s): %s", c->id,
 				 q.b->id, page_name(c->page_kb, pg, sizeof(pg)), t);

@@ -28,6 +28,14 @@ struct fill_ratio {
 	bool resolved;			/* the interval excludes 1 */
 };
 
+struct metric;
+/*
+ * a / b: the ratio of geometric means with its 95% interval (Welch on
+ * logs) where both sides have two runs or more, else the band of the runs.
+ */
+bool fill_ratio_of(const struct cell *a, const struct cell *b, const struct metric *m,
+		   struct fill_ratio *out);
+
 /* Whether any run of the results has a fill phase to report. */
 bool fill_present(const struct results *r);
 /* One paragraph for the top of the report, or "" when there is no fill. */

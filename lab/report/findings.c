@@ -53,7 +53,7 @@ static bool same_load(const struct cell *a, const struct cell *b)
 {
 	return !strcmp(a->tool, b->tool) && !strcmp(a->lock, b->lock) &&
 	       !strcmp(a->strategy, b->strategy) && !strcmp(a->workload, b->workload) &&
-	       a->clients == b->clients;
+	       !strcmp(a->mitigation, b->mitigation) && a->clients == b->clients;
 }
 
 /* The cell like c but on the largest other page size. */

@@ -18,7 +18,7 @@ static int same_except_pages_lock(const struct cell *a, const struct cell *b)
 	return !strcmp(a->tool, b->tool) && !strcmp(a->kernel_label, b->kernel_label) &&
 	       !strcmp(a->kernel_release, b->kernel_release) && !strcmp(a->model, b->model) &&
 	       !strcmp(a->strategy, b->strategy) && !strcmp(a->workload, b->workload) &&
-	       a->clients == b->clients;
+	       !strcmp(a->mitigation, b->mitigation) && a->clients == b->clients;
 }
 
 /* No other variant measured the same group. */

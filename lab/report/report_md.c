@@ -14,6 +14,7 @@
 #include "atscale.h"
 #include "modelcost.h"
 #include "fillphase.h"
+#include "mitigations.h"
 #include "report.h"
 #include "resolution.h"
 #include "sampler.h"
@@ -115,6 +116,8 @@ void write_md(FILE *f, const struct report *rp)
 		r->nruns, r->ncells, r->skipped ? " (some documents skipped, see stderr)" : "");
 	if (r->nsources)
 		write_sources_md(f, r);
+	if (mitigations_present(r))
+		write_mitigations_md(f, r);
 	md_printf(f, "\n## Finding\n\n");
 	if (rp->fd.preamble[0])
 		md_printf(f, "%s\n\n", rp->fd.preamble);

@@ -14,6 +14,7 @@
 #include "atscale.h"
 #include "modelcost.h"
 #include "fillphase.h"
+#include "mitigations.h"
 #include "report.h"
 #include "resolution.h"
 #include "sampler.h"
@@ -268,6 +269,9 @@ void write_txt(FILE *f, const struct report *rp)
 	tw_para(f, "", buf, 4);
 	if (r->nsources)
 		write_sources_txt(f, r);
+	/* SCENARIO=mitigations: the table the thread needs opens the report. */
+	if (mitigations_present(r))
+		write_mitigations_txt(f, r);
 
 	tw_heading(f, "Finding");
 	if (fd->preamble[0]) {

@@ -244,8 +244,8 @@ static int manifest_command(const struct results *r, const char *cmd, FILE *out)
 {
 	static const struct { const char *key, *var; } vars[] = {
 		{ "models", "MODELS" }, { "pages", "PAGES" }, { "clients", "CLIENTS" },
-		{ "locks", "LOCKS" }, { "strategy", "STRATEGY" }, { "workload", "WORKLOAD" },
-		{ "pool", "POOL" }, { "relation", "RELATION" }, { "duration", "DURATION" },
+		{ "locks", "LOCKS" }, { "strategy", "STRATEGY" }, { "mitigations", "MITIGATIONS" },
+		{ "workload", "WORKLOAD" }, { "pool", "POOL" }, { "relation", "RELATION" }, { "duration", "DURATION" },
 		{ "warmup", "WARMUP" }, { "repeat", "REPEAT" },
 	};
 	struct words ws;
@@ -284,7 +284,8 @@ static int manifest_command(const struct results *r, const char *cmd, FILE *out)
 	const struct jr_val *mx = jr_get(r->manifest, "matrix");
 	for (size_t i = 0; mx && mx->type == JR_OBJ && i < sizeof(vars) / sizeof(vars[0]); i++) {
 		const struct jr_val *v = jr_get(mx, vars[i].key);
-		if (!v || names_var(&ws, vars[i].var))
+		/* An empty list (no MITIGATIONS) is the planner's default: not spelt out. */
+		if (!v || names_var(&ws, vars[i].var) || (v->type == JR_ARR && !v->n))
 			continue;
 		char *val = list_value(v, 1);
 		put_var(out, vars[i].var, val);

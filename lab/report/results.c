@@ -58,6 +58,13 @@ const char *page_name(long kb, char *buf, size_t len)
 	return buf;
 }
 
+/* The vocabulary's order (none first); an unknown name after every known one. */
+int mitigation_rank(const char *m)
+{
+	int r = vocab_rank(&vocab_mitigations, m);
+	return r < 0 ? 1000 : r;
+}
+
 static int cell_cmp(const void *pa, const void *pb)
 {
 	const struct cell *a = pa, *b = pb;
@@ -68,6 +75,10 @@ static int cell_cmp(const void *pa, const void *pb)
 		c = strcmp(a->lock, b->lock);
 	if (!c)
 		c = strcmp(a->strategy, b->strategy);
+	if (!c)
+		c = mitigation_rank(a->mitigation) - mitigation_rank(b->mitigation);
+	if (!c)
+		c = strcmp(a->mitigation, b->mitigation);
 	if (!c)
 		c = (a->page_kb > b->page_kb) - (a->page_kb < b->page_kb);
 	if (!c)
@@ -84,6 +95,7 @@ static int same_cell(const struct cell *a, const struct cell *b)
 	       !strcmp(a->kernel_release, b->kernel_release) &&
 	       !strcmp(a->model, b->model) && a->page_kb == b->page_kb &&
 	       !strcmp(a->lock, b->lock) && !strcmp(a->strategy, b->strategy) &&
+	       !strcmp(a->mitigation, b->mitigation) &&
 	       !strcmp(a->workload, b->workload) && a->clients == b->clients &&
 	       !strcmp(a->source ? a->source : "", b->source ? b->source : "");
 }
@@ -99,6 +111,7 @@ static int cell_of(const struct jr_val *d, struct cell *c, const char **missing)
 	c->model = jr_str(d, "provenance.preempt_model", "unknown");
 	c->lock = jr_str(d, "provenance.lock", jr_str(d, "config.lock", ""));
 	c->strategy = jr_str(d, "provenance.strategy", jr_str(d, "config.strategy", ""));
+	c->mitigation = jr_str(d, "config.mitigation", "none");
 	if (!c->tool) {
 		*missing = "tool";
 		return -1;
@@ -435,9 +448,13 @@ static void finish_cells(struct results *r)
 				 c->source);
 		else
 			snprintf(c->variant, sizeof(c->variant), "%s/%s", c->kernel_label, c->model);
-		snprintf(c->group, sizeof(c->group), "%s %s, %ld clients, %s pages, lock %s, strategy %s",
+		/* Named only where there is one: reports without mitigations read as before. */
+		char mit[64] = "";
+		if (strcmp(c->mitigation, "none") != 0)
+			snprintf(mit, sizeof(mit), ", mitigation %s", c->mitigation);
+		snprintf(c->group, sizeof(c->group), "%s %s, %ld clients, %s pages, lock %s, strategy %s%s",
 			 c->tool, c->workload, c->clients, page_name(c->page_kb, pg, sizeof(pg)),
-			 c->lock, c->strategy);
+			 c->lock, c->strategy, mit);
 	}
 }
 

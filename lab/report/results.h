@@ -27,6 +27,7 @@ struct cell {
 	const char *tool, *kernel_label, *kernel_release, *model;
 	long page_kb;
 	const char *lock, *strategy, *workload;
+	const char *mitigation;  /* config.mitigation; "none" before issue 26 */
 	long clients;
 	const char *source; /* make compare: the label of the run it came from */
 	/* Derived. */
@@ -82,6 +83,8 @@ void results_free(struct results *r);
 int results_load_many(struct results *r, char **dirs, size_t n, const char *out, char *err,
 		      size_t errlen);
 
+/* Sort order of mitigations: the vocabulary's, none first. */
+int mitigation_rank(const char *m);
 /* Sort order of preemption models, least preemptible first. */
 int model_rank(const char *model);
 /* Compare variants: kernel label (version order), model, release. */

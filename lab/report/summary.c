@@ -115,7 +115,7 @@ static int same_group(const struct cell *a, const struct cell *b)
 {
 	return !strcmp(a->tool, b->tool) && !strcmp(a->workload, b->workload) &&
 	       !strcmp(a->lock, b->lock) && !strcmp(a->strategy, b->strategy) &&
-	       a->clients == b->clients;
+	       !strcmp(a->mitigation, b->mitigation) && a->clients == b->clients;
 }
 
 static const char *pages_of(const struct cell *c)
@@ -201,6 +201,8 @@ static int cmp_rows(const struct cell *a, const struct cell *b, const char *base
 		c = strcmp(a->lock, b->lock);
 	if (!c)
 		c = strcmp(a->strategy, b->strategy);
+	if (!c)
+		c = mitigation_rank(a->mitigation) - mitigation_rank(b->mitigation);
 	if (!c)
 		c = (a->clients > b->clients) - (a->clients < b->clients);
 	if (!c)

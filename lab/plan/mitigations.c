@@ -1,0 +1,126 @@
+/*
+ * MITIGATIONS: the mitigations as one dimension of the matrix (issue 26,
+ * docs/mitigations.md).  Each is measured against none on the same kernel,
+ * model, workload and client count, so a cell varies its mitigation and
+ * whatever the mitigation is made of (its page size, lock or strategy),
+ * from one base: the one PAGES, LOCKS and STRATEGY value given (4k, tas,
+ * pg by default).  hugepages is 2 MB, and 1 GB where it can be had.
+ */
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mitigation.h"
+#include "plan.h"
+#include "scenario.h"
+#include "vocab.h"
+
+static void add(struct list *l, const char *item)
+{
+	if (!list_has(l, item) && l->n < PLAN_MAX_LIST)
+		snprintf(l->item[l->n++], PLAN_NAME, "%s", item);
+}
+
+bool kernel_built(const char *top, const char *series)
+{
+	char pat[4096];
+	const char *cache = getenv("PREEMPTLAB_CACHE");
+	glob_t g;
+	if (cache && *cache)
+		snprintf(pat, sizeof(pat), "%s/build/%s/*/bzImage", cache, series);
+	else
+		snprintf(pat, sizeof(pat), "%s/kernels/cache/build/%s/*/bzImage", top, series);
+	bool found = glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+	globfree(&g);
+	return found;
+}
+
+void mitigation_settings(struct plan *p, const char *value)
+{
+	char choices[512];
+	p->mitigations.n = 0;
+	if (!value || !value[strspn(value, " \t")])
+		return;
+	list_split(&p->mitigations, "MITIGATIONS", value);
+	for (int i = 0; i < p->mitigations.n; i++) {
+		struct mitigation m;
+		const char *it = p->mitigations.item[i];
+		if (!vocab_find(&vocab_mitigations, it, NULL))
+			plan_die("MITIGATIONS: '%s' is not a mitigation; use %s", it,
+				 vocab_choices(&vocab_mitigations, choices, sizeof(choices)));
+		if (mitigation_parse(it, &m) != 0)
+			plan_die("MITIGATIONS: '%s': rseq:N takes 5..50 us (the kernel's bounds), "
+				 "partitioned:N 1..64 parts", it);
+		if (m.kind == MIT_RSEQ && strcmp(p->arch, "arm64") == 0 &&
+		    strcmp(p->kernel.source, "host") != 0)
+			plan_die("MITIGATIONS: %s: no arm64 guest kernel has the rseq slice extension "
+				 "(it needs GENERIC_ENTRY, which arm64 does not select in 7.0-7.2); "
+				 "leave rseq out on ARCH=arm64", it);
+	}
+	if (!list_has(&p->mitigations, "none"))
+		plan_die("MITIGATIONS=%s: every mitigation is measured against none; add none", value);
+	if (p->pages.n != 1 || p->locks.n != 1 || p->strategies.n != 1)
+		plan_die("MITIGATIONS varies the page size, lock and strategy itself, from one base: "
+			 "give one PAGES (or HUGEPAGES=off), one LOCKS and one STRATEGY value");
+	if (strcmp(p->strategies.item[0], "pg19") == 0 && list_has(&p->mitigations, "touch-before-lock"))
+		plan_die("MITIGATIONS: touch-before-lock touches the freelist, and STRATEGY=pg19 has none");
+	if (p->slice_ext_us)
+		plan_note("SLICE_EXT_US=%ld: each rseq:N cell sets its own grant length", p->slice_ext_us);
+	snprintf(p->mit_pages, sizeof(p->mit_pages), "%.15s", p->pages.item[0]);
+	snprintf(p->mit_lock, sizeof(p->mit_lock), "%.15s", p->locks.item[0]);
+	snprintf(p->mit_strategy, sizeof(p->mit_strategy), "%.31s", p->strategies.item[0]);
+	/*
+	 * The lists then hold every value a cell will run with: sizing
+	 * reserves huge pages and sizes the segment from them, and drops 1g
+	 * where the guest cannot have it (mitigation_variants follows).
+	 */
+	for (int i = 0; i < p->mitigations.n; i++) {
+		struct mitigation m;
+		mitigation_parse(p->mitigations.item[i], &m);
+		if (m.kind == MIT_HUGEPAGES) {
+			add(&p->pages, "2m");
+			add(&p->pages, "1g");
+		} else if (m.kind == MIT_RSEQ) {
+			add(&p->locks, "rseq");
+		} else if (m.kind == MIT_PG19 || m.kind == MIT_PARTITIONED) {
+			add(&p->strategies, p->mitigations.item[i]);
+		}
+	}
+}
+
+int mitigation_variants(const struct plan *p, const struct unit *u, const char *name,
+			struct mit_variant v[2])
+{
+	struct mitigation m;
+	mitigation_parse(name, &m);
+	bool host = strcmp(u->kind, "host") == 0;
+	int n = 1;
+	memset(v, 0, 2 * sizeof(*v));
+	snprintf(v[0].pages, sizeof(v[0].pages), "%s", p->mit_pages);
+	snprintf(v[0].lock, sizeof(v[0].lock), "%s", p->mit_lock);
+	snprintf(v[0].strategy, sizeof(v[0].strategy), "%s", p->mit_strategy);
+	switch (m.kind) {
+	case MIT_HUGEPAGES:
+		/* A host may have no 2 MB pages to give; a guest reserves its own. */
+		snprintf(v[0].pages, sizeof(v[0].pages), "2m");
+		v[0].optional = host;
+		if (list_has(&p->pages, "1g")) {
+			v[1] = v[0];
+			snprintf(v[1].pages, sizeof(v[1].pages), "1g");
+			v[1].optional = true;
+			n = 2;
+		}
+		break;
+	case MIT_RSEQ:
+		snprintf(v[0].lock, sizeof(v[0].lock), "rseq");
+		break;
+	case MIT_PG19:
+	case MIT_PARTITIONED:
+		snprintf(v[0].strategy, sizeof(v[0].strategy), "%s", name);
+		break;
+	default:
+		break;
+	}
+	return n;
+}

@@ -1,0 +1,461 @@
+#include "mitigations.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "escape.h"
+#include "evidence.h"
+#include "fillphase.h"
+#include "metrics.h"
+#include "report.h"
+#include "textfmt.h"
+
+static const struct metric m_fill = { "fill tps", "results.phase.fill.tps", "", 1, true, true };
+
+/* PostgreSQL 17 at the report's 120 GB: 64-byte descriptors, one per 8 KB buffer. */
+#define REPORT_SB_BYTES (120.0 * (1ull << 30))
+#define REPORT_DESC_PAGES (REPORT_SB_BYTES / 8192 * 64 / 4096)
+#define REPORT_BACKENDS 1024
+
+struct row {
+	const struct cell *c;
+	struct fill_ratio nn, same;	/* against none/none, against none under c's model */
+	bool has_nn, has_same;
+	double fault_pct;		/* -1: not counted */
+	bool has_q;
+	double qk, qn;
+	char cost[80];
+};
+
+static bool is_mit_cell(const struct cell *c)
+{
+	return !strcmp(c->tool, "bufbench");
+}
+
+bool mitigations_present(const struct results *r)
+{
+	for (size_t k = 0; k < r->ncells; k++)
+		if (is_mit_cell(&r->cells[k]) && strcmp(r->cells[k].mitigation, "none") != 0)
+			return true;
+	return false;
+}
+
+static const struct jr_val *phase_named(const struct jr_val *arr, const char *name)
+{
+	for (size_t i = 0; arr && arr->type == JR_ARR && i < arr->n; i++)
+		if (!strcmp(jr_str(arr->items[i], "name", ""), name))
+			return arr->items[i];
+	return NULL;
+}
+
+/* none's cell under model (NULL: the least preemptible model none ran under). */
+static const struct cell *none_cell(const struct results *r, const struct cell *c, const char *model)
+{
+	const struct cell *best = NULL;
+	for (size_t k = 0; k < r->ncells; k++) {
+		const struct cell *x = &r->cells[k];
+		if (!is_mit_cell(x) || strcmp(x->mitigation, "none") || strcmp(x->workload, c->workload) ||
+		    x->clients != c->clients || (model && strcmp(x->model, model)))
+			continue;
+		/* The same kernel first; then the least preemptible model, then the smallest page. */
+		int same = !strcmp(x->kernel_label, c->kernel_label);
+		int bsame = best && !strcmp(best->kernel_label, c->kernel_label);
+		if (!best || same > bsame ||
+		    (same == bsame && (model_rank(x->model) < model_rank(best->model) ||
+				       (!strcmp(x->model, best->model) && x->page_kb < best->page_kb))))
+			best = x;
+	}
+	return best;
+}
+
+/* Faulting fill-phase holds, in %: the trace join's, else --hold-events' count. */
+static double fault_share(const struct cell *c)
+{
+	double s = evidence_fill_share(c, "holds_with_fault");
+	if (s >= 0)
+		return s;
+	double n = 0, d = 0;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct jr_val *doc = c->runs[i]->doc, *p;
+		const struct jr_val *he = jr_path(doc, "config.hold_events");
+		double a, b;
+		if (!he || he->type != JR_BOOL || !he->b)
+			continue;
+		p = phase_named(jr_path(doc, "results.phases"), "fill");
+		if (p && jr_num(p, "strategy.holds_with_fault", &a) &&
+		    jr_num(p, "strategy.acquisitions", &b)) {
+			n += a;
+			d += b;
+		}
+	}
+	return d > 0 ? 100 * n / d : -1;
+}
+
+static void q_of(const struct cell *c, struct row *w)
+{
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct jr_val *p = phase_named(jr_path(c->runs[i]->doc, "evidence.phases"), "fill");
+		double k, n;
+		if (p && jr_num(p, "q_m.k", &k) && jr_num(p, "q_m.n", &n)) {
+			w->has_q = true;
+			w->qk += k;
+			w->qn += n;
+		}
+	}
+}
+
+/* Mean of a number over the cell's runs; false when no run has it. */
+static bool mean_of(const struct cell *c, const char *path, double *out)
+{
+	double s = 0, x;
+	size_t n = 0;
+	for (size_t i = 0; i < c->nruns; i++)
+		if (jr_num(c->runs[i]->doc, path, &x)) {
+			s += x;
+			n++;
+		}
+	if (n)
+		*out = s / (double)n;
+	return n > 0;
+}
+
+static void cost_of(const struct cell *c, char *buf, size_t len)
+{
+	const char *m = c->mitigation;
+	double a, b;
+	buf[0] = '\0';
+	if (!strcmp(m, "prefault") && mean_of(c, "results.prefault.ms_mean", &a) &&
+	    mean_of(c, "results.prefault.pte_bytes", &b))
+		snprintf(buf, len, "%.2fms %.0fB PTE", a, b);
+	else if (!strncmp(m, "rseq:", 5) && mean_of(c, "locks.strategy.rseq_grants", &a))
+		snprintf(buf, len, "%.0f grants/run", a);
+	else if (!strcmp(m, "hugepages") && mean_of(c, "config.segment_bytes", &a))
+		snprintf(buf, len, "%.0f MB reserved", a / (1 << 20));
+	else if (!strcmp(m, "touch-before-lock"))
+		snprintf(buf, len, "1 read per pop");
+	else if (!strcmp(m, "pg19"))
+		snprintf(buf, len, "PG 19's code");
+	else if (!strncmp(m, "partitioned:", 12))
+		snprintf(buf, len, "%s locks (code)", m + 12);
+	else if (strcmp(m, "none") != 0)
+		snprintf(buf, len, "?");
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct cell *a = ((const struct row *)pa)->c, *b = ((const struct row *)pb)->c;
+	int c = mitigation_rank(a->mitigation) - mitigation_rank(b->mitigation);
+	if (!c)
+		c = strcmp(a->mitigation, b->mitigation);
+	if (!c)
+		c = (a->page_kb > b->page_kb) - (a->page_kb < b->page_kb);
+	if (!c)
+		c = model_rank(a->model) - model_rank(b->model);
+	if (!c)
+		c = a->id - b->id;
+	return c;
+}
+
+/* Rows: mitigation (the vocabulary's order), then page size, then model. */
+static size_t rows_of(const struct results *r, struct row **out)
+{
+	struct row *rows = calloc(r->ncells ? r->ncells : 1, sizeof(*rows));
+	size_t n = 0;
+	for (size_t k = 0; rows && k < r->ncells; k++) {
+		const struct cell *c = &r->cells[k];
+		struct side s;
+		if (!is_mit_cell(c) || !side_of(c, &m_fill, &s))
+			continue;
+		struct row *w = &rows[n++];
+		w->c = c;
+		const struct cell *nn = none_cell(r, c, NULL), *same = none_cell(r, c, c->model);
+		w->has_nn = nn && nn != c && fill_ratio_of(c, nn, &m_fill, &w->nn);
+		w->has_same = same && same != c && fill_ratio_of(c, same, &m_fill, &w->same);
+		w->fault_pct = fault_share(c);
+		q_of(c, w);
+		cost_of(c, w->cost, sizeof(w->cost));
+	}
+	if (rows)
+		qsort(rows, n, sizeof(*rows), row_cmp);
+	*out = rows;
+	return n;
+}
+
+static void ratio_short(const struct fill_ratio *q, bool has, char *buf, size_t len)
+{
+	if (!has)
+		snprintf(buf, len, "-");
+	else if (q->tested)
+		snprintf(buf, len, "%.2fx [%.2f,%.2f]%s", q->ratio, q->lo, q->hi, q->resolved ? "*" : "");
+	else
+		snprintf(buf, len, "%.2fx (%.2f..%.2f)%s", q->ratio, q->lo, q->hi, q->resolved ? "*" : "");
+}
+
+static void label_of(const struct cell *c, char *buf, size_t len)
+{
+	char pg[32];
+	if (!strcmp(c->mitigation, "hugepages"))
+		snprintf(buf, len, "hugepages %s", page_name(c->page_kb, pg, sizeof(pg)));
+	else
+		snprintf(buf, len, "%s", c->mitigation);
+}
+
+static void q_text(const struct row *w, char *buf, size_t len)
+{
+	if (!w->has_q)
+		snprintf(buf, len, "-");
+	else if (w->qn > 0)
+		snprintf(buf, len, "%.0f/%.0f", w->qk, w->qn);
+	else
+		snprintf(buf, len, "0/0");
+}
+
+static void pct_text(double v, char *buf, size_t len)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f%%", v);
+}
+
+static void add(char *buf, size_t len, size_t *o, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void add(char *buf, size_t len, size_t *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(buf + *o, len - *o, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*o += (size_t)k;
+	if (*o >= len)
+		*o = len - 1;
+}
+
+/* The paragraph for the thread: what works, at what cost, how to reproduce. */
+static void thread_paragraph(const struct results *r, const struct row *rows, size_t n, char *buf,
+			     size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+#define ADD(...) add(buf, len, &o, __VA_ARGS__)
+	const struct cell *c0 = rows[0].c;
+	const struct jr_val *d0 = c0->runs[0]->doc;
+	char virt[128], cpus[128];
+	fmt_virt(d0, virt, sizeof(virt));
+	fmt_cpus(d0, cpus, sizeof(cpus));
+	ADD("For the thread: on %s (%s), %s, %s, %ld clients, %s, each fix was measured in "
+	    "the fill phase of a cold pool against no fix under the same preemption model. ",
+	    c0->kernel_label, c0->kernel_release, cpus, virt, c0->clients, c0->workload);
+	bool any = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct row *w = &rows[i];
+		if (!strcmp(w->c->mitigation, "none") || !w->has_same || !w->same.resolved ||
+		    w->same.ratio < 1)
+			continue;
+		char lab[48];
+		label_of(w->c, lab, sizeof(lab));
+		ADD("%s%s under %s %.2fx [%.2f, %.2f]", any ? "; " : "Resolved gains (95% interval "
+		    "above 1): ", lab, w->c->model, w->same.ratio, w->same.lo, w->same.hi);
+		any = true;
+	}
+	ADD("%s", any ? ". " : "No fix raised fill tps by more than these runs can resolve. ");
+	bool unres = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct row *w = &rows[i];
+		if (!strcmp(w->c->mitigation, "none") || !w->has_same || w->same.resolved)
+			continue;
+		char lab[48];
+		label_of(w->c, lab, sizeof(lab));
+		ADD("%s%s/%s %.2fx", unres ? ", " : "Not resolved (the interval spans 1): ", lab,
+		    w->c->model, w->same.ratio);
+		unres = true;
+	}
+	if (unres)
+		ADD(". ");
+	/* What the faults did: none against the two that move them. */
+	for (size_t i = 0; i < n; i++) {
+		const struct row *w = &rows[i];
+		if (strcmp(w->c->mitigation, "none") || w->fault_pct < 0)
+			continue;
+		ADD("Under %s without a fix %.2f%% of fill-phase holds faulted", w->c->model,
+		    w->fault_pct);
+		for (size_t j = 0; j < n; j++) {
+			const struct row *x = &rows[j];
+			if (x->fault_pct >= 0 && !strcmp(x->c->model, w->c->model) &&
+			    (!strcmp(x->c->mitigation, "prefault") ||
+			     !strcmp(x->c->mitigation, "touch-before-lock")))
+				ADD(", with %s %.2f%%", x->c->mitigation, x->fault_pct);
+		}
+		ADD(". ");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct row *w = &rows[i];
+		double ms, ns, pages;
+		if (strcmp(w->c->mitigation, "prefault") ||
+		    !mean_of(w->c, "results.prefault.ms_mean", &ms) ||
+		    !mean_of(w->c, "results.prefault.ns_per_page", &ns) ||
+		    !mean_of(w->c, "results.prefault.pages", &pages))
+			continue;
+		double pte = REPORT_DESC_PAGES * 8;
+		ADD("prefault cost each backend %.3f ms here for %.0f pages of descriptors (%.0f ns a "
+		    "page, %s); at the report's 120 GB shared_buffers (%.0f pages of 64-byte "
+		    "descriptors) that is about %.0f ms and %.2f MB of page tables per backend, "
+		    "%.2f GB for %d backends (8 bytes of PTE per 4 KB page; page-table pages "
+		    "themselves are not counted). ", ms, pages, ns, virt, REPORT_DESC_PAGES,
+		    ns * REPORT_DESC_PAGES / 1e6, pte / (1 << 20),
+		    pte * REPORT_BACKENDS / (1 << 30), REPORT_BACKENDS);
+		break;
+	}
+	ADD("The rseq slice extension needs GENERIC_ENTRY, which arm64 does not select through "
+	    "7.2: on the report's Graviton machine it does not exist; huge pages, prefault, "
+	    "touch-before-lock and PostgreSQL 19's strategy do not depend on the architecture. "
+	    "What these runs cannot resolve: a 96-CPU machine's concurrency (%s), and effects "
+	    "smaller than each interval.", cpus);
+	(void)r;
+#undef ADD
+}
+
+/*
+ * Mitigations the plan asked for (manifest.matrix.mitigations) with no
+ * result: the reason from the runner's logs/failed-*.txt, so that a
+ * missing row (rseq on a kernel without the extension) says why.
+ */
+static void missing_text(const struct results *r, const struct row *rows, size_t n, char *buf,
+			 size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	const struct jr_val *m = jr_path(r->manifest, "matrix.mitigations");
+	for (size_t i = 0; m && m->type == JR_ARR && i < m->n; i++) {
+		const char *name = m->items[i]->type == JR_STR ? m->items[i]->str : "";
+		bool found = false;
+		for (size_t k = 0; k < n && !found; k++)
+			found = !strcmp(rows[k].c->mitigation, name);
+		if (found || !*name)
+			continue;
+		char key[64], why[300] = "no document (see logs/)", path[4096];
+		snprintf(key, sizeof(key), "-mit_%s-c", name);
+		for (char *c = key; *c; c++)
+			if (*c == ':')
+				*c = '_';
+		snprintf(path, sizeof(path), "%s/logs", r->dir);
+		DIR *d = opendir(path);
+		for (struct dirent *e; d && (e = readdir(d));) {
+			if (strncmp(e->d_name, "failed-", 7) || !strstr(e->d_name, key))
+				continue;
+			snprintf(path, sizeof(path), "%s/logs/%s", r->dir, e->d_name);
+			FILE *f = fopen(path, "r");
+			if (f && fgets(why, sizeof(why), f))
+				why[strcspn(why, "\n")] = '\0';
+			if (f)
+				fclose(f);
+			break;
+		}
+		if (d)
+			closedir(d);
+		add(buf, len, &o, "%s%s: %s", o ? "; " : "No result for ", name, why);
+	}
+	if (o)
+		add(buf, len, &o, ".");
+}
+
+static const char *intro =
+	"Fill-phase tps per mitigation and model (median of the runs), and its ratio (geometric "
+	"means, 95% interval from Welch on the logs; * = the interval excludes 1; "
+	"(lo..hi) = the band of the runs where a side has one run) against none/none (no fix, "
+	"least preemptible model) and against none under the same model. flt = fill-phase "
+	"strategy-lock holds that took a page fault (trace join, else --hold-events), pooled "
+	"over the runs; q_M = holds switched out before release of those that faulted, k/n "
+	"(EVIDENCE=on only). Cost: what the fix takes; prefault: ms and bytes of page-table "
+	"entries per backend, measured; hugepages: the reservation; rseq: grants per run.";
+
+void write_mitigations_txt(FILE *f, const struct results *r)
+{
+	struct row *rows;
+	size_t n = rows_of(r, &rows);
+	if (!n) {
+		free(rows);
+		return;
+	}
+	tw_heading(f, "Mitigations: every fix against none, per model");
+	tw_para(f, "", intro, 0);
+	fprintf(f, "\n%-18s %-9s %9s %-22s %7s %s\n", "mitigation", "model", "fill tps",
+		"x none/none [95%]", "flt", "q_M");
+	fprintf(f, "%-18s %-9s %9s %-22s %s\n", "", "", "", "x none, same model", "cost");
+	for (size_t i = 0; i < n; i++) {
+		const struct row *w = &rows[i];
+		struct side s;
+		char lab[48], a[48], b[48], pct[16], q[32], tps[32];
+		side_of(w->c, &m_fill, &s);
+		label_of(w->c, lab, sizeof(lab));
+		ratio_short(&w->nn, w->has_nn, a, sizeof(a));
+		ratio_short(&w->same, w->has_same, b, sizeof(b));
+		pct_text(w->fault_pct, pct, sizeof(pct));
+		q_text(w, q, sizeof(q));
+		fprintf(f, "%-18.18s %-9.9s %9s %-22s %7s %s\n", lab, w->c->model,
+			fmt_val(s.median, tps, sizeof(tps)), a, pct, q);
+		if (w->has_same || w->cost[0])
+			fprintf(f, "%-18s %-9s %9s %-22s %.17s\n", "", "", "", b, w->cost);
+	}
+	char para[8192];
+	missing_text(r, rows, n, para, sizeof(para));
+	if (para[0]) {
+		fputc('\n', f);
+		tw_para(f, "", para, 0);
+	}
+	thread_paragraph(r, rows, n, para, sizeof(para));
+	fputc('\n', f);
+	tw_para(f, "", para, 0);
+	char *cmd = repro_command(r);
+	if (cmd) {
+		fprintf(f, "\nReproduce:\n");
+		tw_cmd(f, cmd);
+		free(cmd);
+	}
+	free(rows);
+}
+
+void write_mitigations_md(FILE *f, const struct results *r)
+{
+	struct row *rows;
+	size_t n = rows_of(r, &rows);
+	if (!n) {
+		free(rows);
+		return;
+	}
+	md_printf(f, "\n## Mitigations: every fix against none, per model\n\n%s\n\n", intro);
+	md_printf(f, "| mitigation | model | fill tps | x none/none [95%%] | x none, same model "
+		  "[95%%] | faulting holds | q_M | cost |\n|---|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct row *w = &rows[i];
+		struct side s;
+		char lab[48], a[48], b[48], pct[16], q[32], tps[32];
+		side_of(w->c, &m_fill, &s);
+		label_of(w->c, lab, sizeof(lab));
+		ratio_short(&w->nn, w->has_nn, a, sizeof(a));
+		ratio_short(&w->same, w->has_same, b, sizeof(b));
+		pct_text(w->fault_pct, pct, sizeof(pct));
+		q_text(w, q, sizeof(q));
+		md_printf(f, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", lab, w->c->model,
+			  fmt_val(s.median, tps, sizeof(tps)), a, b, pct, q,
+			  w->cost[0] ? w->cost : "-");
+	}
+	char para[8192];
+	missing_text(r, rows, n, para, sizeof(para));
+	if (para[0])
+		md_printf(f, "\n%s\n", para);
+	thread_paragraph(r, rows, n, para, sizeof(para));
+	md_printf(f, "\n%s\n", para);
+	char *cmd = repro_command(r);
+	if (cmd) {
+		md_printf(f, "\nReproduce:\n\n```\n%s\n```\n", cmd);
+		free(cmd);
+	}
+	free(rows);
+}
