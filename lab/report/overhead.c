@@ -146,7 +146,7 @@ void overhead_txt(FILE *f, const struct overhead *o)
 {
 	if (!o->n)
 		return;
-	txt_printf(f, "%-38s %-14s %5s  %-24s\n", "instrument", "kernel/model", "pairs",
+	txt_printf(f, "%-38s %-14s %5s  %s\n", "instrument", "kernel/model", "pairs",
 		   "tps with/without [95%]");
 	for (int i = 0; i < o->n; i++) {
 		const struct overhead_row *w = &o->row[i];

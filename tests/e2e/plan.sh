@@ -16,7 +16,8 @@ TAB=$(printf '\t')
 unset KERNEL HUGEPAGES BASELINE BASELINE_MODELS MODELS MODEL_SWITCH PAGES CLIENTS LOCKS \
 	STRATEGY DURATION WARMUP REPEAT POOL RELATION WORKLOAD BUFBENCH_ARGS PGBENCH PG_HUGE_PAGES \
 	PG_HUGEPAGES PG_SHARED_BUFFERS PG_BUILTINS PG_SCALE PG_REPEAT PROFILE PROFILE_FREQ \
-	PROFILE_CALLGRAPH VCPUS MEM_MB ACCEL PREEMPTLAB_ACCEL 2>/dev/null || true
+	PROFILE_CALLGRAPH VCPUS MEM_MB ACCEL PREEMPTLAB_ACCEL SCENARIO EVIDENCE CONTROLS HOLD_EVENTS \
+	2>/dev/null || true
 
 # These checks describe the plans of an x86 host (the amd64 catalog, huge
 # pages its kernel maps); on an arm64 machine, or in an arm64 chroot under
@@ -98,7 +99,7 @@ check "plan: the command that reruns it" jqt "$p" '.command == "make bench"'
 cells=$run/plan/host.cells
 check "plan: host.cells has a line per cell" test "$(wc -l < "$cells")" = "$(jq '.estimate.cells' "$p")"
 check "plan: a bufbench line carries bufbench's argv word for word" \
-	test "$(head -n1 "$cells")" = "bufbench${TAB}bufbench-host-4k-tas-c8-r1${TAB}current${TAB}4k${TAB}0${TAB}--clients 8 --duration 10 --warmup 0 --pool 128M --relation 512M --workload select-only --pages 4k --lock tas --strategy pg --seed 1"
+	test "$(head -n1 "$cells")" = "bufbench${TAB}bufbench-host-4k-tas-c8-r1${TAB}current${TAB}4k${TAB}0${TAB}off${TAB}--clients 8 --duration 10 --warmup 0 --pool 128M --relation 512M --workload select-only --pages 4k --lock tas --strategy pg --seed 1"
 check "plan: a pgbench line names its cluster's settings" \
 	grep -qx "pgbench${TAB}pgbench-host-hpoff${TAB}off${TAB}current${TAB}8${TAB}1" "$cells"
 check "plan: units.tsv has the unit and its cell counts" \
@@ -218,7 +219,45 @@ check "plan: seed: what the user sets wins over the scenario" \
 check "plan: seed in a guest: a TCG-sized pool, RAM sized so it is 30% of it beside 1 GB pages" \
 	jqt "$p" '.scenario.pool_mb == 384 and .sizing.guest_mem_mb >= 1280 + 1024'
 rc=0; "$plan" --check --top "$top" SCENARIO=bogus > "$tmp/sc.out" 2>&1 || rc=$?
-check "plan: SCENARIO=bogus exits 2 naming default and seed" sh -c "[ $rc -eq 2 ] && grep -q 'use default or seed' '$tmp/sc.out'"
+check "plan: SCENARIO=bogus exits 2 naming every scenario" sh -c "[ $rc -eq 2 ] && grep -q 'use default, seed, overhead or mitigations' '$tmp/sc.out'"
+# --- CONTROLS: timings never from an instrumented run (issue 24) ------------
+"$plan" --top "$top" --out "$run" KERNEL=7.0 SCENARIO=seed PGBENCH=off > /dev/null 2>&1
+cells=$run/plan/main.full.cells
+check "plan: seed gets controls: every instrumented cell has a bare twin, same seed" \
+	sh -c "[ \$(grep -c -- '--trace-holds' '$cells') -gt 0 ] && [ \$(grep -c -- '--trace-holds' '$cells') = \$(grep -c -- '-ctl$TAB' '$cells') ] &&
+	awk -F '$TAB' '\$1 == \"bufbench\" { id = \$2; sub(/-ctl\$/, \"\", id); s = \$7; sub(/.*--seed /, \"\", s); sub(/ .*/, \"\", s); seed[id] = seed[id] \" \" s } END { for (i in seed) { split(seed[i], a, \" \"); if (a[1] != a[2]) exit 1 } }' '$cells' &&
+	! grep -- '-ctl$TAB' '$cells' | grep -q -- '--trace-holds'"
+check "plan: seed: plan.json marks the twins (control, no instruments)" \
+	jqt "$run/plan.json" '.settings.controls and ([.units[].cells[] | select(.tool == "bufbench" and .control) | .instruments == []] | length > 0 and all) and ([.units[].cells[] | select(.tool == "bufbench" and (.control | not)) | .instruments == ["trace"]] | all)'
+"$plan" --top "$top" --out "$run" KERNEL=7.0 MODELS=full BASELINE=none PAGES=4k EVIDENCE=on REPEAT=2 PGBENCH=off > /dev/null 2>&1
+check "plan: EVIDENCE=on: the twin alternates, instrumented first in r1, bare first in r2" \
+	sh -c "cut -f2 '$run/plan/main.full.cells' | tr '\n' ' ' | grep -qx 'bufbench-7.0-full-4k-tas-c8-r1 bufbench-7.0-full-4k-tas-c8-r1-ctl bufbench-7.0-full-4k-tas-c8-r2-ctl bufbench-7.0-full-4k-tas-c8-r2 '"
+"$plan" --top "$top" --out "$run" KERNEL=7.0 MODELS=full BASELINE=none PAGES=4k EVIDENCE=on CONTROLS=off REPEAT=2 PGBENCH=off > /dev/null 2>&1
+check "plan: CONTROLS=off: no twins" sh -c "! grep -q -- '-ctl$TAB' '$run/plan/main.full.cells' && [ \$(wc -l < '$run/plan/main.full.cells') = 2 ]"
+refuse "an unknown CONTROLS" "CONTROLS=maybe: use on or off" CONTROLS=maybe
+"$plan" --top "$top" --out "$run" KERNEL=7.0 MODELS=full BASELINE=none PAGES=4k CONTROLS=on REPEAT=2 PGBENCH=off > "$tmp/ctl.out" 2>&1
+check "plan: CONTROLS=on with no instrument adds nothing, and says so" \
+	sh -c "grep -q 'nothing to control' '$tmp/ctl.out' && [ \$(wc -l < '$run/plan/main.full.cells') = 2 ]"
+
+# --- SCENARIO=overhead: every instrument beside the bare run, one boot a model
+"$plan" --top "$top" --out "$run" KERNEL=7.0 SCENARIO=overhead MODELS=full,lazy PAGES=4k REPEAT=2 > /dev/null 2>&1
+cells=$run/plan/main.full.cells
+check "plan: overhead: one kernel (no 6.12 baseline), one boot per model, no pgbench, no repro-min" \
+	jqt "$run/plan.json" '[.units[].id] == ["main.full", "main.lazy"] and (.settings.pgbench.enabled | not) and (.settings.repro_min | not) and .scenario.name == "overhead"'
+check "plan: overhead: a warm-up run first, then per repetition the bare run and each instrument" \
+	sh -c "[ \$(wc -l < '$cells') = 13 ] && head -n1 '$cells' | cut -f2 | grep -qx 'bufbench-7.0-full-4k-tas-c8-r0-warm' &&
+	for v in ctl trace kprobe records events profile; do [ \$(cut -f2 '$cells' | grep -c -- \"-\$v\$\") = 2 ] || exit 1; done"
+check "plan: overhead: the instruments' options, one each; the profile in its own column" \
+	sh -c "grep -- '-r1-trace$TAB' '$cells' | grep -q -- '--trace-holds\$' &&
+	grep -- '-r1-kprobe$TAB' '$cells' | grep -q -- '--trace-holds --fault-event kprobe\$' &&
+	grep -- '-r1-records$TAB' '$cells' | grep -q -- '--hold-records\$' &&
+	grep -- '-r1-events$TAB' '$cells' | grep -q -- '--hold-events\$' &&
+	[ \$(awk -F '$TAB' '\$6 == \"on\"' '$cells' | wc -l) = 2 ] && awk -F '$TAB' '\$6 == \"on\"' '$cells' | cut -f2 | grep -qv -- '-profile\$' && exit 1;
+	grep -- '-ctl$TAB' '$cells' | grep -q -- '--steady 1\$' || grep -- '-ctl$TAB' '$cells' | grep -qv -- '--trace\\|--hold'"
+check "plan: overhead: each repetition's runs share one seed, and the order rotates" \
+	sh -c "[ \$(grep -- '-r1-' '$cells' | grep -cE -- '--seed 1( |\$)') = 6 ] && [ \$(grep -- '-r2-' '$cells' | grep -cE -- '--seed 2( |\$)') = 6 ] &&
+	[ \$(sed -n 2p '$cells' | cut -f2) = bufbench-7.0-full-4k-tas-c8-r1-ctl ] && [ \$(sed -n 8p '$cells' | cut -f2) = bufbench-7.0-full-4k-tas-c8-r2-trace ]"
+refuse "SCENARIO=overhead with EVIDENCE=on" "leave EVIDENCE, HOLD_EVENTS and PROFILE unset" KERNEL=7.0 SCENARIO=overhead EVIDENCE=on
 rc=0; "$plan" --check --top "$top" STEADY=20 DURATION=10 PGBENCH=off > "$tmp/sc.out" 2>&1 || rc=$?
 check "plan: STEADY longer than DURATION is refused" sh -c "[ $rc -eq 2 ] && grep -q 'STEADY=20' '$tmp/sc.out'"
 
