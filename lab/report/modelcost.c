@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "hl_ratio.h"
 #include "json_read.h"
 #include "stats.h"
 #include "textfmt.h"
@@ -168,19 +169,16 @@ static const struct mc_doc *reference(const struct modelcost *mc, const char *ke
 	return NULL;
 }
 
-/* b's cost over a's as a ratio of geometric means, 95% interval (Welch on logs). */
-static struct ratio op_ratio(const struct mc_op *a, const struct mc_op *b)
+/* b's cost over a's (hl_ratio.h: robust to the odd inflated batch). */
+static struct hl_ratio op_ratio(const struct mc_op *a, const struct mc_op *b)
 {
-	struct ratio r;
-	if (a->n >= 2 && b->n >= 2)
-		return st_ratio(a->ns, (size_t)a->n, b->ns, (size_t)b->n);
-	memset(&r, 0, sizeof(r));
-	r.est = a->ns_med > 0 ? b->ns_med / a->ns_med : NAN;
-	r.lo = r.hi = NAN;
+	struct hl_ratio r = hl_ratio(a->ns, (size_t)a->n, b->ns, (size_t)b->n);
+	if (!r.ok)
+		r.est = a->ns_med > 0 ? b->ns_med / a->ns_med : NAN;
 	return r;
 }
 
-static void ratio_text(const struct ratio *r, char *buf, size_t len)
+static void ratio_text(const struct hl_ratio *r, char *buf, size_t len)
 {
 	if (r->ok)
 		snprintf(buf, len, "%.3fx [%.3f, %.3f]", r->est, r->lo, r->hi);
@@ -246,7 +244,7 @@ double modelcost_points(const struct modelcost *mc, const struct cell *base, con
 		snprintf(text, len, "no fill-phase counts in the documents for the model's own cost");
 		return NAN;
 	}
-	struct ratio rf = op_ratio(&a->op[fk], &b->op[fk]), rs = op_ratio(&a->op[OP_PREAD], &b->op[OP_PREAD]);
+	struct hl_ratio rf = op_ratio(&a->op[fk], &b->op[fk]), rs = op_ratio(&a->op[OP_PREAD], &b->op[OP_PREAD]);
 	/* The cell's own faults and system calls (a pread per miss, a nanosleep
 	 * per strategy-lock sleep) per fill transaction. */
 	double fpt = fb.faults / fb.txn, spt = (fb.misses + fb.sleeps) / fb.txn;
@@ -280,8 +278,10 @@ double modelcost_points(const struct modelcost *mc, const struct cell *base, con
 static const char *mc_intro =
 	"costbench (COSTBENCH=on): one process, nothing to contend with, run once per model by "
 	"each boot after its cells (several boots of a kernel/model pooled); per operation the median over batches, and the ratio to "
-	"the kernel's least preemptible model measured as the ratio of geometric means over the "
-	"batches with its 95% interval (Welch on the logs). A fault op counts only where "
+	"the kernel's least preemptible model measured as the Hodges-Lehmann ratio over the "
+	"batches (the median of all pairwise ratios, so a batch that another task's work "
+	"inflated moves it little) with its distribution-free 95% interval (Mann-Whitney). A "
+	"fault op counts only where "
 	"getrusage saw exactly one fault per touch. Instructions: from perf where the CPU counts "
 	"them, from icount's clock (ns / 2^shift, so their ratio is the ns ratio) in an icount "
 	"guest, else not measured.";
@@ -298,7 +298,7 @@ static void row(FILE *f, const struct mc_doc *d, const struct mc_doc *ref, int k
 		return;
 	}
 	if (d != ref && ref->op[k].ok) {
-		struct ratio r = op_ratio(&ref->op[k], o);
+		struct hl_ratio r = op_ratio(&ref->op[k], o);
 		ratio_text(&r, rt, sizeof(rt));
 	}
 	if (o->instr_med > 0)

@@ -291,6 +291,21 @@ rc=0; env PATH="$nperf" "$plan" --check --top "$top" PROFILE=on > "$tmp/noperf.o
 check "plan: PROFILE=on without perf is refused naming linux-perf" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'apt-get install linux-perf' '$tmp/noperf.out'"
 
+# COSTBENCH: on where a guest's models are compared or EVIDENCE=on, off on
+# the host and for one guest model alone; a given value wins; the unit's
+# flat file carries it to the runner.
+cbrun=$tmp/costbench
+cb() { rm -rf "$cbrun"; mkdir -p "$cbrun"; "$plan" --top "$top" --out "$cbrun" PGBENCH=off "$@" > /dev/null 2>&1 && jq -r .settings.costbench "$cbrun/plan.json"; }
+check "plan: COSTBENCH defaults on for a guest comparing models" test "$(cb KERNEL=7.0 BASELINE=none MODELS=full,lazy)" = true
+check "plan: COSTBENCH defaults off for one guest model alone" test "$(cb KERNEL=7.0 BASELINE=none MODELS=lazy)" = false
+check "plan: COSTBENCH defaults on under EVIDENCE=on, one model or not" \
+	test "$(cb KERNEL=7.0 BASELINE=none MODELS=lazy EVIDENCE=on)" = true
+check "plan: COSTBENCH defaults off on the host" test "$(cb KERNEL=host)" = false
+check "plan: COSTBENCH=off wins over the default" test "$(cb KERNEL=7.0 BASELINE=none MODELS=full,lazy COSTBENCH=off)" = false
+cb KERNEL=7.0 BASELINE=none MODELS=lazy COSTBENCH=on > /dev/null
+check "plan: COSTBENCH=on reaches the runner's unit file" sh -c "grep -qx 'costbench${TAB}on' '$cbrun'/plan/*.conf"
+refuse "COSTBENCH=maybe" "COSTBENCH=maybe: use on or off" COSTBENCH=maybe
+
 # docs/vocabulary.md is generated from the same table the planner validates with.
 "$plan" --vocabulary > "$run.vocabulary.md"
 check "plan: docs/vocabulary.md matches build/plan --vocabulary (regenerate it)" \

@@ -4,11 +4,44 @@
  * costs more than a getppid, instructions come from where the counter
  * says, and the order statistics match values worked by hand.
  */
+#include <math.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "check.h"
 #include "costbench/costbench.h"
+#include "report/hl_ratio.h"
+
+#define NEAR(x, y, eps) (fabs((x) - (y)) <= (eps))
+
+/* The report's ratio between models' batches (lab/report/hl_ratio.c). */
+static void hl_by_hand(void)
+{
+	double a[] = { 1, 1, 1, 1 }, b[] = { 2, 2, 2, 2 };
+	struct hl_ratio r = hl_ratio(a, 4, b, 4);
+	/* U = 16 of 16 pairs, mu 8, sd sqrt(12): z = 7.5 / 3.4641, p = erfc(z / sqrt 2). */
+	CHECK(r.ok && NEAR(r.est, 2, 1e-12) && NEAR(r.lo, 2, 1e-12) && NEAR(r.hi, 2, 1e-12) &&
+	      NEAR(r.p, 0.030383, 1e-5), "every pair doubles: 2x [2, 2], p 0.0304 (got %g [%g, %g] p %g)",
+	      r.est, r.lo, r.hi, r.p);
+	/* One batch in eight inflated tenfold (another task ran in it): 56
+	 * of 64 pairwise ratios are 1.01, the median and both 13th-from-the-
+	 * end pairs among them; a ratio of geometric means would say 0.76. */
+	double c[] = { 100, 100, 100, 100, 100, 100, 100, 1000 };
+	double e[] = { 101, 101, 101, 101, 101, 101, 101, 101 };
+	r = hl_ratio(c, 8, e, 8);
+	CHECK(r.ok && NEAR(r.est, 1.01, 1e-12) && NEAR(r.lo, 1.01, 1e-12) && NEAR(r.hi, 1.01, 1e-12),
+	      "an inflated batch does not move it: 1.01x [1.01, 1.01] (got %g [%g, %g])", r.est, r.lo, r.hi);
+	/* k = floor(32 - 1.96 sqrt(64 * 17 / 12)) = 13: the 13th smallest of
+	 * the 64 ratios is 14/15, the 13th largest 17/11; U = 46, p 0.156. */
+	double f[] = { 10, 11, 12, 13, 14, 15, 16, 17 }, g[] = { 12, 13, 14, 15, 16, 17, 18, 40 };
+	r = hl_ratio(f, 8, g, 8);
+	CHECK(r.ok && NEAR(r.lo, 14.0 / 15, 1e-12) && NEAR(r.hi, 17.0 / 11, 1e-12) &&
+	      NEAR(r.est, 1.160239, 1e-6) && NEAR(r.p, 0.156254, 1e-5),
+	      "spread samples: 1.160x [14/15, 17/11], p 0.156 (got %g [%g, %g] p %g)", r.est, r.lo, r.hi, r.p);
+	double z[] = { 1, 0 };
+	CHECK(!hl_ratio(z, 2, b, 4).ok && !hl_ratio(a, 1, b, 4).ok,
+	      "a value <= 0 or a single batch gives no ratio, not a made-up one");
+}
 
 static void summary_by_hand(void)
 {
@@ -40,6 +73,7 @@ static double median_of(struct cb_op *op, bool instr)
 int main(void)
 {
 	summary_by_hand();
+	hl_by_hand();
 
 	struct cb_config cfg = { 7, 64, 1, 500 };
 	struct cb_counter c;
