@@ -68,7 +68,7 @@ scripts/model-validate.sh compare "$tmp/next" > "$tmp/cmp"
 cat "$tmp/cmp"
 check "compare: the measured 4k cell judged, the unmeasured 2m cell said to be missing" \
 	sh -c "grep -q '^4k         21 full .* \(hit\|miss\) ' '$tmp/cmp' &&
-		grep -q '^2m         21 full .*not measured' '$tmp/cmp' &&
+		grep -q '^2m         21 full .*ratio not measured' '$tmp/cmp' &&
 		grep -q 'of 1 cells' '$tmp/cmp'"
 
 # The report's section "At the report's scale" from the run's own inputs.
