@@ -10,9 +10,9 @@
 # CONF: "key TAB value" lines: kind (host|guest), label, duration,
 #   hugepages_2m, profile, profile_freq, profile_callgraph, pg_shared_buffers,
 #   pg_builtins, pg_scale, pg_duration, pg_fillfactor, pg_cold,
-#   pg_buffercache_ms, repro_min, bufbench, top, virt, perf_dir,
-#   repro_min_bin, icount_shift, icount_epoch, static_model: all the
-#   planner's (lab/plan/write.c).
+#   pg_buffercache_ms, repro_min, costbench, bufbench, top, virt,
+#   perf_dir, repro_min_bin, costbench_bin, icount_shift, icount_epoch,
+#   static_model: all the planner's (lab/plan/write.c).
 # CELLS: TAB-separated lines from the planner (lab/plan/write.c):
 #   bufbench ID MODEL PAGES OPTIONAL ARGV     ARGV: bufbench's options
 #   pgbench ID HUGE_PAGES MODELS CLIENTS REPEAT  one cluster, comma lists
@@ -106,11 +106,15 @@ trap 'restore_model; exit 130' INT
 trap 'restore_model; exit 143' TERM
 trap 'restore_model; exit 129' HUP
 
+# unit_models: every model the unit's cells ask for, once each.
+unit_models() {
+	awk -F "$TAB" '$1 == "bufbench" { print $3 } $1 == "pgbench" { n = split($4, a, ","); for (i = 1; i <= n; i++) print a[i] }' "$CELLS" | sort -u
+}
+
 # models_usable: every model the cells ask for can be set here, or the
 # reason it cannot; checked before any cell runs.
 models_usable() {
-	models=$(awk -F "$TAB" '$1 == "bufbench" { print $3 } $1 == "pgbench" { n = split($4, a, ","); for (i = 1; i <= n; i++) print a[i] }' "$CELLS" | sort -u)
-	for m in $models; do
+	for m in $(unit_models); do
 		[ "$m" = current ] && continue
 		[ "$m" = "$STATIC_MODEL" ] && [ ! -e "$PREEMPT" ] && continue
 		[ -w "$PREEMPT" ] || { echo "model $m asked, but $PREEMPT is not writable (no PREEMPT_DYNAMIC, debugfs not mounted, or locked down)"; return 1; }
@@ -363,6 +367,44 @@ run_repro_min() {
 	send_block LOG "${rm_out##*/}" "$rm_out"
 }
 
+# The model's own cost per fault and system call (lab/costbench, issue
+# 24), once per model of the unit after every cell: one process with
+# nothing to contend with, so the models' documents differ only by what
+# each model adds to the fault and syscall paths.  They go to the host's
+# logs/ as costbench-<kernel>-<model>[-b<boot>].json.
+run_costbench() {
+	[ "$(conf costbench)" = on ] || return 0
+	cb_bin=$(conf costbench_bin)
+	if [ ! -x "$cb_bin" ]; then log "COSTBENCH=on, but no $cb_bin (make build-all)"; return 0; fi
+	cb_boot=$(conf boot)
+	cb_tail=""; [ "${cb_boot:-1}" -gt 1 ] 2>/dev/null && cb_tail=-b$cb_boot
+	# Its 2 MB faults need 2 free huge pages (a guest owns its pool; the
+	# host's reservation is the machine's, and without one they are
+	# reported unavailable).
+	[ "$KIND" = guest ] && echo 4 > /proc/sys/vm/nr_hugepages 2>/dev/null
+	for m in $(unit_models); do
+		if ! why=$(set_model "$m"); then log "costbench under $m not run: $why"; continue; fi
+		cb_model=$(model_now)
+		cb_out=$WORK/costbench-$LABEL-${cb_model:-unknown}$cb_tail.json
+		rm -f "$cb_out"
+		env PREEMPTLAB_KERNEL="$LABEL" ${VIRT:+PREEMPTLAB_VIRT="$VIRT"} \
+			${STATIC_ENV:+PREEMPTLAB_MODEL="$STATIC_ENV"} \
+			"$cb_bin" --json "$cb_out" < /dev/null > "$WORK/costbench.log" 2>&1
+		cb_rc=$?
+		cat "$WORK/costbench.log"
+		# Exit 3 (a touch that was not one fault) still sends its document:
+		# each_faulted says so, and the report leaves those ops out.
+		if [ -s "$cb_out" ]; then
+			log "costbench under ${cb_model:-$m}: exit $cb_rc"
+			send_block LOG "${cb_out##*/}" "$cb_out"
+		else
+			log "costbench under $m failed (exit $cb_rc): $(tail -n1 "$WORK/costbench.log")"
+		fi
+	done
+	[ "$KIND" = guest ] && echo 0 > /proc/sys/vm/nr_hugepages 2>/dev/null
+	return 0
+}
+
 while IFS=$TAB read -r tool id f3 f4 f5 f6; do
 	[ -n "$id" ] || continue
 	say START "$id"
@@ -373,6 +415,7 @@ while IFS=$TAB read -r tool id f3 f4 f5 f6; do
 	*) say FAIL "$id" "unknown tool '$tool' in the plan" ;;
 	esac
 done < "$CELLS"
+run_costbench
 run_repro_min
 set_hugepages 4k
 restore_model

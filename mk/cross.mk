@@ -42,7 +42,7 @@ cross-config: config.mk
 
 # What an arm64 guest runs (ARCH=arm64; scripts/initramfs.sh takes them).
 cross-guest: cross-config
-	$(CROSS_MAKE) build-arm64/bufbench-static build-arm64/repro-min-static
+	$(CROSS_MAKE) build-arm64/bufbench-static build-arm64/repro-min-static build-arm64/costbench-static
 
 # pgsample for an arm64 guest's pgbench (ARCH=arm64 PGBENCH=on): linked
 # dynamically against Debian's arm64 libpq from scripts/pg-arm64-root.sh,

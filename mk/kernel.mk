@@ -12,5 +12,5 @@ kernel:
 
 initramfs: $(B)/guest/initramfs.cpio.gz
 
-$(B)/guest/initramfs.cpio.gz: $(B)/bufbench-static $(B)/repro-min-static guest/init guest/runner.sh scripts/initramfs.sh
+$(B)/guest/initramfs.cpio.gz: $(B)/bufbench-static $(B)/repro-min-static $(B)/costbench-static guest/init guest/runner.sh scripts/initramfs.sh
 	scripts/initramfs.sh $@

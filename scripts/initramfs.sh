@@ -69,6 +69,9 @@ cp "$bench" "$stage/bin/bufbench-static"
 # The attachment's one-file reproducer, run by the runner after the cells.
 rmin=$bdir/repro-min-static
 if [ -x "$rmin" ]; then cp "$rmin" "$stage/bin/repro-min"; fi
+# The model's own cost per fault and system call (COSTBENCH), after the cells.
+cbin=$bdir/costbench-static
+if [ -x "$cbin" ]; then cp "$cbin" "$stage/bin/costbench"; fi
 cp "$top/guest/init" "$stage/init"
 cp "$top/guest/runner.sh" "$stage/guest/runner.sh"
 chmod 755 "$stage/init" "$stage/guest/runner.sh"

@@ -115,12 +115,27 @@ static bool get_dist(const struct jr_val *root, struct mi_dist *d, char *err, si
 	return true;
 }
 
+static bool from_tree(struct jr_val *root, const char *path, struct model_inputs *in, char *err,
+		      size_t errlen);
+
 bool mi_read(const char *path, struct model_inputs *in, char *err, size_t errlen)
 {
 	memset(in, 0, sizeof(*in));
 	struct jr_val *root = jr_parse_file(path, err, errlen);
-	if (!root)
-		return false;
+	return root && from_tree(root, path, in, err, errlen);
+}
+
+bool mi_parse(const char *text, const char *name, struct model_inputs *in, char *err, size_t errlen)
+{
+	memset(in, 0, sizeof(*in));
+	struct jr_val *root = jr_parse(text, err, errlen);
+	return root && from_tree(root, name, in, err, errlen);
+}
+
+/* Reads root into in and frees root. */
+static bool from_tree(struct jr_val *root, const char *path, struct model_inputs *in, char *err,
+		      size_t errlen)
+{
 	bool ok = false;
 	const char *schema = jr_str(root, "schema", "");
 	if (strcmp(schema, "preemptlab-model-inputs/1") != 0) {
@@ -139,6 +154,10 @@ bool mi_read(const char *path, struct model_inputs *in, char *err, size_t errlen
 	in->spin_iter_ns = jr_num(root, "spin_iter_ns", &x) ? x : 30;
 	in->timer_slack_us = jr_num(root, "timer_slack_us", &x) ? x : 50;
 	in->spins_per_delay0 = jr_num(root, "spins_per_delay", &x) ? (int)x : 100;
+	in->fault_around_pages = jr_num(root, "fault_around_pages", &x) ? (int)x : 0;
+	in->pool_pages = jr_num(root, "pool_pages", &x) ? x : 0;
+	in->t_offcpu_us = jr_num(root, "t_parts_us.offcpu_mean", &x) ? x : 0;
+	in->t_tail_us = jr_num(root, "t_parts_us.tail_mean", &x) ? x : 0;
 	if (in->cpus < 1 || in->clients < 1 || in->hz < 1) {
 		snprintf(err, errlen, "%s: cpus, clients and hz must be positive", path);
 		goto out;

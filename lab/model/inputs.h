@@ -43,10 +43,17 @@ struct model_inputs {
 	double spin_iter_ns;		/* one TAS_SPIN + PAUSE iteration */
 	double timer_slack_us;		/* nanosleep overshoot */
 	int spins_per_delay0;		/* the shared estimate backends start from */
+	/* Optional (make model writes them; 0 when absent): what the
+	 * extrapolation rules (extrap.c) scale from. */
+	int fault_around_pages;		/* 4 KB pages one read fault maps */
+	double pool_pages;		/* buffers, one 64-byte descriptor each */
+	double t_offcpu_us, t_tail_us;	/* T's two parts: off CPU holding, free tail */
 };
 
 /* Read a model-inputs.json; false with a message in err on any error. */
 bool mi_read(const char *path, struct model_inputs *in, char *err, size_t errlen);
+/* The same from text in memory (name for messages). */
+bool mi_parse(const char *text, const char *name, struct model_inputs *in, char *err, size_t errlen);
 
 /* Inverse CDF by linear interpolation between the points (u in [0,1]). */
 double mi_dist_sample(const struct mi_dist *d, double u);

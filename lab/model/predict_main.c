@@ -5,6 +5,16 @@
  *   build/predict --inputs FILE --cpus 96 --clients 1024 [--model lazy]
  *                 [--closed | --sim] [--seed S] [--draws N] [--reps R]
  *                 [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]
+ *                 [--extrapolate [--pages P] [--pool-pages N] [--hz H]
+ *                                [--fault-around-pages F]] [--x-none-tps X] [--report]
+ *                 [--need RATIO]
+ *
+ * --report: the regression report's configuration (96 CPUs, 1024 clients,
+ * 120 GB pool, fault-around 16 pages, HZ 250 assumed), extrapolated, with
+ * none anchored at its 98,566 tps; any option given explicitly wins.
+ *
+ * --extrapolate moves the inputs to the target by the stated rules
+ * (extrap.h): p_f from the fault window, T from EEVDF's runnable per CPU.
  *
  * Inputs measured with an instrument inside the hold are refused: such an
  * instrument lengthens every hold (FACTS 8), so its q and T describe the
@@ -18,6 +28,7 @@
 #include <string.h>
 
 #include "closed.h"
+#include "extrap.h"
 #include "inputs.h"
 #include "rng.h"
 #include "sim.h"
@@ -26,7 +37,9 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: predict --inputs FILE --cpus N --clients N [--model none|voluntary|full|lazy]\n"
 		   "               [--closed | --sim] [--seed S] [--draws N] [--reps R]\n"
-		   "               [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]\n");
+		   "               [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]\n"
+		   "               [--extrapolate [--pages P] [--pool-pages N] [--hz H] [--fault-around-pages F]]\n"
+		   "               [--x-none-tps X] [--report] [--need RATIO]\n");
 }
 
 static long num(const char *opt, const char *s, long min, long max)
@@ -63,6 +76,39 @@ static int run_closed(const struct model_inputs *in, int cpus, int clients, int 
 		shown++;
 	}
 	return shown ? 0 : 1;
+}
+
+/*
+ * What q_M / q_none (at equal T) the closed form needs for a ratio of
+ * `need` at the target, by bisection: the ratio falls as q_M grows.
+ */
+static int run_need(const struct model_inputs *in, int cpus, int clients, double need)
+{
+	double x0 = mi_x0_at(in, in->x0_tps.v, cpus, clients);
+	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
+	double xn = cf_throughput(x0, kn);
+	if (kn <= 0) {
+		printf("need %.3fx: q_none is 0 here, so no multiple of it reaches it\n", need);
+		return 1;
+	}
+	double lo = 1, hi = 1;
+	while (cf_throughput(x0, kn * hi) / xn > need && hi < 1e9)
+		hi *= 2;
+	if (hi >= 1e9) {
+		printf("need %.3fx: not reached by any q_M / q_none up to 1e9\n", need);
+		return 1;
+	}
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+		if (cf_throughput(x0, kn * mid) / xn > need)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	printf("need %.3fx: q_M / q_none = %.3g at equal T (or T that many times longer); "
+	       "X k none %.3g; q_none %.4g -> q_M %.4g\n", need, hi, kn * xn, in->q[PM_NONE].v,
+	       in->q[PM_NONE].v * hi);
+	return 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -142,12 +188,23 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },   { "draws", required_argument, NULL, 'd' },
 		{ "reps", required_argument, NULL, 'r' },   { "duration-s", required_argument, NULL, 'D' },
 		{ "rseq-us", required_argument, NULL, 'g' }, { "vcpu-rr-us", required_argument, NULL, 'q' },
+		{ "extrapolate", no_argument, NULL, 'x' }, { "pages", required_argument, NULL, 'p' },
+		{ "pool-pages", required_argument, NULL, 'P' }, { "hz", required_argument, NULL, 'z' },
+		{ "fault-around-pages", required_argument, NULL, 'f' },
+		{ "x-none-tps", required_argument, NULL, 'X' },
+		{ "report", no_argument, NULL, 'R' },
+		{ "need", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 }
 	};
 	const char *path = NULL;
 	int cpus = 0, clients = 0, model = -1, draws = 4000, reps = 8, sim = 0;
 	long duration_s = 2, rseq_us = 0, rr_us = 0;
 	uint64_t seed = 27;
+	int extrap = 0, hz = 0, fa = 0;
+	double pool = 0, xnone = 0;
+	int report = 0;
+	double need = 0;
+	const char *pages = NULL;
 	int o;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
@@ -171,9 +228,41 @@ int main(int argc, char **argv)
 		case 'D': duration_s = num("--duration-s", optarg, 1, 600); break;
 		case 'g': rseq_us = num("--rseq-us", optarg, 0, 50); break;
 		case 'q': rr_us = num("--vcpu-rr-us", optarg, 0, 1000000); break;
+		case 'x': extrap = 1; break;
+		case 'p': pages = optarg; break;
+		case 'P': pool = (double)num("--pool-pages", optarg, 1, 0x7fffffffffffL); break;
+		case 'z': hz = (int)num("--hz", optarg, 1, 10000); break;
+		case 'f': fa = (int)num("--fault-around-pages", optarg, 1, 512); break;
+		case 'R': report = 1; break;
+		case 'N': {
+			char *end;
+			need = strtod(optarg, &end);
+			if (*end || !(need > 0 && need < 1)) {
+				fprintf(stderr, "predict: --need %s: a ratio between 0 and 1\n", optarg);
+				return 2;
+			}
+			break;
+		}
+		case 'X': xnone = (double)num("--x-none-tps", optarg, 1, 1000000000); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
+	}
+	if (report) {
+		/* The regression report's configuration (extrap.h), none anchored at its tps. */
+		if (!cpus)
+			cpus = XR_REPORT_CPUS;
+		if (!clients)
+			clients = XR_REPORT_CLIENTS;
+		extrap = 1;
+		if (pool <= 0)
+			pool = XR_REPORT_POOL_PAGES;
+		if (!fa)
+			fa = XR_REPORT_FAULT_AROUND;
+		if (!hz)
+			hz = XR_REPORT_HZ;
+		if (xnone <= 0)
+			xnone = XR_REPORT_NONE_TPS;
 	}
 	if (!path || cpus < 1 || clients < 1 || optind != argc) {
 		usage(stderr);
@@ -197,6 +286,41 @@ int main(int argc, char **argv)
 	}
 	printf("inputs %s (%s; %s pages, measured at %d CPUs, %d clients, HZ %d); predicting %d CPUs, %d clients\n",
 	       path, in.source, in.page_size, in.cpus, in.clients, in.hz, cpus, clients);
+	if (!extrap && (pages || pool > 0 || hz || fa)) {
+		fprintf(stderr, "predict: --pages, --pool-pages, --hz and --fault-around-pages need --extrapolate\n");
+		return 2;
+	}
+	if (extrap) {
+		struct xr_target t = { .cpus = cpus, .clients = clients, .hz = hz ? hz : in.hz,
+				       .pool_pages = pool > 0 ? pool : in.pool_pages,
+				       .fault_around_pages = fa ? fa : in.fault_around_pages };
+		snprintf(t.page, sizeof(t.page), "%s", pages ? pages : in.page_size);
+		struct model_inputs moved;
+		struct xr_trace tr;
+		if (xr_apply(&in, &t, &moved, &tr, err, sizeof(err)) != 0) {
+			fprintf(stderr, "predict: --extrapolate: %s\n", err);
+			return 2;
+		}
+		printf("extrapolated to %s pages, pool %.0f buffers, HZ %d, fault-around %d pages:\n"
+		       "  p_f %.4g -> %.4g  (window %.0f -> %.0f descriptors; interleaved %.4g -> %.4g; "
+		       "few-CPU factor s %.3g -> %.3g)\n"
+		       "  T %.0f -> %.0f us  (off CPU %.0f -> %.0f us: runnable/CPU %.3g -> %.3g, "
+		       "slice %.3g -> %.3g ms; tail %.0f us kept)\n",
+		       t.page, t.pool_pages, t.hz, t.fault_around_pages, in.p_f.v, moved.p_f.v,
+		       tr.w_measured, tr.w_target, tr.pf_raw_measured, tr.pf_raw_target, tr.s_measured,
+		       tr.s_target, in.t_stall_us.v, moved.t_stall_us.v, in.t_offcpu_us,
+		       tr.t_offcpu_target_us, tr.run_measured, tr.run_target, tr.slice_measured_ms,
+		       tr.slice_target_ms, in.t_tail_us);
+		in = moved;
+	}
+	if (xnone > 0) {
+		/* Anchor none at a measured tps of the target (the report's own): X0 = X (1 + X k). */
+		xr_anchor_none(&in, xnone, cpus, clients);
+		printf("X0 anchored: none at %.0f tps at the target, X0 %.0f tps\n", xnone,
+		       mi_x0_at(&in, in.x0_tps.v, cpus, clients));
+	}
+	if (need > 0)
+		return run_need(&in, cpus, clients, need);
 	if (sim)
 		return run_sim(&in, cpus, clients, model, reps, seed, (double)duration_s,
 			       (double)rseq_us, (double)rr_us);

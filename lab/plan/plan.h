@@ -103,6 +103,7 @@ struct plan {
 	bool repro_min;		/* run repro/repro-min.c once per unit, after its cells */
 	long slice_ext_us;	/* rseq/slice_ext_nsec in us for the run; 0: the kernel's */
 	bool evidence;		/* bufbench --trace-holds: the kernel's trace joined */
+	bool costbench;		/* lab/costbench once per model per unit, after its cells */
 	char pool[32], relation[32], workload[32];
 	uint64_t pool_bytes, relation_bytes;
 	char bufbench_args[1024];

@@ -397,6 +397,11 @@ void plan_settings(struct plan *p, const char *top)
 	}
 	if (p->evidence && no_trace)
 		plan_die("EVIDENCE=on: %s; or EVIDENCE=off", no_trace);
+	/* The model's own cost per fault and system call (issue 24): wherever
+	 * a guest's models are compared, and wherever the evidence is asked to
+	 * explain a difference; a few seconds a model. */
+	bool models_compared = !host && p->models.n + p->baseline_models.n > 1;
+	p->costbench = on_off("COSTBENCH", models_compared || p->evidence ? "on" : "off");
 	/* The architecture's guest kernels may lack the rseq slice extension
 	 * (arch.c says why).  A host's own kernel may be newer: bufbench
 	 * checks it there. */

@@ -257,6 +257,9 @@ void plan_estimate(struct plan *p)
 		const struct unit *u = &p->units[i];
 		p->est_seconds += (long)u->nbufbench * cell + (long)u->npgbench * setup +
 				  (long)u->npgruns * run + (host ? 0 : boot);
+		/* costbench: ~1 s of virtual time a model, more wall time under TCG. */
+		if (p->costbench)
+			p->est_seconds += (long)u->models.n * (tcg ? 10 : 2);
 	}
 	if (p->est_seconds > PLAN_MAX_HOURS * 3600L && !plan_forced())
 		plan_die("this plan would take about %ld hours, more than the %d a plan may take: "

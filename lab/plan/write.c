@@ -100,6 +100,7 @@ static void json_settings(struct json *j, const struct plan *p)
 	json_bool(j, "hold_events", p->hold_events);
 	json_bool(j, "repro_min", p->repro_min);
 	json_bool(j, "evidence", p->evidence);
+	json_bool(j, "costbench", p->costbench);
 	if (p->slice_ext_us)
 		json_int(j, "slice_ext_us", p->slice_ext_us);
 	else
@@ -295,14 +296,16 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 	fprintf(f, "boot\t%ld\npg_first_rep\t%ld\nicount_epoch\t%s\n", u->boot,
 		u->pg_rep_base + 1, u->icount_epoch);
 	fprintf(f, "repro_min\t%s\n", p->repro_min ? "on" : "off");
+	fprintf(f, "costbench\t%s\n", p->costbench ? "on" : "off");
 	fprintf(f, "slice_ext_us\t%ld\n", p->slice_ext_us);
 	fprintf(f, "top\t%s\n", top);
 	if (!strcmp(u->kind, "host")) {
 		fprintf(f, "bufbench\t%s/build/bufbench\nrepro_min_bin\t%s/build/repro-min\n"
-			"perf_dir\t%s/perf\n", top, top, out);
+			"costbench_bin\t%s/build/costbench\nperf_dir\t%s/perf\n", top, top, top, out);
 		return;
 	}
-	fprintf(f, "bufbench\t/bin/bufbench-static\nrepro_min_bin\t/bin/repro-min\n");
+	fprintf(f, "bufbench\t/bin/bufbench-static\nrepro_min_bin\t/bin/repro-min\n"
+		"costbench_bin\t/bin/costbench\n");
 	fprintf(f, "virt\t%s\nicount_shift\t%ld\n",
 		!strcmp(p->accel, "icount") ? "tcg-icount" : p->accel, p->icount_shift);
 	/* A kernel the catalog gives one model (no PREEMPT_DYNAMIC, no

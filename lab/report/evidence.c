@@ -6,6 +6,7 @@
 
 #include "compare.h"
 #include "escape.h"
+#include "modelcost.h"
 #include "pairs.h"
 #include "stats.h"
 #include "textfmt.h"
@@ -247,7 +248,7 @@ static void q_rows(FILE *f, const struct results *r, bool md)
  * bottleneck its share of the phase is the share of tps it can account
  * for.  Off-CPU holding is q_M's cost; T_tail the waiters' backoff.
  */
-static void explain(const struct pair *p, char *buf, size_t len)
+static void explain(const struct pair *p, const struct modelcost *mc, char *buf, size_t len)
 {
 	static const struct metric fill_tps = { "fill tps", "results.phase.fill.tps", "", 1, true,
 						true };
@@ -288,6 +289,14 @@ static void explain(const struct pair *p, char *buf, size_t len)
 		o += snprintf(buf + o, len - (size_t)o, "; T_tail %s against %s", tb, ta);
 	if (!isnan(tail_pts) && o > 0 && (size_t)o < len)
 		o += snprintf(buf + o, len - (size_t)o, " (%+.2f points)", tail_pts);
+	/* The third candidate: what the model adds to every fault and system
+	 * call, preempting or not (costbench, issue 24). */
+	double cost_lo, cost_hi;
+	char cost_text[768];
+	double cost_pts = modelcost_points(mc, p->base, p->cell, &cost_lo, &cost_hi, cost_text,
+					   sizeof(cost_text));
+	if (o > 0 && (size_t)o < len)
+		o += snprintf(buf + o, len - (size_t)o, "; %s", cost_text);
 	if (o <= 0 || (size_t)o >= len)
 		return;
 	if (isnan(off_pts)) {
@@ -309,21 +318,36 @@ static void explain(const struct pair *p, char *buf, size_t len)
 	}
 	const char *who;
 	double best = isnan(tail_pts) ? off_pts : fmax(off_pts, tail_pts);
+	if (!isnan(cost_pts))
+		best = fmax(best, cost_pts);
 	if (loss <= 0)
-		who = "the cell is faster: neither is a loss to explain";
+		who = "the cell is faster: none is a loss to explain";
 	else if (best < loss / 4)
-		who = "neither explains it (each accounts for less than a quarter): the rest lies "
-		      "outside these two, e.g. the model's own cost per fault and system call";
+		who = isnan(cost_pts)
+			? "neither explains it (each accounts for less than a quarter): the rest lies "
+			  "outside these two, e.g. the model's own cost per fault and system call "
+			  "(not measured here: COSTBENCH=on)"
+			: "none of the three explains it (each accounts for less than a quarter)";
+	else if (!isnan(cost_pts) && cost_pts >= best)
+		who = "the model's own cost per fault and system call explains more of it than "
+		      "q_M's outages or T_tail";
 	else if (!isnan(tail_pts) && tail_pts > off_pts)
 		who = "T_tail explains more of it than q_M's outages";
 	else
 		who = "q_M's outages (holders off CPU while holding) explain more of it than T_tail";
-	char tail_part[64] = "";
+	char tail_part[64] = "", cost_part[64] = "", rest_part[160] = "";
 	if (!isnan(tail_pts))
 		snprintf(tail_part, sizeof(tail_part), ", T_tail for %.2f points", tail_pts);
+	if (!isnan(cost_pts))
+		snprintf(cost_part, sizeof(cost_part), ", the model's own cost for %.2f points", cost_pts);
+	/* Added as if independent: an outage's time and the tail's are
+	 * disjoint by construction, the cost runs in neither. */
+	if (loss > 0 && !isnan(cost_pts) && !isnan(tail_pts))
+		snprintf(rest_part, sizeof(rest_part), "; %.2f points remain unexplained by the three",
+			 loss - off_pts - tail_pts - cost_pts);
 	snprintf(buf + o, len - (size_t)o, ". Of the %.1f-point loss, off-CPU holding accounts "
-		 "for %.2f points%s: %s%s.", loss, off_pts, tail_part, who,
-		 isnan(tail_pts) ? " (T_tail is absent from these documents)" : "");
+		 "for %.2f points%s%s: %s%s%s.", loss, off_pts, tail_part, cost_part, who,
+		 isnan(tail_pts) ? " (T_tail is absent from these documents)" : "", rest_part);
 }
 
 /* For each preemption inside a fault under lazy: what the trace has of it. */
@@ -438,10 +462,12 @@ static void row_text(const struct cell *c, const struct ev_row *w, char *buf, si
 static void explanations(FILE *f, const struct results *r, bool md)
 {
 	struct pair *p;
+	struct modelcost mc;
+	modelcost_load(r, &mc);
 	size_t np = pairs_for(r, "bufbench", NULL, &p);
-	char buf[2048];
+	char buf[3072];
 	for (size_t i = 0; i < np; i++) {
-		explain(&p[i], buf, sizeof(buf));
+		explain(&p[i], &mc, buf, sizeof(buf));
 		if (!buf[0])
 			continue;
 		if (md)
@@ -450,6 +476,7 @@ static void explanations(FILE *f, const struct results *r, bool md)
 			tw_para(f, "- ", buf, 2);
 	}
 	free(p);
+	modelcost_free(&mc);
 	lazy_details(f, r, md);
 }
 

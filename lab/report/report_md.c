@@ -11,6 +11,8 @@
 #include "compare.h"
 #include "pairs.h"
 #include "evidence.h"
+#include "atscale.h"
+#include "modelcost.h"
 #include "fillphase.h"
 #include "report.h"
 #include "resolution.h"
@@ -136,8 +138,14 @@ void write_md(FILE *f, const struct report *rp)
 
 	if (fill_present(r))
 		write_fill_md(f, r);
-	if (evidence_present(r))
+	if (evidence_present(r)) {
 		write_evidence_md(f, r);
+		write_atscale_md(f, r);
+	}
+	struct modelcost mc;
+	modelcost_load(r, &mc);
+	write_modelcost_md(f, &mc);
+	modelcost_free(&mc);
 
 	int pgb = 0;
 	for (size_t k = 0; k < r->ncells; k++)

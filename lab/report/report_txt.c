@@ -11,6 +11,8 @@
 #include "compare.h"
 #include "pairs.h"
 #include "evidence.h"
+#include "atscale.h"
+#include "modelcost.h"
 #include "fillphase.h"
 #include "report.h"
 #include "resolution.h"
@@ -305,7 +307,13 @@ void write_txt(FILE *f, const struct report *rp)
 	if (evidence_present(r)) {
 		tw_heading(f, "Why: how holders lost the CPU");
 		write_evidence_txt(f, r);
+		tw_heading(f, "At the report's scale");
+		write_atscale_txt(f, r);
 	}
+	struct modelcost mc;
+	modelcost_load(r, &mc);
+	write_modelcost_txt(f, &mc);
+	modelcost_free(&mc);
 
 	tw_heading(f, "Results");
 	tw_para(f, "",

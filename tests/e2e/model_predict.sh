@@ -24,6 +24,18 @@ make -s predict INPUTS=$data/worked-1.7.json CPUS=96 CLIENTS=1024 MODEL=full > "
 cat "$tmp/make"
 check "make predict: worked example, q ratio 1.7 -> 0.777x" grep -q '^closed full     /none 0\.777x' "$tmp/make"
 
+make -s predict > "$tmp/default" 2>&1 || true
+cat "$tmp/default"
+check "make predict without INPUTS: the published calibration moved to the report's 96 CPUs, 1024 clients" \
+	sh -c "grep -q '^inputs docs/model/calibrated-4k.json .*predicting 96 CPUs, 1024 clients' '$tmp/default' &&
+		grep -q 'window [0-9]* -> 1024 descriptors' '$tmp/default' &&
+		grep -q '^closed full     /none [01]\.[0-9]*x  95% interval' '$tmp/default'"
+
+build/predict --inputs $data/worked-1.7.json --cpus 96 --clients 1024 --need 0.527 > "$tmp/need"
+cat "$tmp/need"
+check "--need 0.527 on the worked example: q_M / q_none 3.8 (worked-3.8.json gives 0.527x)" \
+	grep -q '^need 0\.527x: q_M / q_none = 3\.8 ' "$tmp/need"
+
 build/predict --inputs $data/long-faults-2cpu.json --cpus 2 --clients 21 --model full --sim --reps 2 \
 	> "$tmp/sim"
 cat "$tmp/sim"

@@ -1,0 +1,74 @@
+/*
+ * costbench: what one page fault and one system call cost under the
+ * running preemption model, in one process with nothing to contend with
+ * (issue 24).  Run once per model in the same boot, it separates the
+ * model's own cost per operation from its scheduling effect: a model that
+ * adds instructions to the fault or syscall path loses throughput under
+ * icount (where virtual time is instructions) whether or not it ever
+ * preempts a lock holder.
+ */
+#ifndef PREEMPTLAB_COSTBENCH_H
+#define PREEMPTLAB_COSTBENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CB_MAX_BATCHES 256
+
+/* Where the instruction counts come from (docs/json.md). */
+enum cb_instr_source {
+	CB_INSTR_NONE,		/* clock only */
+	CB_INSTR_PERF,		/* perf_event PERF_COUNT_HW_INSTRUCTIONS, user and kernel */
+	CB_INSTR_ICOUNT,	/* QEMU icount: virtual ns >> shift */
+};
+
+struct cb_counter {
+	enum cb_instr_source source;
+	int fd;			/* perf: the counter */
+	int icount_shift;	/* icount: one instruction is 2^shift ns */
+	char why[160];		/* why perf is not the source */
+};
+
+/* One operation's batches: per-operation ns and instructions in each. */
+struct cb_op {
+	const char *name;
+	bool available;
+	char why[160];		/* when not available */
+	long per_batch;		/* operations timed per batch */
+	int nbatches;
+	double ns[CB_MAX_BATCHES];
+	double instr[CB_MAX_BATCHES];	/* -1 when the counter has none */
+	/* Minor faults per operation, over all batches (getrusage). */
+	double minflt_per_op;
+	bool each_faulted;	/* fault ops: every touch took exactly one fault */
+};
+
+struct cb_summary {
+	double median, p25, p75, min, max;
+};
+
+/* Order statistics of n values (n >= 1); values are left sorted. */
+void cb_summarize(double *v, int n, struct cb_summary *s);
+
+void cb_counter_open(struct cb_counter *c);
+/* Instructions so far on this counter (perf) or -1; icount derives from ns. */
+int64_t cb_counter_read(const struct cb_counter *c);
+
+struct cb_config {
+	int batches;
+	long fault_pages;	/* 4 KB faults per batch */
+	long hp_pages;		/* 2 MB faults per batch */
+	long syscalls;		/* system calls per batch */
+};
+
+/* The operations; each fills op (name, batches, availability). */
+void cb_fault_4k_alloc(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c);
+void cb_fault_4k_map(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c);
+void cb_fault_2m_alloc(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c);
+void cb_fault_2m_map(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c);
+void cb_getppid(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c);
+void cb_sched_yield(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c);
+void cb_pread_4k(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * costbench [--batches N] [--fault-pages N] [--hp-pages N] [--syscalls N]
+ *           [--json FILE]
+ * One process, no contention: the cost of a page fault and of a system
+ * call under the running kernel and preemption model, as one JSON
+ * document (schema preemptlab.costbench/1, docs/json.md).  The runner runs
+ * it once per model per boot (COSTBENCH=on); the report sets the models
+ * side by side ("The model's own cost").
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "costbench.h"
+#include "json.h"
+#include "provenance.h"
+
+static const char *source_name(enum cb_instr_source s)
+{
+	return s == CB_INSTR_PERF ? "perf" : s == CB_INSTR_ICOUNT ? "icount" : "none";
+}
+
+static void write_summary(struct json *j, const char *key, double *v, int n)
+{
+	struct cb_summary s;
+	cb_summarize(v, n, &s);
+	json_begin_object(j, key);
+	json_double(j, "median", s.median);
+	json_double(j, "p25", s.p25);
+	json_double(j, "p75", s.p75);
+	json_double(j, "min", s.min);
+	json_double(j, "max", s.max);
+	json_end_object(j);
+}
+
+static void write_op(struct json *j, struct cb_op *op, bool fault)
+{
+	json_begin_object(j, op->name);
+	json_bool(j, "available", op->available);
+	if (!op->available) {
+		json_str(j, "why", op->why);
+		json_end_object(j);
+		return;
+	}
+	json_int(j, "per_batch", op->per_batch);
+	json_int(j, "batches", op->nbatches);
+	/* Each batch's value, in the order taken: the report's ratio
+	 * intervals between models are computed from these. */
+	bool instr = op->nbatches > 0 && op->instr[0] >= 0;
+	json_begin_array(j, "ns_batches");
+	for (int i = 0; i < op->nbatches; i++)
+		json_double(j, NULL, op->ns[i]);
+	json_end_array(j);
+	if (instr) {
+		json_begin_array(j, "instructions_batches");
+		for (int i = 0; i < op->nbatches; i++)
+			json_double(j, NULL, op->instr[i]);
+		json_end_array(j);
+	}
+	write_summary(j, "ns", op->ns, op->nbatches);
+	if (instr)
+		write_summary(j, "instructions", op->instr, op->nbatches);
+	else
+		json_null(j, "instructions");
+	if (fault) {
+		json_double(j, "minflt_per_op", op->minflt_per_op);
+		json_bool(j, "each_faulted", op->each_faulted);
+	}
+	json_end_object(j);
+}
+
+static long arg_long(const char *name, const char *s, long lo, long hi)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end || v < lo || v > hi) {
+		fprintf(stderr, "costbench: %s %s: want an integer in %ld..%ld\n", name, s, lo, hi);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	/* ~1 s of virtual time per model under icount (docs/evidence.md). */
+	struct cb_config cfg = { 21, 128, 2, 2000 };
+	const char *out = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!v) {
+			fprintf(stderr, "costbench: %s needs a value\n", a);
+			return 2;
+		}
+		if (!strcmp(a, "--batches"))
+			cfg.batches = (int)arg_long(a, v, 1, CB_MAX_BATCHES);
+		else if (!strcmp(a, "--fault-pages"))
+			cfg.fault_pages = arg_long(a, v, 1, 65536);
+		else if (!strcmp(a, "--hp-pages"))
+			cfg.hp_pages = arg_long(a, v, 1, 512);
+		else if (!strcmp(a, "--syscalls"))
+			cfg.syscalls = arg_long(a, v, 1, 10000000);
+		else if (!strcmp(a, "--json"))
+			out = v;
+		else {
+			fprintf(stderr, "costbench: unknown option %s\n", a);
+			return 2;
+		}
+		i++;
+	}
+
+	struct provenance prov;
+	prov_collect(&prov, argc, argv);
+	snprintf(prov.page_policy, sizeof(prov.page_policy), "4k,2m");
+	prov.page_size_kb = 4;
+	snprintf(prov.lock, sizeof(prov.lock), "none");
+	snprintf(prov.strategy, sizeof(prov.strategy), "none");
+
+	struct cb_counter ctr;
+	cb_counter_open(&ctr);
+	static struct cb_op ops[7];
+	cb_fault_4k_alloc(&ops[0], &cfg, &ctr);
+	cb_fault_4k_map(&ops[1], &cfg, &ctr);
+	cb_fault_2m_alloc(&ops[2], &cfg, &ctr);
+	cb_fault_2m_map(&ops[3], &cfg, &ctr);
+	cb_getppid(&ops[4], &cfg, &ctr);
+	cb_sched_yield(&ops[5], &cfg, &ctr);
+	cb_pread_4k(&ops[6], &cfg, &ctr);
+
+	FILE *f = out ? fopen(out, "w") : stdout;
+	if (!f) {
+		fprintf(stderr, "costbench: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	struct json j;
+	json_init(&j, f);
+	json_begin_object(&j, NULL);
+	json_str(&j, "tool", "costbench");
+	json_str(&j, "schema", "preemptlab.costbench/1");
+	prov_write(&j, &prov);
+	json_begin_object(&j, "instructions");
+	json_str(&j, "source", source_name(ctr.source));
+	if (ctr.source == CB_INSTR_ICOUNT)
+		json_int(&j, "icount_shift", ctr.icount_shift);
+	if (ctr.source != CB_INSTR_PERF)
+		json_str(&j, "perf_unavailable", ctr.why);
+	json_end_object(&j);
+	json_begin_object(&j, "config");
+	json_int(&j, "batches", cfg.batches);
+	json_int(&j, "fault_pages", cfg.fault_pages);
+	json_int(&j, "hp_pages", cfg.hp_pages);
+	json_int(&j, "syscalls", cfg.syscalls);
+	json_end_object(&j);
+	json_begin_object(&j, "ops");
+	for (int i = 0; i < 7; i++)
+		write_op(&j, &ops[i], i < 4);
+	json_end_object(&j);
+	json_end_object(&j);
+	json_finish(&j);
+	int bad = 0;
+	for (int i = 0; i < 4; i++)
+		if (ops[i].available && !ops[i].each_faulted) {
+			fprintf(stderr, "costbench: %s: %.3f faults per touch, not 1: its ns are not one fault's\n",
+				ops[i].name, ops[i].minflt_per_op);
+			bad = 1;
+		}
+	if (out && fclose(f) != 0) {
+		fprintf(stderr, "costbench: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	return bad ? 3 : 0;
+}

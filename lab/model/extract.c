@@ -1,0 +1,354 @@
+/* The model's inputs from an EVIDENCE run (see extract.h, docs/scale.md). */
+#include "extract.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/json_read.h"
+#include "report/stats.h"
+
+/*
+ * HZ is not in the documents.  7.2-lab is built from x86 defconfig
+ * (CONFIG_HZ=1000 in its .config); Debian's amd64 kernels and the host
+ * are HZ=250.  Named so a reader can check it.
+ */
+static int hz_of(const char *label, char *src, size_t len)
+{
+	if (strncmp(label, "7.2-lab", 7) == 0) {
+		snprintf(src, len, "7.2-lab's .config (x86 defconfig): CONFIG_HZ=1000");
+		return 1000;
+	}
+	snprintf(src, len, "Debian amd64 config: CONFIG_HZ=250 (kernel %s)", label);
+	return 250;
+}
+
+static const struct jr_val *phase(const struct jr_val *arr, const char *name)
+{
+	for (size_t i = 0; arr && arr->type == JR_ARR && i < arr->n; i++)
+		if (strcmp(jr_str(arr->items[i], "name", ""), name) == 0)
+			return arr->items[i];
+	return NULL;
+}
+
+static double num(const struct jr_val *v, const char *path)
+{
+	double x;
+	return jr_num(v, path, &x) ? x : 0;
+}
+
+/* An instrument inside the hold, named; NULL when there was none. */
+static const char *in_hold(const struct jr_val *doc)
+{
+	const struct jr_val *ihs = jr_path(doc, "config.in_hold_syscalls");
+	if (ihs && ihs->type == JR_ARR && ihs->n > 0)
+		return "config.in_hold_syscalls is not empty (--hold-events=in-hold)";
+	const struct jr_val *he = jr_path(doc, "config.hold_events");
+	if (!ihs && he && he->type == JR_BOOL && he->b)
+		return "hold_events: true in a document older than issue 24 (in the hold)";
+	return NULL;
+}
+
+static struct mx_group *group_for(struct mx_set *s, const char *page, int clients, int cpus)
+{
+	for (int i = 0; i < s->ngroups; i++)
+		if (strcmp(s->g[i].page, page) == 0 && s->g[i].clients == clients &&
+		    s->g[i].cpus == cpus)
+			return &s->g[i];
+	if (s->ngroups == MX_MAX_GROUPS)
+		return NULL;
+	struct mx_group *g = &s->g[s->ngroups++];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->page, sizeof(g->page), "%s", page);
+	g->clients = clients;
+	g->cpus = cpus;
+	g->fault_around_pages = -1;
+	return g;
+}
+
+/* One document into its group; 1 when it was used, 0 when skipped. */
+static int add_doc(struct mx_set *s, const struct jr_val *d)
+{
+	const struct jr_val *ev = jr_path(d, "evidence.phases");
+	const struct jr_val *rp = jr_path(d, "results.phases");
+	const struct jr_val *e = phase(ev, "fill"), *p = phase(rp, "fill");
+	enum pmodel pm;
+	if (strcmp(jr_str(d, "tool", ""), "bufbench") != 0 || !e || !p ||
+	    pmodel_parse(jr_str(d, "provenance.preempt_model", ""), &pm) != 0 ||
+	    *jr_str(d, "results.error", "") || num(p, "transactions") <= 0)
+		return 0;
+	struct mx_group *g = group_for(s, jr_str(d, "provenance.page_policy", "?"),
+				       (int)num(d, "config.clients"), (int)num(d, "provenance.cpus"));
+	if (!g || g->runs == MX_MAX_RUNS)
+		return 0;
+	if (!g->runs) {
+		const char *label = jr_str(d, "provenance.kernel_label", "?");
+		snprintf(g->kernel, sizeof(g->kernel), "%s", label);
+		snprintf(g->virt, sizeof(g->virt), "%s", jr_str(d, "provenance.virtualization", "?"));
+		snprintf(g->revision, sizeof(g->revision), "%s", jr_str(d, "provenance.lab_revision", "?"));
+		g->hz = hz_of(label, g->hz_source, sizeof(g->hz_source));
+		double fa;
+		if (jr_num(d, "provenance.fault_around_pages", &fa))
+			g->fault_around_pages = (int)fa;
+		g->pool_pages = num(d, "config.pool_pages");
+		g->block_size = num(d, "config.block_size");
+	}
+	/* A family may span kernels (a baseline's none beside 7.0's lazy): name them all. */
+	const char *label = jr_str(d, "provenance.kernel_label", "?");
+	size_t kl = strlen(g->kernel), ll = strlen(label);
+	int seen = 0;
+	for (const char *k = g->kernel; (k = strstr(k, label)) != NULL; k += ll)
+		if ((k == g->kernel || k[-1] == '+') && (k[ll] == '\0' || k[ll] == '+'))
+			seen = 1;
+	if (!seen && kl + ll + 2 <= sizeof(g->kernel))
+		snprintf(g->kernel + kl, sizeof(g->kernel) - kl, "+%s", label);
+	g->runs++;
+	g->tps[pm][g->ntps[pm]++] = num(p, "tps");
+	g->qk[pm] += num(e, "q_m.k");
+	g->qn[pm] += num(e, "q_m.n");
+	g->holds += num(e, "holds");
+	g->holds_fault += num(e, "holds_with_fault");
+	g->m[g->runs - 1] = num(p, "strategy.acquisitions") / num(p, "transactions");
+
+	/* T: a stalled holder's mean time off CPU, then the lock's mean free tail. */
+	double oc = num(e, "offcpu.count"), ons = num(e, "offcpu.total_ns");
+	double tc = num(p, "t_tail.count"), tm = num(p, "t_tail.mean_us");
+	g->offcpu_ns += ons;
+	g->offcpu_count += oc;
+	g->tail_us_sum += tm * tc;
+	g->tail_count += tc;
+	if (oc > 0)
+		g->t_us[g->nt++] = ons / oc / 1000 + tm;
+
+	const struct jr_val *h = jr_path(p, "strategy.hold_hist");
+	for (size_t i = 0; h && h->type == JR_ARR && i < h->n && i < 32; i++)
+		g->hold_hist[i] += h->items[i]->num;
+	g->switched += num(e, "holds_switched");
+	double fc;
+	if (jr_num(d, "provenance.fault_cost_ns", &fc) && fc > 0)
+		g->fault_ns[g->nfault++] = fc;
+	return 1;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int mx_scan(const char *rundir, struct mx_set *s, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s/runs", rundir);
+	DIR *dh = opendir(dir);
+	if (!dh) {
+		snprintf(err, errlen, "%s: no runs/ directory (a make bench results directory?)", rundir);
+		return MX_ERR;
+	}
+	char *names[1024];
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(dh)) && n < 1024) {
+		size_t l = strlen(de->d_name);
+		if (l > 5 && strcmp(de->d_name + l - 5, ".json") == 0)
+			names[n++] = strdup(de->d_name);
+	}
+	closedir(dh);
+	/* Sorted: the groups and their runs come out in the same order every time. */
+	qsort(names, n, sizeof(char *), cmp_name);
+	int rc = MX_OK;
+	for (size_t i = 0; i < n; i++) {
+		char path[8192];
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		struct jr_val *d = jr_parse_file(path, err, errlen);
+		if (!d) {
+			rc = MX_ERR;
+			break;
+		}
+		const char *why = in_hold(d);
+		if (why) {
+			snprintf(err, errlen, "%s: %s; an instrument inside the hold lengthens every "
+				 "hold, so its q and T describe the instrument, not the lock: "
+				 "measure without it", path, why);
+			jr_free(d);
+			rc = MX_IN_HOLD;
+			break;
+		}
+		if (!add_doc(s, d))
+			s->skipped++;
+		jr_free(d);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	if (rc == MX_OK && s->ngroups == 0) {
+		snprintf(err, errlen, "%s: no bufbench run with evidence (make bench EVIDENCE=on) "
+			 "and a known preemption model", dir);
+		rc = MX_ERR;
+	}
+	return rc;
+}
+
+double mx_hist_median_us(const double *hist, int n, double *lo_us, double *hi_us)
+{
+	double total = 0, cum = 0;
+	for (int i = 0; i < n; i++)
+		total += hist[i];
+	for (int i = 0; i < n && total > 0; i++) {
+		if (cum + hist[i] >= total / 2 && hist[i] > 0) {
+			double lo = ldexp(1, i) / 1000, hi = ldexp(1, i + 1) / 1000;
+			*lo_us = lo;
+			*hi_us = hi;
+			return lo + (total / 2 - cum) / hist[i] * (hi - lo);
+		}
+		cum += hist[i];
+	}
+	*lo_us = *hi_us = 0;
+	return 0;
+}
+
+/* Mean of x with its t interval; exact when one value. */
+static void mean_ci(const double *x, int n, double *v, double *lo, double *hi)
+{
+	*v = st_mean(x, (size_t)n);
+	double hw = n > 1 ? st_t_critical(0.05, n - 1) * st_stddev(x, (size_t)n) / sqrt(n) : 0;
+	*lo = *v - hw > 0 ? *v - hw : 0;
+	*hi = *v + hw;
+}
+
+/* Geometric mean of rates with the t interval of the log. */
+static void gmean_ci(const double *x, int n, double *v, double *lo, double *hi)
+{
+	double l[MX_MAX_RUNS] = { 0 };
+	for (int i = 0; i < n; i++)
+		l[i] = log(x[i]);
+	double m = st_mean(l, (size_t)n);
+	double hw = n > 1 ? st_t_critical(0.05, n - 1) * st_stddev(l, (size_t)n) / sqrt(n) : 0;
+	*v = exp(m);
+	*lo = exp(m - hw);
+	*hi = exp(m + hw);
+}
+
+static void put_value(FILE *f, const char *key, double v, double lo, double hi, const char *end)
+{
+	fprintf(f, "  \"%s\": { \"value\": %.6g, \"lo\": %.6g, \"hi\": %.6g }%s\n", key, v, lo, hi, end);
+}
+
+/*
+ * Fault durations from the holds' own timings: the faulting holds are the
+ * longest but for the switched ones (which hold off-CPU time), so the
+ * histogram's top holds_fault holds below its top `switched` ones.  Each
+ * still includes the hold's own microseconds, which the median subtracts.
+ */
+static void put_faults(FILE *f, const struct mx_group *g, double hold_med_us)
+{
+	double take[32] = { 0 };
+	double qk = 0;
+	for (int i = 0; i < PM_COUNT; i++)
+		qk += g->qk[i];
+	/* The faulting holds that were also switched are among the skipped. */
+	double skip = g->switched, want = g->holds_fault - qk;
+	for (int i = 31; i >= 0 && want > 0; i--) {
+		double c = g->hold_hist[i];
+		double s = c < skip ? c : skip;
+		skip -= s;
+		c -= s;
+		take[i] = c < want ? c : want;
+		want -= take[i];
+	}
+	fprintf(f, "  \"fault_us\": { \"histogram\": [");
+	int first = 1;
+	for (int i = 0; i < 32; i++) {
+		if (take[i] <= 0)
+			continue;
+		double lo = ldexp(1, i) / 1000 - hold_med_us, hi = ldexp(1, i + 1) / 1000 - hold_med_us;
+		fprintf(f, "%s[%.4g, %.4g, %.0f]", first ? "" : ", ", lo > 0 ? lo : 0, hi > 0 ? hi : 0,
+			take[i]);
+		first = 0;
+	}
+	if (first) {
+		/* No faulting hold: the run's own fault microbenchmark, one point. */
+		double c = g->nfault ? st_median(g->fault_ns, (size_t)g->nfault) / 1000 : 1;
+		fprintf(f, "[%.4g, %.4g, 1]", c, c);
+	}
+	fprintf(f, "] },\n");
+}
+
+int mx_write(FILE *f, const struct mx_group *g, const char *source, char *err, size_t errlen)
+{
+	if (g->ntps[PM_NONE] == 0) {
+		snprintf(err, errlen, "%s pages, %d clients: no none runs (ratios and X0 are against none)",
+			 g->page, g->clients);
+		return MX_ERR;
+	}
+	double v, lo, hi;
+	fprintf(f, "{\n  \"schema\": \"preemptlab-model-inputs/1\",\n");
+	fprintf(f, "  \"source\": \"make model RUN=%s (%d runs; kernel %s, %s, lab %s)\",\n", source,
+		g->runs, g->kernel, g->virt, g->revision);
+	fprintf(f, "  \"in_hold_instrument\": false,\n  \"page_size\": \"%s\",\n", g->page);
+	fprintf(f, "  \"hz\": %d,\n  \"hz_source\": \"%s\",\n", g->hz, g->hz_source);
+	fprintf(f, "  \"cpus\": %d,\n  \"clients\": %d,\n", g->cpus, g->clients);
+	fprintf(f, "  \"fault_around_pages\": %d,\n", g->fault_around_pages);
+	fprintf(f, "  \"pool_pages\": %.0f,\n  \"block_size\": %.0f,\n", g->pool_pages, g->block_size);
+
+	double m, mlo, mhi;
+	mean_ci(g->m, g->runs, &m, &mlo, &mhi);
+	double pf = g->holds > 0 ? g->holds_fault / g->holds : 0, pflo, pfhi;
+	st_wilson(g->holds_fault, g->holds, &pflo, &pfhi);
+	double t, tlo, thi;
+	if (g->nt > 0) {
+		mean_ci(g->t_us, g->nt, &t, &tlo, &thi);
+	} else {
+		/* No holder went off CPU holding: only the tail is measured. */
+		t = tlo = thi = g->tail_count > 0 ? g->tail_us_sum / g->tail_count : 0;
+	}
+	double qv[PM_COUNT], ql[PM_COUNT], qh[PM_COUNT];
+	for (int i = 0; i < PM_COUNT; i++) {
+		qv[i] = g->qn[i] > 0 ? g->qk[i] / g->qn[i] : 0;
+		st_wilson(g->qk[i], g->qn[i], &ql[i], &qh[i]);
+		if (qh[i] < qv[i]) /* Wilson's rounding at k = n */
+			qh[i] = qv[i];
+		if (ql[i] > qv[i])
+			ql[i] = qv[i];
+	}
+
+	/* X0 inverts the closed form at none's measured tps: X0 = X (1 + X k). */
+	gmean_ci(g->tps[PM_NONE], g->ntps[PM_NONE], &v, &lo, &hi);
+	double kn = m * pf * qv[PM_NONE] * t * 1e-6;
+	put_value(f, "x0_tps", v * (1 + v * kn), lo * (1 + lo * kn), hi * (1 + hi * kn), ",");
+	put_value(f, "m", m, mlo, mhi, ",");
+	put_value(f, "p_f", pf, pflo < pf ? pflo : pf, pfhi > pf ? pfhi : pf, ",");
+	double hm = mx_hist_median_us(g->hold_hist, 32, &lo, &hi);
+	put_value(f, "hold_us", hm, lo, hi, ",");
+	put_value(f, "t_stall_us", t, tlo, thi, ",");
+	fprintf(f, "  \"t_parts_us\": { \"offcpu_mean\": %.6g, \"tail_mean\": %.6g, "
+		   "\"offcpu_intervals\": %.0f, \"tail_gaps\": %.0f },\n",
+		g->offcpu_count > 0 ? g->offcpu_ns / g->offcpu_count / 1000 : 0,
+		g->tail_count > 0 ? g->tail_us_sum / g->tail_count : 0, g->offcpu_count, g->tail_count);
+	fprintf(f, "  \"q\": {");
+	int first = 1;
+	for (int i = 0; i < PM_COUNT; i++) {
+		if (g->ntps[i] == 0)
+			continue;
+		fprintf(f, "%s\n    \"%s\": { \"value\": %.6g, \"lo\": %.6g, \"hi\": %.6g, "
+			   "\"k\": %.0f, \"n\": %.0f }", first ? "" : ",", pmodel_name(i), qv[i], ql[i],
+			qh[i], g->qk[i], g->qn[i]);
+		first = 0;
+	}
+	fprintf(f, "\n  },\n");
+	put_faults(f, g, hm);
+	fprintf(f, "  \"fault_cost_us\": %.6g,\n",
+		g->nfault ? st_median(g->fault_ns, (size_t)g->nfault) / 1000 : 0);
+	fprintf(f, "  \"measured_fill_tps\": {");
+	first = 1;
+	for (int i = 0; i < PM_COUNT; i++) {
+		if (g->ntps[i] == 0)
+			continue;
+		gmean_ci(g->tps[i], g->ntps[i], &v, &lo, &hi);
+		fprintf(f, "%s\n    \"%s\": { \"value\": %.6g, \"lo\": %.6g, \"hi\": %.6g, \"runs\": %d }",
+			first ? "" : ",", pmodel_name(i), v, lo, hi, g->ntps[i]);
+		first = 0;
+	}
+	fprintf(f, "\n  }\n}\n");
+	return MX_OK;
+}

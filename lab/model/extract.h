@@ -1,0 +1,64 @@
+/*
+ * make model RUN=DIR: the model's inputs (docs/scale.md) from what an
+ * EVIDENCE run measured, one group per page size and client count.  Every
+ * number keeps the interval its runs support, so a prediction from them
+ * carries the measurement's uncertainty.
+ */
+#ifndef PREEMPTLAB_MODEL_EXTRACT_H
+#define PREEMPTLAB_MODEL_EXTRACT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "inputs.h"
+
+#define MX_MAX_GROUPS 32
+#define MX_MAX_RUNS 64
+
+/* Exit codes of make model: 3 is the refusal of an in-hold instrument. */
+enum { MX_OK = 0, MX_ERR = 2, MX_IN_HOLD = 3 };
+
+struct mx_group {
+	char page[16];			/* provenance.page_policy */
+	int clients, cpus, hz;
+	char hz_source[96];
+	char kernel[64], virt[32], revision[64];
+	int fault_around_pages;		/* provenance's measurement, -1 unknown */
+	double pool_pages, block_size;	/* the pool: its descriptors are what faults */
+	int runs;
+	/* Fill-phase tps of each model's runs. */
+	int ntps[PM_COUNT];
+	double tps[PM_COUNT][MX_MAX_RUNS];
+	/* q_M pooled over a model's runs: faulting holds switched before release. */
+	double qk[PM_COUNT], qn[PM_COUNT];
+	double holds, holds_fault;	/* fill holds recorded, and those that faulted */
+	double switched;		/* fill holds whose holder went off CPU */
+	double m[MX_MAX_RUNS];		/* acquisitions per transaction, per run */
+	double t_us[MX_MAX_RUNS];	/* per run: mean off-CPU interval + mean tail gap */
+	int nt;
+	double offcpu_ns, offcpu_count, tail_us_sum, tail_count;
+	double hold_hist[32];		/* fill holds, log2 ns buckets, pooled */
+	double fault_ns[MX_MAX_RUNS];	/* provenance.fault_cost_ns, per run */
+	int nfault;
+};
+
+struct mx_set {
+	int ngroups;
+	struct mx_group g[MX_MAX_GROUPS];
+	int skipped;			/* documents that are not bufbench EVIDENCE runs */
+};
+
+/*
+ * Read every JSON document in RUN/runs.  MX_IN_HOLD (with err naming the document and
+ * its instrument) when any run had an instrument inside the hold: its q and
+ * T would describe the instrument.  MX_ERR when nothing usable was found.
+ */
+int mx_scan(const char *rundir, struct mx_set *s, char *err, size_t errlen);
+
+/* A group as model-inputs.json; MX_ERR with err when it has no none runs. */
+int mx_write(FILE *f, const struct mx_group *g, const char *source, char *err, size_t errlen);
+
+/* The median of a log2-ns histogram in microseconds, and its bucket's edges. */
+double mx_hist_median_us(const double *hist, int n, double *lo_us, double *hi_us);
+
+#endif

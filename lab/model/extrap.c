@@ -1,0 +1,127 @@
+/* The extrapolation rules (see extrap.h). */
+#include "extrap.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "closed.h"
+
+#define DESC_BYTES 64.0
+
+double xr_window(const char *page, int fault_around_pages)
+{
+	if (strcmp(page, "4k") == 0)
+		return (fault_around_pages > 0 ? fault_around_pages : 1) * 4096 / DESC_BYTES;
+	/* hugetlb has no fault-around: one fault maps one huge page. */
+	if (strcmp(page, "2m") == 0 || strcmp(page, "try-2m") == 0)
+		return 2097152 / DESC_BYTES;
+	if (strcmp(page, "1g") == 0 || strcmp(page, "try-1g") == 0)
+		return 1073741824 / DESC_BYTES;
+	return 0;
+}
+
+void xr_report_target(struct xr_target *t, const char *page)
+{
+	memset(t, 0, sizeof(*t));
+	t->cpus = XR_REPORT_CPUS;
+	t->clients = XR_REPORT_CLIENTS;
+	t->hz = XR_REPORT_HZ;
+	t->pool_pages = XR_REPORT_POOL_PAGES;
+	t->fault_around_pages = XR_REPORT_FAULT_AROUND;
+	snprintf(t->page, sizeof(t->page), "%s", page);
+}
+
+double xr_pf_raw(double n, double w, double d)
+{
+	if (n <= 0 || w <= 0 || d <= 0)
+		return 0;
+	double wp = w < d ? w : d;
+	double windows = ceil(d / wp);
+	return n / wp * -expm1(-wp / n) * (windows - 1) / windows;
+}
+
+double xr_slice_ms(int cpus, int hz)
+{
+	int c = cpus < 8 ? cpus : 8;
+	double slice = 0.75 * (1 + floor(log2(c > 0 ? c : 1)));
+	double tick = 1000.0 / hz;
+	return ceil(slice / tick - 1e-9) * tick;
+}
+
+static void scale_value(struct mi_value *v, double f, double max)
+{
+	v->v *= f;
+	v->lo *= f;
+	v->hi *= f;
+	if (v->hi > max)
+		v->hi = max;
+	if (v->v > max)
+		v->v = max;
+	if (v->lo > v->v)
+		v->lo = v->v;
+}
+
+int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct model_inputs *out,
+	     struct xr_trace *tr, char *err, size_t errlen)
+{
+	memset(tr, 0, sizeof(*tr));
+	if (in->pool_pages <= 0 || in->fault_around_pages == 0) {
+		snprintf(err, errlen, "the inputs lack pool_pages or fault_around_pages (written by "
+			 "make model): the p_f rule needs them");
+		return -1;
+	}
+	tr->w_measured = xr_window(in->page_size, in->fault_around_pages);
+	tr->w_target = xr_window(t->page, t->fault_around_pages);
+	if (tr->w_measured <= 0 || tr->w_target <= 0) {
+		snprintf(err, errlen, "page size %s or %s: no fault window known", in->page_size, t->page);
+		return -1;
+	}
+	*out = *in;
+	snprintf(out->page_size, sizeof(out->page_size), "%s", t->page);
+	out->hz = t->hz;
+	out->fault_around_pages = t->fault_around_pages;
+	out->pool_pages = t->pool_pages;
+
+	tr->pf_raw_measured = xr_pf_raw(in->clients, tr->w_measured, in->pool_pages);
+	tr->pf_raw_target = xr_pf_raw(t->clients, tr->w_target, t->pool_pages);
+	/* A measurement with no window to fault in cannot say how few CPUs lower p_f. */
+	tr->s_measured = tr->pf_raw_measured > 0 ? in->p_f.v / tr->pf_raw_measured : 1;
+	double cr = (double)in->cpus / t->cpus;
+	tr->s_target = 1 - (1 - tr->s_measured) * (cr < 1 ? cr : 1);
+	double pf = tr->s_target * tr->pf_raw_target;
+	if (in->p_f.v > 0) {
+		scale_value(&out->p_f, pf / in->p_f.v, 1);
+	} else {
+		out->p_f.v = out->p_f.lo = out->p_f.hi = pf > 1 ? 1 : pf;
+	}
+
+	tr->slice_measured_ms = xr_slice_ms(in->cpus, in->hz);
+	tr->slice_target_ms = xr_slice_ms(t->cpus, t->hz);
+	tr->run_measured = fmax(1, (double)in->clients / in->cpus);
+	tr->run_target = fmax(1, (double)t->clients / t->cpus);
+	double f = tr->run_target * tr->slice_target_ms / (tr->run_measured * tr->slice_measured_ms);
+	double t_parts = in->t_offcpu_us + in->t_tail_us;
+	if (t_parts > 0) {
+		tr->t_offcpu_target_us = in->t_offcpu_us * f;
+		tr->t_target_us = tr->t_offcpu_target_us + in->t_tail_us;
+		/* The parts are pooled means; T's own value and interval move by their factor. */
+		scale_value(&out->t_stall_us, tr->t_target_us / t_parts, INFINITY);
+	} else {
+		/* Without the parts the whole T scales. */
+		scale_value(&out->t_stall_us, f, INFINITY);
+		tr->t_offcpu_target_us = tr->t_target_us = out->t_stall_us.v;
+	}
+	out->cpus = in->cpus;	/* X0 is moved by mi_x0_at from where it was measured */
+	out->clients = in->clients;
+	return 0;
+}
+
+void xr_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients)
+{
+	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
+	double f = xnone * (1 + xnone * kn) / mi_x0_at(in, in->x0_tps.v, cpus, clients);
+	in->x0_tps.v *= f;
+	in->x0_tps.lo *= f;
+	in->x0_tps.hi *= f;
+}

@@ -1,0 +1,82 @@
+/*
+ * The extrapolation rules (issue 27, part 5; docs/scale.md): inputs
+ * measured at a few CPUs moved to another size, page size or pool, each
+ * rule stated so that a failed prediction says which rule failed.
+ *
+ * p_f: a backend faults once per fault window of W descriptors (the
+ *   fault-around pages, or one huge page, of 64-byte descriptors); with N
+ *   backends interleaving their pops at random, a backend's pops in a
+ *   window are Poisson with mean W/N, so the share of pops that are its
+ *   first there is (N / W) (1 - e^(-W / N)).  The window holding the lock
+ *   is faulted by the acquire's own TAS, outside the hold: times
+ *   (windows - 1) / windows.  Few CPUs let one backend pop several times in
+ *   a row, which lowers p_f by a factor s measured at the calibration
+ *   size; s moves to 1 as the CPUs grow (1 - (1 - s) C_measured / C).
+ * T: a descheduled holder waits behind the others runnable on its CPU:
+ *   the off-CPU part scales with runnable per CPU (N / C, at least 1)
+ *   times the EEVDF slice (0.75 ms x (1 + log2 min(C, 8)), rounded up to
+ *   whole ticks); the free tail (the waiters' backoff) is kept as measured.
+ * q, m, hold and the fault durations are used as measured: a fault's own
+ *   cost does not grow with processes (page tables and mmap_lock are per
+ *   process; stated assumption, no many-process microbenchmark here).
+ * X0 grows with min(N, C) (mi_x0_at).
+ */
+#ifndef PREEMPTLAB_MODEL_EXTRAP_H
+#define PREEMPTLAB_MODEL_EXTRAP_H
+
+#include <stddef.h>
+
+#include "inputs.h"
+
+struct xr_target {
+	int cpus, clients, hz;
+	char page[16];			/* "4k", "2m", "1g" */
+	double pool_pages;		/* buffers (8 KB each in the lab; PG's too) */
+	int fault_around_pages;		/* 4 KB pages a read fault maps (4k only) */
+};
+
+/* What each rule did, for printing beside the prediction. */
+struct xr_trace {
+	double w_measured, w_target;	/* descriptors per fault window */
+	double pf_raw_measured, pf_raw_target;
+	double s_measured, s_target;
+	double slice_measured_ms, slice_target_ms;
+	double run_measured, run_target;	/* runnable per CPU */
+	double t_offcpu_target_us, t_target_us;
+};
+
+/*
+ * The regression report's configuration (FACTS 1): 96 vCPUs, 1024
+ * clients, shared_buffers 120 GB (15,728,640 buffers of 8 KB), the default
+ * fault-around (64 KB, 16 pages).  Its kernel's HZ is not in the report:
+ * 250 (arm64 defconfig, Debian) is assumed.  None ran 98,565.86 tps
+ * (the revert); lazy 50,751.96 (0.51x).
+ */
+#define XR_REPORT_CPUS 96
+#define XR_REPORT_CLIENTS 1024
+#define XR_REPORT_POOL_PAGES 15728640.0
+#define XR_REPORT_FAULT_AROUND 16
+#define XR_REPORT_HZ 250
+#define XR_REPORT_NONE_TPS 98565.86
+#define XR_REPORT_LAZY_RATIO 0.515
+void xr_report_target(struct xr_target *t, const char *page);
+
+/* Descriptors one fault maps; 0 for an unknown page size. */
+double xr_window(const char *page, int fault_around_pages);
+/* The interleaved share of pops that fault, windows with the lock excluded. */
+double xr_pf_raw(double clients, double window, double descriptors);
+/* EEVDF's base slice at cpus, rounded up to whole ticks, in ms. */
+double xr_slice_ms(int cpus, int hz);
+
+/* out = in moved to t; -1 with err when in lacks what a rule needs. */
+int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct model_inputs *out,
+	     struct xr_trace *tr, char *err, size_t errlen);
+
+/*
+ * Set X0 so that the closed form gives none xnone tps at cpus/clients:
+ * X0 = X (1 + X k_none), the interval moved with it.  The lab's X0 is
+ * emulated time on 2 CPUs; the report's none tps is the real machine's.
+ */
+void xr_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients);
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * build/model RUN: the model's inputs from an EVIDENCE run (make model
+ * RUN=results/DIR), one model-inputs-PAGES-cCLIENTS.json per page size and
+ * client count, written into RUN.  Exit 3 when a run had an instrument
+ * inside the hold (its q and T would describe the instrument), 2 on any
+ * other error.
+ *
+ * build/model --validate PREDICTIONS RUN: predictions made before RUN was
+ * measured against its measurements (validate.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "extract.h"
+#include "validate.h"
+
+int main(int argc, char **argv)
+{
+	char err[1024];
+	if (argc == 4 && strcmp(argv[1], "--validate") == 0) {
+		int rc = mv_validate(argv[2], argv[3], stdout, err, sizeof(err));
+		if (rc != MX_OK)
+			fprintf(stderr, "model: %s\n", err);
+		return rc;
+	}
+	if (argc != 2 || strcmp(argv[1], "--help") == 0) {
+		fprintf(argc == 2 ? stdout : stderr, "usage: model RUN   (a make bench EVIDENCE=on results directory)\n"
+			"       model --validate PREDICTIONS RUN\n");
+		return argc == 2 ? 0 : 2;
+	}
+	static struct mx_set s;
+	int rc = mx_scan(argv[1], &s, err, sizeof(err));
+	if (rc != MX_OK) {
+		fprintf(stderr, "model: %s\n", err);
+		return rc;
+	}
+	int written = 0;
+	for (int i = 0; i < s.ngroups; i++) {
+		const struct mx_group *g = &s.g[i];
+		char path[4400];
+		snprintf(path, sizeof(path), "%s/model-inputs-%s-c%d.json", argv[1], g->page, g->clients);
+		FILE *f = fopen(path, "w");
+		if (!f) {
+			perror(path);
+			return MX_ERR;
+		}
+		rc = mx_write(f, g, argv[1], err, sizeof(err));
+		if (fclose(f) != 0 || rc != MX_OK) {
+			fprintf(stderr, "model: %s: %s\n", path, rc != MX_OK ? err : "write failed");
+			remove(path);
+			continue;
+		}
+		printf("model: %s (%d runs, %d CPUs)\n", path, g->runs, g->cpus);
+		written++;
+	}
+	if (s.skipped)
+		printf("model: %d documents skipped (not bufbench with evidence, or failed)\n", s.skipped);
+	return written ? MX_OK : MX_ERR;
+}

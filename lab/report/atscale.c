@@ -1,0 +1,159 @@
+/*
+ * "At the report's scale" (issue 27, docs/scale.md): the strategy-lock
+ * model fed with this run's own inputs (make model's extraction), once for
+ * the run's configuration beside the ratio it measured, and once moved by
+ * the stated rules to the regression report's 96 vCPUs and 1024 clients.
+ * The first is a consistency check (q and T come from the same runs); only
+ * the second says anything about the report, and only as far as the rules
+ * hold (docs/scale.md has their validation).
+ */
+#include "atscale.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "model/closed.h"
+#include "model/extract.h"
+#include "model/extrap.h"
+#include "stats.h"
+#include "textfmt.h"
+
+#define DRAWS 4000
+#define SEED 27
+
+struct as_row {
+	const struct mx_group *g;
+	enum pmodel m;
+	struct ratio meas;
+	struct cf_pred here, there;
+	double pf_there, t_there;
+	int there_ok;
+};
+
+static const char intro[] =
+	"The model of docs/scale.md (X = X0 / (1 + X k), k = m p_f q_M T) fed with this run's "
+	"own fill-phase inputs (make model RUN=: m, p_f, q_M with Wilson intervals, T = mean "
+	"off-CPU interval of a holder + mean free tail, X0 from none's tps). 'here' is this "
+	"run's configuration: q and T come from the same runs, so it checks consistency, not "
+	"prediction. 'at 96/1024' moves the inputs by the stated rules (p_f from the fault "
+	"window at 1024 clients with a 120 GB pool, T from runnable per CPU x EEVDF slice, "
+	"HZ 250 assumed, q as measured) and anchors none at the report's 98,566 tps; the "
+	"report measured lazy/none 0.51x there. Intervals: 2.5-97.5th percentiles of 4000 "
+	"draws of the inputs (seed 27); measured: geometric means, Welch on log tps.";
+
+/* This run's inputs for one group, through the same text make model writes. */
+static int inputs_of(const struct mx_group *g, const char *dir, struct model_inputs *in)
+{
+	char *buf = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return -1;
+	int rc = mx_write(f, g, dir, err, sizeof(err));
+	fclose(f);
+	int ok = rc == MX_OK && mi_parse(buf, "this run's inputs", in, err, sizeof(err));
+	free(buf);
+	return ok ? 0 : -1;
+}
+
+static int row_of(const struct mx_group *g, const struct model_inputs *in, enum pmodel m,
+		  struct as_row *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->g = g;
+	w->m = m;
+	if (g->ntps[m] < 1 || !in->have_q[m])
+		return 0;
+	w->meas = st_ratio(g->tps[PM_NONE], (size_t)g->ntps[PM_NONE], g->tps[m], (size_t)g->ntps[m]);
+	if (cf_predict(in, m, g->cpus, g->clients, DRAWS, SEED, &w->here) != 0)
+		return 0;
+	struct xr_target t;
+	struct model_inputs moved;
+	struct xr_trace tr;
+	char err[256];
+	xr_report_target(&t, g->page);
+	if (xr_apply(in, &t, &moved, &tr, err, sizeof(err)) == 0) {
+		xr_anchor_none(&moved, XR_REPORT_NONE_TPS, t.cpus, t.clients);
+		w->there_ok = cf_predict(&moved, m, t.cpus, t.clients, DRAWS, SEED, &w->there) == 0;
+		w->pf_there = moved.p_f.v;
+		w->t_there = moved.t_stall_us.v;
+	}
+	return 1;
+}
+
+static void fmt_ratio(char *buf, size_t len, double v, double lo, double hi, int ok)
+{
+	if (ok)
+		snprintf(buf, len, "%.3fx [%.3f, %.3f]", v, lo, hi);
+	else
+		snprintf(buf, len, "%.3fx", v);
+}
+
+/* Calls fn for each row; returns the rows. */
+static int rows(const struct results *r, FILE *f, int md, char *why, size_t whylen)
+{
+	static struct mx_set s;
+	int rc = mx_scan(r->dir, &s, why, whylen);
+	if (rc != MX_OK)
+		return rc == MX_IN_HOLD ? -1 : 0;
+	int n = 0;
+	for (int i = 0; i < s.ngroups; i++) {
+		struct model_inputs in;
+		if (s.g[i].ntps[PM_NONE] < 1 || inputs_of(&s.g[i], r->dir, &in) != 0)
+			continue;
+		for (int m = PM_VOLUNTARY; m < PM_COUNT; m++) {
+			struct as_row w;
+			if (!row_of(&s.g[i], &in, (enum pmodel)m, &w))
+				continue;
+			char meas[48], here[48], there[48], name[32];
+			snprintf(name, sizeof(name), "%s/none", pmodel_name(w.m));
+			fmt_ratio(meas, sizeof(meas), w.meas.est, w.meas.lo, w.meas.hi, w.meas.ok);
+			fmt_ratio(here, sizeof(here), w.here.ratio, w.here.lo, w.here.hi, 1);
+			if (w.there_ok)
+				fmt_ratio(there, sizeof(there), w.there.ratio, w.there.lo, w.there.hi, 1);
+			else
+				snprintf(there, sizeof(there), "no rule applies");
+			const char *fmt = md ? "| %s | %d | %d | %s | %s | %s | %s | %.3g | %.3g | %.0f |\n"
+					     : "%-5s %4d %7d %-14s %-24s %-24s %-24s %7.3g %9.3g %8.0f\n";
+			esc_printf(f, md ? ESC_MD : ESC_TXT, fmt, w.g->page, w.g->cpus, w.g->clients,
+				   name, meas, here, there, in.q[m].v / fmax(in.q[PM_NONE].v, 1e-12),
+				   w.pf_there, w.t_there);
+			n++;
+		}
+	}
+	return n;
+}
+
+static const char header_txt[] = "%-5s %4s %7s %-14s %-24s %-24s %-24s %7s %9s %8s\n";
+
+void write_atscale_txt(FILE *f, const struct results *r)
+{
+	char why[1024] = "";
+	tw_para(f, "", intro, 0);
+	fputc('\n', f);
+	fprintf(f, header_txt, "page", "cpus", "clients", "model", "measured here (95%)",
+		"model here", "model at 96/1024", "q/qnone", "p_f there", "T there");
+	int n = rows(r, f, 0, why, sizeof(why));
+	if (n < 0)
+		tw_para(f, "The model refuses this run's inputs: ", why, 0);
+	else if (n == 0)
+		tw_para(f, "", "No cell family here has none beside another model with evidence "
+			"(EVIDENCE=on): nothing to run the model on.", 0);
+	fputc('\n', f);
+}
+
+void write_atscale_md(FILE *f, const struct results *r)
+{
+	char why[1024] = "";
+	md_printf(f, "\n## At the report's scale\n\n%s\n\n", intro);
+	md_printf(f, "| page | cpus | clients | model | measured here (95%%) | model here | "
+		     "model at 96/1024 | q/qnone | p_f there | T there (us) |\n"
+		     "|---|---|---|---|---|---|---|---|---|---|\n");
+	int n = rows(r, f, 1, why, sizeof(why));
+	if (n < 0)
+		md_printf(f, "\nThe model refuses this run's inputs: %s\n", why);
+	else if (n == 0)
+		md_printf(f, "\nNo cell family here has none beside another model with evidence.\n");
+}

@@ -1,0 +1,92 @@
+#!/bin/sh
+# costbench, the real binary on this machine: its document has every
+# operation with its batches, each fault op took exactly one fault per
+# touch, instructions come from where it says (icount's clock when told
+# it runs under icount and no PMU answers), bad options are refused, and
+# make bench COSTBENCH=on ships logs/costbench-<kernel>-<model>.json that
+# the report sets in "The model's own cost".
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$(dirname "$here")")
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+bin=$top/build/costbench
+[ -x "$bin" ] || { fail "costbench: build/costbench missing (make first)"; exit 1; }
+command -v jq >/dev/null || { skip "costbench: jq not installed (apt-get install jq)"; exit 0; }
+tmp=$(mktemp -d)
+hp=/proc/sys/vm/nr_hugepages
+hp_added=0
+# Two 2 MB pages for its hugetlb faults, given back by difference.
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"; [ "$hp_added" -gt 0 ] && echo $(($(cat $hp) - hp_added)) > $hp; true'
+free2m=$(awk '/^HugePages_Free/ { print $2 }' /proc/meminfo)
+if [ "$(id -u)" = 0 ] && [ "${free2m:-0}" -lt 2 ] && [ -w "$hp" ]; then
+	before=$(cat "$hp")
+	echo $((before + 2)) > "$hp" 2>/dev/null || true
+	# shellcheck disable=SC2034 # read by the exit trap
+	hp_added=$(($(cat "$hp") - before))
+fi
+
+doc=$tmp/cb.json
+check "costbench runs: 5 batches, 32 faults and 200 calls a batch, exit 0" \
+	nice -n 10 "$bin" --batches 5 --fault-pages 32 --syscalls 200 --json "$doc"
+check "costbench: tool and schema" jqt "$doc" '.tool == "costbench" and .schema == "preemptlab.costbench/1"'
+check "costbench: provenance names the kernel and the model's source" \
+	jqt "$doc" '.provenance.kernel_release != "" and .provenance.preempt_model_source != ""'
+for op in fault_4k_alloc fault_4k_map getppid sched_yield pread_4k; do
+	check "costbench: $op available, 5 batches kept, median within min..max" jqt "$doc" \
+		".ops.$op.available and .ops.$op.batches == 5 and (.ops.$op.ns_batches | length) == 5 and
+		 .ops.$op.ns.min <= .ops.$op.ns.median and .ops.$op.ns.median <= .ops.$op.ns.max and .ops.$op.ns.min > 0"
+done
+for op in fault_4k_alloc fault_4k_map; do
+	check "costbench: $op took exactly one fault per touch (getrusage)" \
+		jqt "$doc" ".ops.$op.each_faulted and .ops.$op.minflt_per_op == 1"
+done
+if jqt "$doc" '.ops.fault_2m_alloc.available'; then
+	check "costbench: a 2 MB fault is one fault per touch and costs more than a 4 KB one" jqt "$doc" \
+		'.ops.fault_2m_alloc.minflt_per_op == 1 and .ops.fault_2m_alloc.ns.median > .ops.fault_4k_alloc.ns.median'
+	check "costbench: mapping a present 2 MB page is one fault per touch" \
+		jqt "$doc" '.ops.fault_2m_map.available and .ops.fault_2m_map.each_faulted'
+else
+	check "costbench: no 2 MB pages here, and it says why" \
+		jqt "$doc" '(.ops.fault_2m_alloc.why | test("MAP_HUGETLB")) and (.ops.fault_2m_alloc | has("ns") | not)'
+fi
+src=$(jq -r .instructions.source "$doc")
+case $src in
+perf) check "costbench: perf counts instructions of every op" \
+	jqt "$doc" '[.ops[] | select(.available) | .instructions.median > 0] | all' ;;
+none) check "costbench: no counter: every op's instructions are null, with the reason" \
+	jqt "$doc" '([.ops[] | select(.available) | .instructions == null] | all) and (.instructions.perf_unavailable | length > 0)'
+	# Under icount a guest's ns are its instructions times 2^shift.
+	PREEMPTLAB_VIRT=tcg-icount PREEMPTLAB_ICOUNT_SHIFT=3 nice -n 10 "$bin" --batches 3 --fault-pages 8 \
+		--syscalls 50 --json "$tmp/ic.json"
+	check "costbench: told it runs under icount (shift 3), instructions are ns / 8 in every batch (to the 6 digits printed)" \
+		jqt "$tmp/ic.json" '.instructions.source == "icount" and .instructions.icount_shift == 3 and
+		 ([.ops[] | select(.available) | [.ns_batches, .instructions_batches] | transpose[] | ((.[0] / 8 - .[1]) | fabs) <= 1e-4 * .[1]] | all)' ;;
+*) fail "costbench: instructions.source '$src' is none of perf, icount, none" ;;
+esac
+
+rc=0; "$bin" --batches 0 > "$tmp/bad.out" 2>&1 || rc=$?
+check "costbench --batches 0 is refused (exit 2), naming the range" \
+	sh -c "[ $rc = 2 ] && grep -q 'want an integer in 1..' '$tmp/bad.out'"
+rc=0; "$bin" --frobnicate 1 > "$tmp/bad.out" 2>&1 || rc=$?
+check "costbench refuses an unknown option" sh -c "[ $rc = 2 ] && grep -q 'unknown option --frobnicate' '$tmp/bad.out'"
+
+# Through the runner on the host: one document per model of the unit.
+out=$(cd "$top" && nice -n 10 make -s bench KERNEL=host COSTBENCH=on CLIENTS=2 DURATION=1 PAGES=4k \
+	PGBENCH=off REPRO_MIN=off REPEAT=1 2>&1) || true
+run=$(echo "$out" | sed -n 's/^preemptlab: results in //p' | tail -n1)
+if [ -z "$run" ] || [ ! -d "$run" ]; then
+	fail "costbench: make bench COSTBENCH=on on the host gave no run directory"
+	echo "$out" | tail -n 5
+else
+	check "costbench: the plan says costbench on" jqt "$run/plan.json" '.settings.costbench'
+	cb=""
+	for f in "$run"/logs/costbench-host-*.json; do [ -f "$f" ] && cb=$f; done
+	check "costbench: the runner shipped logs/costbench-host-<model>.json" test -s "$cb"
+	check "costbench: the shipped document is costbench's, labelled host" \
+		jqt "$cb" '.tool == "costbench" and .provenance.kernel_label == "host"'
+	check "costbench: report.txt has The model's own cost with the fault row" \
+		sh -c "grep -q \"^The model's own cost\" '$run/report.txt' && grep -q '^host .*fault_4k_map' '$run/report.txt'"
+	rm -rf "$run"
+fi

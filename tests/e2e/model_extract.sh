@@ -1,0 +1,85 @@
+#!/bin/sh
+# make model RUN= (lab/model/extract.c, docs/scale.md) on real runs: the
+# inputs file it writes, with p_f and q summed from the documents by jq;
+# the refusal of a run with an instrument inside the hold (exit 3);
+# build/predict --extrapolate on the result; and scripts/model-validate.sh,
+# which writes predictions only into a run not yet measured and compares
+# them afterwards.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$(dirname "$here")")
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+cd "$top"
+[ -x build/model ] || { fail "build/model missing (make build-all first)"; exit 1; }
+tmp=$(mktemp -d)
+# shellcheck disable=SC2016 # expanded when the trap runs
+on_exit 'rm -rf "$tmp"'
+# The fixture is copied: make model writes into the run directory.
+cp -r tests/data/run-model "$tmp/run"
+
+make -s model RUN="$tmp/run" > "$tmp/out" 2>&1
+cat "$tmp/out"
+in=$tmp/run/model-inputs-4k-c21.json
+check "make model writes model-inputs-4k-c21.json" test -s "$in"
+pf=$(jq -s '[.[] | .evidence.phases[] | select(.name == "fill")] |
+	((map(.holds_with_fault) | add) / (map(.holds) | add))' "$tmp"/run/runs/*.json)
+# shellcheck disable=SC2016 # jq variables
+check "p_f is the fill holds that faulted over all fill holds ($pf)" \
+	jq -e --argjson pf "$pf" '(.p_f.value - $pf) | fabs < 1e-6' "$in"
+qn=$(jq -s '[.[] | select(.provenance.preempt_model == "none") | .evidence.phases[] |
+	select(.name == "fill") | .q_m] | [(map(.k) | add), (map(.n) | add)]' "$tmp"/run/runs/*.json)
+# shellcheck disable=SC2016 # jq variables
+check "q.none pools none's q_m: k and n $(echo "$qn" | tr -d ' \n')" \
+	jq -e --argjson q "$qn" '.q.none.k == $q[0] and .q.none.n == $q[1]' "$in"
+check "none's and full's measured fill tps, 3 runs each" \
+	jq -e '.measured_fill_tps.none.runs == 3 and .measured_fill_tps.full.runs == 3' "$in"
+
+rc=0
+make -s model > "$tmp/out" 2>&1 || rc=$?
+check "make model without RUN says what it needs" sh -c "[ $rc -ne 0 ] && grep -q 'give RUN=' '$tmp/out'"
+
+cp -r tests/data/run-model-inhold "$tmp/inhold"
+rc=0
+build/model "$tmp/inhold" > "$tmp/out" 2> "$tmp/err" || rc=$?
+cat "$tmp/err"
+check "a run with an in-hold instrument is refused (exit 3), naming the document and why" \
+	sh -c "[ $rc -eq 3 ] && grep -q 'bufbench-host-unknown-4k-tas-c4-r1.json: config.in_hold_syscalls' '$tmp/err' &&
+		[ -z \"\$(ls '$tmp/inhold' | grep model-inputs)\" ]"
+
+build/predict --inputs "$in" --cpus 96 --clients 1024 --extrapolate --pool-pages 15728640 \
+	--fault-around-pages 16 --model full > "$tmp/pred"
+cat "$tmp/pred"
+check "predict --extrapolate: p_f from the fault window (1024 descriptors) and a full/none ratio" \
+	sh -c "grep -q 'window 960 -> 1024 descriptors' '$tmp/pred' &&
+		grep -q '^closed full     /none [01]\.[0-9]*x  95% interval' '$tmp/pred'"
+
+rc=0
+scripts/model-validate.sh predict "$in" "$tmp/run" full 4k:21 > /dev/null 2> "$tmp/err" || rc=$?
+check "predictions are refused for a run already measured" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'must come before' '$tmp/err'"
+scripts/model-validate.sh predict "$in" "$tmp/next" full 4k:21 2m:21 > /dev/null
+check "predictions are written with their time, commit and inputs' checksum" \
+	sh -c "grep -q '^# written 20' '$tmp/next/predictions.tsv' &&
+		grep -q 'sha256 [0-9a-f]\{64\}' '$tmp/next/predictions.tsv' &&
+		[ \$(grep -c '^4k	21	full	1\.0' '$tmp/next/predictions.tsv') -eq 1 ]"
+cp -r "$tmp/run/runs" "$tmp/next/"
+scripts/model-validate.sh compare "$tmp/next" > "$tmp/cmp"
+cat "$tmp/cmp"
+check "compare: the measured 4k cell judged, the unmeasured 2m cell said to be missing" \
+	sh -c "grep -q '^4k         21 full .* \(hit\|miss\) ' '$tmp/cmp' &&
+		grep -q '^2m         21 full .*not measured' '$tmp/cmp' &&
+		grep -q 'of 1 cells' '$tmp/cmp'"
+
+# The report's section "At the report's scale" from the run's own inputs.
+build/report "$tmp/run" > /dev/null 2>&1
+check "report.txt: 'At the report's scale' with this run's full/none measured, here and at 96/1024" \
+	sh -c "grep -q \"^At the report's scale\" '$tmp/run/report.txt' &&
+		grep -q '^4k       2      21 full/none      0\.9[0-9]*x \[.*\]  *1\.000x \[.*\]  *[01]\.[0-9]*x \[' '$tmp/run/report.txt'"
+check "report.md: the same section as a table" \
+	sh -c "grep -q \"^## At the report's scale\" '$tmp/run/report.md' &&
+		grep -q '^| 4k | 2 | 21 | full/none | ' '$tmp/run/report.md'"
+build/report "$tmp/inhold" > /dev/null 2>&1 || true
+check "a run with an in-hold instrument: the section says why the model refuses it" \
+	sh -c "grep -A24 \"^At the report's scale\" '$tmp/inhold/report.txt' | grep -q 'in_hold_syscalls'"
+tests_done

@@ -1,0 +1,167 @@
+/*
+ * make model's extraction (lab/model/extract.c) and the extrapolation rules
+ * (extrap.c) on real runs: tests/data/run-model (6.12 guest, icount, 21
+ * clients, 4 KB, none and full, 3 runs each, EVIDENCE=on) and
+ * run-model-inhold (one of those beside a host run with
+ * --hold-events=in-hold).  Expected numbers were summed from the documents
+ * by hand (python over the JSON, shown in the comments).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/closed.h"
+#include "model/extract.h"
+#include "model/extrap.h"
+#include "model/inputs.h"
+#include "model/sim.h"
+#include "report/stats.h"
+
+#define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))
+#define DATA PREEMPTLAB_TOP "/tests/data/"
+
+static struct mx_set set;
+
+static void test_scan(void)
+{
+	char err[1024];
+	int rc = mx_scan(DATA "run-model", &set, err, sizeof(err));
+	CHECK(rc == MX_OK && set.ngroups == 1, "run-model: one cell family (rc %d, %d groups)", rc,
+	      set.ngroups);
+	if (rc != MX_OK)
+		return;
+	const struct mx_group *g = &set.g[0];
+	CHECK(strcmp(g->page, "4k") == 0 && g->clients == 21 && g->cpus == 2 && g->runs == 6,
+	      "4k, 21 clients, 2 CPUs, 6 runs (%s, %d, %d, %d)", g->page, g->clients, g->cpus, g->runs);
+	CHECK(g->ntps[PM_NONE] == 3 && g->ntps[PM_FULL] == 3 && g->ntps[PM_LAZY] == 0,
+	      "3 none runs, 3 full, no lazy");
+	/* Sum of evidence.phases[fill].holds = 6 x 8192; holds_with_fault 862. */
+	CHECK(g->holds == 49152 && g->holds_fault == 862, "fill holds 49152, faulting 862 (%.0f, %.0f)",
+	      g->holds, g->holds_fault);
+	/* q_m pooled: none 1 of 437, full 1 of 425. */
+	CHECK(g->qk[PM_NONE] == 1 && g->qn[PM_NONE] == 437 && g->qk[PM_FULL] == 1 &&
+		      g->qn[PM_FULL] == 425, "q none 1/437, full 1/425");
+	CHECK(g->hz == 250 && g->fault_around_pages == 15 && g->pool_pages == 8192,
+	      "HZ 250 (Debian), fault-around 15 pages, pool 8192 buffers");
+	double lo, hi;
+	double med = mx_hist_median_us(g->hold_hist, 32, &lo, &hi);
+	/* 50,157 holds: the median falls in bucket 10 ([1.024, 2.048) us), 25,078.5 into its 48,138. */
+	CHECK(NEAR(med, 1.546785, 1e-5) && lo == 1.024 && hi == 2.048,
+	      "hold median %.6f us (by hand 1.546785) in [1.024, 2.048)", med);
+}
+
+static void test_median(void)
+{
+	double h[32] = { 0 }, lo, hi;
+	h[10] = 3;
+	h[11] = 1;
+	/* Half of 4 is 2 of bucket 10's 3: 1.024 + 2/3 x 1.024. */
+	double m = mx_hist_median_us(h, 32, &lo, &hi);
+	CHECK(NEAR(m, 1.024 + 2.0 / 3 * 1.024, 1e-9), "median of {1.024..2.048: 3, 2.048..: 1} = %.6f", m);
+	double z[32] = { 0 };
+	CHECK(mx_hist_median_us(z, 32, &lo, &hi) == 0, "an empty histogram has median 0");
+}
+
+static void test_write_roundtrip(void)
+{
+	if (set.ngroups < 1)
+		return;
+	const char *path = "/tmp/test_model_extract.json";
+	FILE *f = fopen(path, "w");
+	char err[1024];
+	int rc = mx_write(f, &set.g[0], "tests/data/run-model", err, sizeof(err));
+	fclose(f);
+	struct model_inputs in;
+	bool ok = rc == MX_OK && mi_read(path, &in, err, sizeof(err));
+	CHECK(ok, "the written inputs read back (%s)", ok ? "ok" : err);
+	if (!ok)
+		return;
+	CHECK(NEAR(in.p_f.v, 862.0 / 49152, 1e-6) && in.p_f.lo < in.p_f.v && in.p_f.hi > in.p_f.v,
+	      "p_f %.6f = 862/49152, Wilson interval %.5f..%.5f", in.p_f.v, in.p_f.lo, in.p_f.hi);
+	CHECK(NEAR(in.m.v, 0.335543, 1e-5), "m %.6f acquisitions per transaction (by hand 0.335543)", in.m.v);
+	/* T: per run, offcpu.total_ns / count / 1000 + t_tail.mean_us; mean of the 6. */
+	CHECK(NEAR(in.t_stall_us.v, 6066.82, 0.05), "T %.2f us (by hand 6066.82)", in.t_stall_us.v);
+	CHECK(in.have_q[PM_NONE] && in.have_q[PM_FULL] && !in.have_q[PM_LAZY] &&
+		      NEAR(in.q[PM_NONE].v, 1.0 / 437, 1e-6) && NEAR(in.q[PM_FULL].v, 1.0 / 425, 1e-6),
+	      "q none 1/437, full 1/425, no lazy");
+	/* X0 = X (1 + X k) at none's geometric mean 6997.692 tps. */
+	double x = 6997.691919, k = cf_k(in.m.v, in.p_f.v, in.q[PM_NONE].v, in.t_stall_us.v);
+	CHECK(NEAR(in.x0_tps.v, x * (1 + x * k), 0.05) && NEAR(in.x0_tps.v, 7001.69, 0.05),
+	      "X0 %.2f = X (1 + X k) at X 6997.69 (by hand 7001.69)", in.x0_tps.v);
+	CHECK(in.fault_us.n >= 2 && in.fault_us.x[0] > 25 && in.fault_us.x[0] < 35,
+	      "fault durations start in the 32-64 us bucket less the hold (%.2f us)", in.fault_us.x[0]);
+	CHECK(!in.in_hold_instrument && in.cpus == 2 && in.clients == 21, "no in-hold instrument, 2 CPUs, 21 clients");
+
+	/*
+	 * The simulated none/full pair from the fixture's own inputs lands
+	 * within the interval of the ratio the fixture measured.
+	 */
+	const struct mx_group *g = &set.g[0];
+	struct ratio meas = st_ratio(g->tps[PM_NONE], 3, g->tps[PM_FULL], 3);
+	struct sim_params sp;
+	struct sim_result a, b;
+	sim_params_from_inputs(&sp, &in, 2, 21, PM_NONE, 27);
+	sp.duration_ns = 2e9;
+	sp.warmup_ns = 2e8;
+	int srn = sim_run(&sp, &a);
+	sp.model = PM_FULL;
+	int srf = sim_run(&sp, &b);
+	double sr = a.tps > 0 ? b.tps / a.tps : 0;
+	CHECK(srn == 0 && srf == 0 && meas.ok && sr >= meas.lo && sr <= meas.hi,
+	      "simulated full/none %.4fx within the measured %.3fx [%.3f, %.3f] (none %.0f tps simulated, "
+	      "%.0f measured)", sr, meas.est, meas.lo, meas.hi, a.tps, st_gmean(g->tps[PM_NONE], 3));
+
+	/* Extrapolating to the same size changes nothing. */
+	struct xr_target t = { .cpus = 2, .clients = 21, .hz = 250, .pool_pages = 8192,
+			       .fault_around_pages = 15 };
+	snprintf(t.page, sizeof(t.page), "4k");
+	struct model_inputs out;
+	struct xr_trace tr;
+	rc = xr_apply(&in, &t, &out, &tr, err, sizeof(err));
+	CHECK(rc == 0 && NEAR(out.p_f.v, in.p_f.v, 1e-12) && NEAR(out.t_stall_us.v, in.t_stall_us.v, 1e-9),
+	      "the same size: p_f %.5f and T %.0f unchanged", out.p_f.v, out.t_stall_us.v);
+	/* 2 MB at a 64 MB pool: all 8192 descriptors in the lock's own huge page. */
+	snprintf(t.page, sizeof(t.page), "2m");
+	rc = xr_apply(&in, &t, &out, &tr, err, sizeof(err));
+	CHECK(rc == 0 && out.p_f.v == 0, "2 MB, 64 MB pool: p_f 0 (the lock's huge page holds every descriptor)");
+}
+
+static void test_rules(void)
+{
+	CHECK(xr_window("4k", 16) == 1024 && xr_window("2m", 1) == 32768 && xr_window("3m", 1) == 0,
+	      "windows: 16 x 4 KB = 1024 descriptors, 2 MB = 32768, unknown 0");
+	/* N = W, a pool of many windows: (1)(1 - 1/e) x (nw - 1)/nw. */
+	double p = xr_pf_raw(1024, 1024, 1024.0 * 15360);
+	CHECK(NEAR(p, (1 - exp(-1)) * 15359 / 15360, 1e-9), "p_f at N = W = 1024: %.6f", p);
+	/* Few backends: about N / W. */
+	p = xr_pf_raw(8, 1024, 1024.0 * 8);
+	CHECK(NEAR(p, 8.0 / 1024 * 7 / 8, 1e-6), "8 backends, 8 windows: %.6f ~ 8/1024 x 7/8", p);
+	CHECK(xr_pf_raw(21, 32768, 8192) == 0, "one window (the lock's): no fault under the lock");
+	CHECK(xr_slice_ms(2, 250) == 4 && xr_slice_ms(2, 1000) == 2 && xr_slice_ms(96, 1000) == 3 &&
+		      xr_slice_ms(1, 1000) == 1 && xr_slice_ms(96, 250) == 4,
+	      "EEVDF slices in ticks: 2 CPUs 1.5 ms -> 4 (HZ 250) or 2 ms (HZ 1000); 96 CPUs 3 ms; 1 CPU 0.75 -> 1 ms");
+}
+
+static void test_refusal(void)
+{
+	static struct mx_set s;
+	char err[1024] = "";
+	int rc = mx_scan(DATA "run-model-inhold", &s, err, sizeof(err));
+	CHECK(rc == MX_IN_HOLD && strstr(err, "in_hold_syscalls") && strstr(err, "bufbench-host"),
+	      "an in-hold run is refused with exit %d, naming it: %s", rc, err);
+	rc = mx_scan(DATA "run-evidence-none-such", &s, err, sizeof(err));
+	CHECK(rc == MX_ERR && strstr(err, "runs/"), "a directory without runs/: %s", err);
+	rc = mx_scan(DATA "run-host", &s, err, sizeof(err));
+	CHECK(rc == MX_ERR && strstr(err, "EVIDENCE"), "a run without evidence: %s", err);
+}
+
+int main(void)
+{
+	test_scan();
+	test_median();
+	test_write_roundtrip();
+	test_rules();
+	test_refusal();
+	return CHECK_DONE();
+}
