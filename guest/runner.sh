@@ -10,9 +10,9 @@
 # CONF: "key TAB value" lines: kind (host|guest), label, duration,
 #   hugepages_2m, profile, profile_freq, profile_callgraph, pg_shared_buffers,
 #   pg_builtins, pg_scale, pg_duration, pg_fillfactor, pg_cold,
-#   pg_buffercache_ms, repro_min, costbench from the planner; bufbench,
-#   top, virt, perf_dir, repro_min_bin, costbench_bin added by
-#   scripts/run-plan.sh.
+#   pg_buffercache_ms, repro_min, costbench, bufbench, top, virt,
+#   perf_dir, repro_min_bin, costbench_bin, icount_shift, icount_epoch,
+#   static_model: all the planner's (lab/plan/write.c).
 # CELLS: TAB-separated lines from the planner (lab/plan/write.c):
 #   bufbench ID MODEL PAGES OPTIONAL PROFILE ARGV
 #                                     ARGV: bufbench's options; PROFILE

@@ -35,11 +35,23 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 if [ "$(bconf host)" != 1 ]; then
-	# One initramfs serves every guest; its size is part of the guests' RAM,
-	# so the plan is sized again once it exists.
+	# What the final plan needs from outside the planner, found once: the
+	# initramfs (its size is part of the guests' RAM), the guest kernels
+	# (fetched when needed), and under ACCEL=auto whether KVM boots the
+	# kernel under test (the probe the plan wrote, plan/probe.qemu).
 	initrd=$(mktemp --suffix=.cpio.gz)
 	ARCH=$(bconf arch) PGBENCH=$(bconf pgbench) PROFILE=$(bconf profile) "$here/initramfs.sh" "$initrd"
-	"$plan" --top "$top" --out "$rundir" --initramfs-bytes "$(wc -c < "$initrd")"
+	cut -f3,4 "$rundir/plan/units.tsv" | sort -u | while IFS=$TAB read -r role asked; do
+		ARCH=$(bconf arch) "$here/kernel-resolve.sh" "$asked" > "$rundir/logs/kernel-$role.env" || exit $?
+	done
+	probed=""
+	if [ -f "$rundir/plan/probe.qemu" ]; then
+		# shellcheck disable=SC1091 # written just above
+		image=$(. "$rundir/logs/kernel-main.env" && echo "$K_IMAGE")
+		probed=$("$here/qemu-accel.sh" "$rundir/plan/probe.qemu" "$image" "$initrd" "$(bconf probe_timeout_s)")
+	fi
+	"$plan" --top "$top" --out "$rundir" --initramfs-bytes "$(wc -c < "$initrd")" \
+		${probed:+--accel-probed "$probed"}
 fi
 
 # The runner is a background job so that a signal here reaches it at once:

@@ -9,7 +9,8 @@
 # Usage: scripts/pg-run.sh [options] RUNDIR
 #   --huge-pages off|on|try   (default off)
 #   --shared-buffers SIZE     (k/M/G suffix; default $POOL or 16M)
-#   --scale N                 (default: pgbench_accounts ~2x shared_buffers)
+#   --scale N                 pgbench -i -s N (required: the planner sizes it,
+#                             lab/plan/sizing.c; by hand, about 15 MB a unit)
 #   --clients "N ..."         (default 8)
 #   --builtins "B ..."        (select-only simple-update tpcb-like; default
 #                              "select-only simple-update")
@@ -77,7 +78,8 @@ isnum() { case $1 in '' | *[!0-9]*) return 1 ;; *) [ "$1" -gt 0 ] ;; esac; }
 isnum "$DUR" || usage "--duration must be a positive number of seconds (got '$DUR')"
 isnum "$REP" || usage "--repeat must be a positive number (got '$REP')"
 isnum "$FIRST_REP" || usage "--first-rep must be a positive number (got '$FIRST_REP')"
-[ -z "$SCALE" ] || isnum "$SCALE" || usage "--scale must be a positive number (got '$SCALE')"
+[ -n "$SCALE" ] || usage "--scale is required (build/plan sizes it: tables about 2x shared_buffers on the host, 1.06x in a guest)"
+isnum "$SCALE" || usage "--scale must be a positive number (got '$SCALE')"
 { isnum "$FF" && [ "$FF" -ge 10 ] && [ "$FF" -le 100 ]; } || usage "--fillfactor must be 10..100 (got '$FF')"
 case $COLD in on | off) ;; *) usage "--cold must be on or off (got '$COLD')" ;; esac
 case $BUFCACHE_MS in 0) ;; *) { isnum "$BUFCACHE_MS" && [ "$BUFCACHE_MS" -ge 100 ]; } ||
@@ -105,12 +107,10 @@ if [ "$MODELS" != current ] && [ ! -w "$PG_PREEMPT" ]; then
 fi
 [ -x "$PGSAMPLE" ] || die "no $PGSAMPLE: run make (it needs libpq-dev; ./configure --install-deps)"
 
-# pgbench_accounts takes about 15 MB per scale unit; a table twice as
-# large as shared_buffers makes backends evict, which is what runs
+# pgbench_accounts takes about 15 MB per scale unit; tables that fit in
+# shared_buffers never make a backend evict, and eviction is what runs
 # StrategyGetBuffer and its spinlock.
-if [ -z "$SCALE" ]; then
-	SCALE=$(( (2 * SB_KB + 15359) / 15360 ))
-elif [ $((SCALE * 15360)) -le "$SB_KB" ]; then
+if [ $((SCALE * 15360)) -le "$SB_KB" ]; then
 	note "warning: scale $SCALE (~$((SCALE * 15)) MB) fits in shared_buffers ($((SB_KB / 1024)) MB): no evictions"
 fi
 CPUS=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)

@@ -8,10 +8,12 @@
 # holds the host's huge page reservations, and on Ctrl-C stops the unit
 # and keeps every result that arrived.  It decides nothing about the
 # matrix: that is the plan's.
+# How each unit boots and how long it may take is the plan's too
+# (plan/UNIT.run, plan/UNIT.qemu: lab/plan/boot.c); this loop logs what it
+# executed (logs/qemu-TAG.argv, logs/limits-UNIT.txt).  scripts/bench.sh
+# has resolved the guest kernels (logs/kernel-ROLE.env) and the
+# accelerator before the final plan.
 # Usage: scripts/run-plan.sh RUNDIR [INITRAMFS]   (INITRAMFS: guests only)
-# Environment: PREEMPTLAB_BOOT_TIMEOUT PREEMPTLAB_CELL_TIMEOUT
-#   PREEMPTLAB_PG_TIMEOUT (seconds), PREEMPTLAB_GUEST_APPEND (guest
-#   command line), QEMU.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
@@ -33,13 +35,7 @@ lab_record_source "$top" "$rundir/logs"
 TAB=$(printf '\t')
 bconf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/bench.conf"; }
 is_host=$(bconf host)
-# The guests' architecture (ARCH): amd64, or arm64 on qemu-system-aarch64.
-garch=$(bconf arch); [ -n "$garch" ] || garch=amd64
-export PREEMPTLAB_ARCH="$garch"
-qemu_bin=${QEMU:-qemu-system-x86_64}
-[ "$garch" = arm64 ] && qemu_bin=${QEMU_AARCH64:-qemu-system-aarch64}
-DURATION=$(bconf duration) WARMUP=$(bconf warmup)
-PG_DURATION=$(bconf pg_duration) PG_SCALE=$(bconf pg_scale)
+garch=$(bconf arch) qemu_bin=$(bconf qemu)
 
 work=$(mktemp -d)
 # What a run killed outright left is undone first; this run's is recorded.
@@ -92,7 +88,7 @@ total_bb=$(awk -F "$TAB" '{ n += $8 } END { print n + 0 }' "$plan/units.tsv")
 total_pg=$(awk -F "$TAB" '{ n += $9 } END { print n + 0 }' "$plan/units.tsv")
 pg_runs_total=$(awk -F "$TAB" '{ n += $10 } END { print n + 0 }' "$plan/units.tsv")
 boots_left=0; [ "$is_host" = 1 ] || boots_left=$(wc -l < "$plan/units.tsv")
-cell_est=$((WARMUP + DURATION + 4 - 3 * is_host)) pg_run_est=$((PG_DURATION + 5)) pg_setup_est=$((60 - 45 * is_host)) boot_est=15
+cell_est=$(bconf est_cell_s) pg_run_est=$(bconf est_pg_run_s) pg_setup_est=$(bconf est_pg_setup_s) boot_est=$(bconf est_boot_s)
 cell_secs=0 cells_timed=0 bb_started=0 pg_started=0 pg_runs_started=0 n=0
 started_at=$(date +%s)
 left_est() {
@@ -116,10 +112,6 @@ cell_ended() {
 		cell_secs=$((cell_secs + $1 - cur_t)); cells_timed=$((cells_timed + 1))
 	fi
 	cur_kind=""
-}
-pg_runs_of() { # MODELS CLIENTS REPEAT (comma lists) -> runs in one pgbench cell
-	echo $(( $(echo "$1" | tr , ' ' | wc -w) * $(echo "$2" | tr , ' ' | wc -w) * \
-		$(echo "$pg_builtins" | wc -w) * $3 ))
 }
 
 # --- settling cells ------------------------------------------------------
@@ -166,19 +158,23 @@ host_reserve() {
 : > "$work/boots.jsonl"
 : > "$work/kernels.jsonl"
 accel=none
-# run_unit ID KIND ROLE KERNEL LABEL BOOT_MODEL
+# run_unit ID KIND ROLE BOOT_MODEL
 run_unit() {
 	uid=$1 kind=$2 role=$3 boot_model=$4
 	[ "$boot_model" = - ] && boot_model=""
 	cells=$work/$uid.cells
 	cp "$plan/$uid.cells" "$cells"
 	cp "$plan/$uid.conf" "$work/$uid.conf"
-	pg_builtins=$(awk -F "$TAB" '$1 == "pg_builtins" { print $2 }' "$plan/$uid.conf")
+	# What this loop enforces, as planned, and logged as it read it.
+	ur() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/$uid.run"; }
+	accel=$(ur accel) cmdline=$(ur cmdline) attempts=$(ur attempts) boot_to=$(ur boot_timeout_s)
+	cell_to=$(ur cell_timeout_s) pg_to=$(ur pg_timeout_s) pg_runs=$(ur pg_runs_per_cell) pins=$(ur vcpu_pin)
+	printf 'accel\t%s\nattempts\t%s\nboot_timeout_s\t%s\ncell_timeout_s\t%s\npg_timeout_s\t%s\nvcpu_pin\t%s\n' \
+		"$accel" "$attempts" "$boot_to" "$cell_to" "$pg_to" "$pins" > "$rundir/logs/limits-$uid.txt"
 	# BOOTS=N: the boot's number names its logs (.b2 ends the unit's id).
 	nboot=${uid##*.b}; case $nboot in ''|*[!0-9]*) nboot="" ;; esac
-	K_LABEL=host K_RELEASE=$(uname -r) K_IMAGE="" cmdline=""
+	K_LABEL=host K_RELEASE=$(uname -r) K_IMAGE=""
 	if [ "$kind" = host ]; then
-		accel=none
 		if awk -F "$TAB" '$1 == "bufbench" && $3 != "current" { f = 1 } END { exit !f }' "$cells"; then
 			host_model_before=$(host_model)
 			[ -n "$host_model_before" ] || die "the plan switches the host's model, but $PREEMPT cannot be read"
@@ -187,38 +183,11 @@ run_unit() {
 		host_reserve "$cells"
 		# The cost of a sleep, a fault and a lock on this machine, for the report.
 		"$top/build/bufmicro" > "$rundir/logs/bufmicro.json" 2>/dev/null || true
-		printf 'bufbench\t%s\ntop\t%s\nperf_dir\t%s\nrepro_min_bin\t%s\ncostbench_bin\t%s\n' "$top/build/bufbench" "$top" \
-			"$rundir/perf" "$top/build/repro-min" "$top/build/costbench" >> "$work/$uid.conf"
-		boot_to=0 slack=60 pg_setup_to=600 pg_slack=60
 	else
-		# shellcheck disable=SC1090 # resolved once per kernel, below
+		[ -s "$plan/$uid.qemu" ] ||
+			die "no plan/$uid.qemu: the plan's accelerator is unresolved (scripts/bench.sh probes it and plans again with --accel-probed)"
+		# shellcheck disable=SC1090 # resolved by scripts/bench.sh
 		. "$rundir/logs/kernel-$role.env"
-		PREEMPTLAB_ACCEL=$(bconf accel)
-		[ "$PREEMPTLAB_ACCEL" = auto ] && PREEMPTLAB_ACCEL=""
-		accel=$(PREEMPTLAB_ACCEL=$PREEMPTLAB_ACCEL "$here/qemu-accel.sh" "$K_IMAGE" "$base_initrd")
-		virt=$accel; [ "$accel" = icount ] && virt=tcg-icount
-		export PREEMPTLAB_ICOUNT_SHIFT PREEMPTLAB_ICOUNT_EPOCH
-		# Each boot of a unit has its own epoch (BOOTS=): the plan says which.
-		PREEMPTLAB_ICOUNT_SHIFT=$(bconf icount_shift)
-		PREEMPTLAB_ICOUNT_EPOCH=$(awk -F "$TAB" '$1 == "icount_epoch" { print $2 }' "$plan/$uid.conf")
-		# A kernel the catalog gives one model (no PREEMPT_DYNAMIC, no
-		# debugfs file) runs that model: the runner is told which.
-		case ${K_MODELS:-} in ''|*' '*) ;; *) printf 'static_model\t%s\n' "$K_MODELS" >> "$work/$uid.conf" ;; esac
-		printf 'bufbench\t/bin/bufbench-static\nrepro_min_bin\t/bin/repro-min\ncostbench_bin\t/bin/costbench\ntop\t%s\nvirt\t%s\nicount_shift\t%s\nicount_epoch\t%s\n' \
-			"$top" "$virt" "$PREEMPTLAB_ICOUNT_SHIFT" "$PREEMPTLAB_ICOUNT_EPOCH" >> "$work/$uid.conf"
-		# Full boot messages: a guest that hangs or panics is diagnosed
-		# from its console log, and they cost under a second under TCG.
-		# cryptomgr.notests: Debian's kernels run the crypto self-tests in
-		# a kernel thread (cryptomgr_test) for the first ~20 s of virtual
-		# time after init, which took 15-25% of the CPU from the first two
-		# runs of every boot (docs/kernels.md, "The first run of a boot").
-		cmdline="console=ttyS0 panic=-1 cryptomgr.notests=1"
-		# virt's one PL011 is the console; the channel is a PCI 16550 (ttyS0).
-		[ "$garch" = arm64 ] && cmdline="console=ttyAMA0 preemptlab.chan=ttyS0 panic=-1 cryptomgr.notests=1"
-		{ has_pages "$cells" 1g || has_pages "$cells" try-1g; } &&
-			cmdline="$cmdline hugepagesz=1G hugepages=$(bconf hugepages_1g)"
-		[ -n "$boot_model" ] && cmdline="$cmdline preempt=$boot_model"
-		[ -n "${PREEMPTLAB_GUEST_APPEND:-}" ] && cmdline="$cmdline $PREEMPTLAB_GUEST_APPEND"
 		# Guest RAM on the host's huge pages: reserved for the unit, given
 		# back by difference on exit.
 		guest_hp=$(bconf guest_hugepages)
@@ -229,11 +198,7 @@ run_unit() {
 			hp_reserve "$kb" "$n" ||
 				die "GUEST_HUGEPAGES=$guest_hp: cannot reserve $n pages of $kb kB for the guest's RAM (as root: $(hp_sysctl_hint "$kb" "$n")); or GUEST_HUGEPAGES=off"
 		fi
-		export PREEMPTLAB_GUEST_HUGEPAGES="${guest_hp:-off}"
-		if [ "$accel" != kvm ]; then boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-180} slack=120 pg_setup_to=600 pg_slack=60
-		else boot_to=${PREEMPTLAB_BOOT_TIMEOUT:-60} slack=60 pg_setup_to=240 pg_slack=30; fi
 	fi
-	cell_to=${PREEMPTLAB_CELL_TIMEOUT:-$((WARMUP + DURATION + slack))}
 	who=guest; [ "$kind" = host ] && who="the host's cell runner"
 	cp "$cells" "$work/todo"
 	attempt=0
@@ -258,16 +223,14 @@ run_unit() {
 			cp "$work/todo" "$work/boot/plan/cells"
 			repro_cpio "$work/boot" > "$work/plan.cpio.gz"
 			cat "$base_initrd" "$work/plan.cpio.gz" > "$work/boot.cpio.gz"
-			"$here/qemu-boot.sh" "$K_IMAGE" "$work/boot.cpio.gz" "$cmdline" "$accel" \
-				"$(bconf vcpus)" "$(bconf mem_mb)" "$con" "$chan" > "$rundir/logs/qemu-$tag.log" 2>&1 &
+			"$here/qemu-boot.sh" "$plan/$uid.qemu" "$K_IMAGE" "$work/boot.cpio.gz" "$con" "$chan" \
+				"$rundir/logs/qemu-$tag.argv" > "$rundir/logs/qemu-$tag.log" 2>&1 &
 			upid=$!
 			run_state_add unit "$upid" guest
 			note "booted $K_LABEL ($K_RELEASE) under $accel: $(bconf vcpus) vCPUs, $(bconf mem_mb) MB${guest_hp:+ on $guest_hp pages}, '$cmdline'"
-			# Each vCPU thread on its own host CPU (the plan's), under KVM
-			# unless PIN_VCPUS=on asks it of any accelerator.
-			case $(bconf pin_vcpus) in on) pin=1 ;; auto) pin=0; [ "$accel" = kvm ] && pin=1 ;; *) pin=0 ;; esac
-			if [ "$pin" = 1 ]; then
-				if "$here/qemu-pin.sh" "$upid" "$(bconf vcpu_pin)" > "$rundir/logs/pin-$tag.txt" 2>&1; then
+			# Each vCPU thread on its own host CPU, where the plan pins them.
+			if [ -n "$pins" ]; then
+				if "$here/qemu-pin.sh" "$upid" "$pins" > "$rundir/logs/pin-$tag.txt" 2>&1; then
 					pinned=true
 					note "pinned $(grep -c '^vcpu' "$rundir/logs/pin-$tag.txt") vCPU threads (logs/pin-$tag.txt)"
 				else
@@ -298,9 +261,7 @@ run_unit() {
 				set -- $line
 				set +f
 				if [ "${1:-}" = pgbench ]; then
-					cur_kind=pgbench; cur_runs=$(pg_runs_of "$4" "$5" "$6")
-					# pgbench -i loads about a scale unit a second, far more under TCG.
-					cur_to=${PREEMPTLAB_PG_TIMEOUT:-$((pg_setup_to + PG_SCALE * 2 + cur_runs * (PG_DURATION + pg_slack)))}
+					cur_kind=pgbench; cur_runs=$pg_runs cur_to=$pg_to
 					progress "$n" "$K_LABEL pgbench huge_pages=$3 models $4 clients $5 x$6: $cur_runs runs after its setup (limit ${cur_to}s)"
 					pg_started=$((pg_started + 1)); pg_runs_started=$((pg_runs_started + cur_runs))
 				else
@@ -348,10 +309,10 @@ run_unit() {
 
 		# An oops while booting (multi-threaded TCG races the kernel patching
 		# its own text: int3 oopses in sched_clock_cpu, seen here) is the
-		# emulator's chance, not the kernel's verdict: boot again, at most 3
-		# times.  A panic without an oops (no init, no root) is final.
+		# emulator's chance, not the kernel's verdict: boot again, as often
+		# as the plan allows.  A panic without an oops (no init, no root) is final.
 		boot_oops=0
-		if [ "$end" = crashed ] && [ -z "$ready_s" ] && [ "$attempt" -lt 3 ] &&
+		if [ "$end" = crashed ] && [ -z "$ready_s" ] && [ "$attempt" -lt "$attempts" ] &&
 			grep -q 'Oops:' "$con" 2>/dev/null; then
 			boot_oops=1
 			note "$uid: the guest oopsed while booting ($(grep -m1 'RIP:' "$con" | sed 's/^\[[^]]*\] *//')): booting again"
@@ -390,7 +351,7 @@ run_unit() {
 		mv "$work/todo.next" "$work/todo"
 		# A kernel that never reaches its runner will not on a second try.
 		[ -z "$ready_s" ] && [ "$boot_oops" = 0 ] && break
-		[ "$attempt" -ge 3 ] && [ -s "$work/todo" ] && { note "$uid: giving up after 3 attempts"; break; }
+		[ "$attempt" -ge "$attempts" ] && [ -s "$work/todo" ] && { note "$uid: giving up after $attempts attempts"; break; }
 	done
 	while IFS= read -r line; do
 		[ "$interrupted" = 1 ] || fail_cell "$(echo "$line" | cut -f2)" "not run: the unit kept failing" "logs/"
@@ -410,11 +371,10 @@ run_unit() {
 }
 
 # --- every unit ---------------------------------------------------------------
-# Guest kernels are resolved (fetched when needed) once each, before any boot.
 if [ "$is_host" != 1 ]; then
 	[ -f "$base_initrd" ] || die "no initramfs for the guests (scripts/initramfs.sh)"
-	cut -f3,4 "$plan/units.tsv" | sort -u | while IFS=$TAB read -r role asked; do
-		ARCH=$garch "$here/kernel-resolve.sh" "$asked" > "$rundir/logs/kernel-$role.env" || exit $?
+	cut -f3 "$plan/units.tsv" | sort -u | while read -r role; do
+		[ -s "$rundir/logs/kernel-$role.env" ] || die "no logs/kernel-$role.env: scripts/bench.sh resolves the kernels before the final plan"
 	done
 fi
 while IFS=$TAB read -r uid kind role _asked _label boot_model _rest; do

@@ -11,7 +11,64 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "arch.h"
 #include "plan.h"
+
+/*
+ * amd64 is what the lab always booted.  arm64's virt machine has one
+ * PL011 (ttyAMA0), the console; the result channel is a 16550 on PCI
+ * (QEMU's pci-serial; Debian's arm64 kernels build in SERIAL_8250_PCI),
+ * found as ttyS0 because virt has no legacy ports.  Not a virtio console:
+ * its port-open events reach the guest from QEMU's main loop, at a
+ * host-timed instruction, so icount boots with one stopped being
+ * repeatable.  Under icount x86's RDRAND/RDSEED would bring the host's
+ * entropy in; arm64's max CPU keeps FEAT_RNG (QEMU 7.2 has no switch for
+ * it), and virt puts random rng-seed and kaslr-seed nodes in the device
+ * tree: -seed draws both from a fixed seed instead.
+ */
+static const struct arch arch_table[] = {
+	{
+		.name = "amd64", .uname = "x86_64", .qemu = "qemu-system-x86_64",
+		.qemu_var = "QEMU", .qemu_package = "qemu-system-x86",
+		.machine = "pc", .machine_kvm = "pc", .console = "ttyS0",
+		.channel = { "-serial", "file:{channel}" }, .chan_param = "",
+		.cpu_icount = { "-cpu", "max,-rdrand,-rdseed" },
+		.catalog_base = true, .host_userland = true, .debian_none = true,
+	},
+	{
+		.name = "arm64", .uname = "aarch64", .qemu = "qemu-system-aarch64",
+		.qemu_var = "QEMU_AARCH64", .qemu_package = "qemu-system-arm",
+		.machine = "virt", .machine_kvm = "virt,gic-version=host", .console = "ttyAMA0",
+		.channel = { "-chardev", "file,id=chan,path={channel}", "-device",
+			     "pci-serial,chardev=chan" },
+		.chan_param = "preemptlab.chan=ttyS0",
+		.cpu_icount = { "-cpu", "max", "-seed", "1" },
+		.cross_prefix = "aarch64-linux-gnu-",
+		/* RSEQ_SLICE_EXTENSION depends on GENERIC_ENTRY, which arm64
+		 * does not select in 7.2 (the arm64 7.2-lab is built without
+		 * it, kernels/fragments/arm64-lab.config). */
+		.no_rseq_slice = "in 7.2 it needs GENERIC_ENTRY, which arm64 does not select",
+	},
+};
+
+const struct arch *arch_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(arch_table) / sizeof(arch_table[0]); i++)
+		if (!strcmp(name, arch_table[i].name) || !strcmp(name, arch_table[i].uname))
+			return &arch_table[i];
+	return NULL;
+}
+
+const char *arch_names(void)
+{
+	static char buf[256];
+	size_t n = sizeof(arch_table) / sizeof(arch_table[0]), off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && off < sizeof(buf); i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s",
+					i == 0 ? "" : i + 1 == n ? " or " : ", ", arch_table[i].name);
+	return buf;
+}
 
 /* Debian's name for the host's architecture (uname -m otherwise).
  * PREEMPTLAB_HOST_ARCH=amd64|arm64 plans as that host would (as
@@ -21,22 +78,18 @@ static const char *host_arch(void)
 {
 	static struct utsname u;
 	const char *env = getenv("PREEMPTLAB_HOST_ARCH");
-	if (env && (!strcmp(env, "amd64") || !strcmp(env, "arm64")))
-		return env;
+	if (env && arch_find(env))
+		return arch_find(env)->name;
 	if (uname(&u) != 0)
-		return "amd64";
-	if (strcmp(u.machine, "x86_64") == 0)
-		return "amd64";
-	if (strcmp(u.machine, "aarch64") == 0)
-		return "arm64";
-	return u.machine;
+		return arch_table[0].name;
+	return arch_find(u.machine) ? arch_find(u.machine)->name : u.machine;
 }
 
 static void arch_kernel(const struct plan *p, const char *top, const struct kernel_ref *k,
 			const char *var)
 {
 	char key[32], val[256], known[512];
-	if (strcmp(p->arch, "amd64") == 0)
+	if (p->garch->catalog_base)
 		return;
 	snprintf(key, sizeof(key), "package_%s", p->arch);
 	if (strcmp(k->source, "apt") == 0 && catalog_value(top, k->label, key, val, sizeof(val)))
@@ -69,14 +122,11 @@ void arch_pick(struct plan *p)
 	const char *host = host_arch();
 	if (!a || !*a)
 		a = host;
-	else if (strcmp(a, "x86_64") == 0)
-		a = "amd64";
-	else if (strcmp(a, "aarch64") == 0)
-		a = "arm64";
-	if (strcmp(a, "amd64") != 0 && strcmp(a, "arm64") != 0)
-		plan_die("ARCH=%s: unknown architecture; use amd64 or arm64 (default: the host's, %s)",
-			 a, host);
-	snprintf(p->arch, sizeof(p->arch), "%.7s", a);
+	p->garch = arch_find(a);
+	if (!p->garch)
+		plan_die("ARCH=%s: unknown architecture; use %s (default: the host's, %s)", a,
+			 arch_names(), host);
+	snprintf(p->arch, sizeof(p->arch), "%.7s", p->garch->name);
 	p->cross = strcmp(p->arch, host) != 0;
 	catalog_set_arch(p->arch);
 }
@@ -87,7 +137,7 @@ void arch_settings(struct plan *p, const char *top)
 	bool guest = strcmp(p->kernel.source, "host") != 0;
 	/* An arm64 guest needs an arm64 kernel (a package or an arm64 recipe),
 	 * whether this host is x86 or arm64 itself. */
-	if (guest && strcmp(p->arch, "amd64") != 0) {
+	if (guest && !p->garch->catalog_base) {
 		arch_kernel(p, top, &p->kernel, "KERNEL");
 		if (p->has_baseline)
 			arch_kernel(p, top, &p->baseline, "BASELINE");
@@ -99,9 +149,10 @@ void arch_settings(struct plan *p, const char *top)
 			 "catalog kernel, e.g. KERNEL=7.0", p->arch, host, p->arch);
 	/* The other way round, an x86 guest needs bufbench built for x86,
 	 * which only an x86 host does. */
-	if (strcmp(p->arch, "amd64") == 0)
-		plan_die("ARCH=amd64: this %s host builds no x86 bufbench for an amd64 guest; "
-			 "run amd64 guests from an x86 machine, or ARCH=%s (this host's)", host, host);
+	if (!p->garch->cross_prefix)
+		plan_die("ARCH=%s: this %s host builds no %s bufbench for an %s guest; "
+			 "run %s guests from an %s machine, or ARCH=%s (this host's)", p->arch, host,
+			 p->arch, p->arch, p->arch, p->arch, host);
 	/* Another architecture's guest runs under TCG: no KVM can run it. */
 	if (strcmp(p->accel, "kvm") == 0)
 		plan_die("ACCEL=kvm: an %s guest cannot run under KVM on this %s host; ACCEL=icount "

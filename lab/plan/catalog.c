@@ -98,7 +98,8 @@ static void set_models(struct kernel_ref *k, const char *top, const char *series
 	catalog_get(top, series, "models", models, sizeof(models));
 	catalog_get(top, series, "default", def, sizeof(def));
 	snprintf(key, sizeof(key), "models_%s", catalog_arch);
-	if (strcmp(catalog_arch, "amd64") != 0 && catalog_value(top, series, key, models, sizeof(models))) {
+	if (!arch_find(catalog_arch)->catalog_base &&
+	    catalog_value(top, series, key, models, sizeof(models))) {
 		snprintf(key, sizeof(key), "default_%s", catalog_arch);
 		catalog_get(top, series, key, def, sizeof(def));
 	}

@@ -3,8 +3,14 @@
  * files the runners read (write.c), or with --check only validates them.
  *
  *   build/plan [--check] [--out RUN] [--top DIR] [--bufbench BIN]
- *              [--initramfs-bytes N] [VAR=value ...]
+ *              [--initramfs-bytes N] [--accel-probed ACCEL] [VAR=value ...]
  *   build/plan --vocabulary      docs/vocabulary.md, from buffer_pool/vocab.c
+ *   build/plan --boot-argv [ARCH= ACCEL= VCPUS= MEM_MB= ...]
+ *                                one guest's QEMU argv, for a boot outside a plan
+ *
+ * --accel-probed: what scripts/bench.sh's KVM probe boot found, planned on
+ * when ACCEL is auto (the probe needs the resolved kernel and the
+ * initramfs, so it runs between the first plan and the final one).
  *
  * Variables come from the environment (make exports those the user set)
  * and from VAR=value arguments, which win.  Exit 0, or 2 with one line
@@ -22,8 +28,32 @@
 
 static const char usage[] =
 	"usage: build/plan [--check] [--out RUN] [--top DIR] [--bufbench BIN]\n"
-	"                  [--initramfs-bytes N] [VAR=value ...]\n"
-	"       build/plan --vocabulary | --variables\n";
+	"                  [--initramfs-bytes N] [--accel-probed ACCEL] [VAR=value ...]\n"
+	"       build/plan --vocabulary | --variables | --boot-argv [VAR=value ...]\n";
+
+/*
+ * A guest boot outside any plan (tests that boot their own init): the
+ * architecture's argv for ACCEL (icount), VCPUS (1) and MEM_MB (1024),
+ * the command line boot_cmdline makes plus PREEMPTLAB_GUEST_APPEND.
+ */
+static int boot_argv_only(void)
+{
+	static struct plan p;
+	char *argv[BOOT_MAX_ARGS], cmdline[2048];
+	const char *accel = var_get("ACCEL") ? var_get("ACCEL") : "icount";
+	arch_pick(&p);
+	p.icount_shift = parse_count("ICOUNT_SHIFT", var_get("ICOUNT_SHIFT") ? var_get("ICOUNT_SHIFT") : "3", 0, 10);
+	plan_icount_epoch(&p);
+	long vcpus = parse_count("VCPUS", var_get("VCPUS") ? var_get("VCPUS") : "1", 1, 1024);
+	long mem = parse_count("MEM_MB", var_get("MEM_MB") ? var_get("MEM_MB") : "1024", 128, 1L << 22);
+	boot_cmdline(&p, "", cmdline, sizeof(cmdline));
+	int n = boot_argv(&p, accel, vcpus, mem, "off", p.icount_epoch, cmdline, argv);
+	if (n < 0)
+		plan_die("ACCEL=%s: use kvm, tcg or icount", accel);
+	for (int i = 0; i < n; i++)
+		printf("%s\n", argv[i]);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -32,11 +62,13 @@ int main(int argc, char **argv)
 		{ "top", required_argument, 0, 't' }, { "bufbench", required_argument, 0, 'b' },
 		{ "initramfs-bytes", required_argument, 0, 'i' }, { "help", no_argument, 0, 'h' },
 		{ "vocabulary", no_argument, 0, 'v' }, { "variables", no_argument, 0, 'V' },
+		{ "accel-probed", required_argument, 0, 'a' }, { "boot-argv", no_argument, 0, 'B' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *top = ".";
 	char bufbench[4096] = "";
-	bool check = false;
+	bool check = false, argv_only = false;
+	const char *probed = NULL;
 	long initramfs = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
@@ -47,6 +79,8 @@ int main(int argc, char **argv)
 		case 'b': snprintf(bufbench, sizeof(bufbench), "%s", optarg); break;
 		case 'i': initramfs = parse_count("--initramfs-bytes", optarg, 0, 1L << 40); break;
 		case 'h': fputs(usage, stdout); return 0;
+		case 'a': probed = optarg; break;
+		case 'B': argv_only = true; break;
 		case 'V':
 			/* The Makefile's BENCH_VARS must be this list: make fleet
 			 * forwards only those (tests/e2e/make_vars.sh compares). */
@@ -64,6 +98,14 @@ int main(int argc, char **argv)
 		default: fputs(usage, stderr); return 2;
 		}
 	}
+	if (argv_only) {
+		vars_from_args(argc, argv, optind);
+		return boot_argv_only();
+	}
+	if (probed && strcmp(probed, "kvm") && strcmp(probed, "tcg") && strcmp(probed, "icount")) {
+		fprintf(stderr, "preemptlab: --accel-probed %s: use kvm, tcg or icount\n", probed);
+		return 2;
+	}
 	if (!check && !out) {
 		fputs(usage, stderr);
 		return 2;
@@ -75,6 +117,8 @@ int main(int argc, char **argv)
 
 	static struct plan p;
 	plan_settings(&p, top);
+	if (probed && strcmp(p.accel, "auto") == 0)
+		snprintf(p.accel, sizeof(p.accel), "%s", probed);
 	plan_check_programs(&p);
 	/* The unpacked initramfs costs guest RAM: 4x its gzipped size. */
 	p.rootfs_mb = initramfs * 4 / (1 << 20);
@@ -83,11 +127,12 @@ int main(int argc, char **argv)
 		kvm_backing(&p);
 	plan_units(&p);
 	plan_estimate(&p);
+	plan_boots(&p);
 	if (check) {
 		plan_print_summary(&p);
 		if (strcmp(p.kernel.source, "host") != 0)
 			kvm_print(&p);
 		return 0;
 	}
-	return plan_write(&p, out);
+	return plan_write(&p, out, top);
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "arch.h"
 #include "pinning.h"
 
 #define PLAN_MAX_LIST 32
@@ -29,6 +30,7 @@
 #define PLAN_MAX_CELLS 20000
 #define PLAN_MAX_HOURS 72
 #define PLAN_NAME 96
+#define BOOT_MAX_ARGS 64
 
 struct list {
 	char item[PLAN_MAX_LIST][PLAN_NAME];
@@ -75,6 +77,13 @@ struct unit {
 	struct list models;
 	struct cell *cells;
 	size_t ncells, nbufbench, npgbench, npgruns;
+	/* How it is carried out (boot.c). */
+	char cmdline[2048];		/* the guest kernel's */
+	char *qemu[BOOT_MAX_ARGS];	/* QEMU's argv; none until the accelerator is known */
+	int nqemu;
+	long boot_timeout_s, cell_timeout_s, pg_timeout_s, pg_runs_per_cell;
+	int attempts;
+	bool pinned;			/* its vCPU threads pinned (vcpu_pin) */
 };
 
 struct plan {
@@ -123,6 +132,7 @@ struct plan {
 	long guest_hp_pages;		/* host huge pages backing guest RAM */
 	char accel[8];		/* kvm | tcg | icount | auto */
 	char arch[8];		/* ARCH: amd64 | arm64 (the guest's) */
+	const struct arch *garch;	/* its row of the table (arch.c) */
 	bool cross;		/* the guest's architecture is not the host's */
 	long icount_shift;	/* icount: one instruction is 2^shift ns */
 	char icount_epoch[24];	/* icount: the guest's clock at boot, UTC */
@@ -136,6 +146,12 @@ struct plan {
 	struct unit units[PLAN_MAX_UNITS];
 	int nunits;
 	long est_seconds;
+	/* What the progress line starts from: a bufbench cell, a pgbench
+	 * cluster's setup, a pgbench run, a boot to the runner's answer. */
+	long est_cell_s, est_pg_setup_s, est_pg_run_s, est_boot_s;
+	char *probe[BOOT_MAX_ARGS];	/* the KVM probe boot (ACCEL=auto) */
+	int nprobe;
+	long probe_timeout_s;
 	char command[4096];
 };
 
@@ -170,6 +186,7 @@ void catalog_known(const char *top, char *buf, size_t len);
 
 /* settings.c: defaults and validation of every variable. */
 void plan_settings(struct plan *p, const char *top);
+void plan_icount_epoch(struct plan *p);	/* ICOUNT_EPOCH, or now */
 
 /* sizing.c: a /proc/meminfo line's value in MB, by its sscanf format
  * ("MemTotal: %ld kB"); -1 without it. */
@@ -226,8 +243,18 @@ bool kernel_built(const char *top, const char *series);
 void plan_units(struct plan *p);
 void plan_estimate(struct plan *p);
 
+/* boot.c: per unit the QEMU argv, command line, limits, retries and pins. */
+struct json;
+int boot_argv(const struct plan *p, const char *accel, long vcpus, long mem_mb,
+	      const char *ram_pages, const char *epoch, const char *cmdline, char **argv);
+const char *boot_emulator(const struct plan *p);
+void boot_cmdline(const struct plan *p, const char *extra, char *buf, size_t len);
+void plan_boots(struct plan *p);
+void boot_write(const struct plan *p, const char *dir);
+void boot_json(struct json *j, const struct plan *p, const struct unit *u);
+
 /* write.c: plan.json, and the flat files the runners read. */
-int plan_write(const struct plan *p, const char *dir);
+int plan_write(const struct plan *p, const char *dir, const char *top);
 void plan_print_summary(const struct plan *p);
 
 #endif

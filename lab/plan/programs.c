@@ -57,19 +57,18 @@ static void need(const char *prog, const char *var, const char *pkg, const char 
 		 why, pkg);
 }
 
-/* The emulator the runner will start: $QEMU (amd64) or $QEMU_AARCH64. */
+/* The emulator the runner will start: the architecture's, or its variable's ($QEMU). */
 static void need_emulator(const struct plan *p)
 {
-	bool arm = strcmp(p->arch, "arm64") == 0;
-	const char *var = arm ? "QEMU_AARCH64" : "QEMU";
+	const char *var = p->garch->qemu_var;
 	const char *given = var_get(var);
-	const char *pkg = arm ? "qemu-system-arm" : "qemu-system-x86";
+	const char *pkg = p->garch->qemu_package;
 	char why[sizeof(p->kernel_asked) + 64];
 	snprintf(why, sizeof(why), "the %s guests of KERNEL=%s", p->arch, p->kernel_asked);
 	if (given && *given)
 		need(given, var, pkg, why);
 	else
-		need(arm ? "qemu-system-aarch64" : "qemu-system-x86_64", NULL, pkg, why);
+		need(p->garch->qemu, NULL, pkg, why);
 }
 
 void plan_check_programs(const struct plan *p)
@@ -79,7 +78,7 @@ void plan_check_programs(const struct plan *p)
 	if (guest) {
 		need_emulator(p);
 		/* The initramfs: busybox, packed with cpio and gzip. */
-		if (strcmp(p->arch, "amd64") == 0)
+		if (p->garch->host_userland)
 			need("/bin/busybox", NULL, "busybox-static", "the guests' initramfs");
 		need("cpio", NULL, "cpio", "the guests' initramfs");
 		/* Kernels and arm64 packages come through the private apt,
@@ -92,7 +91,7 @@ void plan_check_programs(const struct plan *p)
 	/* PostgreSQL's binaries come from the host's packages, for the host and
 	 * for an amd64 guest (scripts/pg-guest-files.sh); an arm64 guest's are
 	 * Debian's arm64 ones, fetched through the private apt. */
-	if (p->pgbench && (!guest || strcmp(p->arch, "amd64") == 0) && !p->cross) {
+	if (p->pgbench && (!guest || p->garch->host_userland) && !p->cross) {
 		bool found = false;
 		char bin[PATH_MAX];
 		for (int v = 30; v >= 12 && !found; v--) {

@@ -176,7 +176,7 @@ static bool on_off(const char *var, const char *def)
  * order (docs/kernels.md).  The default, the plan's own time, keeps the
  * documents' timestamps right; a fixed ICOUNT_EPOCH replays a run exactly.
  */
-static void icount_epoch(struct plan *p)
+void plan_icount_epoch(struct plan *p)
 {
 	const char *e = var_get("ICOUNT_EPOCH");
 	struct tm tm;
@@ -246,7 +246,7 @@ static void guest_settings(struct plan *p, const char *top)
 		/* Debian's arm64 6.12 has one model, voluntary: the nearest to none
 		 * an arm64 baseline can have, and said so. */
 		const char *base_model = "none";
-		if (strcmp(p->arch, "amd64") != 0 && p->baseline.models.n &&
+		if (!p->garch->debian_none && p->baseline.models.n &&
 		    !list_has(&p->baseline.models, "none")) {
 			base_model = p->baseline.default_model;
 			plan_note("BASELINE=%s: Debian's %s build has no PREEMPT_NONE; the baseline "
@@ -300,7 +300,7 @@ static void guest_settings(struct plan *p, const char *top)
 		snprintf(p->accel, sizeof(p->accel), "icount");
 	kvm_host(p);
 	p->icount_shift = parse_count("ICOUNT_SHIFT", get_or("ICOUNT_SHIFT", "3"), 0, 10);
-	icount_epoch(p);
+	plan_icount_epoch(p);
 	p->boots = parse_count("BOOTS", get_or("BOOTS", "1"), 1, 16);
 	p->vcpus = p->host_cpus;
 	if (var_get("VCPUS")) {
@@ -421,15 +421,13 @@ void plan_settings(struct plan *p, const char *top)
 	 * explain a difference; a few seconds a model. */
 	bool models_compared = !host && p->models.n + p->baseline_models.n > 1;
 	p->costbench = on_off("COSTBENCH", models_compared || p->evidence ? "on" : "off");
-	/* RSEQ_SLICE_EXTENSION depends on GENERIC_ENTRY, which arm64 does not
-	 * select in 7.2: no arm64 kernel the lab boots has it (the arm64
-	 * 7.2-lab is built without it, kernels/fragments/arm64-lab.config).
-	 * An arm64 host's own kernel may be newer: bufbench checks it there. */
-	if (list_has(&p->locks, "rseq") && strcmp(p->arch, "arm64") == 0 &&
+	/* The architecture's guest kernels may lack the rseq slice extension
+	 * (arch.c says why).  A host's own kernel may be newer: bufbench
+	 * checks it there. */
+	if (list_has(&p->locks, "rseq") && p->garch->no_rseq_slice &&
 	    strcmp(p->kernel.source, "host") != 0)
-		plan_die("LOCKS=rseq: no arm64 guest kernel has the rseq slice extension (in 7.2 it "
-			 "needs GENERIC_ENTRY, which arm64 does not select); LOCKS without rseq "
-			 "on ARCH=arm64");
+		plan_die("LOCKS=rseq: no %s guest kernel has the rseq slice extension (%s); LOCKS "
+			 "without rseq on ARCH=%s", p->arch, p->garch->no_rseq_slice, p->arch);
 	/* The kernel takes 5..50 us (rseq_slice_ext_write() in kernel/rseq.c). */
 	const char *ext = var_get("SLICE_EXT_US");
 	p->slice_ext_us = ext && *ext ? parse_count("SLICE_EXT_US", ext, 5, 50) : 0;

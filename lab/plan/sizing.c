@@ -138,6 +138,21 @@ static void guest_pg_size(struct plan *p, long guest_mb)
 	}
 }
 
+/*
+ * The host's pgbench, unless PG_SCALE is given: pgbench_accounts about
+ * twice shared_buffers (15 MB a scale unit), so backends evict, which is
+ * what runs StrategyGetBuffer and its spinlock.
+ */
+static void host_pg_size(struct plan *p)
+{
+	if (p->pg_scale[0] || !p->pgbench)
+		return;
+	uint64_t kb = parse_size("PG_SHARED_BUFFERS", p->pg_shared_buffers) / 1024;
+	snprintf(p->pg_scale, sizeof(p->pg_scale), "%ld",
+		 (long)((2 * kb + (uint64_t)(PG_MB_PER_SCALE * 1024) - 1) /
+			(uint64_t)(PG_MB_PER_SCALE * 1024)));
+}
+
 void plan_sizing(struct plan *p, const char *bufbench)
 {
 	p->segment_bytes = 0;
@@ -153,8 +168,10 @@ void plan_sizing(struct plan *p, const char *bufbench)
 	p->hp2m = (long)((p->segment_bytes + (2u << 20) - 1) >> 21) + 4;
 	p->hp1g = (long)((p->segment_bytes + (1u << 30) - 1) >> 30);
 
-	if (strcmp(p->kernel.source, "host") == 0)
+	if (strcmp(p->kernel.source, "host") == 0) {
+		host_pg_size(p);
 		return;
+	}
 	/*
 	 * Guest RAM: the kernel and busybox, the segment twice (a 2 MB
 	 * reservation beside 4 KB cells' page cache), the relation's memfd,

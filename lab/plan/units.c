@@ -321,6 +321,10 @@ void plan_estimate(struct plan *p)
 		run += p->pg_duration_s;
 	}
 	run += p->pg_cold ? 3 : 0;	/* a server restart before each run */
+	p->est_cell_s = cell;
+	p->est_pg_setup_s = setup;
+	p->est_pg_run_s = run;
+	p->est_boot_s = host ? 0 : boot;
 	p->est_seconds = 0;
 	for (int i = 0; i < p->nunits; i++) {
 		const struct unit *u = &p->units[i];

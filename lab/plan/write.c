@@ -13,7 +13,9 @@
  *   pgbench ID HUGE_PAGES MODELS CLIENTS REPEAT    (comma lists)
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -225,6 +227,7 @@ static int write_json(const struct plan *p, const char *path)
 		if (!strcmp(u->kind, "guest") && !strcmp(p->accel, "icount"))
 			json_str(&j, "icount_epoch", u->icount_epoch);
 		json_list(&j, "models", &u->models);
+		boot_json(&j, p, u);
 		json_begin_array(&j, "cells");
 		for (size_t c = 0; c < u->ncells; c++)
 			json_cell(&j, &u->cells[c]);
@@ -296,7 +299,13 @@ static FILE *open_in(const char *dir, const char *name)
 	return f;
 }
 
-static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u)
+/*
+ * What the cell runner (guest/runner.sh) reads: everything it uses, so
+ * that nothing reaches it another way.  A guest's programs sit at fixed
+ * paths in its initramfs; the host's in the checkout (top).
+ */
+static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
+			    const char *top, const char *out)
 {
 	char builtins[512];
 	join(builtins, sizeof(builtins), &p->pg_builtins, " ");
@@ -315,11 +324,27 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u)
 	fprintf(f, "repro_min\t%s\n", p->repro_min ? "on" : "off");
 	fprintf(f, "costbench\t%s\n", p->costbench ? "on" : "off");
 	fprintf(f, "slice_ext_us\t%ld\n", p->slice_ext_us);
+	fprintf(f, "top\t%s\n", top);
+	if (!strcmp(u->kind, "host")) {
+		fprintf(f, "bufbench\t%s/build/bufbench\nrepro_min_bin\t%s/build/repro-min\n"
+			"costbench_bin\t%s/build/costbench\nperf_dir\t%s/perf\n", top, top, top, out);
+		return;
+	}
+	fprintf(f, "bufbench\t/bin/bufbench-static\nrepro_min_bin\t/bin/repro-min\n"
+		"costbench_bin\t/bin/costbench\n");
+	fprintf(f, "virt\t%s\nicount_shift\t%ld\n",
+		!strcmp(p->accel, "icount") ? "tcg-icount" : p->accel, p->icount_shift);
+	/* A kernel the catalog gives one model (no PREEMPT_DYNAMIC, no
+	 * debugfs file) runs that model: the runner is told which. */
+	if (u->kernel->models.n == 1)
+		fprintf(f, "static_model\t%s\n", u->kernel->models.item[0]);
 }
 
-int plan_write(const struct plan *p, const char *dir)
+int plan_write(const struct plan *p, const char *dir, const char *top_dir)
 {
-	char sub[4096], path[4200];
+	char sub[4096], path[4200], top[PATH_MAX], out[PATH_MAX];
+	if (!realpath(top_dir, top) || !realpath(dir, out))
+		plan_die("cannot resolve %s or %s: %s", top_dir, dir, strerror(errno));
 	snprintf(sub, sizeof(sub), "%s/plan", dir);
 	if (mkdir(sub, 0755) != 0 && errno != EEXIST)
 		plan_die("cannot create %s: %s", sub, strerror(errno));
@@ -342,6 +367,10 @@ int plan_write(const struct plan *p, const char *dir)
 	bool has_1g = list_has(&p->pages, "1g") || list_has(&p->pages, "try-1g");
 	bool has_2m = list_has(&p->pages, "2m") || list_has(&p->pages, "try-2m");
 	fprintf(f, "needs_1g\t%d\nneeds_2m\t%d\n", has_1g, has_2m);
+	/* The progress line's starting estimates (units.c), corrected by the
+	 * runner as cells finish. */
+	fprintf(f, "est_cell_s\t%ld\nest_pg_setup_s\t%ld\nest_pg_run_s\t%ld\nest_boot_s\t%ld\n",
+		p->est_cell_s, p->est_pg_setup_s, p->est_pg_run_s, p->est_boot_s);
 	if (!host) {
 		char pins[8192];
 		pin_format(p->vcpu_pin, (int)p->vcpus, pins, sizeof(pins));
@@ -350,6 +379,9 @@ int plan_write(const struct plan *p, const char *dir)
 			fprintf(f, "%s%d", v ? "," : "", p->vcpu_pin[v]);
 		fprintf(f, "\nguest_hugepages\t%s\nguest_hugepages_count\t%ld\n", p->guest_hugepages,
 			p->guest_hp_pages);
+		fprintf(f, "qemu\t%s\n", boot_emulator(p));
+		if (p->nprobe)
+			fprintf(f, "probe_timeout_s\t%ld\n", p->probe_timeout_s);
 	}
 	fclose(f);
 	if (!host) {
@@ -372,10 +404,11 @@ int plan_write(const struct plan *p, const char *dir)
 		fclose(c);
 		snprintf(name, sizeof(name), "%s.conf", u->id);
 		c = open_in(sub, name);
-		write_unit_conf(c, p, u);
+		write_unit_conf(c, p, u, top, out);
 		fclose(c);
 	}
 	fclose(f);
+	boot_write(p, sub);
 	return 0;
 }
 

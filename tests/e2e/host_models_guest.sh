@@ -109,8 +109,9 @@ cat "$tmp/base.cpio.gz" "$tmp/lab.cpio.gz" > "$tmp/boot.cpio.gz"
 # kernel, since the sequence is exact on one CPU.  What this test checks,
 # the switch and its restore, needs no second CPU.
 start=$(date +%s)
-"$top/scripts/qemu-boot.sh" "$K_IMAGE" "$tmp/boot.cpio.gz" "console=ttyS0 panic=-1 rdinit=/hb-init" \
-	icount 1 1024 "$tmp/console.log" "$tmp/chan.log" > "$tmp/qemu.log" 2>&1 &
+"$top/build/plan" --boot-argv ACCEL=icount VCPUS=1 MEM_MB=1024 PREEMPTLAB_GUEST_APPEND=rdinit=/hb-init > "$tmp/argv"
+"$top/scripts/qemu-boot.sh" "$tmp/argv" "$K_IMAGE" "$tmp/boot.cpio.gz" "$tmp/console.log" "$tmp/chan.log" \
+	> "$tmp/qemu.log" 2>&1 &
 qpid=$!
 i=0
 while kill -0 "$qpid" 2>/dev/null && [ $i -lt 420 ] && ! grep -q '^@@HB done' "$tmp/chan.log"; do

@@ -144,8 +144,9 @@ chmod 755 "$tmp/over/init"
 (cd "$tmp/over" && echo init | cpio -o -H newc --quiet -R 0:0) | gzip -1 > "$tmp/over.cpio.gz"
 cat "$tmp/base.cpio.gz" "$tmp/over.cpio.gz" > "$tmp/boot.cpio.gz"
 vcpus=$(nproc); [ "$vcpus" -gt 2 ] && vcpus=2
-"$top/scripts/qemu-boot.sh" "$K_IMAGE" "$tmp/boot.cpio.gz" "console=ttyS0 panic=-1" \
-	"${PREEMPTLAB_ACCEL:-tcg}" "$vcpus" 768 "$tmp/console.log" "$tmp/chan.log" > "$tmp/qemu.log" 2>&1 &
+"$top/build/plan" --boot-argv ACCEL="${PREEMPTLAB_ACCEL:-tcg}" VCPUS="$vcpus" MEM_MB=768 > "$tmp/argv"
+"$top/scripts/qemu-boot.sh" "$tmp/argv" "$K_IMAGE" "$tmp/boot.cpio.gz" "$tmp/console.log" "$tmp/chan.log" \
+	> "$tmp/qemu.log" 2>&1 &
 qpid=$!
 i=0
 while kill -0 "$qpid" 2>/dev/null && [ $i -lt 240 ]; do sleep 1; i=$((i + 1)); done

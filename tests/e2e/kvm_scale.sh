@@ -72,7 +72,7 @@ check "kvm_scale: the manifest says the boot was pinned and where the log is" \
 check "kvm_scale: and that guest RAM was the host's 2 MB pages" \
 	jqt "$run/manifest.json" '.units[0].guest_memory == "host huge pages of 2m (memfd hugetlb)"'
 check "kvm_scale: the QEMU command line had the hugetlb memfd backend" \
-	grep -q 'memory-backend-memfd.*hugetlb=on,hugetlbsize=2M' "$run/logs/"qemu-*.log
+	grep -qx 'memory-backend-memfd,id=ram,size=512M,hugetlb=on,hugetlbsize=2M,prealloc=on' "$run/logs/"qemu-*.argv
 check "kvm_scale: boot and first-result times are recorded" \
 	jqt "$run/manifest.json" '.boots[0].ready_s >= 0 and .boots[0].first_result_s > 0'
 check "kvm_scale: the host's 2 MB pool is as before ($hp0)" test "$(hp_total)" = "$hp0"

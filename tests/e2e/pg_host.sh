@@ -38,7 +38,7 @@ wait_progress() {
 run=$work/run
 dur=10
 "$top/scripts/pg-run.sh" --duration "$dur" --clients 4 --builtins select-only \
-	--shared-buffers 16M "$run" > "$work/run.log" 2>&1 &
+	--shared-buffers 16M --scale 3 "$run" > "$work/run.log" 2>&1 &
 pid=$!
 wait_progress "$run" || true
 server=$(pg_server_pids "$run")
@@ -86,7 +86,7 @@ check "pg_host: huge page pool as before ($hp0)" [ "$(hp_total)" = "$hp0" ]
 # 64 GB of shared_buffers cannot be reserved on this machine's memory.
 run=$work/hpon
 rc=0
-"$top/scripts/pg-run.sh" --huge-pages on --shared-buffers 64G --builtins select-only \
+"$top/scripts/pg-run.sh" --huge-pages on --shared-buffers 64G --scale 1 --builtins select-only \
 	--duration 1 "$run" > "$work/hpon.log" 2>&1 || rc=$?
 check "pg_host: huge_pages=on impossible: the cluster step fails (rc $rc)" [ "$rc" -ne 0 ]
 check "pg_host: ... with the lab's own error naming the fix" \
@@ -103,7 +103,7 @@ for how in TERM INT; do
 	run=$work/kill-$how
 	if [ "$how" = TERM ]; then
 		"$top/scripts/pg-run.sh" --duration 60 --clients 4 --builtins simple-update \
-			--shared-buffers 16M --huge-pages "$hp" "$run" > "$work/kill.log" 2>&1 &
+			--shared-buffers 16M --scale 3 --huge-pages "$hp" "$run" > "$work/kill.log" 2>&1 &
 		pid=$!
 	else
 		# Ctrl-C reaches the whole foreground group.  A background job of a
@@ -112,7 +112,7 @@ for how in TERM INT; do
 		# shellcheck disable=SC2016 # perl's own variables
 		setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
 			"$top/scripts/pg-run.sh" --duration 60 --clients 4 --builtins simple-update \
-			--shared-buffers 16M --huge-pages "$hp" "$run" > "$work/kill.log" 2>&1 &
+			--shared-buffers 16M --scale 3 --huge-pages "$hp" "$run" > "$work/kill.log" 2>&1 &
 		pid=$!
 	fi
 	if ! wait_progress "$run"; then
