@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "manifest/manifest.h"
 #include "vocab.h"
 
 static char *xstrdup(const char *s)
@@ -387,6 +388,24 @@ static void finish_cells(struct results *r)
 	}
 }
 
+/*
+ * dir/manifest.json when it is the one schema build/manifest writes;
+ * another (a run from before it) is read as no manifest, said once.
+ */
+static struct jr_val *manifest_load(const char *dir)
+{
+	char path[4096], msg[512];
+	snprintf(path, sizeof(path), "%s/manifest.json", dir);
+	struct jr_val *m = jr_parse_file(path, msg, sizeof(msg));
+	if (m && strcmp(jr_str(m, "schema", ""), MANIFEST_SCHEMA)) {
+		fprintf(stderr, "report: %s is not %s (an older run?): read without it\n", path,
+			MANIFEST_SCHEMA);
+		jr_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
 int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
@@ -394,9 +413,7 @@ int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 	if (load_dir(r, dir, NULL, err, errlen))
 		return -1;
 	finish_cells(r);
-	char path[4096], msg[512];
-	snprintf(path, sizeof(path), "%s/manifest.json", dir);
-	r->manifest = jr_parse_file(path, msg, sizeof(msg));
+	r->manifest = manifest_load(dir);
 	return 0;
 }
 
@@ -441,12 +458,11 @@ int results_load_many(struct results *r, char **dirs, size_t n, const char *out,
 	r->sources = calloc(n + 1, sizeof(*r->sources));
 	if (!r->sources)
 		exit(1);
-	char path[4096], msg[512];
+	char path[4096];
 	for (size_t i = 0; i < n; i++) {
 		struct source *s = &r->sources[r->nsources++];
 		s->dir = xstrdup(dirs[i]);
-		snprintf(path, sizeof(path), "%s/manifest.json", dirs[i]);
-		s->manifest = jr_parse_file(path, msg, sizeof(msg));
+		s->manifest = manifest_load(dirs[i]);
 		s->label = xstrdup(machine_of(s->manifest, dirs[i]));
 	}
 	/* One machine twice (two boots, two kernels): its runs keep apart by directory. */
