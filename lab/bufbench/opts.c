@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bufbench.h"
+#include "size.h"
 
 static const char usage[] =
 	"Usage: bufbench [options]\n"
@@ -117,21 +118,13 @@ static _Noreturn void bad_value(const char *opt, const char *arg, const char *wa
 
 static uint64_t parse_size(const char *opt, const char *s)
 {
-	char *end;
-	double v = strtod(s, &end);
-	uint64_t mult = 1;
-	switch (*end) {
-	case 'k': case 'K': mult = 1ull << 10; end++; break;
-	case 'm': case 'M': mult = 1ull << 20; end++; break;
-	case 'g': case 'G': mult = 1ull << 30; end++; break;
-	default: break;
-	}
-	if (end == s || *end || !isfinite(v) || v <= 0)
+	uint64_t bytes;
+	enum size_result r = size_parse(s, &bytes);
+	if (r == SIZE_TOO_LARGE)
+		bad_value(opt, s, "larger than 1 PiB");
+	if (r != SIZE_OK)
 		bad_value(opt, s, "expected a size such as 512M or 2G");
-	double bytes = v * (double)mult;
-	if (bytes > (double)(1ull << 50))
-		bad_value(opt, s, "larger than 1 PB");
-	return (uint64_t)bytes;
+	return bytes;
 }
 
 static long parse_long(const char *opt, const char *s, long min, long max)

@@ -36,15 +36,47 @@ int model_rank(const char *m)
 	return !strcmp(m, "rt") ? (int)vocab_models.n : (int)vocab_models.n + 1;
 }
 
+/* A vocabulary's rank; a name outside it after them all, by name. */
+static int vocab_cmp(const struct vocab *v, const char *a, const char *b)
+{
+	int ra = vocab_rank(v, a), rb = vocab_rank(v, b);
+	ra = ra < 0 ? (int)v->n : ra;
+	rb = rb < 0 ? (int)v->n : rb;
+	return ra != rb ? ra - rb : strcmp(a, b);
+}
+
+static int num_cmp(long a, long b)
+{
+	return (a > b) - (a < b);
+}
+
+int cell_order_cmp(const struct cell *a, const struct cell *b, const enum cell_key *keys)
+{
+	int c = 0;
+	for (; !c && *keys != CK_END; keys++) {
+		switch (*keys) {
+		case CK_END: break;
+		case CK_TOOL: c = strcmp(a->tool, b->tool); break;
+		case CK_WORKLOAD:
+			c = vocab_cmp(!strcmp(a->tool, "pgbench") ? &vocab_pg_builtins : &vocab_workloads,
+				      a->workload, b->workload);
+			break;
+		case CK_LOCK: c = vocab_cmp(&vocab_locks, a->lock, b->lock); break;
+		case CK_STRATEGY: c = vocab_cmp(&vocab_strategies, a->strategy, b->strategy); break;
+		case CK_PAGE_KB: c = num_cmp(a->page_kb, b->page_kb); break;
+		case CK_CLIENTS: c = num_cmp(a->clients, b->clients); break;
+		case CK_KERNEL: c = strverscmp(a->kernel_label, b->kernel_label); break;
+		case CK_MODEL: c = model_rank(a->model) - model_rank(b->model); break;
+		case CK_RELEASE: c = strverscmp(a->kernel_release, b->kernel_release); break;
+		}
+	}
+	return c;
+}
+
 int variant_cmp(const struct cell *a, const struct cell *b)
 {
-	int c = strverscmp(a->kernel_label, b->kernel_label);
-	if (c)
-		return c;
-	c = model_rank(a->model) - model_rank(b->model);
-	if (c)
-		return c;
-	return strverscmp(a->kernel_release, b->kernel_release);
+	static const enum cell_key variant[] = { CK_KERNEL, CK_MODEL, CK_RELEASE, CK_END };
+	return cell_order_cmp(a, b, variant);
 }
 
 const char *page_name(long kb, char *buf, size_t len)
@@ -60,21 +92,11 @@ const char *page_name(long kb, char *buf, size_t len)
 
 static int cell_cmp(const void *pa, const void *pb)
 {
-	const struct cell *a = pa, *b = pb;
-	int c = strcmp(a->tool, b->tool);
-	if (!c)
-		c = strcmp(a->workload, b->workload);
-	if (!c)
-		c = strcmp(a->lock, b->lock);
-	if (!c)
-		c = strcmp(a->strategy, b->strategy);
-	if (!c)
-		c = (a->page_kb > b->page_kb) - (a->page_kb < b->page_kb);
-	if (!c)
-		c = (a->clients > b->clients) - (a->clients < b->clients);
-	if (!c)
-		c = variant_cmp(a, b);
-	return c;
+	static const enum cell_key order[] = {
+		CK_TOOL, CK_WORKLOAD, CK_LOCK, CK_STRATEGY, CK_PAGE_KB, CK_CLIENTS,
+		CK_KERNEL, CK_MODEL, CK_RELEASE, CK_END,
+	};
+	return cell_order_cmp(pa, pb, order);
 }
 
 static int same_cell(const struct cell *a, const struct cell *b)

@@ -191,20 +191,15 @@ static int cmp_rows(const struct cell *a, const struct cell *b, const char *base
 	int bb = base_label && !strcmp(b->kernel_label, base_label);
 	if (ab != bb)
 		return bb - ab;
-	int c = strverscmp(a->kernel_label, b->kernel_label);
+	/* Kernel, then the page policy asked (the summary's column), then
+	 * the cell order's fields. */
+	static const enum cell_key kernel[] = { CK_KERNEL, CK_END };
+	static const enum cell_key rest[] = { CK_WORKLOAD, CK_LOCK, CK_STRATEGY, CK_CLIENTS, CK_MODEL,
+					      CK_END };
+	int c = cell_order_cmp(a, b, kernel);
 	if (!c)
 		c = page_rank(pages_of(a)) - page_rank(pages_of(b));
-	if (!c)
-		c = strcmp(a->workload, b->workload);
-	if (!c)
-		c = strcmp(a->lock, b->lock);
-	if (!c)
-		c = strcmp(a->strategy, b->strategy);
-	if (!c)
-		c = (a->clients > b->clients) - (a->clients < b->clients);
-	if (!c)
-		c = model_rank(a->model) - model_rank(b->model);
-	return c;
+	return c ? c : cell_order_cmp(a, b, rest);
 }
 
 static const char *sort_base;
