@@ -58,7 +58,6 @@ static const char usage[] =
 	"                       kernel's trace: T_tail only (the phases' t_tail)\n"
 	"  --trace-dump PREFIX  with --trace-holds: also keep the raw trace and the hold\n"
 	"                       records as PREFIX.trace and PREFIX.holds\n"
-	"  --stuck-limit N      backoff sleeps before 'stuck spinlock' (default 1000)\n"
 	"  --segment-size       print the shared segment's size in bytes and exit\n"
 	"                       (what a huge page reservation must cover)\n"
 	"  --help               this text\n"
@@ -173,7 +172,7 @@ const char *workload_name(enum workload w)
 void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
-	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR, O_STUCK,
+	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR,
 	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_HOLDREC, O_TRACEDUMP, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
@@ -190,7 +189,6 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "seed", required_argument, 0, O_SEED },
 		{ "json", required_argument, 0, O_JSON },
 		{ "no-instrument", no_argument, 0, O_NOINSTR },
-		{ "stuck-limit", required_argument, 0, O_STUCK },
 		{ "segment-size", no_argument, 0, O_SEGSIZE },
 		{ "hold-events", optional_argument, 0, O_HOLDEV },
 		{ "trace-holds", optional_argument, 0, O_TRACEHOLDS },
@@ -215,7 +213,6 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 	snprintf(o->numa, sizeof(o->numa), "none");
 	o->seed = 1;
 	o->instrument = true;
-	o->stuck_limit = 1000;
 	o->freelist_stride = 1;
 	o->lock_timeout_ms = 250;
 
@@ -259,7 +256,6 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_SEED: o->seed = (uint64_t)parse_long("--seed", a, 0, 1L << 62); break;
 		case O_JSON: o->json = a; break;
 		case O_NOINSTR: o->instrument = false; break;
-		case O_STUCK: o->stuck_limit = (int)parse_long("--stuck-limit", a, 1, 1000000); break;
 		case O_SEGSIZE: o->print_segment_size = true; break;
 		case O_HOLDEV:
 			o->hold_events = HOLD_EVENTS_WINDOW;

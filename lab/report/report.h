@@ -58,8 +58,6 @@ void write_sources_md(FILE *f, const struct results *r);
 
 /* Charts (charts.c): writes the SVGs into RUN and records them in rp. */
 void write_charts(struct report *rp);
-/* An axis maximum at or above v: 1, 2 or 5 times a power of ten (charts.c). */
-double nice_max(double v);
 /* Each cell against its baseline, per metric (comparison.c); first. */
 void write_comparison_charts(struct report *rp);
 /* tps over time per cell, the fill marked (timeline.c). */
