@@ -31,17 +31,14 @@ UNIT_TESTS :=
 # Unset unless given: the planner owns the defaults (KERNEL host, HUGEPAGES
 # compare), and a scenario's (SCENARIO=mitigations: KERNEL 7.2-lab where
 # built, HUGEPAGES off) apply only to what nobody set, make included.
-# Exactly the planner's variables (build/plan --variables; make_vars.sh
-# fails when the two differ), and PG_HUGEPAGES, PG_HUGE_PAGES' old name:
-# make fleet forwards only these, and a shorter copy once dropped 18 of
-# them (SCENARIO, EVIDENCE, ARCH...) on every host without a word.
-BENCH_VARS = SCENARIO KERNEL HUGEPAGES BASELINE BASELINE_MODELS MODELS MODEL_SWITCH PAGES \
-	CLIENTS LOCKS STRATEGY MITIGATIONS DURATION WARMUP REPEAT POOL RELATION WORKLOAD FREELIST_STRIDE \
-	STEADY HOLD_EVENTS REPRO_MIN COSTBENCH EVIDENCE CONTROLS SLICE_EXT_US BUFBENCH_ARGS PGBENCH PG_HUGE_PAGES \
-	PG_SHARED_BUFFERS PG_BUILTINS PG_SCALE PG_REPEAT PG_DURATION PG_FILLFACTOR PG_COLD \
-	PG_BUFFERCACHE PROFILE PROFILE_FREQ PROFILE_CALLGRAPH VCPUS MEM_MB ACCEL ICOUNT_SHIFT \
-	PIN_VCPUS GUEST_HUGEPAGES HOST_TOPOLOGY ICOUNT_EPOCH BOOTS ARCH FORCE \
-	PG_HUGEPAGES
+# The planner's variables, read from the vocabulary itself
+# (lab/common/bench_vars.c, which build/plan --variables prints), and
+# PG_HUGEPAGES, PG_HUGE_PAGES' old name: make exports these and make fleet
+# forwards them.  A hand-kept copy once dropped 18 of them (SCENARIO,
+# EVIDENCE, ARCH...) on every host without a word; make_vars.sh checks
+# that this list and the planner's agree and that make fleet forwards each.
+BENCH_VARS := $(shell sed -n '/^const char \*const bench_vars\[\]/,/NULL/p' lab/common/bench_vars.c | \
+	grep -o '"[A-Z][A-Z0-9_]*"' | tr -d '"') PG_HUGEPAGES
 # Export only what is set: `export X` of an unset X hands the scripts an
 # empty X, which they would read as "set to nothing" (BASELINE= means none).
 $(foreach v,$(BENCH_VARS),$(if $(filter undefined,$(origin $(v))),,$(eval export $(v))))
@@ -66,6 +63,7 @@ configure-if-needed: config.mk
 
 include mk/buffer_pool.mk
 include mk/plan.mk
+include mk/manifest.mk
 include mk/evidence.mk
 include mk/repro.mk
 -include mk/kernel.mk

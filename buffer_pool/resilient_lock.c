@@ -23,11 +23,6 @@ void resilient_set_timeout_ns(uint64_t ns)
 	timeout_ns = ns;
 }
 
-uint64_t resilient_timeout_ns(void)
-{
-	return timeout_ns;
-}
-
 void held_push(const void *lock)
 {
 	if (held.n < HELD_MAX)

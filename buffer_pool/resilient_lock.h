@@ -31,7 +31,6 @@
 enum resilient_result { RES_ACQUIRED, RES_AA, RES_TIMEOUT };
 
 void resilient_set_timeout_ns(uint64_t ns);
-uint64_t resilient_timeout_ns(void);
 
 /* The held-lock table (LIFO). */
 void held_push(const void *lock);

@@ -1,7 +1,7 @@
 # Kernels and QEMU guests (issue 3).  `make kernel KERNEL=X` resolves X
 # through kernels/ (fetching the image into kernels/cache/ when needed) and
 # prints the image path; `make initramfs` builds the guest's initramfs alone
-# (scripts/bench-kernel.sh builds its own per bench).
+# (make bench builds its own: scripts/bench.sh).
 
 .PHONY: kernel initramfs
 

@@ -1,7 +1,8 @@
 # build/plan: the planner (lab/plan/), the one place a bench's matrix,
 # defaults, validation and sizing are decided.
 
-PLAN_OBJS = $(patsubst %.c,$(B)/%.o,$(wildcard lab/plan/*.c)) $(B)/lab/common/json.o $(B)/lab/common/bench_vars.o
+PLAN_OBJS = $(patsubst %.c,$(B)/%.o,$(wildcard lab/plan/*.c)) $(B)/lab/common/json.o $(B)/lab/common/bench_vars.o \
+	$(B)/lab/common/size.o
 
 $(B)/plan: $(PLAN_OBJS) $(B)/libbufferpool.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -10,7 +11,7 @@ ALL_TARGETS += $(B)/plan
 
 # The scenarios' scaling arithmetic, tested without a machine of each size.
 $(B)/tests/test_plan_seed: $(B)/tests/unit/test_plan_seed.o $(B)/lab/plan/scenario.o \
-		$(B)/lab/plan/vars.o $(B)/lab/common/bench_vars.o $(B)/libbufferpool.a
+		$(B)/lab/plan/vars.o $(B)/lab/common/bench_vars.o $(B)/lab/common/size.o $(B)/libbufferpool.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 ALL_TARGETS += $(B)/tests/test_plan_seed
@@ -20,3 +21,10 @@ $(B)/tests/test_plan_pin: $(B)/tests/unit/test_plan_pin.o $(B)/lab/plan/pinning.
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 ALL_TARGETS += $(B)/tests/test_plan_pin
+
+# The one size parser (lab/common/size.c) of the planner, bufbench and pgsample.
+$(B)/tests/test_size: $(B)/tests/unit/test_size.o $(B)/lab/common/size.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+ALL_TARGETS += $(B)/tests/test_size

@@ -98,12 +98,12 @@ fi
 configs=$tmp/configs.txt
 : > "$configs"
 if [ -f "$st/bench-manifest.json" ]; then
-	jq -r '.. | objects | .config? // empty | strings' "$st/bench-manifest.json" >> "$configs" 2>/dev/null || true
+	"$top/build/jget" -a config "$st/bench-manifest.json" >> "$configs" 2>/dev/null || true
 fi
 # A release is a document's word: one that is not a plain file name (a
 # path, a glob) names no config of this host.
-jq -r 'select(.provenance.kernel_label == "host") | .provenance.kernel_release' "$st"/runs/*.json 2>/dev/null |
-	sort -u | while IFS= read -r rel; do
+"$top/build/jget" provenance.kernel_label,provenance.kernel_release "$st"/runs/*.json 2>/dev/null |
+	awk -F '\t' '$1 == "host" { print $2 }' | sort -u | while IFS= read -r rel; do
 	case $rel in '' | .* | *[!A-Za-z0-9._+~-]*) continue ;; esac
 	if [ -f "/boot/config-$rel" ]; then echo "/boot/config-$rel" >> "$configs"; fi
 done
@@ -128,7 +128,7 @@ rmdir "$st/kernel-configs" 2>/dev/null || true
 # guest, so nothing of them goes in unchecked: build/report quotes every
 # value of the make line for sh, and the revision must look like one.
 cmd=$("$top/build/report" --reproduce-command "$dir")
-rev=$(jq -r '.provenance.lab_revision // empty' "$st"/runs/*.json | sort -u | head -n 1)
+rev=$("$top/build/jget" provenance.lab_revision "$st"/runs/*.json | sed '/^$/d' | sort -u | head -n 1)
 case $rev in
 *[!A-Za-z0-9._+-]*)
 	note "the documents' lab_revision is not a git revision (characters outside [A-Za-z0-9._+-]); reproduce.sh says unknown"
@@ -166,7 +166,7 @@ fi
 # the same kernel.
 cp "$top/repro/repro-min.c" "$st/"
 if ! ls "$st"/logs/repro-min-*.txt >/dev/null 2>&1; then
-	if jq -r '.provenance.kernel_release' "$st"/runs/*.json 2>/dev/null | grep -qxF "$(uname -r)" &&
+	if "$top/build/jget" provenance.kernel_release "$st"/runs/*.json 2>/dev/null | grep -qxF "$(uname -r)" &&
 		[ -x "$top/build/repro-min" ]; then
 		mkdir -p "$st/logs"
 		"$here/repro-min.sh" > "$st/logs/repro-min-host-now.txt" 2>&1 ||

@@ -28,8 +28,14 @@ base_initrd=${2:-}
 plan=$rundir/plan
 top=$(dirname "$here")
 [ -f "$plan/bench.conf" ] || die "no plan in $rundir (build/plan --out $rundir writes one)"
-command -v jq >/dev/null || die "jq is needed for the manifest; apt-get install jq"
+{ [ -x "$top/build/manifest" ] && [ -x "$top/build/jget" ]; } || die "build/manifest and build/jget are missing: make build-all"
 mkdir -p "$rundir/runs" "$rundir/logs" "$rundir/perf"
+# What this loop saw, as plain facts; build/manifest composes manifest.json
+# from them and the plan (docs/json.md).
+outcomes=$rundir/logs/outcomes.tsv
+: > "$outcomes"
+# outcome RECORD ID KEY VALUE: one fact (run -, unit UID, boot TAG, cell ID).
+outcome() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$(printf '%s' "$4" | tr '\t\n' '  ')" >> "$outcomes"; }
 # A run from a tree with uncommitted changes keeps them (logs/lab-dirty.patch).
 lab_record_source "$top" "$rundir/logs"
 TAB=$(printf '\t')
@@ -91,6 +97,7 @@ boots_left=0; [ "$is_host" = 1 ] || boots_left=$(wc -l < "$plan/units.tsv")
 cell_est=$(bconf est_cell_s) pg_run_est=$(bconf est_pg_run_s) pg_setup_est=$(bconf est_pg_setup_s) boot_est=$(bconf est_boot_s)
 cell_secs=0 cells_timed=0 bb_started=0 pg_started=0 pg_runs_started=0 n=0
 started_at=$(date +%s)
+outcome run - started "$started_at"
 left_est() {
 	if [ "$cells_timed" -gt 0 ]; then per=$((cell_secs / cells_timed)); else per=$cell_est; fi
 	bl=$((total_bb - bb_started)); [ "$bl" -ge 0 ] || bl=0
@@ -116,16 +123,25 @@ cell_ended() {
 
 # --- settling cells ------------------------------------------------------
 failed_cells=0 pg_passed=0
+# settle_cell ID STATUS REASON LOG: a cell without a result, for people
+# (logs/STATUS-ID.txt) and for the manifest.
+settle_cell() {
+	printf '%s\n' "$3" > "$rundir/logs/$2-$1.txt"
+	[ -z "$4" ] || printf 'log: %s\n' "$4" >> "$rundir/logs/$2-$1.txt"
+	outcome cell "$1" status "$2"
+	outcome cell "$1" reason "$3"
+	outcome cell "$1" log "$4"
+}
 # fail_cell ID REASON LOG: a cell without a result.  A page size asked
 # "where it can be had" (the plan marks it optional) is unavailable, not
 # failed.
 fail_cell() {
 	if [ "$(field "$1" 1 "$cells")" = bufbench ] && [ "$(field "$1" 5 "$cells")" = 1 ]; then
-		printf '%s\nlog: %s\n' "$2" "$3" > "$rundir/logs/unavailable-$1.txt"
+		settle_cell "$1" unavailable "$2" "$3"
 		note "cell $1: unavailable here ($2)"
 		return 0
 	fi
-	printf '%s\nlog: %s\n' "$2" "$3" > "$rundir/logs/failed-$1.txt"
+	settle_cell "$1" failed "$2" "$3"
 	note "cell $1 failed: $2 (log: $3)"
 	failed_cells=$((failed_cells + 1))
 }
@@ -147,7 +163,7 @@ host_reserve() {
 			die "$p: $why; or ask for fewer page sizes (PAGES=, HUGEPAGES=off)"
 		fi
 		awk -F "$TAB" -v p="$p" '$1 == "bufbench" && $4 == p { print $2 }' "$1" | while read -r id; do
-			printf '%s\n' "$why" > "$rundir/logs/unavailable-$id.txt"
+			settle_cell "$id" unavailable "$why" ""
 		done
 		note "$p: skipped: $why"
 		awk -F "$TAB" -v p="$p" '!($1 == "bufbench" && $4 == p)' "$1" > "$1.new" && mv "$1.new" "$1"
@@ -155,8 +171,6 @@ host_reserve() {
 }
 
 # --- one unit ---------------------------------------------------------------
-: > "$work/boots.jsonl"
-: > "$work/kernels.jsonl"
 accel=none
 # run_unit ID KIND ROLE BOOT_MODEL
 run_unit() {
@@ -274,7 +288,8 @@ run_unit() {
 			grep '^ok pgbench-' "$work/events" | while read -r _ id; do
 				grep -qx "$id" "$work/seen" && continue
 				echo "$id" >> "$work/seen"
-				note "  pgbench result $id: $(jq -r '"tps \(.results.tps), SpinDelay samples \(.sampler.spindelay_samples) of \(.sampler.samples)"' "$rundir/runs/$id.json" 2>/dev/null)"
+				"$top/build/jget" results.tps,sampler.spindelay_samples,sampler.samples "$rundir/runs/$id.json" 2>/dev/null |
+					while IFS=$TAB read -r tps sd ns; do note "  pgbench result $id: tps $tps, SpinDelay samples $sd of $ns"; done
 			done
 			if grep -q '^done$' "$work/events"; then
 				[ -n "$end" ] || cell_ended "$now"
@@ -298,13 +313,12 @@ run_unit() {
 		# last read of the channel: that is a finished unit.
 		if [ "$end" = crashed ] && grep -q '^done$' "$work/events"; then end="done"; fi
 		wall=$(( $(date +%s) - t0 ))
-		jq -cn --arg unit "$uid" --arg lbl "$K_LABEL" --argjson attempt "$attempt" --arg fin "$end" \
-			--argjson wall "$wall" --arg ready "$ready_s" --arg first "$first_s" \
-			--arg con "${con#"$rundir"/}" --arg chan "logs/channel-$tag.log" --argjson pinned "$pinned" --arg tag "$tag" \
-			'{unit:$unit, label:$lbl, boot:$attempt, end:$fin, wall_s:$wall,
-			  ready_s:($ready|tonumber? // null), first_result_s:($first|tonumber? // null),
-			  console:$con, channel:$chan, vcpus_pinned:$pinned,
-			  pin_log:(if $pinned == null then null else "logs/pin-\($tag).txt" end)}' >> "$work/boots.jsonl"
+		for kv in "unit=$uid" "label=$K_LABEL" "boot=$attempt" "end=$end" "wall_s=$wall" \
+			"ready_s=$ready_s" "first_result_s=$first_s" "console=${con#"$rundir"/}" \
+			"channel=logs/channel-$tag.log" "vcpus_pinned=${pinned#null}"; do
+			outcome boot "$tag" "${kv%%=*}" "${kv#*=}"
+		done
+		[ "$pinned" = null ] || outcome boot "$tag" pin_log "logs/pin-$tag.txt"
 		note "$uid attempt $attempt: $end after $(fmt_s "$wall") (runner answered after ${ready_s:-never}s, first result after ${first_s:-never}s)"
 
 		# An oops while booting (multi-threaded TCG races the kernel patching
@@ -328,7 +342,9 @@ run_unit() {
 				continue
 			fi
 			[ -f "$rundir/runs/$id.json" ] && continue
-			if grep -q "^pass $id " "$work/events"; then pg_passed=$((pg_passed + 1)); continue; fi
+			if grep -q "^pass $id " "$work/events"; then
+				pg_passed=$((pg_passed + 1)); outcome cell "$id" status passed; continue
+			fi
 			why=$(sed -n "s/^fail $id //p" "$work/events" | head -n1)
 			if [ -n "$why" ]; then fail_cell "$id" "$why" "${con#"$rundir"/}"; continue; fi
 			if [ "$id" = "$cur" ]; then
@@ -356,18 +372,13 @@ run_unit() {
 	while IFS= read -r line; do
 		[ "$interrupted" = 1 ] || fail_cell "$(echo "$line" | cut -f2)" "not run: the unit kept failing" "logs/"
 	done < "$work/todo"
-	jq -cn --arg unit "$uid" --arg kind "$kind" --arg role "$role" --arg lbl "$K_LABEL" \
-		--arg version "${K_VERSION:-}" --arg package "${K_PACKAGE:-}" \
-		--arg pkgver "${K_PKGVERSION:-}" --arg suite "${K_SUITE:-}" --arg image "${K_IMAGE:-}" \
-		--arg sha "${K_SHA256:-}" --arg config "${K_CONFIG:-}" --arg release "${K_RELEASE:-}" \
-		--arg models "$(awk -F "$TAB" '$1 == "bufbench" { print $3 }' "$plan/$uid.cells" | sort -u | tr '\n' ' ')" \
-		--arg accel "$accel" --arg cmdline "$cmdline" --arg bm "$boot_model" --arg ghp "${guest_hp:-off}" \
-		--arg arch "$(if [ "$kind" = host ]; then uname -m; elif [ "$garch" = arm64 ]; then echo aarch64; else echo x86_64; fi)" \
-		'{unit:$unit, kind:$kind, role:$role, label:$lbl, arch:$arch, version:$version, package:$package,
-		  package_version:$pkgver, suite:$suite, image:$image, image_sha256:$sha, config:$config,
-		  release:$release, models:($models|split(" ")|map(select(. != ""))), boot_model:$bm,
-		  accel:$accel, emulated:($accel != "kvm"), cmdline:$cmdline,
-		  guest_memory:(if $kind == "host" then null elif $ghp == "off" then "host memory" else "host huge pages of \($ghp) (memfd hugetlb)" end)}' >> "$work/kernels.jsonl"
+	for kv in "label=$K_LABEL" "version=${K_VERSION:-}" "package=${K_PACKAGE:-}" \
+		"package_version=${K_PKGVERSION:-}" "suite=${K_SUITE:-}" "image=${K_IMAGE:-}" \
+		"image_sha256=${K_SHA256:-}" "config=${K_CONFIG:-}" "release=${K_RELEASE:-}" \
+		"accel=$accel" "cmdline=$cmdline" "guest_hugepages=${guest_hp:-off}" \
+		"arch=$(if [ "$kind" = host ]; then uname -m; elif [ "$garch" = arm64 ]; then echo aarch64; else echo x86_64; fi)"; do
+		outcome unit "$uid" "${kv%%=*}" "${kv#*=}"
+	done
 }
 
 # --- every unit ---------------------------------------------------------------
@@ -390,35 +401,13 @@ hp_restore_all
 # --- the manifest: the plan, and what came of it ---------------------------
 finished=$(find "$rundir/runs" -name 'bufbench-*.json' | wc -l)
 pg_docs=$(find "$rundir/runs" -name 'pgbench-*.json' | wc -l)
-unavailable=$(find "$rundir/logs" -name 'unavailable-*.txt' | wc -l)
-profiles=$(find "$rundir/perf" -name '*.perf.txt' -o -name '*.folded' | wc -l)
-qemu=""
-[ "$is_host" = 1 ] || qemu=$("$qemu_bin" --version | head -n1)
-jq -n --slurpfile plan "$rundir/plan.json" --slurpfile units "$work/kernels.jsonl" \
-	--slurpfile boots "$work/boots.jsonl" --arg qemu "$qemu" \
-	--arg release "$(uname -r)" --arg uname "$(uname -a)" --argjson cpus "$(nproc)" \
-	--arg hostname "$(uname -n)" --arg mb "$host_model_before" --arg ma "$host_model_after" \
-	--arg rev "$(lab_revision "$top")" \
-	--argjson total "$total" --argjson ok "$((finished + pg_passed))" --argjson failed "$failed_cells" \
-	--argjson unavailable "$unavailable" --argjson docs "$pg_docs" --argjson nprof "$profiles" \
-	--argjson interrupted "$interrupted" --argjson started "$started_at" --argjson ended "$(date +%s)" \
-	'$plan[0] as $p | $p.settings as $s |
-	 {command: $p.command, kernel: $s.kernel.asked, lab_revision: $rev,
-	  host: {release: $release, uname: $uname, cpus: $cpus, hostname: $hostname,
-	         preempt_before: (if $mb == "" then null else $mb end),
-	         preempt_after: (if $ma == "" then null else $ma end)}, qemu: $qemu,
-	  matrix: {models: $s.models, pages: $s.pages, clients: $s.clients, locks: $s.locks,
-	           strategy: $s.strategies, mitigations: ($s.mitigations // []),
-	           workload: $s.workload, pool: $s.pool,
-	           relation: $s.relation, duration: $s.duration_s, warmup: $s.warmup_s,
-	           repeat: $s.repeat, bufbench_args: ($s.bufbench_args | join(" "))},
-	  profile: ($s.profile + {where: (if $s.kernel.source == "host" then "host" else "guest" end),
-	            event: (if $s.kernel.source == "host" then "perf default (cycles, or cpu-clock without a PMU)" else "cpu-clock" end),
-	            profiles: $nprof}),
-	  plan: $p, units: $units, boots: $boots,
-	  cells: {total: $total, ok: $ok, failed: $failed, unavailable: $unavailable,
-	          pgbench_documents: $docs},
-	  wall_s: ($ended - $started), interrupted: ($interrupted == 1)}' > "$work/manifest.json"
+[ "$is_host" = 1 ] || outcome run - qemu "$("$qemu_bin" --version | head -n1)"
+for kv in "lab_revision=$(lab_revision "$top")" "preempt_before=$host_model_before" \
+	"preempt_after=$host_model_after" "interrupted=$interrupted" "stopped_by=$stopped_by" \
+	"ended=$(date +%s)"; do
+	outcome run - "${kv%%=*}" "${kv#*=}"
+done
+"$top/build/manifest" "$rundir" > "$work/manifest.json"
 mv "$work/manifest.json" "$rundir/manifest.json"
 
 [ "$interrupted" = 1 ] && { note "interrupted: kept the $((finished + pg_docs)) finished runs in $rundir"; exit 130; }

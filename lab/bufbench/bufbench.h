@@ -33,7 +33,6 @@ struct bench_opts {
 	uint64_t seed;
 	const char *json;
 	bool instrument;
-	int stuck_limit;
 	bool print_segment_size;
 	enum hold_events_mode hold_events;
 	uint32_t trace_holds;	/* hold records per client; 0 off */

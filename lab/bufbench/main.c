@@ -304,7 +304,6 @@ int main(int argc, char **argv)
 		.strategy = o.strategy,
 		.strategy_parts = o.strategy_parts,
 		.lock = o.lock,
-		.stuck_limit = o.stuck_limit,
 		.freelist_stride = o.freelist_stride,
 		.touch_before_lock = o.mitigation.kind == MIT_TOUCH,
 	};

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bufbench.h"
+#include "size.h"
 
 static const char usage[] =
 	"Usage: bufbench [options]\n"
@@ -66,7 +67,6 @@ static const char usage[] =
 	"                       tracepoint where the kernel has it\n"
 	"  --trace-dump PREFIX  with --trace-holds: also keep the raw trace and the hold\n"
 	"                       records as PREFIX.trace and PREFIX.holds\n"
-	"  --stuck-limit N      backoff sleeps before 'stuck spinlock' (default 1000)\n"
 	"  --segment-size       print the shared segment's size in bytes and exit\n"
 	"                       (what a huge page reservation must cover)\n"
 	"  --help               this text\n"
@@ -127,21 +127,13 @@ static _Noreturn void bad_value(const char *opt, const char *arg, const char *wa
 
 static uint64_t parse_size(const char *opt, const char *s)
 {
-	char *end;
-	double v = strtod(s, &end);
-	uint64_t mult = 1;
-	switch (*end) {
-	case 'k': case 'K': mult = 1ull << 10; end++; break;
-	case 'm': case 'M': mult = 1ull << 20; end++; break;
-	case 'g': case 'G': mult = 1ull << 30; end++; break;
-	default: break;
-	}
-	if (end == s || *end || !isfinite(v) || v <= 0)
+	uint64_t bytes;
+	enum size_result r = size_parse(s, &bytes);
+	if (r == SIZE_TOO_LARGE)
+		bad_value(opt, s, "larger than 1 PiB");
+	if (r != SIZE_OK)
 		bad_value(opt, s, "expected a size such as 512M or 2G");
-	double bytes = v * (double)mult;
-	if (bytes > (double)(1ull << 50))
-		bad_value(opt, s, "larger than 1 PB");
-	return (uint64_t)bytes;
+	return bytes;
 }
 
 static long parse_long(const char *opt, const char *s, long min, long max)
@@ -242,7 +234,7 @@ const char *workload_name(enum workload w)
 void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
-	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR, O_STUCK,
+	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR,
 	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_HOLDREC, O_TRACEDUMP, O_FAULTEV, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_MITIGATION, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
@@ -259,7 +251,6 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "seed", required_argument, 0, O_SEED },
 		{ "json", required_argument, 0, O_JSON },
 		{ "no-instrument", no_argument, 0, O_NOINSTR },
-		{ "stuck-limit", required_argument, 0, O_STUCK },
 		{ "segment-size", no_argument, 0, O_SEGSIZE },
 		{ "hold-events", optional_argument, 0, O_HOLDEV },
 		{ "trace-holds", optional_argument, 0, O_TRACEHOLDS },
@@ -286,7 +277,6 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 	snprintf(o->numa, sizeof(o->numa), "none");
 	o->seed = 1;
 	o->instrument = true;
-	o->stuck_limit = 1000;
 	o->freelist_stride = 1;
 	o->lock_timeout_ms = 250;
 
@@ -334,7 +324,6 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_SEED: o->seed = (uint64_t)parse_long("--seed", a, 0, 1L << 62); break;
 		case O_JSON: o->json = a; break;
 		case O_NOINSTR: o->instrument = false; break;
-		case O_STUCK: o->stuck_limit = (int)parse_long("--stuck-limit", a, 1, 1000000); break;
 		case O_SEGSIZE: o->print_segment_size = true; break;
 		case O_HOLDEV:
 			o->hold_events = HOLD_EVENTS_WINDOW;

@@ -29,6 +29,7 @@
 #include "pgsample_sampler.h"
 #include "pgsample_tally.h"
 #include "provenance.h"
+#include "size.h"
 
 struct opts {
 	const char *host, *port, *user, *dbname;
@@ -164,22 +165,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* "16MB", "128kB", "1GB" (SHOW's units) to KiB; -1 when unknown. */
+/* "16MB", "128kB", "1GB" (SHOW's units) to KiB; -1 when unknown (SHOW
+ * always names a unit for a memory setting: a bare number is not one). */
 static long pg_size_kb(const char *s)
 {
-	char unit[8] = "";
-	long v;
-	if (sscanf(s, "%ld%7s", &v, unit) < 1)
+	uint64_t bytes;
+	size_t n = strlen(s);
+	if (!n || s[n - 1] != 'B' || size_parse(s, &bytes) != SIZE_OK)
 		return -1;
-	if (strcmp(unit, "kB") == 0)
-		return v;
-	if (strcmp(unit, "MB") == 0)
-		return v * 1024;
-	if (strcmp(unit, "GB") == 0)
-		return v * 1024 * 1024;
-	if (strcmp(unit, "TB") == 0)
-		return v * 1024 * 1024 * 1024;
-	return -1;
+	return (long)(bytes / 1024);
 }
 
 static void make_name(struct run *r)

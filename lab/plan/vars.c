@@ -16,6 +16,7 @@
 
 #include "bench_vars.h"
 #include "plan.h"
+#include "size.h"
 
 #define MAX_ARGS 64
 static char *arg_name[MAX_ARGS], *arg_val[MAX_ARGS];
@@ -169,27 +170,13 @@ long parse_count(const char *var, const char *s, long min, long max)
 
 uint64_t parse_size(const char *var, const char *s)
 {
-	char *end;
-	/* Decimal digits and one '.' before the unit: strtod also reads
-	 * blanks, '+', hex floats (0x1p30), exponents, inf and nan. */
-	size_t digits = strspn(s, "0123456789."), dots = 0;
-	for (size_t i = 0; i < digits; i++)
-		dots += s[i] == '.';
-	if (!isdigit((unsigned char)*s) || dots > 1)
+	uint64_t bytes;
+	enum size_result r = size_parse(s, &bytes);
+	if (r == SIZE_TOO_LARGE)
+		plan_die("%s=%s: expected a size such as 128M or 2G, at most 1 PiB", var, s);
+	if (r != SIZE_OK)
 		plan_die("%s=%s: expected a size such as 128M or 2G", var, s);
-	double v = strtod(s, &end);
-	if (end != s + digits)
-		plan_die("%s=%s: expected a size such as 128M or 2G", var, s);
-	double mult = 1;
-	switch (*end) {
-	case 'k': case 'K': mult = 1024.0; end++; break;
-	case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
-	case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
-	default: break;
-	}
-	if (end == s || *end || !isfinite(v) || v <= 0 || v * mult > 1e15)
-		plan_die("%s=%s: expected a size such as 128M or 2G", var, s);
-	return (uint64_t)(v * mult);
+	return bytes;
 }
 
 /*

@@ -354,19 +354,18 @@ int plan_write(const struct plan *p, const char *dir, const char *top_dir)
 
 	bool host = strcmp(p->kernel.source, "host") == 0;
 	FILE *f = open_in(sub, "bench.conf");
-	fprintf(f, "kernel\t%s\nhost\t%d\nvcpus\t%ld\nmem_mb\t%ld\nhugepages_2m\t%ld\n"
+	/* Only keys a runner reads (plan.json has the rest): kernel, cross,
+	 * needs_1g and needs_2m were written here for nobody. */
+	fprintf(f, "host\t%d\nvcpus\t%ld\nmem_mb\t%ld\nhugepages_2m\t%ld\n"
 		"hugepages_1g\t%ld\naccel\t%s\nduration\t%ld\nwarmup\t%ld\nestimate_s\t%ld\n"
-		"pgbench\t%s\nprofile\t%s\n", p->kernel.asked, host, p->vcpus, p->mem_mb, p->hp2m,
+		"pgbench\t%s\nprofile\t%s\n", host, p->vcpus, p->mem_mb, p->hp2m,
 		p->hp1g, host ? "none" : p->accel, p->duration_s, p->warmup_s, p->est_seconds,
 		p->pgbench ? "on" : "off", p->profile ? "on" : "off");
 	fprintf(f, "icount_shift\t%ld\nicount_epoch\t%s\n", p->icount_shift, p->icount_epoch);
-	fprintf(f, "arch\t%s\ncross\t%d\n", p->arch, p->cross);
+	fprintf(f, "arch\t%s\n", p->arch);
 	/* Each pgbench run's limit, and the scale its cluster's setup must load. */
 	fprintf(f, "pg_duration\t%ld\npg_scale\t%s\n", p->pg_duration_s,
 		p->pg_scale[0] ? p->pg_scale : "0");
-	bool has_1g = list_has(&p->pages, "1g") || list_has(&p->pages, "try-1g");
-	bool has_2m = list_has(&p->pages, "2m") || list_has(&p->pages, "try-2m");
-	fprintf(f, "needs_1g\t%d\nneeds_2m\t%d\n", has_1g, has_2m);
 	/* The progress line's starting estimates (units.c), corrected by the
 	 * runner as cells finish. */
 	fprintf(f, "est_cell_s\t%ld\nest_pg_setup_s\t%ld\nest_pg_run_s\t%ld\nest_boot_s\t%ld\n",

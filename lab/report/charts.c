@@ -97,20 +97,6 @@ static int several_locks(const struct results *r, const char *tool)
 	return 0;
 }
 
-/* A "nice" axis maximum: 1, 2 or 5 times a power of ten above v. */
-double nice_max(double v)
-{
-	if (v <= 0)
-		return 1;
-	double p = pow(10, floor(log10(v)));
-	for (int i = 0; i < 3; i++) {
-		double m = (double[]){ 1, 2, 5 }[i] * p;
-		if (m >= v)
-			return m;
-	}
-	return 10 * p;
-}
-
 /* The legend below the panels, wrapped to the canvas width W; returns
  * its height (also when f is NULL: to size the canvas first). */
 static double legend(FILE *f, double W, double y, const struct series *s, size_t n)
@@ -231,7 +217,7 @@ static int tps_chart(struct report *rp, const char *tool)
 		if (!strcmp(r->cells[k].tool, tool) && side_of(&r->cells[k], &tps, &sd) && sd.max > ymax)
 			ymax = sd.max;
 	}
-	ymax = nice_max(ymax * 1.05);
+	ymax = svg_nice_max(ymax * 1.05);
 	char name[128];
 	struct outfile o;
 	FILE *f = chart_open(r, &o, "tps", tool, name, sizeof(name));

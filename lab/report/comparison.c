@@ -158,7 +158,7 @@ static void metric_column(FILE *f, const struct row *rows, size_t n, const struc
 		if (side_of(rows[i].c, m, &s) && s.max > vmax)
 			vmax = s.max;
 	}
-	vmax = nice_max(vmax * 1.02);
+	vmax = svg_nice_max(vmax * 1.02);
 	svg_text(f, x0 + PLOT_W / 2.0, TOP - 10, "middle", 12, m->name);
 	svg_text(f, x0 + PLOT_W + 8, TOP - 10, "start", 10, "vs base");
 	const char *unit = "";

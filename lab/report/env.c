@@ -114,3 +114,32 @@ void fmt_virt(const struct jr_val *d, char *buf, size_t len)
 			 em ? "emulated (TCG): an emulator's times" :
 			 e && e->type == JR_BOOL ? "not emulated" : "emulation not recorded");
 }
+
+const struct env_row env_rows[] = {
+	{ "Kernel: ", "kernel", fmt_kernel, NULL, ENV_TXT_LINE, 1 },
+	{ "Model: ", "preemption model (source)", fmt_model, NULL, ENV_TXT_LINE, 1 },
+	{ "Pages: ", "pages asked -> obtained (how verified)", fmt_pages, NULL, ENV_TXT_LINE, 1 },
+	{ "Lock/strategy: ", "lock/strategy", fmt_lock, NULL, ENV_TXT_LINE, 1 },
+	{ "CPUs: ", "CPUs", fmt_cpus, NULL, ENV_TXT_LINE, 1 },
+	{ "Virtualization: ", "virtualization", fmt_virt, NULL, ENV_TXT_LINE, 1 },
+	{ "Clocksource: ", "clocksource", NULL, "provenance.clocksource", ENV_TXT_COST, 1 },
+	{ "Sleep(1us) costs ns: ", "sleep_cost_ns", NULL, "provenance.sleep_cost_ns", ENV_TXT_COST, 0 },
+	{ "Minor fault costs ns: ", "fault_cost_ns", NULL, "provenance.fault_cost_ns", ENV_TXT_COST, 0 },
+	{ "Pages mapped per shared read fault (fault-around): ", "fault_around_pages", NULL,
+	  "provenance.fault_around_pages", ENV_TXT_COST, 0 },
+	{ "compiler", "versions.compiler", NULL, "provenance.versions.compiler", ENV_TXT_VERSION, 1 },
+	{ "libc", "versions.libc", NULL, "provenance.versions.libc", ENV_TXT_VERSION, 1 },
+	{ "PostgreSQL", "versions.postgresql", NULL, "provenance.versions.postgresql",
+	  ENV_TXT_VERSION, 1 },
+	{ "Lab revision: ", "lab_revision", NULL, "provenance.lab_revision", ENV_TXT_LINE, 1 },
+	{ "Host: ", "hostname", NULL, "provenance.hostname", ENV_TXT_IF_SET, 1 },
+};
+const size_t env_nrows = sizeof(env_rows) / sizeof(env_rows[0]);
+
+void env_value(const struct results *r, const struct env_row *e, char *buf, size_t len)
+{
+	if (e->fn)
+		distinct_fmt(r, e->fn, buf, len);
+	else
+		distinct_values(r, e->path, buf, len);
+}

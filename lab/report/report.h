@@ -46,6 +46,32 @@ void fmt_lock(const struct jr_val *d, char *buf, size_t len);    /* tool lock/st
 void fmt_cpus(const struct jr_val *d, char *buf, size_t len);    /* N x model (arch) */
 void fmt_virt(const struct jr_val *d, char *buf, size_t len);    /* virt, emulated or not */
 
+/*
+ * The environment block's rows, declared once for report.txt, report.md
+ * and report.html (env.c), in the order all three print them.  report.md
+ * prints every row, report.html those marked html; report.txt prints a
+ * row as its kind says.  Rows with a path print only when some run has it
+ * (in report.md and .html; report.txt says "not recorded").
+ */
+enum env_txt {
+	ENV_TXT_LINE,     /* "Kernel: ..." */
+	ENV_TXT_COST,     /* a measured cost: median (range) over the runs; bufmicro's after the last */
+	ENV_TXT_VERSION,  /* joined into one "Versions: " line, named by txt */
+	ENV_TXT_IF_SET,   /* only when recorded */
+};
+struct env_row {
+	const char *txt;    /* report.txt's lead ("Kernel: "), or a version's name */
+	const char *label;  /* report.md's and report.html's */
+	doc_fmt fn;         /* the per-document text, or NULL and */
+	const char *path;   /* the field's path */
+	enum env_txt how;
+	int html;
+};
+extern const struct env_row env_rows[];
+extern const size_t env_nrows;
+/* A row's distinct values over the runs, ", "-joined ("" when none). */
+void env_value(const struct results *r, const struct env_row *e, char *buf, size_t len);
+
 /* The make command that reproduces the matrix (manifest's, or derived),
  * every value quoted for sh; malloc'd (repro.c). */
 char *repro_command(const struct results *r);
@@ -60,8 +86,6 @@ void write_sources_md(FILE *f, const struct results *r);
 
 /* Charts (charts.c): writes the SVGs into RUN and records them in rp. */
 void write_charts(struct report *rp);
-/* An axis maximum at or above v: 1, 2 or 5 times a power of ten (charts.c). */
-double nice_max(double v);
 /* Each cell against its baseline, per metric (comparison.c); first. */
 void write_comparison_charts(struct report *rp);
 /* tps over time per cell, the fill marked (timeline.c). */

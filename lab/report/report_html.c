@@ -216,26 +216,13 @@ void write_html(FILE *f, const struct report *rp)
 		overhead_html(f, rp->ovh);
 	}
 	fputs("<h2>Environment</h2>\n<ul>\n", f);
-	static const struct { const char *label; doc_fmt fn; } fmts[] = {
-		{ "kernel", fmt_kernel }, { "preemption model (source)", fmt_model },
-		{ "pages asked -> obtained (how verified)", fmt_pages },
-		{ "lock/strategy", fmt_lock }, { "CPUs", fmt_cpus },
-		{ "virtualization", fmt_virt },
-	};
-	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
-		distinct_fmt(r, fmts[i].fn, buf, sizeof(buf));
-		fprintf(f, "<li>%s: ", fmts[i].label);
-		h(f, buf);
-		fputs("</li>\n", f);
-	}
-	static const char *paths[] = { "provenance.clocksource", "provenance.versions.compiler",
-				       "provenance.versions.libc", "provenance.versions.postgresql",
-				       "provenance.lab_revision", "provenance.hostname" };
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		distinct_values(r, paths[i], buf, sizeof(buf));
-		if (!buf[0])
+	for (size_t i = 0; i < env_nrows; i++) {
+		if (!env_rows[i].html)
 			continue;
-		fprintf(f, "<li>%s: ", paths[i] + 11);
+		env_value(r, &env_rows[i], buf, sizeof(buf));
+		if (!env_rows[i].fn && !buf[0])
+			continue;
+		fprintf(f, "<li>%s: ", env_rows[i].label);
 		h(f, buf);
 		fputs("</li>\n", f);
 	}

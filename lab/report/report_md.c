@@ -203,26 +203,10 @@ void write_md(FILE *f, const struct report *rp)
 		overhead_md(f, rp->ovh);
 	}
 	md_printf(f, "\n## Environment\n\n");
-	static const struct { const char *label; doc_fmt fn; } fmts[] = {
-		{ "kernel", fmt_kernel }, { "preemption model (source)", fmt_model },
-		{ "pages asked -> obtained (how verified)", fmt_pages },
-		{ "lock/strategy", fmt_lock }, { "CPUs", fmt_cpus },
-		{ "virtualization", fmt_virt },
-	};
-	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
-		distinct_fmt(r, fmts[i].fn, buf, sizeof(buf));
-		md_printf(f, "- %s: %s\n", fmts[i].label, buf);
-	}
-	static const char *paths[] = {
-		"provenance.clocksource", "provenance.sleep_cost_ns", "provenance.fault_cost_ns",
-		"provenance.fault_around_pages",
-		"provenance.versions.compiler", "provenance.versions.libc",
-		"provenance.versions.postgresql", "provenance.lab_revision", "provenance.hostname",
-	};
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		distinct_values(r, paths[i], buf, sizeof(buf));
-		if (buf[0])
-			md_printf(f, "- %s: %s\n", paths[i] + 11, buf);
+	for (size_t i = 0; i < env_nrows; i++) {
+		env_value(r, &env_rows[i], buf, sizeof(buf));
+		if (env_rows[i].fn || buf[0])
+			md_printf(f, "- %s: %s\n", env_rows[i].label, buf);
 	}
 	if (rp->ovh) {
 		overhead_line(r, rp->ovh, buf, sizeof(buf));

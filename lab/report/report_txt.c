@@ -188,38 +188,10 @@ static int varies(const struct results *r, doc_fmt fn)
 	return 0;
 }
 
-/*
- * Provenance of every number, once for the run: values shared by all runs
- * print once, differing ones are listed, measured costs as median (range).
- */
-static void txt_environment(FILE *f, const struct report *rp)
+/* bufmicro's uncontended costs, one line per machine measured. */
+static void txt_micro(FILE *f, const struct report *rp)
 {
-	const struct results *r = rp->r;
 	char buf[4096];
-	static const struct { const char *label; doc_fmt fn; } fmts[] = {
-		{ "Kernel: ", fmt_kernel },
-		{ "Model: ", fmt_model },
-		{ "Pages: ", fmt_pages },
-		{ "Lock/strategy: ", fmt_lock },
-		{ "CPUs: ", fmt_cpus },
-		{ "Virtualization: ", fmt_virt },
-	};
-	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
-		distinct_fmt(r, fmts[i].fn, buf, sizeof(buf));
-		tw_para(f, fmts[i].label, buf, 4);
-	}
-	static const struct { const char *label, *path; } env[] = {
-		{ "Clocksource: ", "provenance.clocksource" },
-		{ "Sleep(1us) costs ns: ", "provenance.sleep_cost_ns" },
-		{ "Minor fault costs ns: ", "provenance.fault_cost_ns" },
-		{ "Pages mapped per shared read fault (fault-around): ",
-		  "provenance.fault_around_pages" },
-	};
-	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++) {
-		if (!numeric_summary(r, env[i].path, buf, sizeof(buf)))
-			distinct_values(r, env[i].path, buf, sizeof(buf));
-		tw_para(f, env[i].label, buf[0] ? buf : "not recorded", 4);
-	}
 	for (size_t i = 0; i < rp->nmicro; i++) {
 		char lead[200];
 		micro_text(&rp->micro[i], buf, sizeof(buf));
@@ -231,31 +203,49 @@ static void txt_environment(FILE *f, const struct report *rp)
 	}
 	if (!rp->nmicro)
 		tw_para(f, "Uncontended ns: ", "not measured (no logs/bufmicro.json)", 4);
-	/* One versions line: compiler, libc and (for pgbench) the server. */
-	static const struct { const char *name, *path; } ver[] = {
-		{ "compiler", "provenance.versions.compiler" },
-		{ "libc", "provenance.versions.libc" },
-		{ "PostgreSQL", "provenance.versions.postgresql" },
-	};
-	size_t l = 0;
-	buf[0] = 0;
-	for (size_t i = 0; i < sizeof(ver) / sizeof(ver[0]) && l < sizeof(buf); i++) {
-		char v[1024];
-		distinct_values(r, ver[i].path, v, sizeof(v));
-		if (v[0])
-			l += (size_t)snprintf(buf + l, sizeof(buf) - l, "%s%s %s", l ? "; " : "",
-					      ver[i].name, v);
+}
+
+/*
+ * Provenance of every number, once for the run: values shared by all runs
+ * print once, differing ones are listed, measured costs as median (range).
+ */
+static void txt_environment(FILE *f, const struct report *rp)
+{
+	const struct results *r = rp->r;
+	char buf[4096];
+	char vers[4096] = "";
+	size_t vl = 0;
+	for (size_t i = 0; i < env_nrows; i++) {
+		const struct env_row *e = &env_rows[i];
+		int last = i + 1 == env_nrows || env_rows[i + 1].how != e->how;
+		if (e->how != ENV_TXT_COST || !numeric_summary(r, e->path, buf, sizeof(buf)))
+			env_value(r, e, buf, sizeof(buf));
+		switch (e->how) {
+		case ENV_TXT_LINE:
+		case ENV_TXT_COST:
+			tw_para(f, e->txt, buf[0] ? buf : "not recorded", 4);
+			if (e->how == ENV_TXT_COST && last)
+				txt_micro(f, rp);
+			break;
+		case ENV_TXT_VERSION:
+			/* One versions line: compiler, libc and (for pgbench) the server. */
+			if (buf[0] && vl < sizeof(vers))
+				vl += (size_t)snprintf(vers + vl, sizeof(vers) - vl, "%s%s %s",
+						       vl ? "; " : "", e->txt, buf);
+			if (!last)
+				break;
+			tw_para(f, "Versions: ", vers[0] ? vers : "not recorded", 4);
+			if (rp->ovh) {
+				overhead_line(r, rp->ovh, buf, sizeof(buf));
+				tw_para(f, "Instrument overhead: ", buf, 4);
+			}
+			break;
+		case ENV_TXT_IF_SET:
+			if (buf[0])
+				tw_para(f, e->txt, buf, 4);
+			break;
+		}
 	}
-	tw_para(f, "Versions: ", buf[0] ? buf : "not recorded", 4);
-	if (rp->ovh) {
-		overhead_line(r, rp->ovh, buf, sizeof(buf));
-		tw_para(f, "Instrument overhead: ", buf, 4);
-	}
-	distinct_values(r, "provenance.lab_revision", buf, sizeof(buf));
-	tw_para(f, "Lab revision: ", buf[0] ? buf : "not recorded", 4);
-	distinct_values(r, "provenance.hostname", buf, sizeof(buf));
-	if (buf[0])
-		tw_para(f, "Host: ", buf, 4);
 }
 
 void write_txt(FILE *f, const struct report *rp)

@@ -235,8 +235,8 @@ static int any_pgbench(const struct results *r)
 
 /*
  * The manifest's command names only what selects the bench (KERNEL=host
- * HUGEPAGES=...); the matrix beside it says what ran.  Variables the
- * command does not set are added from the matrix, so the line reruns the
+ * HUGEPAGES=...); the plan's settings say what ran.  Variables the
+ * command does not set are added from the settings, so the line reruns the
  * same cells rather than the defaults of the day.  -1 when the command is
  * not the planner's.
  */
@@ -244,9 +244,10 @@ static int manifest_command(const struct results *r, const char *cmd, FILE *out)
 {
 	static const struct { const char *key, *var; } vars[] = {
 		{ "models", "MODELS" }, { "pages", "PAGES" }, { "clients", "CLIENTS" },
-		{ "locks", "LOCKS" }, { "strategy", "STRATEGY" }, { "mitigations", "MITIGATIONS" },
-		{ "workload", "WORKLOAD" }, { "pool", "POOL" }, { "relation", "RELATION" }, { "duration", "DURATION" },
-		{ "warmup", "WARMUP" }, { "repeat", "REPEAT" },
+		{ "locks", "LOCKS" }, { "strategies", "STRATEGY" }, { "mitigations", "MITIGATIONS" },
+		{ "workload", "WORKLOAD" },
+		{ "pool", "POOL" }, { "relation", "RELATION" }, { "duration_s", "DURATION" },
+		{ "warmup_s", "WARMUP" }, { "repeat", "REPEAT" },
 	};
 	struct words ws;
 	if (parse_words(cmd, &ws))
@@ -281,7 +282,7 @@ static int manifest_command(const struct results *r, const char *cmd, FILE *out)
 	}
 	for (size_t i = 2; i < ws.n; i++)
 		ws.w[i][strlen(ws.w[i])] = '=';
-	const struct jr_val *mx = jr_get(r->manifest, "matrix");
+	const struct jr_val *mx = jr_path(r->manifest, "plan.settings");
 	for (size_t i = 0; mx && mx->type == JR_OBJ && i < sizeof(vars) / sizeof(vars[0]); i++) {
 		const struct jr_val *v = jr_get(mx, vars[i].key);
 		/* An empty list (no MITIGATIONS) is the planner's default: not spelt out. */
@@ -334,20 +335,6 @@ static char *list_of(const struct results *r, const char *tool, const char *path
 	return buf;
 }
 
-/* scripts/bench-kernel.sh recorded the make variables it was given. */
-static void asked_command(const struct jr_val *asked, FILE *out)
-{
-	fputs("make bench", out);
-	for (size_t i = 0; i < asked->n; i++) {
-		/* A key that is no variable name would be a word of its own. */
-		if (!is_name(asked->keys[i], strlen(asked->keys[i])))
-			continue;
-		char *val = list_value(asked->items[i], 0);
-		put_var(out, asked->keys[i], val);
-		free(val);
-	}
-}
-
 /* No manifest: the matrix as the documents describe it. */
 static void derived_command(const struct results *r, FILE *out)
 {
@@ -380,15 +367,8 @@ char *repro_command(const struct results *r)
 	if (!out)
 		exit(1);
 	const char *m = r->manifest ? jr_str(r->manifest, "command", NULL) : NULL;
-	const struct jr_val *asked = r->manifest ? jr_path(r->manifest, "guest_bench.asked") : NULL;
 	if (m && *m && manifest_command(r, m, out) == 0) {
 		/* the planner's command, requoted */
-	} else if (asked && asked->type == JR_OBJ && asked->n) {
-		if (m && *m)
-			fprintf(stderr, "report: manifest.json's command is not a make bench line "
-					"of the planner's; the reproduce command is made from its "
-					"guest_bench.asked instead\n");
-		asked_command(asked, out);
 	} else {
 		if (m && *m)
 			fprintf(stderr, "report: manifest.json's command is not a make bench line "

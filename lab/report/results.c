@@ -15,6 +15,7 @@
 
 #include "escape.h"
 #include "instruments.h"
+#include "manifest/manifest.h"
 #include "vocab.h"
 
 static char *xstrdup(const char *s)
@@ -36,15 +37,52 @@ int model_rank(const char *m)
 	return !strcmp(m, "rt") ? (int)vocab_models.n : (int)vocab_models.n + 1;
 }
 
+/* A vocabulary's rank; a name outside it after them all, by name. */
+static int vocab_cmp(const struct vocab *v, const char *a, const char *b)
+{
+	int ra = vocab_rank(v, a), rb = vocab_rank(v, b);
+	ra = ra < 0 ? (int)v->n : ra;
+	rb = rb < 0 ? (int)v->n : rb;
+	return ra != rb ? ra - rb : strcmp(a, b);
+}
+
+static int num_cmp(long a, long b)
+{
+	return (a > b) - (a < b);
+}
+
+int cell_order_cmp(const struct cell *a, const struct cell *b, const enum cell_key *keys)
+{
+	int c = 0;
+	for (; !c && *keys != CK_END; keys++) {
+		switch (*keys) {
+		case CK_END: break;
+		case CK_TOOL: c = strcmp(a->tool, b->tool); break;
+		case CK_WORKLOAD:
+			c = vocab_cmp(!strcmp(a->tool, "pgbench") ? &vocab_pg_builtins : &vocab_workloads,
+				      a->workload, b->workload);
+			break;
+		case CK_LOCK: c = vocab_cmp(&vocab_locks, a->lock, b->lock); break;
+		case CK_STRATEGY: c = vocab_cmp(&vocab_strategies, a->strategy, b->strategy); break;
+		case CK_MITIGATION:
+			c = mitigation_rank(a->mitigation) - mitigation_rank(b->mitigation);
+			if (!c)
+				c = strcmp(a->mitigation, b->mitigation);
+			break;
+		case CK_PAGE_KB: c = num_cmp(a->page_kb, b->page_kb); break;
+		case CK_CLIENTS: c = num_cmp(a->clients, b->clients); break;
+		case CK_KERNEL: c = strverscmp(a->kernel_label, b->kernel_label); break;
+		case CK_MODEL: c = model_rank(a->model) - model_rank(b->model); break;
+		case CK_RELEASE: c = strverscmp(a->kernel_release, b->kernel_release); break;
+		}
+	}
+	return c;
+}
+
 int variant_cmp(const struct cell *a, const struct cell *b)
 {
-	int c = strverscmp(a->kernel_label, b->kernel_label);
-	if (c)
-		return c;
-	c = model_rank(a->model) - model_rank(b->model);
-	if (c)
-		return c;
-	return strverscmp(a->kernel_release, b->kernel_release);
+	static const enum cell_key variant[] = { CK_KERNEL, CK_MODEL, CK_RELEASE, CK_END };
+	return cell_order_cmp(a, b, variant);
 }
 
 const char *page_name(long kb, char *buf, size_t len)
@@ -67,25 +105,11 @@ int mitigation_rank(const char *m)
 
 static int cell_cmp(const void *pa, const void *pb)
 {
-	const struct cell *a = pa, *b = pb;
-	int c = strcmp(a->tool, b->tool);
-	if (!c)
-		c = strcmp(a->workload, b->workload);
-	if (!c)
-		c = strcmp(a->lock, b->lock);
-	if (!c)
-		c = strcmp(a->strategy, b->strategy);
-	if (!c)
-		c = mitigation_rank(a->mitigation) - mitigation_rank(b->mitigation);
-	if (!c)
-		c = strcmp(a->mitigation, b->mitigation);
-	if (!c)
-		c = (a->page_kb > b->page_kb) - (a->page_kb < b->page_kb);
-	if (!c)
-		c = (a->clients > b->clients) - (a->clients < b->clients);
-	if (!c)
-		c = variant_cmp(a, b);
-	return c;
+	static const enum cell_key order[] = {
+		CK_TOOL, CK_WORKLOAD, CK_LOCK, CK_STRATEGY, CK_MITIGATION, CK_PAGE_KB, CK_CLIENTS,
+		CK_KERNEL, CK_MODEL, CK_RELEASE, CK_END,
+	};
+	return cell_order_cmp(pa, pb, order);
 }
 
 static int same_cell(const struct cell *a, const struct cell *b)
@@ -458,6 +482,24 @@ static void finish_cells(struct results *r)
 	}
 }
 
+/*
+ * dir/manifest.json when it is the one schema build/manifest writes;
+ * another (a run from before it) is read as no manifest, said once.
+ */
+static struct jr_val *manifest_load(const char *dir)
+{
+	char path[4096], msg[512];
+	snprintf(path, sizeof(path), "%s/manifest.json", dir);
+	struct jr_val *m = jr_parse_file(path, msg, sizeof(msg));
+	if (m && strcmp(jr_str(m, "schema", ""), MANIFEST_SCHEMA)) {
+		fprintf(stderr, "report: %s is not %s (an older run?): read without it\n", path,
+			MANIFEST_SCHEMA);
+		jr_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
 int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
@@ -466,9 +508,7 @@ int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 		return -1;
 	apply_controls(r);
 	finish_cells(r);
-	char path[4096], msg[512];
-	snprintf(path, sizeof(path), "%s/manifest.json", dir);
-	r->manifest = jr_parse_file(path, msg, sizeof(msg));
+	r->manifest = manifest_load(dir);
 	return 0;
 }
 
@@ -513,12 +553,11 @@ int results_load_many(struct results *r, char **dirs, size_t n, const char *out,
 	r->sources = calloc(n + 1, sizeof(*r->sources));
 	if (!r->sources)
 		exit(1);
-	char path[4096], msg[512];
+	char path[4096];
 	for (size_t i = 0; i < n; i++) {
 		struct source *s = &r->sources[r->nsources++];
 		s->dir = xstrdup(dirs[i]);
-		snprintf(path, sizeof(path), "%s/manifest.json", dirs[i]);
-		s->manifest = jr_parse_file(path, msg, sizeof(msg));
+		s->manifest = manifest_load(dirs[i]);
 		s->label = xstrdup(machine_of(s->manifest, dirs[i]));
 	}
 	/* One machine twice (two boots, two kernels): its runs keep apart by directory. */

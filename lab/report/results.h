@@ -90,6 +90,18 @@ int model_rank(const char *model);
 /* Compare variants: kernel label (version order), model, release. */
 int variant_cmp(const struct cell *a, const struct cell *b);
 
+/*
+ * The fields cells are ordered by, each in the vocabulary's order (models
+ * least preemptible first, locks, strategies and workloads as
+ * buffer_pool/vocab.c lists them, names outside it after, by name),
+ * kernels by version.  Every listing takes its precedence of fields from
+ * here: results_load's (tool, group, variant), the summary's (kernel
+ * first).
+ */
+enum cell_key { CK_END, CK_TOOL, CK_WORKLOAD, CK_LOCK, CK_STRATEGY, CK_MITIGATION, CK_PAGE_KB,
+		CK_CLIENTS, CK_KERNEL, CK_MODEL, CK_RELEASE };
+int cell_order_cmp(const struct cell *a, const struct cell *b, const enum cell_key *keys);
+
 /* "4 KB", "2 MB", "1 GB". */
 const char *page_name(long kb, char *buf, size_t len);
 

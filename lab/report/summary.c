@@ -10,7 +10,6 @@
  * 4 KB pages.  Cells without a result are part of the answer: the failed,
  * unavailable and left-out ones are listed under the tables.
  */
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,22 +191,15 @@ static int cmp_rows(const struct cell *a, const struct cell *b, const char *base
 	int bb = base_label && !strcmp(b->kernel_label, base_label);
 	if (ab != bb)
 		return bb - ab;
-	int c = strverscmp(a->kernel_label, b->kernel_label);
+	/* Kernel, then the page policy asked (the summary's column), then
+	 * the cell order's fields. */
+	static const enum cell_key kernel[] = { CK_KERNEL, CK_END };
+	static const enum cell_key rest[] = { CK_WORKLOAD, CK_LOCK, CK_STRATEGY, CK_MITIGATION, CK_CLIENTS, CK_MODEL,
+					      CK_END };
+	int c = cell_order_cmp(a, b, kernel);
 	if (!c)
 		c = page_rank(pages_of(a)) - page_rank(pages_of(b));
-	if (!c)
-		c = strcmp(a->workload, b->workload);
-	if (!c)
-		c = strcmp(a->lock, b->lock);
-	if (!c)
-		c = strcmp(a->strategy, b->strategy);
-	if (!c)
-		c = mitigation_rank(a->mitigation) - mitigation_rank(b->mitigation);
-	if (!c)
-		c = (a->clients > b->clients) - (a->clients < b->clients);
-	if (!c)
-		c = model_rank(a->model) - model_rank(b->model);
-	return c;
+	return c ? c : cell_order_cmp(a, b, rest);
 }
 
 static const char *sort_base;
@@ -359,52 +351,38 @@ static void pgbench_table(FILE *f, const struct results *r, const char *base_var
 	free(cells);
 }
 
-static int by_name(const void *a, const void *b)
+static int by_outcome(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const struct jr_val *x = *(const struct jr_val *const *)a, *y = *(const struct jr_val *const *)b;
+	int c = strcmp(jr_str(x, "status", ""), jr_str(y, "status", ""));
+	return c ? c : strcmp(jr_str(x, "id", ""), jr_str(y, "id", ""));
 }
 
-/* logs/failed-ID.txt and logs/unavailable-ID.txt: "KIND: ID: first line". */
+/*
+ * The cells without a result (the manifest's cells.outcomes), failed
+ * before unavailable, each by id: "STATUS: ID: reason".
+ */
 static void cell_notes(FILE *f, const struct results *r, bool *any)
 {
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/logs", r->dir);
-	DIR *d = opendir(path);
-	if (!d)
+	const struct jr_val *list = r->manifest ? jr_path(r->manifest, "cells.outcomes") : NULL;
+	if (!list || list->type != JR_ARR || !list->n)
 		return;
-	char **names = NULL;
+	const struct jr_val **o = calloc(list->n, sizeof(*o));
+	if (!o)
+		exit(1);
 	size_t n = 0;
-	for (struct dirent *e; (e = readdir(d));) {
-		size_t l = strlen(e->d_name);
-		if (l < 5 || strcmp(e->d_name + l - 4, ".txt") ||
-		    (strncmp(e->d_name, "failed-", 7) && strncmp(e->d_name, "unavailable-", 12)))
-			continue;
-		names = realloc(names, (n + 1) * sizeof(*names));
-		if (!names || !(names[n++] = strdup(e->d_name)))
-			exit(1);
-	}
-	closedir(d);
-	if (n)  /* no notes: names is NULL, which qsort must not get */
-		qsort(names, n, sizeof(*names), by_name);
+	for (size_t i = 0; i < list->n; i++)
+		if (list->items[i]->type == JR_OBJ)
+			o[n++] = list->items[i];
+	qsort(o, n, sizeof(*o), by_outcome);
 	for (size_t i = 0; i < n; i++) {
-		char line[512] = "", id[300];
-		snprintf(path, sizeof(path), "%s/logs/%s", r->dir, names[i]);
-		FILE *lf = fopen(path, "r");
-		if (lf) {
-			if (!fgets(line, sizeof(line), lf))
-				line[0] = 0;
-			fclose(lf);
-		}
-		line[strcspn(line, "\n")] = 0;
-		const char *dash = strchr(names[i], '-');
-		snprintf(id, sizeof(id), "%.*s", (int)(strlen(dash + 1) - 4), dash + 1);
 		if (!*any)
 			fputc('\n', f);
 		*any = true;
-		txt_printf(f, "%.*s: %s: %s\n", (int)(dash - names[i]), names[i], id, line);
-		free(names[i]);
+		txt_printf(f, "%s: %s: %.511s\n", jr_str(o[i], "status", ""), jr_str(o[i], "id", ""),
+			   jr_str(o[i], "reason", ""));
 	}
-	free(names);
+	free(o);
 }
 
 /*
@@ -469,15 +447,14 @@ static void rseq_table(FILE *f, const struct results *r, const char *base_label)
 	free(cells);
 }
 
-/* The baseline kernel of the bench, from its manifest (or an older one's). */
+/* The baseline kernel of the bench, from its manifest. */
 static const char *manifest_baseline(const struct results *r)
 {
 	const struct jr_val *units = r->manifest ? jr_get(r->manifest, "units") : NULL;
 	for (size_t i = 0; units && units->type == JR_ARR && i < units->n; i++)
 		if (!strcmp(jr_str(units->items[i], "role", ""), "baseline"))
 			return jr_str(units->items[i], "label", NULL);
-	const char *b = r->manifest ? jr_str(r->manifest, "guest_bench.asked.BASELINE", NULL) : NULL;
-	return b && *b && strcmp(b, "none") ? b : NULL;
+	return NULL;
 }
 
 void write_summary(FILE *f, const struct report *rp)

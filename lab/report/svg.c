@@ -1,5 +1,6 @@
 #include "svg.h"
 
+#include <math.h>
 #include <string.h>
 
 void svg_begin(FILE *f, int width, int height)
@@ -92,4 +93,17 @@ double svg_text_width(const char *s, int size)
 {
 	/* Verdana's average advance is about 0.62 em; wider is safer. */
 	return 0.64 * size * (double)strlen(s);
+}
+
+double svg_nice_max(double v)
+{
+	if (v <= 0)
+		return 1;
+	double p = pow(10, floor(log10(v)));
+	for (int i = 0; i < 3; i++) {
+		double m = (double[]){ 1, 2, 5 }[i] * p;
+		if (m >= v)
+			return m;
+	}
+	return 10 * p;
 }

@@ -25,5 +25,8 @@ const char *svg_dash(size_t i);  /* "" = solid */
 void svg_marker(FILE *f, size_t i, double x, double y, double r, const char *colour, int filled);
 /* A generous estimate of a label's width, to size canvases to their text. */
 double svg_text_width(const char *s, int size);
+/* An axis maximum at or above v: 1, 2 or 5 times a power of ten (every
+ * chart's, here so that no chart file depends on another). */
+double svg_nice_max(double v);
 
 #endif

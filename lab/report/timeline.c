@@ -111,8 +111,8 @@ static void panel(FILE *f, const struct cell *c, bool pgbench, double px, double
 			ymax = fmax(ymax, y[k]);
 		}
 	}
-	xmax = nice_max(xmax);
-	ymax = nice_max(ymax * 1.05);
+	xmax = svg_nice_max(xmax);
+	ymax = svg_nice_max(ymax * 1.05);
 	char t[256], pg[16];
 	snprintf(t, sizeof(t), "C%d %s %s %s %s c%ld", c->id, c->variant,
 		 page_name(c->page_kb, pg, sizeof(pg)), pgbench ? c->workload : c->strategy, c->lock,

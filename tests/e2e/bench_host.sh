@@ -58,8 +58,8 @@ check "bench_host: the manifest accounts for every cell" \
 	jqt "$run/manifest.json" ".cells.total == $cells and .cells.ok + .cells.unavailable == $cells and .cells.failed == 0 and (.interrupted | not)"
 check "bench_host: the manifest's unit is the host, unbooted" \
 	jqt "$run/manifest.json" '.units[0].kind == "host" and .units[0].accel == "none" and .boots[0].end == "done"'
-check "bench_host: the manifest's matrix reruns it" \
-	jqt "$run/manifest.json" ".matrix.pages == $pages and .matrix.clients == [\"2\"] and .matrix.repeat == 2"
+check "bench_host: the manifest's plan settings rerun it" \
+	jqt "$run/manifest.json" ".schema == \"preemptlab.manifest/1\" and .plan.settings.pages == $pages and .plan.settings.clients == [\"2\"] and .plan.settings.repeat == 2"
 check "bench_host: the cell runner's log is kept" grep -q 'runner: cell bufbench-host-4k' "$run/logs/console-host-run1.log"
 check "bench_host: bufmicro measured the host" test -s "$run/logs/bufmicro.json"
 check "bench_host: the reports were written" test -s "$run/report.txt" -a -s "$run/summary.txt"

@@ -69,7 +69,7 @@ pass "guest_profile: 7.0 bench with PROFILE=on finished (${took}s)"
 check "guest_profile: the result arrived" test -f "$run/runs/$id.json"
 check "guest_profile: the perf script text arrived as perf/$id.perf.txt" test -s "$run/perf/$id.perf.txt"
 check "guest_profile: the manifest records the guest profile (cpu-clock, 99 Hz, 1 profile)" \
-	jq -e '.profile | .enabled and .where == "guest" and .event == "cpu-clock" and .freq_hz == 99 and .profiles == 1' "$run/manifest.json"
+	jq -e '.plan.settings.profile.enabled and .plan.settings.profile.freq_hz == 99 and (.profile | .where == "guest" and .event == "cpu-clock" and .profiles == 1)' "$run/manifest.json"
 
 "$top/scripts/flamegraph-fold.sh" "$run" > /dev/null
 f=$run/perf/$id.folded

@@ -26,7 +26,9 @@ doc() {
 doc 6.12 none 4k 1 100; doc 6.12 none 4k 2 120; doc 6.12 none 4k 3 110
 doc 7.0 lazy 4k 1 50;   doc 7.0 lazy 4k 2 60;   doc 7.0 lazy 4k 3 55
 doc 7.0 lazy 2m 1 90;   doc 7.0 lazy 2m 2 100
-echo "bufbench exit 3: no pages" > "$tmp/logs/failed-bufbench-7.0-full-4k-tas-c8-r1.txt"
+# The failed cell as build/manifest records it (cells.outcomes).
+echo '{"schema": "preemptlab.manifest/1", "cells": {"outcomes": [{"id": "bufbench-7.0-full-4k-tas-c8-r1",
+  "status": "failed", "reason": "bufbench exit 3: no pages", "log": "logs/console.log"}]}}' > "$tmp/manifest.json"
 # A run that failed and one cut short: neither may move the 7.0 lazy 4k cell.
 doc 7.0 lazy 4k 4 1
 jq '.results.error = "stuck spinlock"' "$tmp/runs/bufbench-7.0-lazy-4k-tas-c8-r4.json" > "$tmp/x"

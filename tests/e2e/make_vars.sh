@@ -29,6 +29,20 @@ if [ -x "$top/build/plan" ]; then
 	else
 		fail "BENCH_VARS and build/plan --variables differ: $(printf '%s\n' "$mk" "$pl" | sort | uniq -u | tr '\n' ' ')"
 	fi
+	# make fleet forwards every planner variable given to make (the
+	# recipe's FLEET_VARS, as make -n prints it), and nothing not given.
+	args=$("$top/build/plan" --variables | sed 's/$/=1/' | tr '\n' ' ')
+	# shellcheck disable=SC2086 # one NAME=1 word per variable
+	fv=$(make -n -s --no-print-directory fleet $args | sed -n "s/^FLEET_VARS='\([^']*\)'.*/\1/p" | tr ' ' '\n' | sed '/^$/d' | sort)
+	if [ "$fv" = "$pl" ]; then
+		pass "make fleet forwards all $(echo "$fv" | wc -l) planner variables given to it"
+	else
+		fail "make fleet's FLEET_VARS differ from the planner's: $(printf '%s\n' "$fv" "$pl" | sort | uniq -u | tr '\n' ' ')"
+	fi
+	fv=$(make -n -s --no-print-directory fleet SCENARIO=seed EVIDENCE=on |
+		sed -n "s/^FLEET_VARS='\([^']*\)'.*/\1/p" | tr -s ' ' | sed 's/^ //; s/ $//')
+	check "make fleet SCENARIO=seed EVIDENCE=on forwards those two (once dropped), no others" \
+		test "$fv" = "SCENARIO EVIDENCE"
 	out=$(envof SCENARIO=seed EVIDENCE=on ARCH=arm64 2>/dev/null)
 	case $out in *SCENARIO=seed*EVIDENCE=on* | *EVIDENCE=on*SCENARIO=seed*) pass "SCENARIO and EVIDENCE reach the scripts" ;;
 	*) fail "SCENARIO or EVIDENCE not exported" ;; esac

@@ -30,11 +30,13 @@ for d in "$run"/runs/*.json; do
 		"$d" > "$d.new"
 	mv "$d.new" "$d"
 done
-# A failed run whose error is the payload, a failure log named and worded
-# with it, and a profile whose symbols carry it.
+# A failed run whose error is the payload, a failed cell (the manifest's)
+# named and worded with it, and a profile whose symbols carry it.
 jq --arg e "$evil" '.results.error = $e' "$run/runs/bufbench-7.0-lazy-4k-tas-c4-r1.json" > "$run/runs/bufbench-7.0-lazy-4k-tas-c4-r9.json"
 mkdir -p "$run/logs" "$run/perf"
-printf '%s%s\n' "$bad" "$evil" > "$run/logs/failed-bufbench-7.0-x$(printf '\033[1m')$bad.txt"
+jq --arg e "$evil" --arg id "bufbench-7.0-x$(printf '\033[1m')" \
+	'.cells.outcomes = [{id: $id, status: "failed", reason: $e}]' "$run/manifest.json" > "$run/m.new"
+mv "$run/m.new" "$run/manifest.json"
 sym=$(printf '%s%s' "$bad" "$evil" | tr '\n' ' ')
 mkdir -p "$tmp/clean/run/perf"
 for r in 1 2 3; do
@@ -61,7 +63,7 @@ check "report.txt shows where the payload was" grep -q 'E?]0;owned??\[31mred?m?r
 check "report.txt still fits 80 columns" test "$(awk 'length > 80' "$run/report.txt" | wc -l)" -eq 0
 check "report.txt lists the payload's symbol, its bad bytes as ?" grep -q '^ *[0-9.]* *[0-9.]*  bad????E?]0$' "$run/report.txt"
 check "summary.txt names the failed run, escaped" grep -q 'left out: bufbench-7.0-lazy-4k-tas-c4-r9: E?]0;owned' "$run/summary.txt"
-check "summary.txt names the failure log, escaped" grep -q '^failed: bufbench-7.0-x?\[1mbad????: bad????E?' "$run/summary.txt"
+check "summary.txt names the manifest's failed cell, escaped" grep -q '^failed: bufbench-7.0-x?\[1m: E?]0;owned' "$run/summary.txt"
 
 md=$run/report.md
 check "report.md: the same headings as without the payload" \
