@@ -218,7 +218,7 @@ check "plan: seed: what the user sets wins over the scenario" \
 check "plan: seed in a guest: a TCG-sized pool, RAM sized so it is 30% of it beside 1 GB pages" \
 	jqt "$p" '.scenario.pool_mb == 384 and .sizing.guest_mem_mb >= 1280 + 1024'
 rc=0; "$plan" --check --top "$top" SCENARIO=bogus > "$tmp/sc.out" 2>&1 || rc=$?
-check "plan: SCENARIO=bogus exits 2 naming default and seed" sh -c "[ $rc -eq 2 ] && grep -q 'use default or seed' '$tmp/sc.out'"
+check "plan: SCENARIO=bogus exits 2 naming default, seed and mitigations" sh -c "[ $rc -eq 2 ] && grep -q 'use default, seed or mitigations' '$tmp/sc.out'"
 rc=0; "$plan" --check --top "$top" STEADY=20 DURATION=10 PGBENCH=off > "$tmp/sc.out" 2>&1 || rc=$?
 check "plan: STEADY longer than DURATION is refused" sh -c "[ $rc -eq 2 ] && grep -q 'STEADY=20' '$tmp/sc.out'"
 
