@@ -322,45 +322,62 @@ static void thread_paragraph(const struct results *r, const struct row *rows, si
 }
 
 /*
- * Mitigations the plan asked for (manifest.matrix.mitigations) with no
- * result: the reason from the runner's logs/failed-*.txt, so that a
- * missing row (rseq on a kernel without the extension) says why.
+ * Cells the plan had that left no document: the runner's reason, from
+ * logs/failed-*.txt and logs/unavailable-*.txt (named by the cell id, which
+ * holds "-mit_NAME-c"), one per mitigation (hugepages: per page size), so
+ * that a missing row (rseq on a kernel without the extension, 1 GB pages
+ * that could not be reserved) says why.
  */
 static void missing_text(const struct results *r, const struct row *rows, size_t n, char *buf,
 			 size_t len)
 {
 	size_t o = 0;
+	char path[4096], seen[1024] = "|";
 	buf[0] = '\0';
-	const struct jr_val *m = jr_path(r->manifest, "matrix.mitigations");
-	for (size_t i = 0; m && m->type == JR_ARR && i < m->n; i++) {
-		const char *name = m->items[i]->type == JR_STR ? m->items[i]->str : "";
-		bool found = false;
-		for (size_t k = 0; k < n && !found; k++)
-			found = !strcmp(rows[k].c->mitigation, name);
-		if (found || !*name)
+	snprintf(path, sizeof(path), "%s/logs", r->dir);
+	DIR *d = opendir(path);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		const char *nm = e->d_name, *m = strstr(nm, "-mit_");
+		if ((strncmp(nm, "failed-", 7) && strncmp(nm, "unavailable-", 12)) || !m)
 			continue;
-		char key[64], why[300] = "no document (see logs/)", path[4096];
-		snprintf(key, sizeof(key), "-mit_%s-c", name);
-		for (char *c = key; *c; c++)
-			if (*c == ':')
-				*c = '_';
-		snprintf(path, sizeof(path), "%s/logs", r->dir);
-		DIR *d = opendir(path);
-		for (struct dirent *e; d && (e = readdir(d));) {
-			if (strncmp(e->d_name, "failed-", 7) || !strstr(e->d_name, key))
-				continue;
-			snprintf(path, sizeof(path), "%s/logs/%s", r->dir, e->d_name);
-			FILE *f = fopen(path, "r");
-			if (f && fgets(why, sizeof(why), f))
-				why[strcspn(why, "\n")] = '\0';
-			if (f)
-				fclose(f);
-			break;
+		char mit[48], lab[64], why[300] = "";
+		snprintf(mit, sizeof(mit), "%s", m + 5);
+		char *end = strstr(mit, "-c");
+		while (end && !(end[2] >= '0' && end[2] <= '9'))
+			end = strstr(end + 2, "-c");
+		if (!end)
+			continue;
+		*end = '\0';
+		char *us = strrchr(mit, '_');
+		/* rseq_20 -> rseq:20, partitioned_8 -> partitioned:8 */
+		if (us && us[1] >= '0' && us[1] <= '9')
+			*us = ':';
+		if (!strcmp(mit, "hugepages"))
+			snprintf(lab, sizeof(lab), "hugepages %s",
+				 strstr(nm, "-1g-") ? "1 GB" : strstr(nm, "-2m-") ? "2 MB" : "?");
+		else
+			snprintf(lab, sizeof(lab), "%s", mit);
+		bool found = false;
+		for (size_t k = 0; k < n && !found; k++) {
+			char l2[64];
+			label_of(rows[k].c, l2, sizeof(l2));
+			found = !strcmp(l2, lab);
 		}
-		if (d)
-			closedir(d);
-		add(buf, len, &o, "%s%s: %s", o ? "; " : "No result for ", name, why);
+		char key[80];
+		snprintf(key, sizeof(key), "|%s|", lab);
+		if (found || strstr(seen, key) || strlen(seen) + strlen(key) >= sizeof(seen))
+			continue;
+		strcat(seen, key + 1);
+		snprintf(path, sizeof(path), "%s/logs/%s", r->dir, nm);
+		FILE *f = fopen(path, "r");
+		if (f && fgets(why, sizeof(why), f))
+			why[strcspn(why, "\n")] = '\0';
+		if (f)
+			fclose(f);
+		add(buf, len, &o, "%s%s: %s", o ? "; " : "No result for ", lab, why[0] ? why : "?");
 	}
+	if (d)
+		closedir(d);
 	if (o)
 		add(buf, len, &o, ".");
 }
