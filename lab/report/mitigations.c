@@ -129,7 +129,8 @@ static void cost_of(const struct cell *c, char *buf, size_t len)
 	const char *m = c->mitigation;
 	double a, b;
 	buf[0] = '\0';
-	if (!strcmp(m, "prefault") && mean_of(c, "results.prefault.ms_mean", &a) &&
+	if (!strcmp(m, "prefault") && (mean_of(c, "results.prefault.cpu_ms_mean", &a) ||
+					mean_of(c, "results.prefault.ms_mean", &a)) &&
 	    mean_of(c, "results.prefault.pte_bytes", &b))
 		snprintf(buf, len, "%.2fms %.0fB PTE", a, b);
 	else if (!strncmp(m, "rseq:", 5) && mean_of(c, "locks.strategy.rseq_grants", &a))
@@ -296,18 +297,25 @@ static void thread_paragraph(const struct results *r, const struct row *rows, si
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
-		double ms, ns, pages;
+		double ms, ns, pages, wall = -1;
+		bool cpu = mean_of(w->c, "results.prefault.cpu_ms_mean", &ms) &&
+			   mean_of(w->c, "results.prefault.cpu_ns_per_page", &ns);
 		if (strcmp(w->c->mitigation, "prefault") ||
-		    !mean_of(w->c, "results.prefault.ms_mean", &ms) ||
-		    !mean_of(w->c, "results.prefault.ns_per_page", &ns) ||
+		    (!cpu && (!mean_of(w->c, "results.prefault.ms_mean", &ms) ||
+			      !mean_of(w->c, "results.prefault.ns_per_page", &ns))) ||
 		    !mean_of(w->c, "results.prefault.pages", &pages))
 			continue;
+		if (cpu)
+			mean_of(w->c, "results.prefault.ms_mean", &wall);
 		double pte = REPORT_DESC_PAGES * 8;
-		ADD("prefault cost each backend %.3f ms here for %.0f pages of descriptors (%.0f ns a "
-		    "page, %s); at the report's 120 GB shared_buffers (%.0f pages of 64-byte "
+		ADD("prefault cost each backend %.3f ms of %s here for %.0f pages of descriptors "
+		    "(%.0f ns a page, %s", ms, cpu ? "CPU" : "wall-clock time", pages, ns, virt);
+		if (wall >= 0)
+			ADD("; %.3f ms of wall-clock time on this machine's load", wall);
+		ADD("); at the report's 120 GB shared_buffers (%.0f pages of 64-byte "
 		    "descriptors) that is about %.0f ms and %.2f MB of page tables per backend, "
 		    "%.2f GB for %d backends (8 bytes of PTE per 4 KB page; page-table pages "
-		    "themselves are not counted). ", ms, pages, ns, virt, REPORT_DESC_PAGES,
+		    "themselves are not counted). ", REPORT_DESC_PAGES,
 		    ns * REPORT_DESC_PAGES / 1e6, pte / (1 << 20),
 		    pte * REPORT_BACKENDS / (1 << 30), REPORT_BACKENDS);
 		break;
