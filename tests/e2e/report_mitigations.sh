@@ -50,10 +50,12 @@ for m in none prefault touch-before-lock; do
 		sh -c "grep -E '^$m ' '$sect' | grep -q ' $s% '"
 done
 # prefault's cost, and at the report's 120 GB: ns a page x 245760 pages.
-ms=$(jq -s '[.[] | select(.config.mitigation == "prefault") | .results.prefault.ms_mean] | add / length' "$run"/runs/*.json)
+# Medians over the runs (one run slowed by the machine's load does not move them).
+med='sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end'
+ms=$(jq -s "[.[] | select(.config.mitigation == \"prefault\") | .results.prefault.ms_mean] | $med" "$run"/runs/*.json)
 check "prefault: its cost per backend ($(printf '%.2f' "$ms") ms)" \
 	grep -q "$(printf '%.2f' "$ms")ms [0-9]*B PTE" "$sect"
-big=$(jq -s '[.[] | select(.config.mitigation == "prefault") | .results.prefault.ns_per_page] | add / length * 245760 / 1e6 | round' "$run"/runs/*.json)
+big=$(jq -s "[.[] | select(.config.mitigation == \"prefault\") | .results.prefault.ns_per_page] | $med * 245760 / 1e6 | round" "$run"/runs/*.json)
 check "...extrapolated to 120 GB of shared_buffers: about $big ms and 1.88 MB of page tables a backend" \
 	sh -c "tr '\\n' ' ' < '$sect' | grep -q 'about $big ms and 1.88 MB of page tables per backend, 1.88 GB for 1024 backends'"
 check "rseq's missing rows say why (no slice extension here)" \
