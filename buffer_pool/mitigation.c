@@ -59,10 +59,14 @@ void mitigation_prefault(void *addr, size_t len, struct prefault_cost *c)
 	memset(c, 0, sizeof(*c));
 	c->pages = (hi - lo) / (uint64_t)page;
 	long before = vm_pte_kb();
+	struct timespec c0, c1;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	uint64_t t0 = clock_ns();
 	if (madvise((void *)lo, hi - lo, MADV_POPULATE_READ) != 0)
 		c->err = errno;
 	c->ns = clock_ns() - t0;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	c->cpu_ns = (uint64_t)((c1.tv_sec - c0.tv_sec) * 1000000000LL + (c1.tv_nsec - c0.tv_nsec));
 	long after = vm_pte_kb();
 	c->pte_kb = before >= 0 && after >= 0 ? after - before : -1;
 }

@@ -27,7 +27,8 @@ void mitigation_name(const struct mitigation *m, char *out, size_t len);
 
 /* What one backend's prefault cost it. */
 struct prefault_cost {
-	uint64_t ns;		/* the madvise, wall clock */
+	uint64_t ns;		/* the madvise, wall clock: a loaded machine's preemptions included */
+	uint64_t cpu_ns;	/* the madvise, this thread's CPU time: the work itself */
 	uint64_t pages;		/* base pages of the range */
 	int64_t pte_kb;		/* VmPTE after minus before (page-table pages are 4 KB: coarse) */
 	int err;		/* errno of a failed madvise, else 0 */

@@ -45,6 +45,7 @@ void backend_stats_add(struct backend_stats *sum, const struct backend_stats *s)
 	sum->prefault_ns += s->prefault_ns;
 	if (s->prefault_max_ns > sum->prefault_max_ns)
 		sum->prefault_max_ns = s->prefault_max_ns;
+	sum->prefault_cpu_ns += s->prefault_cpu_ns;
 	sum->prefault_pages += s->prefault_pages;
 	sum->prefault_calls += s->prefault_calls;
 	sum->prefault_pte_kb += s->prefault_pte_kb;

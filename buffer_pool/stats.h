@@ -39,7 +39,7 @@ struct backend_stats {
 	struct reentry_stats reentry;
 	/* --mitigation prefault: what populating the descriptors' page tables
 	 * cost the processes of this slot (mitigation.h), summed. */
-	uint64_t prefault_ns, prefault_max_ns, prefault_pages, prefault_calls;
+	uint64_t prefault_ns, prefault_max_ns, prefault_cpu_ns, prefault_pages, prefault_calls;
 	int64_t prefault_pte_kb;
 	uint32_t prefault_errors;
 };

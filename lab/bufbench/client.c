@@ -170,6 +170,7 @@ static void prefault_descriptors(struct pool *p, struct backend_stats *st)
 	st->prefault_ns += c.ns;
 	if (c.ns > st->prefault_max_ns)
 		st->prefault_max_ns = c.ns;
+	st->prefault_cpu_ns += c.cpu_ns;
 	st->prefault_pages += c.pages;
 	st->prefault_pte_kb += c.pte_kb > 0 ? c.pte_kb : 0;
 }

@@ -82,7 +82,8 @@ static void write_tail(struct json *j, const struct bench_phase *ph)
 }
 
 /*
- * --mitigation prefault: what it cost each backend (docs/mitigations.md).
+ * --mitigation prefault: what it cost each backend (docs/mitigations.md):
+ * wall clock (ms_*, ns_per_page) and the thread's CPU time (cpu_*).
  * pte_bytes is the arithmetic (8 bytes of PTE per base page populated);
  * vm_pte_kb_mean what the kernel's VmPTE grew by, in whole 4 KB
  * page-table pages, so 0 or 4 for a range under 2 MB.
@@ -102,6 +103,9 @@ static void write_prefault(struct json *j, const struct bench_opts *o, const str
 	json_uint(j, "pte_bytes", s->prefault_pages / s->prefault_calls * 8);
 	json_double(j, "vm_pte_kb_mean", (double)s->prefault_pte_kb / n);
 	json_double(j, "ns_per_page", per((double)s->prefault_ns, (double)s->prefault_pages));
+	/* CPU time: what populating costs, without the waits of a loaded machine. */
+	json_double(j, "cpu_ms_mean", (double)s->prefault_cpu_ns / n / 1e6);
+	json_double(j, "cpu_ns_per_page", per((double)s->prefault_cpu_ns, (double)s->prefault_pages));
 	json_end_object(j);
 }
 

@@ -60,6 +60,11 @@ void mitigation_settings(struct plan *p, const char *value)
 	}
 	if (!list_has(&p->mitigations, "none"))
 		plan_die("MITIGATIONS=%s: every mitigation is measured against none; add none", value);
+	/* hugepages is the page-size fix: the base is 4 KB unless a page size was asked. */
+	if (!p->pages_given && !var_get("HUGEPAGES")) {
+		p->pages.n = 1;
+		snprintf(p->pages.item[0], PLAN_NAME, "4k");
+	}
 	if (p->pages.n != 1 || p->locks.n != 1 || p->strategies.n != 1)
 		plan_die("MITIGATIONS varies the page size, lock and strategy itself, from one base: "
 			 "give one PAGES (or HUGEPAGES=off), one LOCKS and one STRATEGY value");

@@ -124,12 +124,35 @@ static bool mean_of(const struct cell *c, const char *path, double *out)
 	return n > 0;
 }
 
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of a number over the cell's runs: one run slowed by the machine's
+ * load does not move it. */
+static bool median_of(const struct cell *c, const char *path, double *out)
+{
+	double *v = malloc((c->nruns ? c->nruns : 1) * sizeof(*v)), x;
+	size_t n = 0;
+	for (size_t i = 0; v && i < c->nruns; i++)
+		if (jr_num(c->runs[i]->doc, path, &x))
+			v[n++] = x;
+	if (n) {
+		qsort(v, n, sizeof(*v), dbl_cmp);
+		*out = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
+	return n > 0;
+}
+
 static void cost_of(const struct cell *c, char *buf, size_t len)
 {
 	const char *m = c->mitigation;
 	double a, b;
 	buf[0] = '\0';
-	if (!strcmp(m, "prefault") && mean_of(c, "results.prefault.ms_mean", &a) &&
+	if (!strcmp(m, "prefault") && median_of(c, "results.prefault.ms_mean", &a) &&
 	    mean_of(c, "results.prefault.pte_bytes", &b))
 		snprintf(buf, len, "%.2fms %.0fB PTE", a, b);
 	else if (!strncmp(m, "rseq:", 5) && mean_of(c, "locks.strategy.rseq_grants", &a))
@@ -296,18 +319,28 @@ static void thread_paragraph(const struct results *r, const struct row *rows, si
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
-		double ms, ns, pages;
+		double ms, ns, pages, cpu_ms = -1;
 		if (strcmp(w->c->mitigation, "prefault") ||
-		    !mean_of(w->c, "results.prefault.ms_mean", &ms) ||
-		    !mean_of(w->c, "results.prefault.ns_per_page", &ns) ||
+		    !median_of(w->c, "results.prefault.ms_mean", &ms) ||
+		    !median_of(w->c, "results.prefault.ns_per_page", &ns) ||
 		    !mean_of(w->c, "results.prefault.pages", &pages))
 			continue;
 		double pte = REPORT_DESC_PAGES * 8;
+		median_of(w->c, "results.prefault.cpu_ms_mean", &cpu_ms);
+		/*
+		 * The wall clock between two vDSO reads is the madvise alone; the
+		 * thread CPU clock needs a system call on each side, which a
+		 * paravirtualized guest makes expensive: an upper bound only.
+		 */
 		ADD("prefault cost each backend %.3f ms here for %.0f pages of descriptors (%.0f ns a "
-		    "page, %s); at the report's 120 GB shared_buffers (%.0f pages of 64-byte "
+		    "page; the median over the runs of each run's mean, wall clock, %s", ms, pages, ns,
+		    virt);
+		if (cpu_ms >= 0)
+			ADD("; %.3f ms of CPU time, two clock system calls included", cpu_ms);
+		ADD("); at the report's 120 GB shared_buffers (%.0f pages of 64-byte "
 		    "descriptors) that is about %.0f ms and %.2f MB of page tables per backend, "
 		    "%.2f GB for %d backends (8 bytes of PTE per 4 KB page; page-table pages "
-		    "themselves are not counted). ", ms, pages, ns, virt, REPORT_DESC_PAGES,
+		    "themselves are not counted). ", REPORT_DESC_PAGES,
 		    ns * REPORT_DESC_PAGES / 1e6, pte / (1 << 20),
 		    pte * REPORT_BACKENDS / (1 << 30), REPORT_BACKENDS);
 		break;
@@ -322,45 +355,62 @@ static void thread_paragraph(const struct results *r, const struct row *rows, si
 }
 
 /*
- * Mitigations the plan asked for (manifest.matrix.mitigations) with no
- * result: the reason from the runner's logs/failed-*.txt, so that a
- * missing row (rseq on a kernel without the extension) says why.
+ * Cells the plan had that left no document: the runner's reason, from
+ * logs/failed-*.txt and logs/unavailable-*.txt (named by the cell id, which
+ * holds "-mit_NAME-c"), one per mitigation (hugepages: per page size), so
+ * that a missing row (rseq on a kernel without the extension, 1 GB pages
+ * that could not be reserved) says why.
  */
 static void missing_text(const struct results *r, const struct row *rows, size_t n, char *buf,
 			 size_t len)
 {
 	size_t o = 0;
+	char path[4096], seen[1024] = "|";
 	buf[0] = '\0';
-	const struct jr_val *m = jr_path(r->manifest, "matrix.mitigations");
-	for (size_t i = 0; m && m->type == JR_ARR && i < m->n; i++) {
-		const char *name = m->items[i]->type == JR_STR ? m->items[i]->str : "";
-		bool found = false;
-		for (size_t k = 0; k < n && !found; k++)
-			found = !strcmp(rows[k].c->mitigation, name);
-		if (found || !*name)
+	snprintf(path, sizeof(path), "%s/logs", r->dir);
+	DIR *d = opendir(path);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		const char *nm = e->d_name, *m = strstr(nm, "-mit_");
+		if ((strncmp(nm, "failed-", 7) && strncmp(nm, "unavailable-", 12)) || !m)
 			continue;
-		char key[64], why[300] = "no document (see logs/)", path[4096];
-		snprintf(key, sizeof(key), "-mit_%s-c", name);
-		for (char *c = key; *c; c++)
-			if (*c == ':')
-				*c = '_';
-		snprintf(path, sizeof(path), "%s/logs", r->dir);
-		DIR *d = opendir(path);
-		for (struct dirent *e; d && (e = readdir(d));) {
-			if (strncmp(e->d_name, "failed-", 7) || !strstr(e->d_name, key))
-				continue;
-			snprintf(path, sizeof(path), "%s/logs/%s", r->dir, e->d_name);
-			FILE *f = fopen(path, "r");
-			if (f && fgets(why, sizeof(why), f))
-				why[strcspn(why, "\n")] = '\0';
-			if (f)
-				fclose(f);
-			break;
+		char mit[48], lab[64], why[300] = "";
+		snprintf(mit, sizeof(mit), "%s", m + 5);
+		char *end = strstr(mit, "-c");
+		while (end && !(end[2] >= '0' && end[2] <= '9'))
+			end = strstr(end + 2, "-c");
+		if (!end)
+			continue;
+		*end = '\0';
+		char *us = strrchr(mit, '_');
+		/* rseq_20 -> rseq:20, partitioned_8 -> partitioned:8 */
+		if (us && us[1] >= '0' && us[1] <= '9')
+			*us = ':';
+		if (!strcmp(mit, "hugepages"))
+			snprintf(lab, sizeof(lab), "hugepages %s",
+				 strstr(nm, "-1g-") ? "1 GB" : strstr(nm, "-2m-") ? "2 MB" : "?");
+		else
+			snprintf(lab, sizeof(lab), "%s", mit);
+		bool found = false;
+		for (size_t k = 0; k < n && !found; k++) {
+			char l2[64];
+			label_of(rows[k].c, l2, sizeof(l2));
+			found = !strcmp(l2, lab);
 		}
-		if (d)
-			closedir(d);
-		add(buf, len, &o, "%s%s: %s", o ? "; " : "No result for ", name, why);
+		char key[80];
+		snprintf(key, sizeof(key), "|%s|", lab);
+		if (found || strstr(seen, key) || strlen(seen) + strlen(key) >= sizeof(seen))
+			continue;
+		strcat(seen, key + 1);
+		snprintf(path, sizeof(path), "%s/logs/%s", r->dir, nm);
+		FILE *f = fopen(path, "r");
+		if (f && fgets(why, sizeof(why), f))
+			why[strcspn(why, "\n")] = '\0';
+		if (f)
+			fclose(f);
+		add(buf, len, &o, "%s%s: %s", o ? "; " : "No result for ", lab, why[0] ? why : "?");
 	}
+	if (d)
+		closedir(d);
 	if (o)
 		add(buf, len, &o, ".");
 }

@@ -274,9 +274,15 @@ static void bufbench_table(FILE *f, const struct results *r, const char *base_va
 		snprintf(fl, sizeof(fl), hf ? "%.2f" : "-", faults * 1000);
 		snprintf(spin, sizeof(spin), hs ? "%.3f" : "-", share * 100);
 		ratio_text(c, reference(r, c, base_variant), s.med, vs, sizeof(vs));
+		/* A mitigation rides with the strategy: rows that differ only in it stay apart. */
+		char strat[48];
+		snprintf(strat, sizeof(strat),
+			 strcmp(c->mitigation, "none") && strcmp(c->mitigation, c->strategy) ?
+			 "%.20s [%.20s]" : "%.20s%.0s",
+			 c->strategy, c->mitigation);
 		const char *row[] = { kernel_col(c, kc, sizeof(kc)), c->kernel_release, c->model,
 				      pages_of(c), psize(c->page_kb, got, sizeof(got)), c->lock,
-				      c->strategy, cl, nn, med, mn, mx, sp, fl, spin, vs };
+				      strat, cl, nn, med, mn, mx, sp, fl, spin, vs };
 		t_row(&t, row);
 	}
 	t_print(f, &t);
