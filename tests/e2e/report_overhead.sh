@@ -22,7 +22,7 @@ fill() { jq -r '.results.phases[] | select(.name == "fill") | .tps' "$1"; }
 # "n gmean lo hi" with t_{.975, n-1} from the table (n - 1 = 1..9).
 paired() {
 	for f in "$run"/runs/*-"$2"-4k-*-"$1".json; do
-		[ -e "$f" ] && [ -e "${f%-"$1".json}-ctl.json" ] || continue
+		if [ ! -e "$f" ] || [ ! -e "${f%-"$1".json}-ctl.json" ]; then continue; fi
 		echo "$(fill "$f") $(fill "${f%-"$1".json}-ctl.json")"
 	done | awk '{ d[NR] = log($1 / $2); s += d[NR] } END {
 		split("12.706205 4.302653 3.182446 2.776445 2.570582 2.446912 2.364624 2.306004 2.262157", t, " ")
@@ -57,9 +57,9 @@ check "report.html too" sh -c \
 	"grep -q '<h2>Instrument overhead</h2>' '$run/report.html' && grep -q '<li>instrument overhead: ' '$run/report.html'"
 
 # Timings from the bare runs only, counts from the instrumented ones.
-ctl=$(ls "$run"/runs/*-ctl.json | wc -l)
-all=$(ls "$run"/runs/*.json | wc -l)
-warm=$(ls "$run"/runs/*-warm.json | wc -l)
+ctl=$(find "$run/runs" -name '*-ctl.json' | wc -l)
+all=$(find "$run/runs" -name '*.json' | wc -l)
+warm=$(find "$run/runs" -name '*-warm.json' | wc -l)
 check "the $warm warm-up run(s) are not compared: $((all - warm)) runs in the report" \
 	grep -q "($((all - warm)) runs in 2 cells)" "$txt"
 check "the caveat says timings are the $ctl bare runs'" sh -c \
