@@ -75,7 +75,11 @@ static int load_one(struct modelcost *mc, const char *dir, const char *name)
 	struct mc_doc *d = find_or_add(mc, jr_str(j, "provenance.kernel_label", "?"),
 				       jr_str(j, "provenance.preempt_model", "?"));
 	if (d) {
-		if (!d->ndocs++) {
+		if (d->ndocs++) {
+			/* Several boots (BOOTS=): name them all. */
+			snprintf(d->file, sizeof(d->file), "logs/costbench-%.60s-%.30s*.json", d->kernel,
+				 d->model);
+		} else {
 			snprintf(d->file, sizeof(d->file), "logs/%s", name);
 			snprintf(d->release, sizeof(d->release), "%s", jr_str(j, "provenance.kernel_release", "?"));
 			snprintf(d->source, sizeof(d->source), "%s", jr_str(j, "instructions.source", "none"));
