@@ -26,7 +26,7 @@ endif
 # report's JSON reader) need libjansson, which only host-side tools (the
 # report, build/predict; never an arm64 guest) link: they are not
 # cross-built.
-CROSS_UNIT_BINS := $(filter-out %/test_json_read %/test_model_closed %/test_model_sim,$(UNIT_TEST_BINS))
+CROSS_UNIT_BINS := $(filter-out %/test_json_read %/test_model_%,$(UNIT_TEST_BINS))
 cross-unit-tests: $(CROSS_UNIT_BINS)
 
 CROSS_MAKE = $(MAKE) CROSS_ARCH=aarch64 CC=$(CROSS_CC) B=build-arm64 HAVE_NUMA=0 HAVE_PQ=0 NUMA_STATIC=0 LDFLAGS=-static

@@ -20,10 +20,11 @@ $(B)/tests/test_model_%: $(B)/tests/unit/test_model_%.o $(MODEL_OBJS) $(B)/libbu
 ALL_TARGETS += $(B)/predict $(MODEL_TESTS)
 
 # Without INPUTS: the calibrated inputs published with docs/scale.md
-# (docs/model/calibrated-4k.json), moved to PAGES (default 4k) by the
-# stated rules; without CPUS and CLIENTS: the regression report's
+# (docs/model/calibrated-4k.json; for MODEL=lazy the same family with
+# 7.0's lazy runs, calibrated-4k-lazy.json), moved to PAGES (default 4k)
+# by the stated rules; without CPUS and CLIENTS: the regression report's
 # configuration (predict --report).
-MODEL_CALIBRATED = docs/model/calibrated-4k.json
+MODEL_CALIBRATED = docs/model/calibrated-4k$(if $(filter lazy,$(MODEL)),-lazy).json
 predict: config.mk
 	$(MAKE) $(B)/predict
 	$(B)/predict --inputs '$(or $(INPUTS),$(MODEL_CALIBRATED))' \
