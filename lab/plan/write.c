@@ -115,6 +115,8 @@ static void json_settings(struct json *j, const struct plan *p)
 		json_int(j, "fillfactor", p->pg_fillfactor);
 		json_bool(j, "cold", p->pg_cold);
 		json_bool(j, "buffercache", p->pg_buffercache);
+		json_str(j, "version", p->pg_version);
+		json_str(j, "suite", p->pg_suite);
 	}
 	json_end_object(j);
 	json_begin_object(j, "profile");
@@ -286,6 +288,7 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u)
 	fprintf(f, "boot\t%ld\npg_first_rep\t%ld\nicount_epoch\t%s\n", u->boot,
 		u->pg_rep_base + 1, u->icount_epoch);
 	fprintf(f, "repro_min\t%s\n", p->repro_min ? "on" : "off");
+	fprintf(f, "pg_version\t%s\n", p->pgbench ? p->pg_version : "system");
 	fprintf(f, "slice_ext_us\t%ld\n", p->slice_ext_us);
 }
 
@@ -311,6 +314,8 @@ int plan_write(const struct plan *p, const char *dir)
 	/* Each pgbench run's limit, and the scale its cluster's setup must load. */
 	fprintf(f, "pg_duration\t%ld\npg_scale\t%s\n", p->pg_duration_s,
 		p->pg_scale[0] ? p->pg_scale : "0");
+	/* The runner fetches a major (scripts/pg-fetch.sh) before any unit. */
+	fprintf(f, "pg_version\t%s\n", p->pgbench ? p->pg_version : "system");
 	bool has_1g = list_has(&p->pages, "1g") || list_has(&p->pages, "try-1g");
 	bool has_2m = list_has(&p->pages, "2m") || list_has(&p->pages, "try-2m");
 	fprintf(f, "needs_1g\t%d\nneeds_2m\t%d\n", has_1g, has_2m);
@@ -372,7 +377,9 @@ void plan_print_summary(const struct plan *p)
 	bool host = strcmp(p->kernel.source, "host") == 0;
 	printf("preemptlab: plan: %zu bufbench cells", bb);
 	if (pgc)
-		printf(", %zu pgbench clusters (%zu runs)", pgc, pgr);
+		printf(", %zu pgbench clusters (%zu runs, PostgreSQL %s%s%s)", pgc, pgr,
+		       p->pg_version, strcmp(p->pg_version, "system") ? " from " : "",
+		       strcmp(p->pg_version, "system") ? p->pg_suite : "");
 	if (host)
 		printf(" on the host");
 	else
