@@ -66,6 +66,17 @@ esac
 pgapt_ready "$suite"
 [ "$base" = "$suite" ] || pgapt_ready "$base"
 
+store=$PREEMPTLAB_CACHE/pg
+# The package set is a function of the verified lists and of this script:
+# while neither changed, the root made from them before is the answer, and
+# the fifty apt-cache calls that find the set are not made again.
+key=$(for s in $suite $base; do cat "$(pgapt_list_file "$s" InRelease)"; done |
+	cat - "$0" | { echo "$major"; cat; } | sha256sum | cut -c1-16)
+if [ -f "$store/index/$major-$key" ]; then
+	root=$store/$(cat "$store/index/$major-$key")
+	if [ -f "$root/.complete" ]; then echo "$root"; exit 0; fi
+fi
+
 # newest SUITE PACKAGE: the package's version in SUITE's lists, or nothing.
 newest() {
 	kapt "$1" apt-cache madison "$2" 2>/dev/null |
@@ -120,9 +131,10 @@ while [ -s "$work/queue" ]; do
 done
 versions=$(LC_ALL=C sort "$work/set")
 id=$(echo "$versions" | sha256sum | cut -c1-12)
-store=$PREEMPTLAB_CACHE/pg
 root=$store/$major-$id
-if [ -f "$root/.complete" ]; then echo "$root"; exit 0; fi
+# remember: the index entry for these lists (above).
+remember() { mkdir -p "$store/index" && echo "$major-$id" > "$store/index/$major-$key"; }
+if [ -f "$root/.complete" ]; then remember; echo "$root"; exit 0; fi
 
 pkgver=$(echo "$server" | cut -d' ' -f2)
 note "PostgreSQL $major: postgresql-$major $pkgver from $suite, $(echo "$versions" | wc -l) packages, into $root"
@@ -195,4 +207,5 @@ chmod 755 "$tmp"
 touch "$tmp/.complete"
 rm -rf "$root"
 mv "$tmp" "$root"
+remember
 echo "$root"
