@@ -38,7 +38,13 @@ if [ "$(bconf host)" != 1 ]; then
 	# One initramfs serves every guest; its size is part of the guests' RAM,
 	# so the plan is sized again once it exists.
 	initrd=$(mktemp --suffix=.cpio.gz)
-	ARCH=$(bconf arch) PGBENCH=$(bconf pgbench) PROFILE=$(bconf profile) "$here/initramfs.sh" "$initrd"
+	# PG_VERSION=MAJOR: the fetched root goes in, at the host's path.
+	fetched=""
+	if [ "$(bconf pgbench)" = on ] && [ "$(bconf pg_version)" != system ] && [ -n "$(bconf pg_version)" ]; then
+		fetched=$("$here/pg-fetch.sh" "$(bconf pg_version)") || exit 1
+	fi
+	ARCH=$(bconf arch) PGBENCH=$(bconf pgbench) PROFILE=$(bconf profile) PG_FETCHED=$fetched \
+		"$here/initramfs.sh" "$initrd"
 	"$plan" --top "$top" --out "$rundir" --initramfs-bytes "$(wc -c < "$initrd")"
 fi
 

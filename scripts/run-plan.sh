@@ -40,6 +40,20 @@ qemu_bin=${QEMU:-qemu-system-x86_64}
 [ "$garch" = arm64 ] && qemu_bin=${QEMU_AARCH64:-qemu-system-aarch64}
 DURATION=$(bconf duration) WARMUP=$(bconf warmup)
 PG_DURATION=$(bconf pg_duration) PG_SCALE=$(bconf pg_scale)
+# Which PostgreSQL (PG_VERSION): a major is fetched once, before any unit,
+# into a private root (scripts/pg-fetch.sh); a guest's initramfs carries
+# the same root at the same path (bench.sh).  Every unit is told the root
+# and the package, which each pgbench document records.
+pg_version=$(bconf pg_version); [ -n "$pg_version" ] || pg_version=system
+pg_root="" pg_package=""
+if [ "$(bconf pgbench)" = on ] && [ "$pg_version" != system ]; then
+	pg_root=$("$here/pg-fetch.sh" "$pg_version" 2> "$rundir/logs/pg-fetch.log") ||
+		{ sed 's/^/  /' "$rundir/logs/pg-fetch.log" >&2; die "PG_VERSION=$pg_version: the fetch failed (above); or PG_VERSION=system"; }
+	pg_package=$(sed -n "s/^PG_PACKAGE='\(.*\)'$/\1/p" "$pg_root/.pg")
+	note "PostgreSQL $pg_version: $pg_package ($pg_root)"
+elif pkg=$(dpkg-query -S /usr/lib/postgresql/15/bin/postgres 2>/dev/null | cut -d: -f1) && [ -n "$pkg" ]; then
+	pg_package="$pkg $(dpkg-query -W -f '${Version}' "$pkg") (host)"
+fi
 
 work=$(mktemp -d)
 # What a run killed outright left is undone first; this run's is recorded.
@@ -173,6 +187,7 @@ run_unit() {
 	cells=$work/$uid.cells
 	cp "$plan/$uid.cells" "$cells"
 	cp "$plan/$uid.conf" "$work/$uid.conf"
+	printf 'pg_root\t%s\npg_package\t%s\n' "$pg_root" "$pg_package" >> "$work/$uid.conf"
 	pg_builtins=$(awk -F "$TAB" '$1 == "pg_builtins" { print $2 }' "$plan/$uid.conf")
 	# BOOTS=N: the boot's number names its logs (.b2 ends the unit's id).
 	nboot=${uid##*.b}; case $nboot in ''|*[!0-9]*) nboot="" ;; esac
@@ -439,6 +454,7 @@ jq -n --slurpfile plan "$rundir/plan.json" --slurpfile units "$work/kernels.json
 	--arg release "$(uname -r)" --arg uname "$(uname -a)" --argjson cpus "$(nproc)" \
 	--arg hostname "$(uname -n)" --arg mb "$host_model_before" --arg ma "$host_model_after" \
 	--arg rev "$(lab_revision "$top")" \
+	--arg pgv "$pg_version" --arg pgp "$pg_package" --arg pgr "$pg_root" \
 	--argjson total "$total" --argjson ok "$((finished + pg_passed))" --argjson failed "$failed_cells" \
 	--argjson unavailable "$unavailable" --argjson docs "$pg_docs" --argjson nprof "$profiles" \
 	--argjson interrupted "$interrupted" --argjson started "$started_at" --argjson ended "$(date +%s)" \
@@ -454,6 +470,7 @@ jq -n --slurpfile plan "$rundir/plan.json" --slurpfile units "$work/kernels.json
 	  profile: ($s.profile + {where: (if $s.kernel.source == "host" then "host" else "guest" end),
 	            event: (if $s.kernel.source == "host" then "perf default (cycles, or cpu-clock without a PMU)" else "cpu-clock" end),
 	            profiles: $nprof}),
+	  postgresql: {version: $pgv, package: $pgp, root: (if $pgr == "" then null else $pgr end)},
 	  plan: $p, units: $units, boots: $boots,
 	  cells: {total: $total, ok: $ok, failed: $failed, unavailable: $unavailable,
 	          pgbench_documents: $docs},
