@@ -10,9 +10,10 @@
 # CONF: "key TAB value" lines: kind (host|guest), label, duration,
 #   hugepages_2m, profile, profile_freq, profile_callgraph, pg_shared_buffers,
 #   pg_builtins, pg_scale, pg_duration, pg_fillfactor, pg_cold,
-#   pg_buffercache_ms, repro_min, costbench, bufbench, top, virt,
-#   perf_dir, repro_min_bin, costbench_bin, icount_shift, icount_epoch,
-#   static_model: all the planner's (lab/plan/write.c).
+#   pg_buffercache_ms, repro_min, costbench, pg_version, bufbench, top,
+#   virt, perf_dir, repro_min_bin, costbench_bin, icount_shift,
+#   icount_epoch, static_model: all the planner's (lab/plan/write.c);
+#   pg_root and pg_package, what scripts/run-plan.sh fetched for PG_VERSION.
 # CELLS: TAB-separated lines from the planner (lab/plan/write.c):
 #   bufbench ID MODEL PAGES OPTIONAL PROFILE ARGV
 #                                     ARGV: bufbench's options; PROFILE
@@ -210,6 +211,7 @@ run_pg() {
 	pg_sent=0
 	guest=0; [ "$KIND" = guest ] && guest=1
 	scale=$(conf pg_scale)
+	pgv=$(conf pg_version) pgroot=$(conf pg_root)
 	# A one-model kernel (static_model, no debugfs switch) runs the model
 	# it booted: pg-run.sh keeps it ("current"), and pgsample records the
 	# catalog's name for it, as bufbench does (models_usable checked it).
@@ -219,8 +221,9 @@ run_pg() {
 	# them for the reason of a failure.  Its stdin is not the cells file.
 	{
 		env PREEMPTLAB_GUEST="$guest" PREEMPTLAB_KERNEL="$LABEL" ${VIRT:+PREEMPTLAB_VIRT="$VIRT"} \
-			${STATIC_ENV:+PREEMPTLAB_MODEL="$STATIC_ENV"} \
+			${STATIC_ENV:+PREEMPTLAB_MODEL="$STATIC_ENV"} PREEMPTLAB_PG_PACKAGE="$(conf pg_package)" \
 			sh "$TOP/scripts/pg-run.sh" --huge-pages "$2" \
+			--pg-version "${pgv:-system}" ${pgroot:+--pg-root "$pgroot"} \
 			--shared-buffers "$(conf pg_shared_buffers)" ${scale:+--scale "$scale"} \
 			--models "$models" --clients "$(echo "$4" | tr , ' ')" \
 			--builtins "$(conf pg_builtins)" --duration "$(conf pg_duration)" --repeat "$5" \

@@ -40,7 +40,13 @@ if [ "$(bconf host)" != 1 ]; then
 	# (fetched when needed), and under ACCEL=auto whether KVM boots the
 	# kernel under test (the probe the plan wrote, plan/probe.qemu).
 	initrd=$(mktemp --suffix=.cpio.gz)
-	ARCH=$(bconf arch) PGBENCH=$(bconf pgbench) PROFILE=$(bconf profile) "$here/initramfs.sh" "$initrd"
+	# PG_VERSION=MAJOR: the fetched root goes in, at the host's path.
+	fetched=""
+	if [ "$(bconf pgbench)" = on ] && [ "$(bconf pg_version)" != system ] && [ -n "$(bconf pg_version)" ]; then
+		fetched=$("$here/pg-fetch.sh" "$(bconf pg_version)") || exit 1
+	fi
+	ARCH=$(bconf arch) PGBENCH=$(bconf pgbench) PROFILE=$(bconf profile) PG_FETCHED=$fetched \
+		"$here/initramfs.sh" "$initrd"
 	cut -f3,4 "$rundir/plan/units.tsv" | sort -u | while IFS=$TAB read -r role asked; do
 		ARCH=$(bconf arch) "$here/kernel-resolve.sh" "$asked" > "$rundir/logs/kernel-$role.env" || exit $?
 	done

@@ -79,7 +79,14 @@ chmod 755 "$stage/init" "$stage/guest/runner.sh"
 mknod -m 600 "$stage/dev/console" c 5 1 2>/dev/null || true
 
 # copy_with_libs FILE: FILE and what it links against, at the same paths.
+# root:FILE is a fetched PostgreSQL root's (PG_FETCHED): copied alone, its
+# libraries are the root's own and listed too.
 copy_with_libs() {
+	case $1 in root:*)
+		mkdir -p "$stage$(dirname "${1#root:}")"
+		cp -L "${1#root:}" "$stage${1#root:}"
+		return 0 ;;
+	esac
 	[ -e "$1" ] || die "$1 (asked for the guest) does not exist"
 	mkdir -p "$stage$(dirname "$1")"
 	cp -L "$1" "$stage$1"

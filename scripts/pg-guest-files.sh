@@ -11,6 +11,11 @@
 # their host paths (build/ is build-arm64/ then), and the zone files,
 # which are data, come from the host.  pg_config is not run there: it is
 # an aarch64 program.
+# With PG_FETCHED=DIR (a root of scripts/pg-fetch.sh, PG_VERSION=MAJOR)
+# the guest carries that root at the host's path instead: its wrappers,
+# programs, modules, share directory, ld.so and library closure (.closure),
+# each line prefixed "root:" so initramfs.sh copies it as it is (no ldd:
+# these run on the root's libc, not the host's).
 # Usage: scripts/pg-guest-files.sh   (PG_BINDIR overrides the bin directory;
 #        PG_ROOT=DIR reads PostgreSQL from that sysroot)
 set -eu
@@ -18,6 +23,27 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
+if [ -n "${PG_FETCHED:-}" ]; then
+	r=$PG_FETCHED
+	{ [ -f "$r/.complete" ] && [ -f "$r/.closure" ]; } || die "$r is no complete root of scripts/pg-fetch.sh"
+	m=$(sed -n "s/^PG_MAJOR='\(.*\)'$/\1/p" "$r/.pg")
+	for f in .pg .complete .packages .closure; do echo "root:$r/$f"; done
+	for p in postgres initdb pg_ctl pgbench; do
+		echo "root:$r/usr/lib/postgresql/$m/bin/$p"
+		echo "root:$r/usr/lib/postgresql/$m/bin.elf/$p"
+	done
+	for l in plpgsql dict_snowball pg_buffercache; do echo "root:$r/usr/lib/postgresql/$m/lib/$l.so"; done
+	sed "s|^|root:$r|" "$r/.closure"
+	s=$r/usr/share/postgresql/$m
+	find "$s" -path "$s/man" -prune -o -path "$s/extension" -prune -o -type f -print |
+		LC_ALL=C sort | sed 's/^/root:/'
+	find "$s/extension" \( -name 'plpgsql*' -o -name 'pg_buffercache*' \) -type f | LC_ALL=C sort | sed 's/^/root:/'
+	echo /usr/share/zoneinfo/Etc/UTC
+	echo /usr/share/zoneinfo/UTC
+	echo "$top/build/pgsample"
+	for s in pg-run.sh pg-lib.sh common.sh hugepages.sh; do echo "$here/$s"; done
+	exit 0
+fi
 root=${PG_ROOT:-}
 bindir=$root${PG_BINDIR:-/usr/lib/postgresql/15/bin}
 if [ -n "$root" ]; then

@@ -19,6 +19,11 @@
 #                             continues the numbering of the boot before)
 #   --bindir DIR              (PostgreSQL's bin; default $PG_BINDIR or
 #                              /usr/lib/postgresql/15/bin)
+#   --pg-version MAJOR|system a major of pg/majors, fetched by
+#                             scripts/pg-fetch.sh into a private root (the
+#                             host only), or the host's own (default system)
+#   --pg-root DIR             a root pg-fetch.sh made (a guest's, carried
+#                             in its initramfs at the host's path)
 #   --user NAME               (who runs the server; default postgres)
 #   --models "M ..."          preemption models to switch to through debugfs
 #                             before each group of runs, so one cluster
@@ -46,6 +51,7 @@ usage() { echo "preemptlab: $*" >&2; help >&2; exit 2; }
 case ${1:-} in -h | --help) help; exit 0 ;; esac
 
 HP=off SB=${POOL:-16M} SCALE="" CLIENTS_L=8 BUILTINS="select-only simple-update"
+PG_VERSION=system PG_ROOT=""
 DUR=10 REP=1 FIRST_REP=1 PG_USER=postgres PG_PORT=5432 MODELS=current FF=100 COLD=off BUFCACHE_MS=0
 PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
 PGSAMPLE=${PGSAMPLE:-$(dirname "$here")/build/pgsample}
@@ -60,6 +66,8 @@ while [ $# -gt 1 ]; do
 	--repeat) REP=$2 ;;
 	--first-rep) FIRST_REP=$2 ;;
 	--bindir) PG_BINDIR=$2 ;;
+	--pg-version) PG_VERSION=$2 ;;
+	--pg-root) PG_ROOT=$2 ;;
 	--user) PG_USER=$2 ;;
 	--models) MODELS=$(split_list "$2") ;;
 	--fillfactor) FF=$2 ;;
@@ -97,6 +105,27 @@ for b in $BUILTINS; do
 	case $b in select-only | simple-update | tpcb-like) ;;
 	*) usage "--builtins must list select-only, simple-update or tpcb-like (got '$b')" ;; esac
 done
+# Which server: a fetched root's wrappers, or the host's own binaries.
+# PG_PACKAGE goes into every document beside the server's version().
+case $PG_VERSION in system | [1-9] | [1-9][0-9]) ;; *) usage "--pg-version must be a major (15, 17 ...) or system (got '$PG_VERSION')" ;; esac
+if [ -z "$PG_ROOT" ] && [ "$PG_VERSION" != system ]; then
+	[ "${PREEMPTLAB_GUEST:-0}" != 1 ] || die "--pg-version $PG_VERSION in a guest needs --pg-root (the initramfs carries the root; nothing is fetched here)"
+	PG_ROOT=$("$here/pg-fetch.sh" "$PG_VERSION") || exit $?
+fi
+if [ -n "$PG_ROOT" ]; then
+	{ [ -f "$PG_ROOT/.pg" ] && [ -f "$PG_ROOT/.complete" ]; } || die "$PG_ROOT is no complete root of scripts/pg-fetch.sh"
+	PG_MAJOR=$(sed -n "s/^PG_MAJOR='\(.*\)'$/\1/p" "$PG_ROOT/.pg")
+	PG_PACKAGE=$(sed -n "s/^PG_PACKAGE='\(.*\)'$/\1/p" "$PG_ROOT/.pg")
+	[ "$PG_VERSION" = system ] || [ "$PG_VERSION" = "$PG_MAJOR" ] ||
+		die "--pg-root $PG_ROOT holds PostgreSQL $PG_MAJOR, not --pg-version $PG_VERSION"
+	PG_BINDIR=$PG_ROOT/usr/lib/postgresql/$PG_MAJOR/bin
+elif command -v dpkg-query >/dev/null 2>&1 &&
+	pkg=$(dpkg-query -S "$PG_BINDIR/postgres" 2>/dev/null | cut -d: -f1) && [ -n "$pkg" ]; then
+	PG_PACKAGE="$pkg $(dpkg-query -W -f '${Version}' "$pkg") (host)"
+else
+	# A guest has no dpkg database: the host says which (run-plan.sh).
+	PG_PACKAGE=${PREEMPTLAB_PG_PACKAGE:-"unknown (the host, $PG_BINDIR)"}
+fi
 SB_KB=$(pg_size_kb "$SB") || usage "--shared-buffers must be a size like 16M or 1G (got '$SB')"
 [ "$SB_KB" -ge 128 ] || usage "--shared-buffers must be at least 128k (PostgreSQL's minimum)"
 for t in initdb pg_ctl postgres pgbench; do
@@ -145,7 +174,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 PGDATA=$PG_CLUSTER/data
 
-note "pg hp=$HP: initdb ($("$PG_BINDIR/postgres" --version))"
+note "pg hp=$HP: initdb ($("$PG_BINDIR/postgres" --version); $PG_PACKAGE)"
 # -N: a throw-away cluster needs no fsync of its catalog.
 pg_wait_job "$PGSAMPLE" run-as "$PG_USER" "$PG_BINDIR/initdb" -D "$PGDATA" -U postgres --auth=trust \
 	--no-locale -E UTF8 -N > "$PG_LOGS/initdb-hp$HP.log" 2>&1 ||
@@ -248,7 +277,7 @@ run_cells() {
 			if pg_wait_job "$PGSAMPLE" --host "$PG_SOCK" --port "$PG_PORT" \
 				--pgbench "$PG_BINDIR/pgbench" --builtin "$b" --clients "$c" \
 				--threads "$j" --duration "$DUR" --huge-pages "$HP" --pgdata "$PGDATA" \
-				--buffercache-ms "$BUFCACHE_MS" \
+				--buffercache-ms "$BUFCACHE_MS" --pg-package "$PG_PACKAGE" \
 				--out-dir "$RUNDIR" --rep "$2" > "$PG_LOGS/.pgsample.out"; then
 				# pgsample's line, since the runner may already have
 				# shipped the document itself: PATH TPS SPINDELAY PAGE_KB.

@@ -42,6 +42,20 @@ TAB=$(printf '\t')
 bconf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/bench.conf"; }
 is_host=$(bconf host)
 garch=$(bconf arch) qemu_bin=$(bconf qemu)
+# Which PostgreSQL (PG_VERSION): a major is fetched once, before any unit,
+# into a private root (scripts/pg-fetch.sh); a guest's initramfs carries
+# the same root at the same path (bench.sh).  Every unit is told the root
+# and the package, which each pgbench document records.
+pg_version=$(bconf pg_version); [ -n "$pg_version" ] || pg_version=system
+pg_root="" pg_package=""
+if [ "$(bconf pgbench)" = on ] && [ "$pg_version" != system ]; then
+	pg_root=$("$here/pg-fetch.sh" "$pg_version" 2> "$rundir/logs/pg-fetch.log") ||
+		{ sed 's/^/  /' "$rundir/logs/pg-fetch.log" >&2; die "PG_VERSION=$pg_version: the fetch failed (above); or PG_VERSION=system"; }
+	pg_package=$(sed -n "s/^PG_PACKAGE='\(.*\)'$/\1/p" "$pg_root/.pg")
+	note "PostgreSQL $pg_version: $pg_package ($pg_root)"
+elif pkg=$(dpkg-query -S /usr/lib/postgresql/15/bin/postgres 2>/dev/null | cut -d: -f1) && [ -n "$pkg" ]; then
+	pg_package="$pkg $(dpkg-query -W -f '${Version}' "$pkg") (host)"
+fi
 
 work=$(mktemp -d)
 # What a run killed outright left is undone first; this run's is recorded.
@@ -185,6 +199,7 @@ run_unit() {
 	cell_to=$(ur cell_timeout_s) pg_to=$(ur pg_timeout_s) pg_runs=$(ur pg_runs_per_cell) pins=$(ur vcpu_pin)
 	printf 'accel\t%s\nattempts\t%s\nboot_timeout_s\t%s\ncell_timeout_s\t%s\npg_timeout_s\t%s\nvcpu_pin\t%s\n' \
 		"$accel" "$attempts" "$boot_to" "$cell_to" "$pg_to" "$pins" > "$rundir/logs/limits-$uid.txt"
+	printf 'pg_root\t%s\npg_package\t%s\n' "$pg_root" "$pg_package" >> "$work/$uid.conf"
 	# BOOTS=N: the boot's number names its logs (.b2 ends the unit's id).
 	nboot=${uid##*.b}; case $nboot in ''|*[!0-9]*) nboot="" ;; esac
 	K_LABEL=host K_RELEASE=$(uname -r) K_IMAGE=""
@@ -404,7 +419,7 @@ pg_docs=$(find "$rundir/runs" -name 'pgbench-*.json' | wc -l)
 [ "$is_host" = 1 ] || outcome run - qemu "$("$qemu_bin" --version | head -n1)"
 for kv in "lab_revision=$(lab_revision "$top")" "preempt_before=$host_model_before" \
 	"preempt_after=$host_model_after" "interrupted=$interrupted" "stopped_by=$stopped_by" \
-	"ended=$(date +%s)"; do
+	"ended=$(date +%s)" "pg_version=$pg_version" "pg_package=$pg_package" "pg_root=$pg_root"; do
 	outcome run - "${kv%%=*}" "${kv#*=}"
 done
 "$top/build/manifest" "$rundir" > "$work/manifest.json"

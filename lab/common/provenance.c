@@ -351,6 +351,8 @@ void prov_write(struct json *j, const struct provenance *p)
 	json_str(j, "libc", p->libc);
 	if (p->postgresql[0])
 		json_str(j, "postgresql", p->postgresql);
+	if (p->postgresql_package[0])
+		json_str(j, "postgresql_package", p->postgresql_package);
 	json_end_object(j);
 	json_str(j, "command_line", p->command_line);
 	json_str(j, "timestamp", p->timestamp);

@@ -34,7 +34,8 @@ struct provenance {
 	long slice_ext_ns;	/* rseq slice extension length (debugfs); -1: none here */
 	char compiler[64];
 	char libc[32];
-	char postgresql[64];
+	char postgresql[192];		/* the server's SELECT version() */
+	char postgresql_package[128];	/* the Debian package it came from, and its suite */
 	char command_line[2048];
 	char timestamp[32];
 	char hostname[128];

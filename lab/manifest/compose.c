@@ -180,6 +180,13 @@ json_t *manifest_compose(const char *rundir, char *err, size_t errlen)
 	json_object_set_new(m, "lab_revision", fact(oc.run, "lab_revision"));
 	json_object_set_new(m, "host", host_object(oc.run));
 	json_object_set_new(m, "qemu", fact(oc.run, "qemu"));
+	/* PG_VERSION: the major asked, the package that ran, and where the
+	 * fetched root was (null: the host's own server). */
+	json_t *pg = json_object();
+	json_object_set_new(pg, "version", fact(oc.run, "pg_version"));
+	json_object_set_new(pg, "package", fact(oc.run, "pg_package"));
+	json_object_set_new(pg, "root", fact(oc.run, "pg_root"));
+	json_object_set_new(m, "postgresql", pg);
 
 	int on_host = !strcmp(str_of(json_object_get(settings, "kernel"), "source"), "host");
 	char perf[4096];

@@ -34,6 +34,7 @@
 struct opts {
 	const char *host, *port, *user, *dbname;
 	const char *pgbench, *builtin, *protocol, *huge_pages, *pgdata, *out_dir;
+	const char *pg_package;	/* where the server came from (pg-run.sh) */
 	long clients, threads, duration, rep;
 	double interval_ms;
 	double buffercache_ms;	/* 0: do not follow the fill */
@@ -71,6 +72,7 @@ static void usage(FILE *f)
 		"                --pgdata DIR --out-dir RUNDIR [--rep N] [--user U] [--dbname D]\n"
 		"                [--protocol prepared|extended|simple] [--interval-ms MS]\n"
 		"                [--buffercache-ms MS]   follow the fill of shared_buffers\n"
+		"                [--pg-package TEXT]     the server's Debian package, for provenance\n"
 		"       pgsample run-as USER PROGRAM [ARGS...]\n");
 }
 
@@ -104,7 +106,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "protocol", 1, 0, 'M' }, { "huge-pages", 1, 0, 'H' }, { "pgdata", 1, 0, 'D' },
 		{ "out-dir", 1, 0, 'o' }, { "clients", 1, 0, 'c' }, { "threads", 1, 0, 'j' },
 		{ "duration", 1, 0, 'T' }, { "rep", 1, 0, 'r' }, { "interval-ms", 1, 0, 'i' },
-		{ "buffercache-ms", 1, 0, 'F' },
+		{ "buffercache-ms", 1, 0, 'F' }, { "pg-package", 1, 0, 'P' },
 		{ "help", 0, 0, '?' }, { 0, 0, 0, 0 }
 	};
 	int c, ok = 1;
@@ -130,6 +132,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'r': o->rep = parse_long(optarg, 1, &ok); break;
 		case 'i': o->interval_ms = atof(optarg); break;
 		case 'F': o->buffercache_ms = parse_long(optarg, 0, &ok); break;
+		case 'P': o->pg_package = optarg; break;
 		case '?':
 			usage(stderr);
 			return 2;
@@ -404,6 +407,9 @@ static int measure(struct run *r, int argc, char **argv)
 		return 1;
 	}
 	snprintf(r->prov.postgresql, sizeof(r->prov.postgresql), "%s", sampler_server_version(s));
+	if (r->o.pg_package)
+		snprintf(r->prov.postgresql_package, sizeof(r->prov.postgresql_package), "%s",
+			 r->o.pg_package);
 	if (sampler_show(s, "shared_buffers", r->shared_buffers, sizeof(r->shared_buffers)) == 0)
 		r->shared_buffers_kb = pg_size_kb(r->shared_buffers);
 	sampler_show(s, "synchronous_commit", r->sync_commit, sizeof(r->sync_commit));

@@ -21,7 +21,7 @@ int sampler_sample(struct sampler *s, struct wait_tally *t, char *err, size_t er
 /* SHOW name into out; returns 0 or -1. */
 int sampler_show(struct sampler *s, const char *name, char *out, size_t outlen);
 
-/* The server_version the server reported at connection time. */
+/* The server's SELECT version() (its server_version if that fails). */
 const char *sampler_server_version(struct sampler *s);
 
 void sampler_close(struct sampler *s);

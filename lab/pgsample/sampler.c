@@ -11,6 +11,7 @@
 
 struct sampler {
 	PGconn *conn;
+	char version[192];
 };
 
 static void set_err(char *err, size_t len, const char *what, PGconn *c)
@@ -86,8 +87,18 @@ int sampler_show(struct sampler *s, const char *name, char *out, size_t outlen)
 
 const char *sampler_server_version(struct sampler *s)
 {
-	const char *v = PQparameterStatus(s->conn, "server_version");
-	return v ? v : "";
+	/* version() names the build (compiler, platform) as well as the
+	 * release: what a bug report must give; server_version only if the
+	 * query fails. */
+	PGresult *r = PQexec(s->conn, "SELECT version()");
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+		snprintf(s->version, sizeof(s->version), "%s", PQgetvalue(r, 0, 0));
+	} else {
+		const char *v = PQparameterStatus(s->conn, "server_version");
+		snprintf(s->version, sizeof(s->version), "%s", v ? v : "");
+	}
+	PQclear(r);
+	return s->version;
 }
 
 void sampler_close(struct sampler *s)

@@ -120,6 +120,8 @@ struct plan {
 	long pg_repeat, pg_duration_s, pg_fillfactor;
 	bool pg_cold;		/* restart the server before each run: a cold pool */
 	bool pg_buffercache;	/* follow the fill with pg_buffercache */
+	char pg_version[16];	/* PG_VERSION: a major of pg/majors, or system */
+	char pg_suite[32];	/* the major's Debian suite; host for system */
 	bool profile;
 	long profile_freq;
 	char profile_callgraph[8];
@@ -191,6 +193,10 @@ void plan_icount_epoch(struct plan *p);	/* ICOUNT_EPOCH, or now */
 /* sizing.c: a /proc/meminfo line's value in MB, by its sscanf format
  * ("MemTotal: %ld kB"); -1 without it. */
 long meminfo_mb(const char *format);
+
+/* pg_version.c: PG_VERSION (asked: the user's or scenario's value, or NULL),
+ * against pg/majors; after the kernel and ARCH are known. */
+void pg_version_settings(struct plan *p, const char *top, const char *asked);
 
 /* programs.c: every external program the plan's units run, or exit 2
  * naming the Debian package. */

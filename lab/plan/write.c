@@ -134,6 +134,8 @@ static void json_settings(struct json *j, const struct plan *p)
 		json_int(j, "fillfactor", p->pg_fillfactor);
 		json_bool(j, "cold", p->pg_cold);
 		json_bool(j, "buffercache", p->pg_buffercache);
+		json_str(j, "version", p->pg_version);
+		json_str(j, "suite", p->pg_suite);
 	}
 	json_end_object(j);
 	json_begin_object(j, "profile");
@@ -323,6 +325,7 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 		u->pg_rep_base + 1, u->icount_epoch);
 	fprintf(f, "repro_min\t%s\n", p->repro_min ? "on" : "off");
 	fprintf(f, "costbench\t%s\n", p->costbench ? "on" : "off");
+	fprintf(f, "pg_version\t%s\n", p->pgbench ? p->pg_version : "system");
 	fprintf(f, "slice_ext_us\t%ld\n", p->slice_ext_us);
 	fprintf(f, "top\t%s\n", top);
 	if (!strcmp(u->kind, "host")) {
@@ -370,6 +373,8 @@ int plan_write(const struct plan *p, const char *dir, const char *top_dir)
 	 * runner as cells finish. */
 	fprintf(f, "est_cell_s\t%ld\nest_pg_setup_s\t%ld\nest_pg_run_s\t%ld\nest_boot_s\t%ld\n",
 		p->est_cell_s, p->est_pg_setup_s, p->est_pg_run_s, p->est_boot_s);
+	/* The runner fetches a major (scripts/pg-fetch.sh) before any unit. */
+	fprintf(f, "pg_version\t%s\n", p->pgbench ? p->pg_version : "system");
 	if (!host) {
 		char pins[8192];
 		pin_format(p->vcpu_pin, (int)p->vcpus, pins, sizeof(pins));
@@ -432,7 +437,9 @@ void plan_print_summary(const struct plan *p)
 	bool host = strcmp(p->kernel.source, "host") == 0;
 	printf("preemptlab: plan: %zu bufbench cells", bb);
 	if (pgc)
-		printf(", %zu pgbench clusters (%zu runs)", pgc, pgr);
+		printf(", %zu pgbench clusters (%zu runs, PostgreSQL %s%s%s)", pgc, pgr,
+		       p->pg_version, strcmp(p->pg_version, "system") ? " from " : "",
+		       strcmp(p->pg_version, "system") ? p->pg_suite : "");
 	if (host)
 		printf(" on the host");
 	else

@@ -1,0 +1,80 @@
+/*
+ * PG_VERSION: which PostgreSQL the pgbench cells run.  A major is one of
+ * pg/majors (the suites of Debian's archive that offer it; the runner
+ * fetches it with scripts/pg-fetch.sh into a private root, never into the
+ * host's), or `system`, the host's own Debian 12 PostgreSQL 15 in
+ * /usr/lib/postgresql/15.  Read here from the catalog file only: the
+ * planner fetches nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+/* The catalog's "major suite" lines; returns how many were read. */
+static int read_majors(const char *top, char major[][8], char suite[][32], int max)
+{
+	char path[4200], line[256];
+	snprintf(path, sizeof(path), "%s/pg/majors", top);
+	FILE *f = fopen(path, "r");
+	int n = 0;
+	while (f && n < max && fgets(line, sizeof(line), f)) {
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		if (sscanf(line, "%7s %31s", major[n], suite[n]) == 2)
+			n++;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static void available(char major[][8], char suite[][32], int n, char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s (%s)", i ? ", " : "", major[i],
+					suite[i]);
+}
+
+void pg_version_settings(struct plan *p, const char *top, const char *asked)
+{
+	char major[16][8], suite[16][32], known[512];
+	int n = read_majors(top, major, suite, 16);
+	available(major, suite, n, known, sizeof(known));
+	bool host = strcmp(p->kernel.source, "host") == 0;
+	/* The report ran 17: the host takes it where the catalog has it.  A
+	 * guest keeps the host's 15 unless asked (docs/postgres-versions.md:
+	 * its initramfs would carry a second libc and 50 MB more, read by
+	 * every boot under emulation, and the guest results so far are 15's). */
+	const char *def = "system";
+	if (host && strcmp(p->arch, "amd64") == 0)
+		for (int i = 0; i < n; i++)
+			if (!strcmp(major[i], "17"))
+				def = "17";
+	const char *v = asked ? asked : def;
+	if (!strcmp(v, "system")) {
+		snprintf(p->pg_version, sizeof(p->pg_version), "system");
+		snprintf(p->pg_suite, sizeof(p->pg_suite), "host");
+		return;
+	}
+	int found = -1;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(major[i], v))
+			found = i;
+	if (found < 0)
+		plan_die("PG_VERSION=%s: PostgreSQL %s is not in Debian's archive (pg/majors, "
+			 "surveyed over bookworm, trixie, sid, experimental and their backports); "
+			 "available: %s, or system (the host's /usr/lib/postgresql/15)", v, v,
+			 n ? known : "none (no pg/majors)");
+	/* The fetched roots are Debian's amd64 packages (scripts/pg-fetch.sh);
+	 * an arm64 guest or host runs Debian 12's arm64 15 (pg-arm64-root.sh). */
+	if (strcmp(p->arch, "amd64") != 0)
+		plan_die("PG_VERSION=%s: ARCH=%s runs Debian 12's %s PostgreSQL 15 only; "
+			 "PG_VERSION=system there", v, p->arch, p->arch);
+	snprintf(p->pg_version, sizeof(p->pg_version), "%s", major[found]);
+	snprintf(p->pg_suite, sizeof(p->pg_suite), "%s", suite[found]);
+}
