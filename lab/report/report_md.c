@@ -201,6 +201,7 @@ void write_md(FILE *f, const struct report *rp)
 			  "mean of the paired ratios and its 95%% t interval (under icount the "
 			  "difference is the instrument's alone).\n\n");
 		overhead_md(f, rp->ovh);
+		md_printf(f, "\n");
 	}
 	md_printf(f, "\n## Environment\n\n");
 	for (size_t i = 0; i < env_nrows; i++) {
