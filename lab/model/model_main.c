@@ -37,6 +37,11 @@ int main(int argc, char **argv)
 	int written = 0;
 	for (int i = 0; i < s.ngroups; i++) {
 		const struct mx_group *g = &s.g[i];
+		/* The page policy names the file: a document's text must not pick a path. */
+		if (g->page[strspn(g->page, "abcdefghijklmnopqrstuvwxyz0123456789-")] != '\0' || !g->page[0]) {
+			fprintf(stderr, "model: page policy \"%s\" is not a page size name: skipped\n", g->page);
+			continue;
+		}
 		char path[4400];
 		snprintf(path, sizeof(path), "%s/model-inputs-%s-c%d.json", argv[1], g->page, g->clients);
 		FILE *f = fopen(path, "w");

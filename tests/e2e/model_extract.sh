@@ -47,6 +47,16 @@ check "a run with an in-hold instrument is refused (exit 3), naming the document
 	sh -c "[ $rc -eq 3 ] && grep -q 'bufbench-host-unknown-4k-tas-c4-r1.json: config.in_hold_syscalls' '$tmp/err' &&
 		[ -z \"\$(ls '$tmp/inhold' | grep model-inputs)\" ]"
 
+# A document's page policy names the output file: it must not choose a path.
+mkdir -p "$tmp/hostile/runs"
+jq '.provenance.page_policy = "../../escaped"' tests/data/run-model/runs/bufbench-6.12-none-4k-tas-c21-r1.json \
+	> "$tmp/hostile/runs/a.json"
+rc=0
+build/model "$tmp/hostile" > /dev/null 2> "$tmp/err" || rc=$?
+check "a page policy that is not a page size name writes no file (exit $rc)" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'not a page size name' '$tmp/err' && [ ! -e '$tmp/escaped-c21.json' ] &&
+		[ -z \"\$(find '$tmp' -name '*escaped*')\" ]"
+
 build/predict --inputs "$in" --cpus 96 --clients 1024 --extrapolate --pool-pages 15728640 \
 	--fault-around-pages 16 --model full > "$tmp/pred"
 cat "$tmp/pred"
