@@ -27,7 +27,7 @@ predict_cells() {
 		die "$run already holds runs: a prediction must come before the measurement"
 	mkdir -p "$run"
 	out=$run/predictions.tsv
-	cpus=$(jq -r .cpus "$inputs")
+	cpus=$("$top/build/jget" cpus "$inputs")
 	{
 		echo "# written $(date -u +%Y-%m-%dT%H:%M:%SZ), lab $(lab_revision "$top"), before any run in $run"
 		echo "# inputs $inputs sha256 $(sha256sum "$inputs" | cut -d' ' -f1)"

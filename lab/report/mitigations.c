@@ -1,6 +1,5 @@
 #include "mitigations.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -355,25 +354,24 @@ static void thread_paragraph(const struct results *r, const struct row *rows, si
 }
 
 /*
- * Cells the plan had that left no document: the runner's reason, from
- * logs/failed-*.txt and logs/unavailable-*.txt (named by the cell id, which
- * holds "-mit_NAME-c"), one per mitigation (hugepages: per page size), so
- * that a missing row (rseq on a kernel without the extension, 1 GB pages
- * that could not be reserved) says why.
+ * Cells the plan had that left no document: the runner's reason, from the
+ * manifest's cells.outcomes (by cell id, which holds "-mit_NAME-c"), one
+ * per mitigation (hugepages: per page size), so that a missing row (rseq
+ * on a kernel without the extension, 1 GB pages that could not be
+ * reserved) says why.
  */
 static void missing_text(const struct results *r, const struct row *rows, size_t n, char *buf,
 			 size_t len)
 {
 	size_t o = 0;
-	char path[4096], seen[1024] = "|";
+	char seen[1024] = "|";
 	buf[0] = '\0';
-	snprintf(path, sizeof(path), "%s/logs", r->dir);
-	DIR *d = opendir(path);
-	for (struct dirent *e; d && (e = readdir(d));) {
-		const char *nm = e->d_name, *m = strstr(nm, "-mit_");
-		if ((strncmp(nm, "failed-", 7) && strncmp(nm, "unavailable-", 12)) || !m)
+	const struct jr_val *list = r->manifest ? jr_path(r->manifest, "cells.outcomes") : NULL;
+	for (size_t i = 0; list && list->type == JR_ARR && i < list->n; i++) {
+		const char *nm = jr_str(list->items[i], "id", ""), *m = strstr(nm, "-mit_");
+		if (!m)
 			continue;
-		char mit[48], lab[64], why[300] = "";
+		char mit[48], lab[64], why[300];
 		snprintf(mit, sizeof(mit), "%s", m + 5);
 		char *end = strstr(mit, "-c");
 		while (end && !(end[2] >= '0' && end[2] <= '9'))
@@ -401,16 +399,9 @@ static void missing_text(const struct results *r, const struct row *rows, size_t
 		if (found || strstr(seen, key) || strlen(seen) + strlen(key) >= sizeof(seen))
 			continue;
 		strcat(seen, key + 1);
-		snprintf(path, sizeof(path), "%s/logs/%s", r->dir, nm);
-		FILE *f = fopen(path, "r");
-		if (f && fgets(why, sizeof(why), f))
-			why[strcspn(why, "\n")] = '\0';
-		if (f)
-			fclose(f);
+		snprintf(why, sizeof(why), "%s", jr_str(list->items[i], "reason", ""));
 		add(buf, len, &o, "%s%s: %s", o ? "; " : "No result for ", lab, why[0] ? why : "?");
 	}
-	if (d)
-		closedir(d);
 	if (o)
 		add(buf, len, &o, ".");
 }
