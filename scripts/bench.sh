@@ -24,10 +24,16 @@ if [ $# -ge 1 ]; then
 else
 	rundir=$(new_run_dir "${KERNEL:-host}")
 fi
-echo "preemptlab: results in $rundir"
 "$plan" --top "$top" --out "$rundir"
 TAB=$(printf '\t')
 bconf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$rundir/plan/bench.conf"; }
+# A kernel the planner chose (SCENARIO=mitigations: 7.2-lab where built)
+# names the directory, as a KERNEL given would; the plan holds no path to it.
+if [ $# -eq 0 ] && [ -z "${KERNEL:-}" ] && [ "$(bconf kernel)" != host ]; then
+	named=${rundir%-host}-$(bconf kernel | tr '/ ' '__')
+	[ ! -e "$named" ] && mv "$rundir" "$named" && rundir=$named
+fi
+echo "preemptlab: results in $rundir"
 
 initrd=""
 trap 'rm -f "$initrd"' EXIT
