@@ -55,11 +55,15 @@ check "the record keeps the base the cells vary from (4k, tas, pg)" \
 	jqt "$pj" '.settings.pages == ["4k"] and .settings.locks == ["tas"] and .settings.strategies == ["pg"]'
 check "seed's fill regime: simple-update, relation 1.06x the pool, runs ended after the fill" \
 	jqt "$pj" '.settings.workload == "simple-update" and .settings.steady_s > 0'
-# Every unit: each mitigation (hugepages twice) for each of its models.
+# Every unit: each mitigation (hugepages twice) for each of its models, each
+# traced (seed's EVIDENCE) beside its bare twin (CONTROLS), which the
+# table's timings come from.
 for u in main.lazy baseline.none baseline.full; do
 	cells=$tmp/r/plan/$u.cells
 	n=$(grep -c '^bufbench' "$cells")
-	check "$u: 10 cells (9 mitigations, hugepages on 2 MB and 1 GB): $n" test "$n" -eq 10
+	ctl=$(cut -f2 "$cells" | grep -c -- '-ctl$')
+	check "$u: 10 cells (9 mitigations, hugepages on 2 MB and 1 GB), each with its bare twin: $n, $ctl twins" \
+		sh -c "[ $n -eq 20 ] && [ $ctl -eq 10 ]"
 done
 cells=$tmp/r/plan/main.lazy.cells
 check "none: 4k, tas, pg, --mitigation none" sh -c "grep -q -- '--pages 4k --lock tas --strategy pg --seed 1 --mitigation none' '$cells'"
@@ -80,8 +84,8 @@ check "the segment is sized for the largest variant (partitioned, rseq)" jqt "$p
 # A variable given beside the scenario wins; a plain plan has no mitigation.
 "$plan" --out "$tmp/r2" --top "$top" SCENARIO=mitigations KERNEL=7.0 MODELS=lazy REPEAT=1 \
 	MITIGATIONS=none,pg19 POOL=64M RELATION=68M PGBENCH=off > "$tmp/out" 2>&1
-check "MITIGATIONS=none,pg19 beside the scenario: 2 cells a unit" \
-	test "$(grep -c '^bufbench' "$tmp/r2/plan/main.lazy.cells")" -eq 2
+check "MITIGATIONS=none,pg19 beside the scenario: 2 cells a unit, and their twins" \
+	test "$(grep -c '^bufbench' "$tmp/r2/plan/main.lazy.cells")" -eq 4
 "$plan" --out "$tmp/r3" --top "$top" KERNEL=7.0 MODELS=lazy REPEAT=1 PGBENCH=off > "$tmp/out" 2>&1
 check "without MITIGATIONS no cell has --mitigation, ids as before" \
 	sh -c "! grep -q -- '--mitigation\\|mit_' '$tmp/r3/plan/main.lazy.cells'"
