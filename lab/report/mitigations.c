@@ -416,6 +416,23 @@ static const char *intro =
 	"(EVIDENCE=on only). Cost: what the fix takes; prefault: ms and bytes of page-table "
 	"entries per backend, measured; hugepages: the reservation; rseq: grants per run.";
 
+/* One row's cells as text, the same for report.txt and report.md. */
+struct row_text {
+	char label[48], nn[48], same[48], fault_pct[16], q[32], tps[32];
+};
+
+static void row_text(const struct row *w, struct row_text *t)
+{
+	struct side s;
+	side_of(w->c, &m_fill, &s);
+	label_of(w->c, t->label, sizeof(t->label));
+	ratio_short(&w->nn, w->has_nn, t->nn, sizeof(t->nn));
+	ratio_short(&w->same, w->has_same, t->same, sizeof(t->same));
+	pct_text(w->fault_pct, t->fault_pct, sizeof(t->fault_pct));
+	q_text(w, t->q, sizeof(t->q));
+	fmt_val(s.median, t->tps, sizeof(t->tps));
+}
+
 void write_mitigations_txt(FILE *f, const struct results *r)
 {
 	struct row *rows;
@@ -431,18 +448,12 @@ void write_mitigations_txt(FILE *f, const struct results *r)
 	fprintf(f, "%-18s %-9s %9s %-22s %s\n", "", "", "", "x none, same model", "cost");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
-		struct side s;
-		char lab[48], a[48], b[48], pct[16], q[32], tps[32];
-		side_of(w->c, &m_fill, &s);
-		label_of(w->c, lab, sizeof(lab));
-		ratio_short(&w->nn, w->has_nn, a, sizeof(a));
-		ratio_short(&w->same, w->has_same, b, sizeof(b));
-		pct_text(w->fault_pct, pct, sizeof(pct));
-		q_text(w, q, sizeof(q));
-		fprintf(f, "%-18.18s %-9.9s %9s %-22s %7s %s\n", lab, w->c->model,
-			fmt_val(s.median, tps, sizeof(tps)), a, pct, q);
+		struct row_text t;
+		row_text(w, &t);
+		fprintf(f, "%-18.18s %-9.9s %9s %-22s %7s %s\n", t.label, w->c->model, t.tps, t.nn,
+			t.fault_pct, t.q);
 		if (w->has_same || w->cost[0])
-			fprintf(f, "%-18s %-9s %9s %-22s %.17s\n", "", "", "", b, w->cost);
+			fprintf(f, "%-18s %-9s %9s %-22s %.17s\n", "", "", "", t.same, w->cost);
 	}
 	char para[8192];
 	missing_text(r, rows, n, para, sizeof(para));
@@ -475,17 +486,10 @@ void write_mitigations_md(FILE *f, const struct results *r)
 		  "[95%%] | faulting holds | q_M | cost |\n|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
-		struct side s;
-		char lab[48], a[48], b[48], pct[16], q[32], tps[32];
-		side_of(w->c, &m_fill, &s);
-		label_of(w->c, lab, sizeof(lab));
-		ratio_short(&w->nn, w->has_nn, a, sizeof(a));
-		ratio_short(&w->same, w->has_same, b, sizeof(b));
-		pct_text(w->fault_pct, pct, sizeof(pct));
-		q_text(w, q, sizeof(q));
-		md_printf(f, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", lab, w->c->model,
-			  fmt_val(s.median, tps, sizeof(tps)), a, b, pct, q,
-			  w->cost[0] ? w->cost : "-");
+		struct row_text t;
+		row_text(w, &t);
+		md_printf(f, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", t.label, w->c->model,
+			  t.tps, t.nn, t.same, t.fault_pct, t.q, w->cost[0] ? w->cost : "-");
 	}
 	char para[8192];
 	missing_text(r, rows, n, para, sizeof(para));
