@@ -44,12 +44,13 @@ label() {
 models=$(find "$run/runs" -name '*.json' | sed -n 's|.*/bufbench-7\.0-\([a-z]*\)-4k-.*|\1|p' | sort -u)
 nmodels=$(echo "$models" | wc -w)
 # Pooled over the models where there are several; one model's row is its own.
-pooled='*'; [ "$nmodels" -gt 1 ] || pooled=""
+pooled=all; [ "$nmodels" -gt 1 ] || pooled=""
 for inst in trace kprobe records events profile; do
 	for m in $models $pooled; do
-		want=$(paired "$inst" "$m")
+		g=$m v=7.0/$m
+		if [ "$m" = all ]; then g='*' v=all; fi
+		want=$(paired "$inst" "$g")
 		n=${want%% *} est=${want#* }
-		v=7.0/$m; [ "$m" = '*' ] && v=all
 		check "overhead: $(label "$inst") on $v: $n pairs, $est" sh -c \
 			"grep -F '$(label "$inst")' '$txt' | grep -E ' $v +$n  ' | grep -qF -- '$est'"
 	done
