@@ -26,6 +26,9 @@
 #        scripts/pg-fetch.sh --list    the catalog: "major suite" lines
 #        scripts/pg-fetch.sh --survey  every suite's postgresql-NN, from its
 #                                      lists ("major version suite")
+#        scripts/pg-fetch.sh --verify SUITE [DEB...]  check SUITE's stored
+#                                      lists (no refresh), then each .deb
+#                                      (apt-get download's file name)
 # Exit 2 for a major the catalog does not have (naming those it has).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,6 +49,19 @@ case ${1:-} in
 	for s in $PGAPT_SUITES; do
 		pgapt_ready "$s"
 		pgapt_majors "$s" | while read -r m v; do echo "$m $v $s"; done
+	done
+	exit 0 ;;
+--verify)
+	[ $# -ge 2 ] || die "usage: $0 --verify SUITE [DEB...]"
+	vsuite=$2
+	pgapt_verify_lists "$vsuite"
+	echo "$vsuite: InRelease signed by a key of $PREEMPTLAB_KEYRING, Packages matches it"
+	shift 2
+	for deb in "$@"; do
+		# name_version_arch.deb; an epoch's colon is %3a there.
+		b=$(basename "$deb" .deb)
+		kapt_verify "$vsuite" "${b%%_*}" "$(echo "$b" | cut -d_ -f2 | sed 's/%3a/:/')" "$deb"
+		echo "$deb: matches the signed lists"
 	done
 	exit 0 ;;
 ''|-*) die "usage: $0 MAJOR | --list | --survey (majors: $(available))" ;;
