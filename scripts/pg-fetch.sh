@@ -83,11 +83,14 @@ pgapt_ready "$suite"
 [ "$base" = "$suite" ] || pgapt_ready "$base"
 
 store=$PREEMPTLAB_CACHE/pg
-# The package set is a function of the verified lists and of this script:
-# while neither changed, the root made from them before is the answer, and
-# the fifty apt-cache calls that find the set are not made again.
+# The package set is a function of the verified lists and of the rules
+# below (library(), the three packages it starts from): while neither
+# changed, the root made from them before is the answer, and the fifty
+# apt-cache calls that find the set are not made again.  Change RECIPE
+# with those rules.
+RECIPE=1
 key=$(for s in $suite $base; do cat "$(pgapt_list_file "$s" InRelease)"; done |
-	cat - "$0" | { echo "$major"; cat; } | sha256sum | cut -c1-16)
+	{ echo "$major recipe $RECIPE"; cat; } | sha256sum | cut -c1-16)
 if [ -f "$store/index/$major-$key" ]; then
 	root=$store/$(cat "$store/index/$major-$key")
 	if [ -f "$root/.complete" ]; then echo "$root"; exit 0; fi
