@@ -35,7 +35,7 @@ fi
 pass "pg_fetch: 17 fetched or reused: $root"
 
 # --- signatures: the stored lists and a .deb, then tampered copies -------
-deb=$(ls "$cache"/debs/postgresql-17_*_amd64.deb 2>/dev/null | head -n1)
+deb=$(find "$cache/debs" -name 'postgresql-17_*_amd64.deb' | head -n1)
 if "$fetch" --verify trixie "$deb" > "$tmp/out" 2>&1; then
 	pass "pg_fetch: trixie's lists and $(basename "$deb") verify"
 else
@@ -58,18 +58,18 @@ refused() {
 }
 lists=$tmp/cache/pg/apt/trixie/lists
 scratch
-rel=$(ls "$lists"/*_dists_trixie_InRelease)
+rel=$(find "$lists" -name '*_dists_trixie_InRelease')
 # One hex digit of the first SHA256 line changed, inside the signed text.
 awk '/^SHA256:/ { s = 1; print; next } s == 1 { sub(/^ ./, " 0"); if ($0 ~ /^ 0/) sub(/^ 0/, " 1"); s = 2 } { print }' \
-	"$cache/pg/apt/trixie/lists/$(basename "$rel")" > "$rel"
+	"$rel" > "$tmp/InRelease"
+cp "$tmp/InRelease" "$rel"
 refused "an InRelease changed by one character" "no good signature"
 scratch
-pk=$(ls "$lists"/*_dists_trixie_main_binary-amd64_Packages*)
+pk=$(find "$lists" -name '*_dists_trixie_main_binary-amd64_Packages*')
+# Kept uncompressed in its place (apt reads either; no lz4 program needed).
 /usr/lib/apt/apt-helper cat-file "$pk" | sed 's/^Version: 17\.12-0+deb13u1$/Version: 17.99-0+deb13u1/' > "$tmp/Packages"
-case $pk in
-*.lz4) lz4 -q -f "$tmp/Packages" "$pk" ;;
-*) cp "$tmp/Packages" "$pk" ;;
-esac
+rm -f "$pk"
+cp "$tmp/Packages" "${pk%.lz4}"
 refused "a Packages list with one version changed" "does not match the signed trixie InRelease"
 scratch
 cp "$deb" "$tmp/cache/debs/"
@@ -93,8 +93,8 @@ done < "$root/.closure"
 if [ -z "$outside" ]; then pass "pg_fetch: every library of .closure is a file of the root"
 else fail "pg_fetch: libraries outside the root:$outside"; fi
 # A root with one library taken out: elf-closure.sh names it.
-cp -al "$root" "$tmp/root"
-icu=$(cd "$tmp/root" && ls usr/lib/x86_64-linux-gnu/libicuuc.so.[0-9]* | head -n1)
+cp -al "$root" "$tmp/root" 2>/dev/null || cp -a "$root" "$tmp/root"
+icu=$(cd "$tmp/root" && find usr/lib/x86_64-linux-gnu -name 'libicuuc.so.[0-9]*' | head -n1)
 rm -f "$tmp/root/$icu"
 rc=0; "$top/scripts/elf-closure.sh" "$tmp/root" /usr/lib/postgresql/17/bin.elf/postgres > /dev/null 2> "$tmp/err" || rc=$?
 if [ "$rc" != 0 ] && grep -q "$(basename "$icu" | sed 's/\.so\.\([0-9]*\).*/.so.\1/')" "$tmp/err"; then
@@ -122,7 +122,7 @@ else
 	rc=0
 	nice -n 10 "$top/scripts/pg-run.sh" --pg-version 17 --shared-buffers 16M --clients 2 \
 		--builtins select-only --duration 3 "$tmp/run" > "$tmp/run.log" 2>&1 || rc=$?
-	doc=$(ls "$tmp"/run/runs/pgbench-*.json 2>/dev/null | head -n1)
+	doc=$(find "$tmp/run/runs" -name 'pgbench-*.json' 2>/dev/null | head -n1)
 	if [ "$rc" = 0 ] && [ -n "$doc" ] &&
 		jq -e '.provenance.versions.postgresql | startswith("PostgreSQL 17.")' "$doc" > /dev/null &&
 		jq -e '.provenance.versions.postgresql_package | test("^postgresql-17 17\\..* \\(trixie\\)$")' "$doc" > /dev/null &&
