@@ -49,7 +49,8 @@ scratch() {
 # refused WHAT WORDS: --verify in the scratch cache fails, saying WORDS.
 refused() {
 	rc=0
-	PREEMPTLAB_CACHE=$tmp/cache "$fetch" --verify trixie "$tmp"/cache/debs/*.deb > "$tmp/out" 2>&1 || rc=$?
+	# shellcheck disable=SC2046 # one argument per .deb (none: lists only)
+	PREEMPTLAB_CACHE=$tmp/cache "$fetch" --verify trixie $(find "$tmp/cache/debs" -name '*.deb') > "$tmp/out" 2>&1 || rc=$?
 	if [ "$rc" != 0 ] && grep -q "$2" "$tmp/out"; then
 		pass "pg_fetch: $1 is refused: $(grep "$2" "$tmp/out" | head -n1 | cut -c1-160)"
 	else
@@ -60,7 +61,8 @@ lists=$tmp/cache/pg/apt/trixie/lists
 scratch
 rel=$(find "$lists" -name '*_dists_trixie_InRelease')
 # One hex digit of the first SHA256 line changed, inside the signed text.
-awk '/^SHA256:/ { s = 1; print; next } s == 1 { sub(/^ ./, " 0"); if ($0 ~ /^ 0/) sub(/^ 0/, " 1"); s = 2 } { print }' \
+awk '/^SHA256:/ { s = 1; print; next }
+	s == 1 { c = substr($0, 2, 1); $0 = " " (c == "0" ? "1" : "0") substr($0, 3); s = 2 } { print }' \
 	"$rel" > "$tmp/InRelease"
 cp "$tmp/InRelease" "$rel"
 refused "an InRelease changed by one character" "no good signature"
