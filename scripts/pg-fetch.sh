@@ -26,6 +26,9 @@
 #        scripts/pg-fetch.sh --list    the catalog: "major suite" lines
 #        scripts/pg-fetch.sh --survey  every suite's postgresql-NN, from its
 #                                      lists ("major version suite")
+#        scripts/pg-fetch.sh --verify SUITE [DEB...]  check SUITE's stored
+#                                      lists (no refresh), then each .deb
+#                                      (apt-get download's file name)
 # Exit 2 for a major the catalog does not have (naming those it has).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,6 +51,19 @@ case ${1:-} in
 		pgapt_majors "$s" | while read -r m v; do echo "$m $v $s"; done
 	done
 	exit 0 ;;
+--verify)
+	[ $# -ge 2 ] || die "usage: $0 --verify SUITE [DEB...]"
+	vsuite=$2
+	pgapt_verify_lists "$vsuite"
+	echo "$vsuite: InRelease signed by a key of $PREEMPTLAB_KEYRING, Packages matches it"
+	shift 2
+	for deb in "$@"; do
+		# name_version_arch.deb; an epoch's colon is %3a there.
+		b=$(basename "$deb" .deb)
+		kapt_verify "$vsuite" "${b%%_*}" "$(echo "$b" | cut -d_ -f2 | sed 's/%3a/:/')" "$deb"
+		echo "$deb: matches the signed lists"
+	done
+	exit 0 ;;
 ''|-*) die "usage: $0 MAJOR | --list | --survey (majors: $(available))" ;;
 esac
 major=$1
@@ -67,11 +83,14 @@ pgapt_ready "$suite"
 [ "$base" = "$suite" ] || pgapt_ready "$base"
 
 store=$PREEMPTLAB_CACHE/pg
-# The package set is a function of the verified lists and of this script:
-# while neither changed, the root made from them before is the answer, and
-# the fifty apt-cache calls that find the set are not made again.
+# The package set is a function of the verified lists and of the rules
+# below (library(), the three packages it starts from): while neither
+# changed, the root made from them before is the answer, and the fifty
+# apt-cache calls that find the set are not made again.  Change RECIPE
+# with those rules.
+RECIPE=1
 key=$(for s in $suite $base; do cat "$(pgapt_list_file "$s" InRelease)"; done |
-	cat - "$0" | { echo "$major"; cat; } | sha256sum | cut -c1-16)
+	{ echo "$major recipe $RECIPE"; cat; } | sha256sum | cut -c1-16)
 if [ -f "$store/index/$major-$key" ]; then
 	root=$store/$(cat "$store/index/$major-$key")
 	if [ -f "$root/.complete" ]; then echo "$root"; exit 0; fi

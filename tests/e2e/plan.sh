@@ -305,6 +305,28 @@ check "plan: COSTBENCH=off wins over the default" test "$(cb KERNEL=7.0 BASELINE
 cb KERNEL=7.0 BASELINE=none MODELS=lazy COSTBENCH=on > /dev/null
 check "plan: COSTBENCH=on reaches the runner's unit file" sh -c "grep -qx 'costbench${TAB}on' '$cbrun'/plan/*.conf"
 refuse "COSTBENCH=maybe" "COSTBENCH=maybe: use on or off" COSTBENCH=maybe
+# --- PG_VERSION: pg/majors, the host's 17, a guest's own -----------------------
+refuse "a PostgreSQL major Debian's archive lacks" "available: 15 (bookworm), 17 (trixie), 18 (sid), 19 (experimental)" PG_VERSION=16
+refuse "PG_VERSION=abc" "PostgreSQL abc is not in Debian's archive" PG_VERSION=abc
+refuse "a fetched major in an arm64 guest" "PG_VERSION=system there" KERNEL=7.0 ARCH=arm64 PG_VERSION=17
+run=$tmp/pgv
+mkdir -p "$run"
+"$plan" --top "$top" --out "$run" > /dev/null 2>&1
+check "plan: the host runs PostgreSQL 17 (trixie) by default, the report's version" \
+	jqt "$run/plan.json" '.settings.pgbench.version == "17" and .settings.pgbench.suite == "trixie"'
+check "plan: bench.conf and the unit tell the runner pg_version 17" \
+	sh -c "grep -qx 'pg_version${TAB}17' '$run/plan/bench.conf' && grep -qx 'pg_version${TAB}17' '$run/plan/host.conf'"
+rm -rf "$run"; mkdir -p "$run"
+"$plan" --top "$top" --out "$run" KERNEL=7.0 CLIENTS=2 BASELINE=none MODELS=lazy PAGES=4k > /dev/null 2>&1
+check "plan: a guest keeps the host's PostgreSQL (system) unless asked" \
+	jqt "$run/plan.json" '.settings.pgbench.version == "system"'
+rm -rf "$run"; mkdir -p "$run"
+"$plan" --top "$top" --out "$run" KERNEL=7.0 CLIENTS=2 BASELINE=none MODELS=lazy PAGES=4k PG_VERSION=19 > /dev/null 2>&1
+check "plan: PG_VERSION=19 in a guest: experimental's, in every unit's conf" \
+	sh -c "jq -e '.settings.pgbench.version == \"19\" and .settings.pgbench.suite == \"experimental\"' '$run/plan.json' > /dev/null && grep -qx 'pg_version${TAB}19' '$run/plan/main.lazy.conf'"
+rm -rf "$run"; mkdir -p "$run"
+"$plan" --top "$top" --out "$run" PG_VERSION=system > /dev/null 2>&1
+check "plan: PG_VERSION=system on the host" jqt "$run/plan.json" '.settings.pgbench.version == "system"'
 
 # docs/vocabulary.md is generated from the same table the planner validates with.
 "$plan" --vocabulary > "$run.vocabulary.md"
