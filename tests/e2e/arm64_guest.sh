@@ -27,7 +27,7 @@ check "arm64 host: KERNEL=host plans without ARCH (the host's arm64)" as_arm64 K
 check "arm64 host: KERNEL=7.0 defaults to arm64's 7.0 (baseline 6.12 voluntary)" \
 	sh -c "PREEMPTLAB_HOST_ARCH=arm64 '$plan' --check --top '$top' KERNEL=7.0 2>&1 | grep -q \"arm64 build has no PREEMPT_NONE; the baseline runs its voluntary\""
 check "arm64 host: ARCH=amd64 guests are refused, naming the fix" \
-	sh -c "PREEMPTLAB_HOST_ARCH=arm64 '$plan' --check --top '$top' ARCH=amd64 KERNEL=7.0 2>&1 | grep -q 'run amd64 guests from an x86 machine'"
+	sh -c "PREEMPTLAB_HOST_ARCH=arm64 '$plan' --check --top '$top' ARCH=amd64 KERNEL=7.0 2>&1 | grep -q 'run amd64 guests from an amd64 machine'"
 check "arm64 host: ACCEL=kvm is allowed for an arm64 guest" as_arm64 ACCEL=kvm KERNEL=7.0 PGBENCH=off
 check "arm64 host: a built kernel without an arm64 recipe is refused for its guests too" \
 	sh -c "PREEMPTLAB_HOST_ARCH=arm64 '$plan' --check --top '$top' KERNEL=7.2-rseq 2>&1 | grep -q 'has no arm64 recipe'"
