@@ -108,7 +108,9 @@ rm -rf "$tmp/root"
 
 # --- the wrapper runs on the root's libc --------------------------------
 LD_DEBUG=libs "$root/usr/lib/postgresql/17/bin/postgres" --version > "$tmp/out" 2> "$tmp/ld"
-libc=$(sed -n 's/.*calling init: \(.*libc\.so\.6\)$/\1/p' "$tmp/ld" | head -n1)
+# The wrapper's own shell (and its dirname) load the host's libc first;
+# the program it execs last is postgres.
+libc=$(sed -n 's/.*calling init: \(.*libc\.so\.6\)$/\1/p' "$tmp/ld" | tail -n1)
 case $libc in
 "$root"/*) pass "pg_fetch: the wrapped postgres ($(cat "$tmp/out")) loads libc from its root: ${libc#"$root"}" ;;
 *) fail "pg_fetch: the wrapped postgres loaded libc '$libc', not the root's" ;;

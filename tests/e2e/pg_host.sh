@@ -68,8 +68,10 @@ if [ -n "$doc" ] && jq -e . "$doc" >/dev/null 2>&1; then
 		[ "$(q '.provenance | .lock + " " + .strategy + " " + .page_policy')" = "s_lock postgresql huge_pages=off" ]
 	check "pg_host: page size verified from smaps ($(q .provenance.page_size_kb) kB)" \
 		jt '.provenance.page_size_kb == 4 and (.provenance.page_size_source | startswith("smaps"))'
-	check "pg_host: PostgreSQL version recorded ($(q .provenance.versions.postgresql))" \
-		jt '.provenance.versions.postgresql | startswith("15")'
+	check "pg_host: PostgreSQL version recorded, the server's version() ($(q .provenance.versions.postgresql))" \
+		jt '.provenance.versions.postgresql | startswith("PostgreSQL 15.")'
+	check "pg_host: and its package ($(q .provenance.versions.postgresql_package))" \
+		jt '.provenance.versions.postgresql_package | test("^postgresql-15 15\\..* \\(host\\)$")'
 	check "pg_host: config has scale, clients, threads" \
 		jt '.config.scale >= 1 and .config.clients == 4 and .config.threads >= 1'
 else
