@@ -22,11 +22,11 @@ ifeq ($(CROSS_ARCH),aarch64)
 CFLAGS += -include $(B)/config.h -static
 endif
 
-# test_json_read and the model's tests (lab/model reads its inputs with the
+# test_json_read, test_manifest and the model's tests (lab/model reads its inputs with the
 # report's JSON reader) need libjansson, which only host-side tools (the
 # report, build/predict; never an arm64 guest) link: they are not
 # cross-built.
-CROSS_UNIT_BINS := $(filter-out %/test_json_read %/test_model_%,$(UNIT_TEST_BINS))
+CROSS_UNIT_BINS := $(filter-out %/test_json_read %/test_manifest $(MODEL_TESTS),$(UNIT_TEST_BINS))
 cross-unit-tests: $(CROSS_UNIT_BINS)
 
 CROSS_MAKE = $(MAKE) CROSS_ARCH=aarch64 CC=$(CROSS_CC) B=build-arm64 HAVE_NUMA=0 HAVE_PQ=0 NUMA_STATIC=0 LDFLAGS=-static

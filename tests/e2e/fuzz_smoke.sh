@@ -29,7 +29,7 @@ srcs_of() {
 	json) echo "$rep/json_read.c $rep/escape.c $rep/repro.c $top/lab/common/bench_vars.c" ;;
 	fold) echo "$rep/fold.c $rep/flame.c $rep/svg.c" ;;
 	perf) echo "$rep/perf_script.c $rep/fold.c $rep/flame.c $rep/svg.c" ;;
-	plan) echo "$top/lab/plan/vars.c $top/lab/common/bench_vars.c" ;;
+	plan) echo "$top/lab/plan/vars.c $top/lab/common/bench_vars.c $top/lab/common/size.c" ;;
 	esac
 }
 
