@@ -9,11 +9,13 @@
 #   PG_USER PG_BINDIR PGSAMPLE  who runs the server, where its binaries are
 #   PG_CLUSTER                   private directory holding data/ and the log
 #   PG_SOCK                      0700 socket directory owned by PG_USER
+#   PG_ROOT_COPY                 a fetched root copied where PG_USER reaches it
 #   PG_CHILD                     pid of the foreground job we wait for
 #   PG_LOGS                      where the server log is kept afterwards
 
 PG_CLUSTER=""
 PG_SOCK=""
+PG_ROOT_COPY=""
 PG_CHILD=""
 
 # pg_runas PROG ARGS...: PROG as PG_USER.  Always an external command
@@ -124,6 +126,10 @@ pg_cleanup() {
 	if [ -n "$PG_SOCK" ]; then
 		rm -rf "$PG_SOCK"
 		PG_SOCK=""
+	fi
+	if [ -n "$PG_ROOT_COPY" ]; then
+		rm -rf "$PG_ROOT_COPY"
+		PG_ROOT_COPY=""
 	fi
 	hp_restore_all
 }

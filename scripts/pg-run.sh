@@ -157,6 +157,21 @@ trap 'note "interrupted; cleaning up"; exit 130' INT
 trap 'note "terminated; cleaning up"; exit 143' TERM
 trap 'note "hung up; cleaning up"; exit 129' HUP
 
+# The server runs as PG_USER, which must reach the fetched root: a checkout
+# in root's home (/root is 0700 on Debian; a fresh root's make bench failed
+# its initdb there) hides it, so the root is copied for this run where
+# every user can read it, and removed with the cluster.
+if [ -n "$PG_ROOT" ] && [ "$(id -u)" = 0 ] &&
+	! "$PGSAMPLE" run-as "$PG_USER" "$PG_BINDIR/postgres" --version > /dev/null 2>&1; then
+	PG_ROOT_COPY=$(mktemp -d "${TMPDIR:-/tmp}/pgroot.XXXXXX")
+	cp -a "$PG_ROOT/." "$PG_ROOT_COPY/"
+	chmod 755 "$PG_ROOT_COPY"
+	PG_BINDIR=$PG_ROOT_COPY/usr/lib/postgresql/$PG_MAJOR/bin
+	"$PGSAMPLE" run-as "$PG_USER" "$PG_BINDIR/postgres" --version > /dev/null 2>&1 ||
+		die "$PG_USER cannot run $PG_BINDIR/postgres, even copied out of $PG_ROOT"
+	note "$PG_USER cannot reach $PG_ROOT: this run uses a copy in $PG_ROOT_COPY"
+fi
+
 # The cluster lives under the run directory; the socket directory too,
 # unless that path is too long for a unix socket (107 bytes).
 PG_CLUSTER=$(mktemp -d "$RUNDIR/pgcluster.XXXXXX")
