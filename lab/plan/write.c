@@ -357,8 +357,10 @@ int plan_write(const struct plan *p, const char *dir, const char *top_dir)
 
 	bool host = strcmp(p->kernel.source, "host") == 0;
 	FILE *f = open_in(sub, "bench.conf");
-	/* Only keys a runner reads (plan.json has the rest): kernel, cross,
+	/* Only keys a runner reads (plan.json has the rest): kernel names a
+	 * run directory after what the planner chose (bench.sh); cross,
 	 * needs_1g and needs_2m were written here for nobody. */
+	fprintf(f, "kernel\t%s\n", p->kernel_asked);
 	fprintf(f, "host\t%d\nvcpus\t%ld\nmem_mb\t%ld\nhugepages_2m\t%ld\n"
 		"hugepages_1g\t%ld\naccel\t%s\nduration\t%ld\nwarmup\t%ld\nestimate_s\t%ld\n"
 		"pgbench\t%s\nprofile\t%s\n", host, p->vcpus, p->mem_mb, p->hp2m,
