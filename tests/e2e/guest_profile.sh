@@ -83,6 +83,9 @@ check "guest_profile: kernel frames come from the guest's kallsyms" grep -q '_\[
 svg=$(find "$run" -maxdepth 1 -name 'flame-C*.svg' | head -n1)
 check "guest_profile: report renders a flame graph for the cell" test -n "$svg"
 [ -z "$svg" ] || check "guest_profile: the flame graph is well-formed XML" xmllint --noout "$svg"
-check "guest_profile: the report says profiled rates include perf's overhead" \
-	grep -q 'include perf' "$run/report.txt"
+# CONTROLS (on with PROFILE): the profiled run has a bare twin, whose
+# timings the report uses instead of the profiled run's.
+check "guest_profile: the profiled run's bare twin arrived" test -f "$run/runs/$id-ctl.json"
+check "guest_profile: the report times the bare twin, not the profiled run" \
+	sh -c "tr '\\n' ' ' < '$run/report.txt' | tr -s ' ' | grep -q 'Timings (tps, ratios, waits) are the 1 bare runs'"
 tests_done
