@@ -82,7 +82,7 @@ if [ -f "$f" ]; then
 	check "pg arm64: pgbench ran in the guest with tps > 0" jqt "$f" '.results.tps > 0'
 	check "pg arm64: its provenance.arch is aarch64" jqt "$f" '.provenance.arch == "aarch64"'
 	check "pg arm64: it records Debian's PostgreSQL 15 ($(jq -r .provenance.versions.postgresql "$f"))" \
-		jqt "$f" '.provenance.versions.postgresql | test("^15\\.[0-9]+ \\(Debian")'
+		jqt "$f" '.provenance.versions.postgresql | test("^(PostgreSQL )?15\\.[0-9]+ \\(Debian")'
 	check "pg arm64: the server got 2 MB huge pages (huge_pages=on)" \
 		jqt "$f" '.config.huge_pages == "on" and .provenance.page_size_kb == 2048'
 	check "pg arm64: the kernel's static model full is recorded" \

@@ -124,7 +124,7 @@ elif [ ! -x "$top/build/pgsample" ]; then
 	fail "pg_fetch: build/pgsample missing (make first)"
 else
 	rc=0
-	nice -n 10 "$top/scripts/pg-run.sh" --pg-version 17 --shared-buffers 16M --clients 2 \
+	nice -n 10 "$top/scripts/pg-run.sh" --pg-version 17 --shared-buffers 16M --scale 3 --clients 2 \
 		--builtins select-only --duration 3 "$tmp/run" > "$tmp/run.log" 2>&1 || rc=$?
 	doc=$(find "$tmp/run/runs" -name 'pgbench-*.json' 2>/dev/null | head -n1)
 	if [ "$rc" = 0 ] && [ -n "$doc" ] &&
