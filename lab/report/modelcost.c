@@ -147,7 +147,8 @@ void modelcost_load(const struct results *r, struct modelcost *mc)
 			if (o->ok)
 				o->ns_med = st_median(o->ns, (size_t)o->n);
 		}
-	qsort(mc->d, mc->n, sizeof(*mc->d), doc_cmp);
+	if (mc->n)	/* qsort of a NULL array is undefined, even of none */
+		qsort(mc->d, mc->n, sizeof(*mc->d), doc_cmp);
 }
 
 void modelcost_free(struct modelcost *mc)
