@@ -34,6 +34,9 @@ static const struct arch arch_table[] = {
 		.channel = { "-serial", "file:{channel}" }, .chan_param = "",
 		.cpu_icount = { "-cpu", "max,-rdrand,-rdseed" },
 		.catalog_base = true, .host_userland = true, .debian_none = true,
+		.kernel_arch = "x86", .kernel_image = "bzImage", .triplet = "x86_64-linux-gnu",
+		.readelf_machine = "X86-64", .file_machine = "x86-64",
+		.qemu_user = "qemu-x86_64-static",
 	},
 	{
 		.name = "arm64", .uname = "aarch64", .qemu = "qemu-system-aarch64",
@@ -48,6 +51,9 @@ static const struct arch arch_table[] = {
 		 * does not select in 7.2 (the arm64 7.2-lab is built without
 		 * it, kernels/fragments/arm64-lab.config). */
 		.no_rseq_slice = "in 7.2 it needs GENERIC_ENTRY, which arm64 does not select",
+		.kernel_arch = "arm64", .kernel_image = "Image", .triplet = "aarch64-linux-gnu",
+		.readelf_machine = "AArch64", .file_machine = "aarch64",
+		.qemu_user = "qemu-aarch64-static", .cross_package = "gcc-aarch64-linux-gnu",
 	},
 };
 
@@ -57,6 +63,11 @@ const struct arch *arch_find(const char *name)
 		if (!strcmp(name, arch_table[i].name) || !strcmp(name, arch_table[i].uname))
 			return &arch_table[i];
 	return NULL;
+}
+
+const struct arch *arch_at(size_t i)
+{
+	return i < sizeof(arch_table) / sizeof(arch_table[0]) ? &arch_table[i] : NULL;
 }
 
 const char *arch_names(void)
@@ -74,7 +85,7 @@ const char *arch_names(void)
  * PREEMPTLAB_HOST_ARCH=amd64|arm64 plans as that host would (as
  * HOST_TOPOLOGY plans for another host's CPUs): tests/e2e/plan.sh checks
  * the x86 catalog's plans on an arm64 machine too. */
-static const char *host_arch(void)
+const char *arch_host(void)
 {
 	static struct utsname u;
 	const char *env = getenv("PREEMPTLAB_HOST_ARCH");
@@ -119,7 +130,7 @@ static void arch_kernel(const struct plan *p, const char *top, const struct kern
 void arch_pick(struct plan *p)
 {
 	const char *a = var_get("ARCH");
-	const char *host = host_arch();
+	const char *host = arch_host();
 	if (!a || !*a)
 		a = host;
 	p->garch = arch_find(a);
@@ -133,7 +144,7 @@ void arch_pick(struct plan *p)
 
 void arch_settings(struct plan *p, const char *top)
 {
-	const char *host = host_arch();
+	const char *host = arch_host();
 	bool guest = strcmp(p->kernel.source, "host") != 0;
 	/* An arm64 guest needs an arm64 kernel (a package or an arm64 recipe),
 	 * whether this host is x86 or arm64 itself. */

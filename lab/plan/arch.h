@@ -9,6 +9,7 @@
 #define PREEMPTLAB_PLAN_ARCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define ARCH_MAX_ARGS 8
 
@@ -41,11 +42,27 @@ struct arch {
 	bool debian_none;
 	/* Why no guest kernel of it has the rseq slice extension, or NULL. */
 	const char *no_rseq_slice;
+	/* For the shell (build/plan --arch-info, lab/plan/info.c): the
+	 * kernel's ARCH= and image target, the multiarch triplet of its
+	 * libraries, what readelf -h and file(1) call its machine, and the
+	 * qemu-user program that runs its static binaries elsewhere. */
+	const char *kernel_arch;
+	const char *kernel_image;
+	const char *triplet;
+	const char *readelf_machine;
+	const char *file_machine;
+	const char *qemu_user;
+	/* Debian's package of the cross compiler (cross_prefix's gcc). */
+	const char *cross_package;
 };
 
 /* The row named NAME (Debian's or uname -m's name), or NULL. */
 const struct arch *arch_find(const char *name);
 /* "amd64 or arm64": the names, for messages. */
 const char *arch_names(void);
+/* The host's row's name (Debian's), or uname -m's when the table lacks it. */
+const char *arch_host(void);
+/* The rows, in order (NULL past the last). */
+const struct arch *arch_at(size_t i);
 
 #endif

@@ -13,11 +13,28 @@
 #include "plan.h"
 #include "vocab.h"
 
+/* Another catalog than TOP/kernels (a test's copy; build/plan --catalog-get). */
+static const char *catalog_dir;
+void catalog_set_dir(const char *dir)
+{
+	catalog_dir = dir;
+}
+
+static void catalog_path(const char *top, const char *name, char *out, size_t len)
+{
+	if (catalog_dir)
+		snprintf(out, len, "%s%s%s", catalog_dir, *name ? "/" : "", name);
+	else
+		snprintf(out, len, "%s/kernels%s%s", top, *name ? "/" : "", name);
+}
+
+/* The first "KEY: value" line's value, blanks around it dropped (the
+ * scripts read the catalog through this too: build/plan --catalog-get). */
 static bool catalog_get(const char *top, const char *series, const char *key, char *out,
 			size_t len)
 {
 	char path[1024], line[512];
-	snprintf(path, sizeof(path), "%s/kernels/%s", top, series);
+	catalog_path(top, series, path, sizeof(path));
 	FILE *f = fopen(path, "r");
 	size_t klen = strlen(key);
 	bool found = false;
@@ -28,6 +45,8 @@ static bool catalog_get(const char *top, const char *series, const char *key, ch
 			char *v = line + klen + 1;
 			v += strspn(v, " \t");
 			v[strcspn(v, "\r\n")] = '\0';
+			for (size_t e = strlen(v); e > 0 && (v[e - 1] == ' ' || v[e - 1] == '\t');)
+				v[--e] = '\0';
 			snprintf(out, len, "%s", v);
 			found = true;
 			break;
@@ -51,7 +70,7 @@ static int by_version(const void *a, const void *b)
 static int catalog_list(const char *top, char **names, int max)
 {
 	char dir[1024], val[64];
-	snprintf(dir, sizeof(dir), "%s/kernels", top);
+	catalog_path(top, "", dir, sizeof(dir));
 	DIR *d = opendir(dir);
 	int n = 0;
 	if (!d)
@@ -70,6 +89,17 @@ static int catalog_list(const char *top, char **names, int max)
 	closedir(d);
 	qsort(names, (size_t)n, sizeof(*names), by_version);
 	return n;
+}
+
+/* The series names, one a line (build/plan --catalog-series). */
+void catalog_print_series(const char *top)
+{
+	char *names[64];
+	int n = catalog_list(top, names, 64);
+	for (int i = 0; i < n; i++) {
+		printf("%s\n", names[i]);
+		free(names[i]);
+	}
 }
 
 void catalog_known(const char *top, char *buf, size_t len)

@@ -7,6 +7,10 @@
  *   build/plan --vocabulary      docs/vocabulary.md, from buffer_pool/vocab.c
  *   build/plan --boot-argv [ARCH= ACCEL= VCPUS= MEM_MB= ...]
  *                                one guest's QEMU argv, for a boot outside a plan
+ *   build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |
+ *              --catalog-series DIR
+ *                                the architecture table and the kernel catalog,
+ *                                for the scripts (info.c)
  *
  * --accel-probed: what scripts/bench.sh's KVM probe boot found, planned on
  * when ACCEL is auto (the probe needs the resolved kernel and the
@@ -29,7 +33,9 @@
 static const char usage[] =
 	"usage: build/plan [--check] [--out RUN] [--top DIR] [--bufbench BIN]\n"
 	"                  [--initramfs-bytes N] [--accel-probed ACCEL] [VAR=value ...]\n"
-	"       build/plan --vocabulary | --variables | --boot-argv [VAR=value ...]\n";
+	"       build/plan --vocabulary | --variables | --boot-argv [VAR=value ...]\n"
+	"       build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |\n"
+	"                  --catalog-series DIR\n";
 
 /*
  * A guest boot outside any plan (tests that boot their own init): the
@@ -63,7 +69,8 @@ int main(int argc, char **argv)
 		{ "initramfs-bytes", required_argument, 0, 'i' }, { "help", no_argument, 0, 'h' },
 		{ "vocabulary", no_argument, 0, 'v' }, { "variables", no_argument, 0, 'V' },
 		{ "accel-probed", required_argument, 0, 'a' }, { "boot-argv", no_argument, 0, 'B' },
-		{ 0, 0, 0, 0 },
+		{ "arch-info", no_argument, 0, 'A' }, { "catalog-get", no_argument, 0, 'G' },
+		{ "catalog-series", no_argument, 0, 'S' }, { 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *top = ".";
 	char bufbench[4096] = "";
@@ -81,6 +88,19 @@ int main(int argc, char **argv)
 		case 'h': fputs(usage, stdout); return 0;
 		case 'a': probed = optarg; break;
 		case 'B': argv_only = true; break;
+		case 'A':
+			if (argc - optind > 2)
+				return fputs(usage, stderr), 2;
+			return info_arch(optind < argc ? argv[optind] : NULL,
+					 optind + 1 < argc ? argv[optind + 1] : NULL);
+		case 'G':
+			if (argc - optind != 3)
+				return fputs(usage, stderr), 2;
+			return info_catalog_get(argv[optind], argv[optind + 1], argv[optind + 2]);
+		case 'S':
+			if (argc - optind != 1)
+				return fputs(usage, stderr), 2;
+			return info_catalog_series(argv[optind]);
 		case 'V':
 			/* The Makefile's BENCH_VARS must be this list: make fleet
 			 * forwards only those (tests/e2e/make_vars.sh compares). */

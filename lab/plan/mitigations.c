@@ -52,11 +52,12 @@ void mitigation_settings(struct plan *p, const char *value)
 		if (mitigation_parse(it, &m) != 0)
 			plan_die("MITIGATIONS: '%s': rseq:N takes 5..50 us (the kernel's bounds), "
 				 "partitioned:N 1..64 parts", it);
-		if (m.kind == MIT_RSEQ && strcmp(p->arch, "arm64") == 0 &&
+		/* The architecture table says which guests lack the extension. */
+		if (m.kind == MIT_RSEQ && p->garch->no_rseq_slice &&
 		    strcmp(p->kernel.source, "host") != 0)
-			plan_die("MITIGATIONS: %s: no arm64 guest kernel has the rseq slice extension "
-				 "(it needs GENERIC_ENTRY, which arm64 does not select in 7.0-7.2); "
-				 "leave rseq out on ARCH=arm64", it);
+			plan_die("MITIGATIONS: %s: no %s guest kernel has the rseq slice extension "
+				 "(%s); leave rseq out on ARCH=%s", it, p->arch,
+				 p->garch->no_rseq_slice, p->arch);
 	}
 	if (!list_has(&p->mitigations, "none"))
 		plan_die("MITIGATIONS=%s: every mitigation is measured against none; add none", value);

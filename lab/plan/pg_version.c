@@ -51,7 +51,7 @@ void pg_version_settings(struct plan *p, const char *top, const char *asked)
 	 * its initramfs would carry a second libc and 50 MB more, read by
 	 * every boot under emulation, and the guest results so far are 15's). */
 	const char *def = "system";
-	if (host && strcmp(p->arch, "amd64") == 0)
+	if (host && p->garch->host_userland)
 		for (int i = 0; i < n; i++)
 			if (!strcmp(major[i], "17"))
 				def = "17";
@@ -70,9 +70,10 @@ void pg_version_settings(struct plan *p, const char *top, const char *asked)
 			 "surveyed over bookworm, trixie, sid, experimental and their backports); "
 			 "available: %s, or system (the host's /usr/lib/postgresql/15)", v, v,
 			 n ? known : "none (no pg/majors)");
-	/* The fetched roots are Debian's amd64 packages (scripts/pg-fetch.sh);
-	 * an arm64 guest or host runs Debian 12's arm64 15 (pg-arm64-root.sh). */
-	if (strcmp(p->arch, "amd64") != 0)
+	/* The fetched roots are the host userland architecture's packages
+	 * (scripts/pg-fetch.sh); another one runs Debian 12's 15 of its own
+	 * (pg-arm64-root.sh). */
+	if (!p->garch->host_userland)
 		plan_die("PG_VERSION=%s: ARCH=%s runs Debian 12's %s PostgreSQL 15 only; "
 			 "PG_VERSION=system there", v, p->arch, p->arch);
 	snprintf(p->pg_version, sizeof(p->pg_version), "%s", major[found]);

@@ -185,6 +185,12 @@ void command_line(char *buf, size_t len);
 /* catalog.c: kernels/<series>, read without fetching anything. */
 void catalog_resolve(const char *top, const char *asked, const char *var, struct kernel_ref *k);
 void catalog_known(const char *top, char *buf, size_t len);
+void catalog_print_series(const char *top);
+void catalog_set_dir(const char *dir);
+/* info.c: the architecture table and the catalog, for the scripts. */
+int info_arch(const char *name, const char *key);
+int info_catalog_get(const char *dir, const char *series, const char *key);
+int info_catalog_series(const char *dir);
 
 /* settings.c: defaults and validation of every variable. */
 void plan_settings(struct plan *p, const char *top);

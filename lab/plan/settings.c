@@ -347,7 +347,9 @@ void plan_settings(struct plan *p, const char *top)
 	const char *def_kernel = "host";
 	const char *sc = var_get("SCENARIO");
 	if (sc && !strcmp(sc, "mitigations") && !var_get("KERNEL")) {
-		if (kernel_built(top, "7.2-lab") && (!var_get("ARCH") || !strcmp(var_get("ARCH"), "amd64")))
+		/* The build cache's images are the catalog's base architecture's. */
+		const struct arch *a = arch_find(var_get("ARCH") && *var_get("ARCH") ? var_get("ARCH") : arch_host());
+		if (kernel_built(top, "7.2-lab") && a && a->catalog_base)
 			def_kernel = "7.2-lab";
 		else
 			plan_note("SCENARIO=mitigations: 7.2-lab is not built here (make kernel "

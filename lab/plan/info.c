@@ -1,0 +1,97 @@
+/*
+ * The planner's tables, for the scripts: one architecture table and one
+ * kernel catalog parser serve C and shell alike, so that a script never
+ * keeps a case list of architectures or a second reader of kernels/.
+ *
+ *   build/plan --arch-info [ARCH [KEY]]   ARCH's row (default: the host's),
+ *                                         "key TAB value" lines, or KEY's value
+ *   build/plan --catalog-get DIR SERIES KEY   the value of "KEY:" in DIR/SERIES
+ *   build/plan --catalog-series DIR           the series of catalog DIR
+ *
+ * An unknown architecture exits 2 naming the known ones; a key the row or
+ * the catalog entry does not have prints nothing and exits 1.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+
+static const char *yes(bool b)
+{
+	return b ? "1" : "0";
+}
+
+static const char *str(const char *s)
+{
+	return s ? s : "";
+}
+
+int info_arch(const char *name, const char *key)
+{
+	const char *host = arch_host();
+	const struct arch *a = arch_find(name && *name ? name : host);
+	if (!a) {
+		fprintf(stderr, "preemptlab: ARCH=%s: unknown architecture; use %s\n", name,
+			arch_names());
+		return 2;
+	}
+	char suffix[16] = "", bin[32] = "build";
+	if (!a->catalog_base)
+		snprintf(suffix, sizeof(suffix), "_%s", a->name);
+	/* A cross-built architecture's guest programs are static, in their own
+	 * directory (mk/cross.mk), whichever host builds them. */
+	if (a->cross_prefix)
+		snprintf(bin, sizeof(bin), "build-%s", a->name);
+	const char *rows[][2] = {
+		{ "name", a->name },
+		{ "uname", a->uname },
+		{ "native", yes(!strcmp(a->name, host)) },
+		{ "qemu", a->qemu },
+		{ "qemu_var", a->qemu_var },
+		{ "qemu_package", a->qemu_package },
+		{ "console", a->console },
+		{ "cross_prefix", str(a->cross_prefix) },
+		{ "cross_package", str(a->cross_package) },
+		{ "catalog_base", yes(a->catalog_base) },
+		/* Catalog keys of this architecture end in it (package_arm64:). */
+		{ "catalog_suffix", suffix },
+		{ "host_userland", yes(a->host_userland) },
+		{ "guest_bin_dir", bin },
+		{ "kernel_arch", a->kernel_arch },
+		{ "kernel_image", a->kernel_image },
+		{ "triplet", a->triplet },
+		{ "readelf_machine", a->readelf_machine },
+		{ "file_machine", a->file_machine },
+		{ "qemu_user", a->qemu_user },
+		{ "no_rseq_slice", str(a->no_rseq_slice) },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (!key)
+			printf("%s\t%s\n", rows[i][0], rows[i][1]);
+		else if (!strcmp(key, rows[i][0])) {
+			printf("%s\n", rows[i][1]);
+			return rows[i][1][0] ? 0 : 1;
+		}
+	}
+	return key ? 1 : 0;
+}
+
+int info_catalog_get(const char *dir, const char *series, const char *key)
+{
+	char val[512];
+	/* A series name is a file name in DIR, never a path out of it. */
+	if (strchr(series, '/') || series[0] == '.')
+		return 1;
+	catalog_set_dir(dir);
+	if (!catalog_value(".", series, key, val, sizeof(val)))
+		return 1;
+	printf("%s\n", val);
+	return 0;
+}
+
+int info_catalog_series(const char *dir)
+{
+	catalog_set_dir(dir);
+	catalog_print_series(".");
+	return 0;
+}
