@@ -90,13 +90,16 @@ e2e-test: config.mk
 	$(MAKE) build-all
 	tests/run.sh e2e
 
-# An arm64 guest (ARCH=arm64, or the default on an arm64 host) runs the
-# static aarch64 bufbench; KERNEL=host runs build/ as it is.
-GUEST_ARCH = $(or $(ARCH),$(shell uname -m))
+# A guest whose programs are cross-built (its row of the architecture
+# table has a guest_bin_dir of its own: ARCH=arm64, or the default on an
+# arm64 host) runs those static builds; KERNEL=host runs build/ as it is.
 bench: config.mk
 	$(MAKE) build-all
-	$(if $(and $(filter arm64 aarch64,$(GUEST_ARCH)),$(filter-out host,$(or $(KERNEL),host))),$(MAKE) cross-guest)
-	$(if $(and $(filter arm64 aarch64,$(GUEST_ARCH)),$(filter-out host,$(or $(KERNEL),host))),$(if $(filter off,$(PGBENCH)),,$(MAKE) cross-pgsample))
+	@if [ '$(or $(KERNEL),host)' != host ] && a=$$($(B)/plan --arch-info '$(ARCH)' name) && \
+		[ "$$($(B)/plan --arch-info "$$a" guest_bin_dir)" != build ]; then \
+		$(MAKE) cross-guest CROSS=$$a && \
+		{ [ '$(PGBENCH)' = off ] || $(MAKE) cross-pgsample CROSS=$$a; }; \
+	fi
 	scripts/bench.sh
 
 lint:

@@ -259,9 +259,8 @@ optional() {
 }
 
 dropped=""
-# The machine's own emulator: an arm64 host's guests are aarch64.
-native_qemu=qemu-system-x86_64
-[ "$(uname -m)" = aarch64 ] && native_qemu=qemu-system-aarch64
+# The machine's own emulator (its row of the architecture table).
+native_qemu=$(arch_info "" qemu)
 write_manifest() {
 	files=$(cd "$st" && find . -type f ! -name manifest.json | sed 's|^\./||' | sort)
 	for f in $files; do

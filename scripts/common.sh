@@ -3,19 +3,28 @@
 
 die() { echo "preemptlab: $*" >&2; exit 1; }
 note() { echo "preemptlab: $*" >&2; }
-# kapt_arch: the kernels' architecture, amd64 or arm64, from ARCH (Debian's
-# or uname's spelling), else KAPT_ARCH (exported by the caller), else this
-# machine's; anything else exits 2 naming both.
-kapt_arch() {
-	case ${ARCH:-${KAPT_ARCH:-$(uname -m)}} in
-	amd64|x86_64) echo amd64 ;;
-	arm64|aarch64) echo arm64 ;;
-	*) echo "preemptlab: ARCH must be amd64 or arm64, not '${ARCH:-$KAPT_ARCH}'" >&2; exit 2 ;;
-	esac
-}
-
 # lab_top: the checkout's top directory.
 lab_top() { (cd "$(dirname "$0")/.." && pwd); }
+
+# lab_plan: build/plan, whose tables (lab/plan/arch.c, catalog.c) the
+# scripts read instead of keeping case lists of their own.
+lab_plan() {
+	lp=$(lab_top)/build/plan
+	[ -x "$lp" ] || die "no $lp (the architecture table and catalog reader): make build-all"
+	echo "$lp"
+}
+
+# arch_info ARCH KEY: one value of ARCH's row of the architecture table
+# (Debian's or uname's name; "" is this machine's), "" when it has none.
+# An unknown ARCH exits 2, naming the known ones.
+arch_info() {
+	ai_out=$("$(lab_plan)" --arch-info "$1" "$2") || [ $? -eq 1 ] || exit 2
+	echo "$ai_out"
+}
+
+# kapt_arch: the kernels' architecture (Debian's name) from ARCH, else
+# KAPT_ARCH (exported by the caller), else this machine's.
+kapt_arch() { arch_info "${ARCH:-${KAPT_ARCH:-}}" name; }
 
 # new_run_dir KERNEL: create results/<UTC timestamp>-<kernel>/ and print it.
 new_run_dir() {

@@ -49,11 +49,9 @@ for f in "$@"; do echo "$f"; done > "$work/queue"
 # Which machine the first file is for: the default directories are its.
 first=$(in_root "$1")
 machine=$(readelf -h "$root$first" 2>/dev/null | sed -n 's/^ *Machine: *//p')
-case $machine in
-*AArch64*) triplet=aarch64-linux-gnu ;;
-*X86-64*) triplet=x86_64-linux-gnu ;;
-*) die "$root$first: not an ELF file of a known machine ('$machine')" ;;
-esac
+# The architecture table knows each machine's multiarch triplet.
+triplet=$("$(lab_plan)" --arch-info "${machine:-none}" triplet 2>/dev/null) ||
+	die "$root$first: not an ELF file of a known machine ('$machine')"
 defaults="/lib/$triplet /usr/lib/$triplet /lib /usr/lib"
 
 while [ -s "$work/queue" ]; do

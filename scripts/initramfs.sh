@@ -6,14 +6,17 @@
 # libraries ldd finds for them are added at the same paths.  With PROFILE=on
 # the host's perf goes in the same way (guest/runner.sh records each
 # bufbench cell with it), linked as /bin/perf.
-# ARCH=arm64 (from an x86 host) builds an arm64 guest's: Debian's
-# busybox-static:arm64 through the private apt (dpkg -x, never installed),
-# and the lab's binaries cross-built into build-arm64/ (make cross-guest).
-# Its PostgreSQL is Debian's arm64 build (scripts/pg-arm64-root.sh, the
-# same file list through PG_ROOT) with pgsample cross-built against its
-# libpq (make cross-pgsample); the libraries come from readelf's NEEDED
-# closure inside that sysroot (scripts/elf-closure.sh), since ldd cannot
-# run aarch64 programs.  No perf: the host's is amd64.
+# ARCH (a row of the architecture table, lab/plan/arch.c; default the
+# host's) whose userland is not the host's (host_userland 0: arm64) builds
+# that guest's: Debian's busybox-static of ARCH through the private apt
+# (dpkg -x, never installed), and the lab's binaries cross-built into the
+# row's guest_bin_dir (build-arm64/, make cross-guest).  Its PostgreSQL is
+# Debian's build for ARCH (scripts/pg-guest-root.sh, the same file list
+# through PG_ROOT) with pgsample cross-built against its libpq (make
+# cross-pgsample); the libraries come from readelf's NEEDED closure inside
+# that sysroot (scripts/elf-closure.sh), since ldd cannot run its
+# programs.  No perf: the host's runs on the host's architecture only (the
+# planner refuses PROFILE=on there).
 # Usage: scripts/initramfs.sh OUT.cpio.gz
 set -eu
 # shellcheck source=scripts/common.sh
@@ -21,38 +24,38 @@ set -eu
 [ $# -eq 1 ] || die "usage: $0 OUT.cpio.gz"
 out=$1
 top=$(lab_top)
-case ${ARCH:-$(uname -m)} in
-amd64|x86_64) arch=amd64 bdir=$top/build ;;
-arm64|aarch64) arch=arm64 bdir=$top/build-arm64 ;;
-*) die "ARCH must be amd64 or arm64, not '$ARCH'" ;;
-esac
-# arm64_busybox: Debian's busybox-static for arm64, fetched once into the
+# The guest's row of the architecture table.
+arch=$(arch_info "${ARCH:-}" name) || exit 2
+bdir=$top/$(arch_info "$arch" guest_bin_dir)
+host_userland=$(arch_info "$arch" host_userland)
+machine=$(arch_info "$arch" file_machine)
+# debian_busybox: Debian's busybox-static for ARCH, fetched once into the
 # cache (the host's suite: its lists are verified like the kernels').
-arm64_busybox() {
+debian_busybox() {
 	# shellcheck source=scripts/kernel-catalog.sh
-	KAPT_ARCH=arm64 . "$(dirname "$0")/kernel-catalog.sh"
-	suite=${PREEMPTLAB_ARM64_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")}
+	KAPT_ARCH=$arch . "$(dirname "$0")/kernel-catalog.sh"
+	suite=${PREEMPTLAB_GUEST_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")}
 	kapt_update "$suite" >&2
 	v=$(kapt_candidates "$suite" '^busybox-static$' | awk '$1 == "busybox-static" {print $3}' | head -n1)
-	[ -n "$v" ] || die "no busybox-static for arm64 in $suite (private apt in $(kapt_dir "$suite"))"
-	d=$PREEMPTLAB_CACHE/guest-arm64/busybox-static-$v
+	[ -n "$v" ] || die "no busybox-static for $arch in $suite (private apt in $(kapt_dir "$suite"))"
+	d=$PREEMPTLAB_CACHE/guest-$arch/busybox-static-$v
 	kapt_fetch "$suite" busybox-static "$v" "$d" >&2
 	echo "$d/bin/busybox"
 }
-if [ "$arch" = amd64 ]; then busybox=${BUSYBOX:-/bin/busybox}
-else busybox=${BUSYBOX:-$(arm64_busybox)}; fi
+if [ "$host_userland" = 1 ]; then busybox=${BUSYBOX:-/bin/busybox}
+else busybox=${BUSYBOX:-$(debian_busybox)}; fi
 # BUFBENCH_STATIC: another static build of bufbench (e.g. a custom one).
 bench=${BUFBENCH_STATIC:-$bdir/bufbench-static}
 
 # ldd fails on a static binary ("not a dynamic executable").
-if [ "$arch" = amd64 ]; then
+if [ "$host_userland" = 1 ]; then
 	{ [ -x "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1; } ||
 		die "$busybox is not a static busybox; apt-get install busybox-static"
 	[ -x "$bench" ] || die "no $bench; run make build-all first"
 else
-	file -L "$busybox" | grep -q 'aarch64.*statically linked' ||
-		die "$busybox is not a static aarch64 busybox"
-	[ -x "$bench" ] || die "no $bench; run make cross-guest first (make bench ARCH=arm64 does)"
+	file -L "$busybox" | grep -q "$machine.*statically linked" ||
+		die "$busybox is not a static $machine busybox"
+	[ -x "$bench" ] || die "no $bench; run make cross-guest first (make bench ARCH=$arch does)"
 fi
 
 # Scratch files live inside the mktemp directory, never beside it: a name
@@ -99,7 +102,7 @@ copy_with_libs() {
 }
 # copy_from_root ROOT SRC: SRC (a file in ROOT, or a lab file on the host)
 # to the guest's path: ROOT's prefix dropped, and the lab's build/ read
-# from build-arm64/ (pgsample); cp -L stays inside ROOT, since Debian's
+# from the architecture's own (build-arm64/: pgsample); cp -L stays inside ROOT, since Debian's
 # links within a package are relative.
 copy_from_root() {
 	dest=${2#"$1"}
@@ -112,12 +115,16 @@ copy_from_root() {
 	return 0
 }
 pgfiles=$top/scripts/pg-guest-files.sh
-if [ "$arch" = amd64 ] && [ -x "$pgfiles" ] && [ "${PGBENCH:-}" != off ]; then
+# PGBENCH as the plan says (scripts/bench.sh); on unless off, as the
+# planner's default is, for every architecture.
+if [ "${PGBENCH:-on}" = off ]; then
+	:
+elif [ "$host_userland" = 1 ]; then
 	"$pgfiles" > "$work/pgfiles" || die "$pgfiles failed (above); or build without it: PGBENCH=off"
 	while read -r f; do copy_with_libs "$f"; done < "$work/pgfiles"
-elif [ "$arch" != amd64 ] && [ "${PGBENCH:-off}" != off ]; then
-	root=$("$top/scripts/pg-arm64-root.sh") || die "no arm64 PostgreSQL (above); or build without it: PGBENCH=off"
-	PG_ROOT=$root "$pgfiles" > "$work/pgfiles" || die "$pgfiles failed (above); or build without it: PGBENCH=off"
+else
+	root=$("$top/scripts/pg-guest-root.sh" "$arch") || die "no $arch PostgreSQL (above); or build without it: PGBENCH=off"
+	ARCH=$arch PG_ROOT=$root "$pgfiles" > "$work/pgfiles" || die "$pgfiles failed (above); or build without it: PGBENCH=off"
 	: > "$work/elves"
 	while read -r f; do copy_from_root "$root" "$f"; done < "$work/pgfiles"
 	# pgsample is the lab's (host:), the rest Debian's: all their libraries
@@ -125,12 +132,12 @@ elif [ "$arch" != amd64 ] && [ "${PGBENCH:-off}" != off ]; then
 	sed "s|^$top/build/pgsample\$|host:$bdir/pgsample|" "$work/elves" > "$work/elves.root"
 	# shellcheck disable=SC2046 # one argument per file (no blanks in them)
 	"$top/scripts/elf-closure.sh" "$root" $(cat "$work/elves.root") > "$work/libs" ||
-		die "the arm64 guest's PostgreSQL would miss the libraries above"
+		die "the $arch guest's PostgreSQL would miss the libraries above"
 	while read -r l; do copy_from_root "$root" "$root$l"; done < "$work/libs"
 	# A file of the host's architecture here would fail only in the guest.
 	find "$stage" -type f | while read -r f; do
 		[ "$(head -c4 "$f" | tr -d '\177')" = ELF ] || continue
-		file -b "$f" | grep -q aarch64 || die "${f#"$stage"} in the arm64 initramfs is not an aarch64 file ($(file -b "$f" | cut -d, -f1-2))"
+		file -b "$f" | grep -q "$machine" || die "${f#"$stage"} in the $arch initramfs is not an $machine file ($(file -b "$f" | cut -d, -f1-2))"
 	done
 fi
 
@@ -145,10 +152,9 @@ find_perf() {
 	for c in /usr/bin/perf_*; do [ -x "$c" ] && p=$c; done
 	[ -n "$p" ] && [ "$(head -c4 "$p" | tr -d '\177')" = ELF ] && echo "$p"
 }
-case $arch:${PROFILE:-off} in
-arm64:on|arm64:1|arm64:yes)
-	note "PROFILE=on: the host's perf is amd64; an $arch guest runs unprofiled" ;;
-*:on|*:1|*:yes)
+case ${PROFILE:-off}:$(arch_info "$arch" native) in
+*:0) [ "${PROFILE:-off}" = off ] || note "PROFILE=on: the host's perf does not run on $arch; the guest runs unprofiled" ;;
+on:*|1:*|yes:*)
 	if perf=$(find_perf) && [ -n "$perf" ]; then
 		copy_with_libs "$perf"
 		[ "$perf" = /bin/perf ] || ln -s "$perf" "$stage/bin/perf"

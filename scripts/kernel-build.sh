@@ -24,7 +24,8 @@ set -eu
 . "$(dirname "$0")/common.sh"
 KAPT_ARCH=$(kapt_arch) || exit 2
 export KAPT_ARCH
-# The architecture built for (KAPT_ARCH turns amd64 for the source fetch alone).
+# The architecture built for (KAPT_ARCH turns the catalog's base
+# architecture for the source fetch alone).
 barch=$KAPT_ARCH
 # shellcheck source=scripts/kernel-catalog.sh
 . "$(dirname "$0")/kernel-catalog.sh"
@@ -40,15 +41,17 @@ series=$1
 [ -f "$KCAT_DIR/$series" ] || kcat_unknown "$series"
 [ "$(kcat_get "$series" source)" = build ] || die "kernels/$series is not built from source (source: $(kcat_get "$series" source)); make kernel KERNEL=$series fetches it"
 kbuild_arch_ok "$series" || kbuild_no_arch "$series"
-# kmake_arch: make's own ARCH and CROSS_COMPILE for KAPT_ARCH, on every
-# make in the tree (config and build alike).  Given on the command line,
-# they also win over an ARCH that a calling make put into MAKEFLAGS.
-case $KAPT_ARCH in
-amd64) karch=x86 kcross="" ;;
-arm64) karch=arm64 kcross=${CROSS_COMPILE:-aarch64-linux-gnu-}
+# make's own ARCH and CROSS_COMPILE for KAPT_ARCH (its row of the
+# architecture table), on every make in the tree (config and build alike).
+# Given on the command line, they also win over an ARCH that a calling make
+# put into MAKEFLAGS.  An architecture this machine is not is cross-built.
+karch=$(arch_info "$KAPT_ARCH" kernel_arch) kcross=""
+if [ "$(arch_info "$KAPT_ARCH" native)" != 1 ]; then
+	kcross=${CROSS_COMPILE:-$(arch_info "$KAPT_ARCH" cross_prefix)}
+	[ -n "$kcross" ] || die "this machine cross-builds no $KAPT_ARCH kernel (the architecture table has no cross_prefix for it)"
 	command -v "${kcross}gcc" >/dev/null ||
-		die "cross-building for arm64 needs ${kcross}gcc: ./configure --install-deps installs it (or apt-get install gcc-aarch64-linux-gnu)" ;;
-esac
+		die "cross-building for $KAPT_ARCH needs ${kcross}gcc: ./configure --install-deps installs it (or apt-get install $(arch_info "$KAPT_ARCH" cross_package))"
+fi
 need="./configure --install-deps installs it (or apt-get install build-essential flex bison bc xz-utils patch libelf-dev libssl-dev)"
 for tool in make gcc flex bison bc xz patch; do
 	command -v "$tool" >/dev/null || die "building a kernel needs $tool: $need"
@@ -60,8 +63,8 @@ done
 suite=$(kcat_get "$series" suite)
 base=$(kbuild_get "$series" base)
 target=$(kbuild_get "$series" target)
-target=${target:-bzImage}
-# The image's name in the cache: bzImage for x86, Image for arm64.
+target=${target:-$(arch_info "$KAPT_ARCH" kernel_image)}
+# The image's name in the cache: the target's (bzImage for x86, Image for arm64).
 iname=$(basename "$target")
 frag=$(kbuild_fragment "$series")
 frag_list=$(echo "$frag" | tr '\n' ' ')
@@ -120,9 +123,10 @@ trap 'stop_make; rm -rf "$lock"' EXIT
 trap 'note "interrupted: the tree in $out/tree is kept and a rerun resumes the build"; exit 130' INT TERM
 
 # --- source ---------------------------------------------------------------
-# The source package is architecture "all": fetched as amd64's (kbuild_source).
-# shellcheck disable=SC2030 # amd64 for this fetch alone, on purpose
-(KAPT_ARCH=amd64; kapt_fetch "$suite" "$pkg" "$pkgver" "$out/deb")
+# The source package is architecture "all": fetched as the catalog's base
+# architecture's (kbuild_source).
+# shellcheck disable=SC2030 # for this fetch alone, on purpose
+(KAPT_ARCH=$(kcat_base_arch); kapt_fetch "$suite" "$pkg" "$pkgver" "$out/deb")
 tarball=$(find "$out/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' 2>/dev/null | head -n1)
 [ -n "$tarball" ] || die "$pkg $pkgver holds no usr/src/linux-source-*.tar.*; edit kernels/$series"
 tree=$out/tree
@@ -226,7 +230,7 @@ fi
 # --- build ----------------------------------------------------------------------
 jobs=$(nproc)
 # The step count is the architecture's own (another's would mislead).
-steps=$(kcat_get "$series" "build_steps$([ "$barch" = amd64 ] || echo "_$barch")")
+steps=$(kcat_arch_get "$series" build_steps)
 note "building $series ($pkg $pkgver, recipe $hash) with make -j$jobs $target: ~$minutes min here (measured: $(kbuild_get "$series" build_minutes) min on 2 cores); log $out/build.log"
 t0=$(date +%s)
 # Its own process group, so that Ctrl-C stops every compiler it started.

@@ -18,32 +18,39 @@ PREEMPTLAB_APT_MAX_AGE=${PREEMPTLAB_APT_MAX_AGE:-86400}
 # kernel's security fixes are not older than a fortnight's lists); older
 # ones are refused.
 PREEMPTLAB_APT_STALE_MAX=${PREEMPTLAB_APT_STALE_MAX:-1209600}
+# The catalog's one parser is the planner's (lab/plan/catalog.c): the
+# build/plan beside the catalog (a test's copy has none), else this
+# checkout's.
+kcat_plan=$KCAT_DIR/../build/plan
+[ -x "$kcat_plan" ] || kcat_plan=$(lab_plan)
 # The guest's Debian architecture (ARCH=arm64 from an x86 host): the private
-# apt of another architecture has lists and a cache of its own, so amd64's
-# stay as they were.
-KAPT_ARCH=${KAPT_ARCH:-amd64}
-case $KAPT_ARCH in amd64|arm64) ;; *) die "KAPT_ARCH must be amd64 or arm64, not '$KAPT_ARCH'" ;; esac
+# apt of another architecture has lists and a cache of its own, so the
+# catalog's base architecture's (amd64's) stay as they were.  Its row of the
+# architecture table (lab/plan/arch.c) says which keys are its own.
+KAPT_ARCH=$("$kcat_plan" --arch-info "${KAPT_ARCH:-}" name) || exit 2
+
+# kcat_base: KAPT_ARCH reads the catalog's unsuffixed keys (package:).
+kcat_base() { [ "$("$kcat_plan" --arch-info "$KAPT_ARCH" catalog_base)" = 1 ]; }
+# kcat_base_arch: that architecture's name.
+kcat_base_arch() { "$kcat_plan" --arch-info "$KAPT_ARCH" catalog_base_arch; }
 
 # kcat_known: the catalog's series names, one a line.
-kcat_known() {
-	for f in "$KCAT_DIR"/*; do
-		[ -f "$f" ] || continue
-		case ${f##*/} in *.*.*|*.md|*.sh|*.config) continue ;; esac
-		grep -q '^source:' "$f" && echo "${f##*/}"
-	done | sort -V
-}
+kcat_known() { "$kcat_plan" --catalog-series "$KCAT_DIR"; }
 
 # kcat_get SERIES KEY: the value of "KEY: value" in kernels/SERIES.
-kcat_get() {
-	sed -n "s/^$2:[[:space:]]*//p" "$KCAT_DIR/$1" | head -n1 | sed 's/[[:space:]]*$//'
+kcat_get() { "$kcat_plan" --catalog-get "$KCAT_DIR" "$1" "$2" || true; }
+
+# kcat_arch_get SERIES KEY: KEY for KAPT_ARCH: KEY itself on the base
+# architecture, KEY_<arch> on another ("" when the entry has none).
+kcat_arch_get() {
+	if kcat_base; then kcat_get "$1" "$2"; else kcat_get "$1" "$2_$KAPT_ARCH"; fi
 }
 
-# kcat_package SERIES: the package regex for KAPT_ARCH: "package:" is
-# amd64's, "package_arm64:" arm64's (a series without one has no arm64
-# kernel, and says so).
+# kcat_package SERIES: the package regex for KAPT_ARCH: "package:" is the
+# base architecture's, "package_arm64:" arm64's (a series without one has
+# no kernel of that architecture, and says so).
 kcat_package() {
-	[ "$KAPT_ARCH" = amd64 ] && { kcat_get "$1" package; return; }
-	p=$(kcat_get "$1" "package_$KAPT_ARCH")
+	p=$(kcat_arch_get "$1" package)
 	[ -n "$p" ] || die "kernel $1 has no $KAPT_ARCH package in kernels/$1 (no package_$KAPT_ARCH:); $KAPT_ARCH series: $(for s in $(kcat_known); do [ -n "$(kcat_get "$s" "package_$KAPT_ARCH")" ] && printf '%s ' "$s"; done)"
 	echo "$p"
 }
@@ -54,7 +61,7 @@ kcat_unknown() {
 }
 
 kapt_dir() {
-	if [ "$KAPT_ARCH" = amd64 ]; then echo "$PREEMPTLAB_CACHE/apt/$1"
+	if kcat_base; then echo "$PREEMPTLAB_CACHE/apt/$1"
 	else echo "$PREEMPTLAB_CACHE/apt/$1-$KAPT_ARCH"; fi
 }
 
@@ -82,7 +89,7 @@ kapt_setup() {
 	[ -r "$PREEMPTLAB_KEYRING" ] ||
 		die "no archive keyring at $PREEMPTLAB_KEYRING; apt-get install debian-archive-keyring (or set PREEMPTLAB_KEYRING)"
 	line="deb [signed-by=$PREEMPTLAB_KEYRING] $PREEMPTLAB_MIRROR $1 main"
-	[ "$KAPT_ARCH" = amd64 ] || line="deb [arch=$KAPT_ARCH signed-by=$PREEMPTLAB_KEYRING] $PREEMPTLAB_MIRROR $1 main"
+	kcat_base || line="deb [arch=$KAPT_ARCH signed-by=$PREEMPTLAB_KEYRING] $PREEMPTLAB_MIRROR $1 main"
 	[ "$(cat "$d/sources.list" 2>/dev/null)" = "$line" ] || {
 		echo "$line" > "$d/sources.list"
 		rm -f "$d/updated"
@@ -177,17 +184,18 @@ kapt_fetch() {
 # config and "resolved" (the K_ assignments kernel-resolve.sh prints).
 
 # Another architecture's build (KAPT_ARCH=arm64, cross-compiled) has a
-# directory of its own, build/<series>-arm64/: amd64's stays where it was.
+# directory of its own, build/<series>-arm64/: the base's stays where it was.
 kbuild_root() {
-	if [ "$KAPT_ARCH" = amd64 ]; then echo "$PREEMPTLAB_CACHE/build/$1"
+	if kcat_base; then echo "$PREEMPTLAB_CACHE/build/$1"
 	else echo "$PREEMPTLAB_CACHE/build/$1-$KAPT_ARCH"; fi
 }
 
-# kbuild_get SERIES KEY: a recipe key for KAPT_ARCH.  amd64 reads KEY; arm64
-# reads KEY_arm64 and falls back to KEY (fragments, patches and the source
-# package are shared; base and target are not, see kbuild_arch_ok).
+# kbuild_get SERIES KEY: a recipe key for KAPT_ARCH.  The base architecture
+# reads KEY; another reads KEY_<arch> and falls back to KEY (fragments,
+# patches and the source package are shared; base and target are not, see
+# kbuild_arch_ok).
 kbuild_get() {
-	if [ "$KAPT_ARCH" != amd64 ]; then
+	if ! kcat_base; then
 		kg=$(kcat_get "$1" "$2_$KAPT_ARCH")
 		[ -z "$kg" ] || { echo "$kg"; return 0; }
 	fi
@@ -195,10 +203,10 @@ kbuild_get() {
 }
 
 # kbuild_arch_ok SERIES: true when the series has a recipe for KAPT_ARCH
-# (amd64 always; another architecture needs its own base_ and target_ keys,
-# since amd64's defconfig and bzImage mean nothing there).
+# (the base architecture always; another needs its own base_ and target_
+# keys, since amd64's defconfig and bzImage mean nothing there).
 kbuild_arch_ok() {
-	[ "$KAPT_ARCH" = amd64 ] && return 0
+	kcat_base && return 0
 	[ -n "$(kcat_get "$1" "base_$KAPT_ARCH")" ] && [ -n "$(kcat_get "$1" "target_$KAPT_ARCH")" ]
 }
 
@@ -235,11 +243,11 @@ kbuild_patches() {
 
 # kbuild_source SERIES: "PACKAGE VERSION PKGVERSION" of the newest source
 # package the recipe builds from (the package list refreshed first).
-# linux-source-* is architecture "all": amd64's lists name it for every
-# architecture's build, so an arm64 build takes the very same source.
-# Call it in a subshell ($(...)): it sets KAPT_ARCH.
+# linux-source-* is architecture "all": the base architecture's lists name
+# it for every architecture's build, so an arm64 build takes the very same
+# source.  Call it in a subshell ($(...)): it sets KAPT_ARCH.
 kbuild_source() {
-	KAPT_ARCH=amd64
+	KAPT_ARCH=$(kcat_base_arch)
 	ks_suite=$(kcat_get "$1" suite) ks_re=$(kcat_get "$1" package)
 	kapt_update "$ks_suite"
 	ks_line=$(kapt_candidates "$ks_suite" "$ks_re" | head -n1)
@@ -264,12 +272,12 @@ kbuild_apply_patch() {
 # kbuild_recipe_hash SERIES: 12 hex digits over everything that shapes the
 # source, the config and the image (patches in order, base targets, build
 # target, fragment text).  Another architecture's adds its name first, so
-# that amd64's hash (and cached build) stays what it was.
+# that the base's hash (and cached build) stays what it was.
 kbuild_recipe_hash() {
 	frag=$(kbuild_fragment "$1")
 	pat=$(kbuild_patches "$1")
 	{
-		[ "$KAPT_ARCH" = amd64 ] || echo "arch: $KAPT_ARCH"
+		kcat_base || echo "arch: $KAPT_ARCH"
 		for p in $pat; do echo "patch: $(basename "$p")"; cat "$p"; done
 		echo "base: $(kbuild_get "$1" base)"
 		echo "target: $(kbuild_get "$1" target)"

@@ -79,16 +79,16 @@ K_SOURCE=$(kcat_get "$series" source)
 K_MODELS=$(kcat_get "$series" models)
 K_DEFAULT=$(kcat_get "$series" default)
 # Another architecture's build may offer other models (models_arm64:).
-if [ "$KAPT_ARCH" != amd64 ] && [ -n "$(kcat_get "$series" "models_$KAPT_ARCH")" ]; then
-	K_MODELS=$(kcat_get "$series" "models_$KAPT_ARCH")
-	K_DEFAULT=$(kcat_get "$series" "default_$KAPT_ARCH")
+if ! kcat_base && [ -n "$(kcat_arch_get "$series" models)" ]; then
+	K_MODELS=$(kcat_arch_get "$series" models)
+	K_DEFAULT=$(kcat_arch_get "$series" default)
 fi
-# A built series cross-builds for arm64 when its recipe has one
-# (base_arm64:, target_arm64:); a host or amd64-only built series does not.
-if [ "$K_SOURCE" = build ] && [ "$KAPT_ARCH" != amd64 ]; then
+# A built series cross-builds for another architecture when its recipe has
+# one (base_arm64:, target_arm64:); a host or base-only series does not.
+if [ "$K_SOURCE" = build ] && ! kcat_base; then
 	kbuild_arch_ok "$series" || kbuild_no_arch "$series"
-elif [ "$K_SOURCE" != apt ] && [ "$KAPT_ARCH" != amd64 ]; then
-	die "kernel $series ($K_SOURCE) is amd64 only; ARCH=$KAPT_ARCH takes a Debian package series: $(for s in $(kcat_known); do [ -n "$(kcat_get "$s" "package_$KAPT_ARCH")" ] && printf '%s ' "$s"; done)"
+elif [ "$K_SOURCE" != apt ] && ! kcat_base; then
+	die "kernel $series ($K_SOURCE) is $(kcat_base_arch) only; ARCH=$KAPT_ARCH takes a Debian package series: $(for s in $(kcat_known); do [ -n "$(kcat_get "$s" "package_$KAPT_ARCH")" ] && printf '%s ' "$s"; done)"
 fi
 if [ "$K_SOURCE" = host ]; then
 	[ "$want" = "$series" ] || kcat_unknown "$want"
@@ -119,7 +119,7 @@ cached() { here "$1"; q K_MODELS "$K_MODELS"; q K_DEFAULT "$K_DEFAULT"; }
 
 # An exact version fetched before needs no archive at all.
 store="$PREEMPTLAB_CACHE/images/$series"
-[ "$KAPT_ARCH" = amd64 ] || store="$store-$KAPT_ARCH"
+kcat_base || store="$store-$KAPT_ARCH"
 if [ "$want" != "$series" ] && [ -f "$store/$want/resolved" ]; then
 	cached "$store/$want/resolved"; exit 0
 fi

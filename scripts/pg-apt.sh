@@ -14,8 +14,10 @@
 # with gpgv against Debian's keyring and the Packages file's SHA256 from
 # the signed text, so a list changed in the cache is refused, not trusted.
 
+# The host's own architecture (its row of the architecture table): the
+# fetched server runs here.
 # shellcheck source=scripts/kernel-catalog.sh
-KAPT_ARCH=amd64 . "$(lab_top)/scripts/kernel-catalog.sh"
+KAPT_ARCH=$(arch_info "" name) . "$(lab_top)/scripts/kernel-catalog.sh"
 
 # The kernel catalog's store is apt/<suite>; PostgreSQL's is pg/apt/<suite>.
 kapt_dir() { echo "$PREEMPTLAB_CACHE/pg/apt/$1"; }
@@ -36,12 +38,12 @@ pgapt_list_file() {
 # pgapt_verify_lists SUITE: the stored InRelease carries a good signature
 # from a key in PREEMPTLAB_KEYRING, and the stored Packages list (lz4 or
 # plain, as apt keeps it) has the SHA256 that signed text gives for
-# main/binary-amd64/Packages.  Dies naming the file that fails.
+# main/binary-$KAPT_ARCH/Packages.  Dies naming the file that fails.
 pgapt_verify_lists() {
 	d=$(kapt_dir "$1")
 	rel=$(pgapt_list_file "$1" InRelease) ||
 		die "no InRelease for $1 in $d/lists: rm $d/updated and rerun to fetch the lists"
-	pkgs=$(pgapt_list_file "$1" main_binary-amd64_Packages) ||
+	pkgs=$(pgapt_list_file "$1" "main_binary-${KAPT_ARCH}_Packages") ||
 		die "no Packages list for $1 in $d/lists: rm $d/updated and rerun"
 	signed=$d/InRelease.verified
 	rm -f "$signed"
@@ -50,8 +52,8 @@ pgapt_verify_lists() {
 		rm -f "$signed"
 		die "$rel: no good signature from $PREEMPTLAB_KEYRING (gpgv above): the list was changed or is not Debian's; remove $d and rerun"
 	fi
-	want=$(awk '/^SHA256:/ { s = 1; next } /^[^ ]/ { s = 0 } s && $3 == "main/binary-amd64/Packages" { print $1 }' "$signed")
-	[ -n "$want" ] || die "$rel names no SHA256 for main/binary-amd64/Packages"
+	want=$(awk -v f="main/binary-$KAPT_ARCH/Packages" '/^SHA256:/ { s = 1; next } /^[^ ]/ { s = 0 } s && $3 == f { print $1 }' "$signed")
+	[ -n "$want" ] || die "$rel names no SHA256 for main/binary-$KAPT_ARCH/Packages"
 	have=$(/usr/lib/apt/apt-helper cat-file "$pkgs" | sha256sum | cut -d' ' -f1)
 	[ "$have" = "$want" ] ||
 		die "$pkgs does not match the signed $1 InRelease (sha256 $have, signed $want): the list was changed; remove $d and rerun"

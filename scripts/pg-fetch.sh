@@ -186,6 +186,7 @@ for p in $progs; do [ -x "$tmp$pgbin/$p" ] || die "PostgreSQL $major's packages 
 "$here/elf-closure.sh" "$tmp" $(for p in $progs; do echo "$pgbin/$p"; done) \
 	"$pglib/plpgsql.so" "$pglib/dict_snowball.so" "$pglib/pg_buffercache.so" > "$work/closure" ||
 	die "PostgreSQL $major's root lacks the libraries above: the Depends of its packages did not name them (library() in $0)"
+triplet=$(arch_info "" triplet)
 interp=$(readelf -l "$tmp$pgbin/postgres" | sed -n 's/.*Requesting program interpreter: \(.*\)\]$/\1/p')
 { [ -n "$interp" ] && [ -e "$tmp$interp" ]; } || die "postgres asks for interpreter '$interp', not in the root"
 libc=$(echo "$versions" | awk '$1 == "libc6" { print $2 }')
@@ -205,7 +206,7 @@ for f in "$tmp$pgbin.elf"/*; do
 # through its own ld.so and libraries, never the host's.
 r=\$(cd "\$(dirname "\$0")/../../../../.." && pwd)
 exec "\$r$interp" --inhibit-cache \\
-	--library-path "\$r/usr/lib/x86_64-linux-gnu:\$r/lib/x86_64-linux-gnu:\$r$pglib" \\
+	--library-path "\$r/usr/lib/$triplet:\$r/lib/$triplet:\$r$pglib" \\
 	--argv0 "\$0" "\$r$pgbin.elf/$n" "\$@"
 WRAP
 	chmod 755 "$tmp$pgbin/$n"

@@ -5,19 +5,19 @@
 # the UTC zone, build/pgsample and the scripts.  scripts/initramfs.sh
 # copies them to the same paths and adds the libraries ldd names for
 # each, so the guest runs the very binaries the host runs.
-# The one list for both architectures: with PG_ROOT (an arm64 guest from an
-# x86 host, scripts/pg-arm64-root.sh) PostgreSQL's files are printed as
-# PG_ROOT/PATH, to be copied to the guest's PATH; the lab's files keep
-# their host paths (build/ is build-arm64/ then), and the zone files,
-# which are data, come from the host.  pg_config is not run there: it is
-# an aarch64 program.
+# The one list for every architecture: with PG_ROOT (a guest of ARCH whose
+# userland is not the host's, scripts/pg-guest-root.sh) PostgreSQL's files
+# are printed as PG_ROOT/PATH, to be copied to the guest's PATH; the lab's
+# files keep their host paths (build/ is ARCH's guest_bin_dir then,
+# build-arm64/), and the zone files, which are data, come from the host.
+# pg_config is not run there: it is ARCH's program.
 # With PG_FETCHED=DIR (a root of scripts/pg-fetch.sh, PG_VERSION=MAJOR)
 # the guest carries that root at the host's path instead: its wrappers,
 # programs, modules, share directory, ld.so and library closure (.closure),
 # each line prefixed "root:" so initramfs.sh copies it as it is (no ldd:
 # these run on the root's libc, not the host's).
 # Usage: scripts/pg-guest-files.sh   (PG_BINDIR overrides the bin directory;
-#        PG_ROOT=DIR reads PostgreSQL from that sysroot)
+#        PG_ROOT=DIR reads PostgreSQL from that sysroot of ARCH)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -47,8 +47,9 @@ fi
 root=${PG_ROOT:-}
 bindir=$root${PG_BINDIR:-/usr/lib/postgresql/15/bin}
 if [ -n "$root" ]; then
-	[ -x "$bindir/postgres" ] || die "no $bindir/postgres in PG_ROOT: rerun scripts/pg-arm64-root.sh"
-	[ -x "$top/build-arm64/pgsample" ] || die "no $top/build-arm64/pgsample: run make cross-pgsample"
+	[ -x "$bindir/postgres" ] || die "no $bindir/postgres in PG_ROOT: rerun scripts/pg-guest-root.sh"
+	gbin=$top/$(arch_info "${ARCH:-}" guest_bin_dir)
+	[ -x "$gbin/pgsample" ] || die "no $gbin/pgsample: run make cross-pgsample"
 	libdir=$root/usr/lib/postgresql/15/lib sharedir=$root/usr/share/postgresql/15
 else
 	[ -x "$bindir/postgres" ] || die "no $bindir/postgres: apt-get install postgresql-15, or set PG_BINDIR"

@@ -391,7 +391,7 @@ run_unit() {
 		"package_version=${K_PKGVERSION:-}" "suite=${K_SUITE:-}" "image=${K_IMAGE:-}" \
 		"image_sha256=${K_SHA256:-}" "config=${K_CONFIG:-}" "release=${K_RELEASE:-}" \
 		"accel=$accel" "cmdline=$cmdline" "guest_hugepages=${guest_hp:-off}" \
-		"arch=$(if [ "$kind" = host ]; then uname -m; elif [ "$garch" = arm64 ]; then echo aarch64; else echo x86_64; fi)"; do
+		"arch=$(if [ "$kind" = host ]; then uname -m; else arch_info "$garch" uname; fi)"; do
 		outcome unit "$uid" "${kv%%=*}" "${kv#*=}"
 	done
 }

@@ -3,7 +3,8 @@
  * kernel catalog parser serve C and shell alike, so that a script never
  * keeps a case list of architectures or a second reader of kernels/.
  *
- *   build/plan --arch-info [ARCH [KEY]]   ARCH's row (default: the host's),
+ *   build/plan --arch-info [ARCH [KEY]]   ARCH's row (default: the host's;
+ *                                         ARCH may be readelf's machine name),
  *                                         "key TAB value" lines, or KEY's value
  *   build/plan --catalog-get DIR SERIES KEY   the value of "KEY:" in DIR/SERIES
  *   build/plan --catalog-series DIR           the series of catalog DIR
@@ -26,16 +27,31 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
+/* A row by Debian's or uname's name, or by the machine readelf -h names
+ * ("Advanced Micro Devices X86-64": scripts/elf-closure.sh). */
+static const struct arch *lookup(const char *name)
+{
+	const struct arch *a = arch_find(name);
+	for (size_t i = 0; !a && arch_at(i); i++)
+		if (strstr(name, arch_at(i)->readelf_machine))
+			a = arch_at(i);
+	return a;
+}
+
 int info_arch(const char *name, const char *key)
 {
 	const char *host = arch_host();
-	const struct arch *a = arch_find(name && *name ? name : host);
+	const struct arch *a = lookup(name && *name ? name : host);
 	if (!a) {
 		fprintf(stderr, "preemptlab: ARCH=%s: unknown architecture; use %s\n", name,
 			arch_names());
 		return 2;
 	}
 	char suffix[16] = "", bin[32] = "build";
+	const char *base = a->name;
+	for (size_t i = 0; arch_at(i); i++)
+		if (arch_at(i)->catalog_base)
+			base = arch_at(i)->name;
 	if (!a->catalog_base)
 		snprintf(suffix, sizeof(suffix), "_%s", a->name);
 	/* A cross-built architecture's guest programs are static, in their own
@@ -53,6 +69,9 @@ int info_arch(const char *name, const char *key)
 		{ "cross_prefix", str(a->cross_prefix) },
 		{ "cross_package", str(a->cross_package) },
 		{ "catalog_base", yes(a->catalog_base) },
+		/* The row whose keys have no suffix: its lists name architecture
+		 * "all" packages (linux-source) for every build. */
+		{ "catalog_base_arch", base },
 		/* Catalog keys of this architecture end in it (package_arm64:). */
 		{ "catalog_suffix", suffix },
 		{ "host_userland", yes(a->host_userland) },

@@ -72,7 +72,7 @@ void pg_version_settings(struct plan *p, const char *top, const char *asked)
 			 n ? known : "none (no pg/majors)");
 	/* The fetched roots are the host userland architecture's packages
 	 * (scripts/pg-fetch.sh); another one runs Debian 12's 15 of its own
-	 * (pg-arm64-root.sh). */
+	 * (pg-guest-root.sh). */
 	if (!p->garch->host_userland)
 		plan_die("PG_VERSION=%s: ARCH=%s runs Debian 12's %s PostgreSQL 15 only; "
 			 "PG_VERSION=system there", v, p->arch, p->arch);

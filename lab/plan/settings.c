@@ -441,7 +441,7 @@ void plan_settings(struct plan *p, const char *top)
 	if (p->bufbench_args[strspn(p->bufbench_args, " \t")])
 		list_split(&p->bufbench_argv, "BUFBENCH_ARGS", p->bufbench_args);
 
-	/* An arm64 guest runs Debian's arm64 PostgreSQL (scripts/pg-arm64-root.sh),
+	/* An arm64 guest runs Debian's arm64 PostgreSQL (scripts/pg-guest-root.sh arm64),
 	 * from an x86 host or an arm64 one, so pgbench is on there as anywhere. */
 	p->pgbench = on_off("PGBENCH", "on");
 	if (p->pgbench) {
@@ -477,6 +477,11 @@ void plan_settings(struct plan *p, const char *top)
 		pg_version_settings(p, top, get_or("PG_VERSION", NULL));
 	}
 	p->profile = on_off("PROFILE", "off");
+	/* A guest profiles with the host's perf, which runs on the host's
+	 * architecture only. */
+	if (p->profile && p->cross)
+		plan_die("PROFILE=on: the host's perf does not run in an %s guest; PROFILE=off, "
+			 "or run it from an %s machine", p->arch, p->arch);
 	p->profile_freq = parse_count("PROFILE_FREQ", get_or("PROFILE_FREQ", "99"), 1, 10000);
 	snprintf(p->profile_callgraph, sizeof(p->profile_callgraph), "%s",
 		 get_or("PROFILE_CALLGRAPH", host ? "dwarf" : "fp"));

@@ -1,7 +1,7 @@
 #!/bin/sh
 # PostgreSQL + pgbench in an arm64 guest from this x86 host (ARCH=arm64):
 # Debian's arm64 postgresql-15 and its library closure through the private
-# apt (scripts/pg-arm64-root.sh), pgsample cross-built against arm64 libpq,
+# apt (scripts/pg-guest-root.sh arm64), pgsample cross-built against arm64 libpq,
 # one boot of Debian's arm64 7.0 under icount with a few seconds of
 # pgbench on 2 MB huge pages (huge_pages=on with the guest's reservation).
 # Also: the planner plans pgbench for an arm64 guest by default, and the
@@ -31,12 +31,12 @@ for tool in qemu-system-aarch64 aarch64-linux-gnu-gcc readelf; do
 		tests_done; exit 0
 	fi
 done
-if ! root=$("$top/scripts/pg-arm64-root.sh" 2> "$tmp/root.err"); then
+if ! root=$("$top/scripts/pg-guest-root.sh" arm64 2> "$tmp/root.err"); then
 	if grep -q -e 'apt-get update of .* failed' -e 'download .* failed' "$tmp/root.err"; then
 		skip "pg arm64: Debian's archive is unreachable and no arm64 PostgreSQL is cached"
 		tests_done; exit 0
 	fi
-	cat "$tmp/root.err"; fail "pg arm64: scripts/pg-arm64-root.sh"; tests_done; exit 1
+	cat "$tmp/root.err"; fail "pg arm64: scripts/pg-guest-root.sh"; tests_done; exit 1
 fi
 pass "pg arm64: arm64 PostgreSQL sysroot at $root"
 check "pg arm64: its postgres is an aarch64 program" \
