@@ -75,16 +75,17 @@ set_model() {
 	[ "$now" = "$1" ] || { echo "model $1 not accepted: debugfs reads '$(model_line)'"; return 1; }
 }
 
-# A host's model is the machine's, not the lab's: it goes back on every
-# exit, and so does the rseq slice extension's length (SLICE_EXT_US).
-orig_model=$(model_now)
+# A host's model is the machine's, not the lab's: where the plan says so
+# (restore_model, restore_slice_ext: a host unit that switches them), it
+# goes back on every exit, and so does the rseq slice extension's length.
+orig_model="" orig_slice_ext=""
 SLICE_EXT=/sys/kernel/debug/rseq/slice_ext_nsec
-orig_slice_ext=$(cat "$SLICE_EXT" 2>/dev/null || true)
+[ "$(conf restore_model)" = 1 ] && orig_model=$(model_now)
+[ "$(conf restore_slice_ext)" = 1 ] && orig_slice_ext=$(cat "$SLICE_EXT" 2>/dev/null || true)
 restore_model() {
-	[ "$KIND" = host ] && [ -n "$orig_model" ] && [ "$(model_now)" != "$orig_model" ] &&
+	[ -n "$orig_model" ] && [ "$(model_now)" != "$orig_model" ] &&
 		echo "$orig_model" > "$PREEMPT" 2>/dev/null
-	[ "$KIND" = host ] && [ -n "$orig_slice_ext" ] &&
-		[ "$(cat "$SLICE_EXT" 2>/dev/null)" != "$orig_slice_ext" ] &&
+	[ -n "$orig_slice_ext" ] && [ "$(cat "$SLICE_EXT" 2>/dev/null)" != "$orig_slice_ext" ] &&
 		echo "$orig_slice_ext" > "$SLICE_EXT" 2>/dev/null
 	return 0
 }

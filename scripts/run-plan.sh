@@ -160,28 +160,22 @@ fail_cell() {
 	failed_cells=$((failed_cells + 1))
 }
 
-# has_pages CELLS PAGES: a bufbench cell of CELLS runs on PAGES.
-has_pages() { awk -F "$TAB" -v p="$2" '$1 == "bufbench" && $4 == p { f = 1 } END { exit !f }' "$1"; }
-
-# host_reserve CELLS: the host's huge pages for the whole unit, given back
-# by difference on exit; a page size that cannot be had drops its optional
-# cells and stops the bench, before any cell ran, when it was asked for.
-host_reserve() {
-	for p in 2m 1g; do
-		has_pages "$1" "$p" || continue
-		kb=2048 want=$(bconf hugepages_2m)
-		[ "$p" = 1g ] && kb=1048576 want=$(bconf hugepages_1g)
+# reserve_unit UID CELLS: the huge pages the plan holds for the unit
+# (plan/UID.run: "reserve PAGES KB COUNT required|optional HINT"), by
+# difference, given back on every exit.  An optional size that cannot be
+# had drops its cells; a required one stops the bench before any cell ran.
+reserve_unit() {
+	awk -F "$TAB" '$1 == "reserve" { print $2 }' "$plan/$1.run" > "$work/reserve"
+	while read -r p kb want policy hint; do
 		hp_reserve "$kb" "$want" && continue
 		why="cannot reserve $want pages of $kb kB (as root: $(hp_sysctl_hint "$kb" "$want"))"
-		if awk -F "$TAB" -v p="$p" '$1 == "bufbench" && $4 == p && $5 != 1 { bad = 1 } END { exit !bad }' "$1"; then
-			die "$p: $why; or ask for fewer page sizes (PAGES=, HUGEPAGES=off)"
-		fi
-		awk -F "$TAB" -v p="$p" '$1 == "bufbench" && $4 == p { print $2 }' "$1" | while read -r id; do
+		[ "$policy" = optional ] || die "$p: $why; or $hint"
+		awk -F "$TAB" -v p="$p" '$1 == "bufbench" && $4 == p { print $2 }' "$2" | while read -r id; do
 			settle_cell "$id" unavailable "$why" ""
 		done
 		note "$p: skipped: $why"
-		awk -F "$TAB" -v p="$p" '!($1 == "bufbench" && $4 == p)' "$1" > "$1.new" && mv "$1.new" "$1"
-	done
+		awk -F "$TAB" -v p="$p" '!($1 == "bufbench" && $4 == p)' "$2" > "$2.new" && mv "$2.new" "$2"
+	done < "$work/reserve"
 }
 
 # --- one unit ---------------------------------------------------------------
@@ -196,20 +190,27 @@ run_unit() {
 	# What this loop enforces, as planned, and logged as it read it.
 	ur() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/$uid.run"; }
 	accel=$(ur accel) cmdline=$(ur cmdline) attempts=$(ur attempts) boot_to=$(ur boot_timeout_s)
+	retry_console=$(ur retry_console)
 	cell_to=$(ur cell_timeout_s) pg_to=$(ur pg_timeout_s) pg_runs=$(ur pg_runs_per_cell) pins=$(ur vcpu_pin)
-	printf 'accel\t%s\nattempts\t%s\nboot_timeout_s\t%s\ncell_timeout_s\t%s\npg_timeout_s\t%s\nvcpu_pin\t%s\n' \
-		"$accel" "$attempts" "$boot_to" "$cell_to" "$pg_to" "$pins" > "$rundir/logs/limits-$uid.txt"
+	restore=$(ur restore_model)
+	printf 'accel\t%s\nattempts\t%s\nboot_timeout_s\t%s\ncell_timeout_s\t%s\npg_timeout_s\t%s\nvcpu_pin\t%s\nretry_console\t%s\nrestore_model\t%s\n' \
+		"$accel" "$attempts" "$boot_to" "$cell_to" "$pg_to" "$pins" "$retry_console" "$restore" > "$rundir/logs/limits-$uid.txt"
+	# The reservations as they are held (reserve_unit, below).
+	awk -F "$TAB" '$1 == "reserve"' "$plan/$uid.run" >> "$rundir/logs/limits-$uid.txt"
 	printf 'pg_root\t%s\npg_package\t%s\n' "$pg_root" "$pg_package" >> "$work/$uid.conf"
 	# BOOTS=N: the boot's number names its logs (.b2 ends the unit's id).
 	nboot=${uid##*.b}; case $nboot in ''|*[!0-9]*) nboot="" ;; esac
 	K_LABEL=host K_RELEASE=$(uname -r) K_IMAGE=""
+	if [ "$restore" = 1 ]; then
+		host_model_before=$(host_model)
+		[ -n "$host_model_before" ] || die "the plan switches the host's model, but $PREEMPT cannot be read"
+		note "host model: $(cat "$PREEMPT"); each cell switches and reads it back; $host_model_before is restored at the end"
+	fi
+	reserve_unit "$uid" "$cells"
+	# Guest RAM on the host's huge pages (reserved above, as planned).
+	guest_hp=""; [ "$kind" = host ] || guest_hp=$(bconf guest_hugepages)
+	[ "$guest_hp" != off ] || guest_hp=""
 	if [ "$kind" = host ]; then
-		if awk -F "$TAB" '$1 == "bufbench" && $3 != "current" { f = 1 } END { exit !f }' "$cells"; then
-			host_model_before=$(host_model)
-			[ -n "$host_model_before" ] || die "the plan switches the host's model, but $PREEMPT cannot be read"
-			note "host model: $(cat "$PREEMPT"); each cell switches and reads it back; $host_model_before is restored at the end"
-		fi
-		host_reserve "$cells"
 		# The cost of a sleep, a fault and a lock on this machine, for the report.
 		"$top/build/bufmicro" > "$rundir/logs/bufmicro.json" 2>/dev/null || true
 	else
@@ -217,16 +218,6 @@ run_unit() {
 			die "no plan/$uid.qemu: the plan's accelerator is unresolved (scripts/bench.sh probes it and plans again with --accel-probed)"
 		# shellcheck disable=SC1090 # resolved by scripts/bench.sh
 		. "$rundir/logs/kernel-$role.env"
-		# Guest RAM on the host's huge pages: reserved for the unit, given
-		# back by difference on exit.
-		guest_hp=$(bconf guest_hugepages)
-		[ "$guest_hp" = off ] && guest_hp=""
-		if [ -n "$guest_hp" ]; then
-			kb=2048; [ "$guest_hp" = 1g ] && kb=1048576
-			n=$(bconf guest_hugepages_count)
-			hp_reserve "$kb" "$n" ||
-				die "GUEST_HUGEPAGES=$guest_hp: cannot reserve $n pages of $kb kB for the guest's RAM (as root: $(hp_sysctl_hint "$kb" "$n")); or GUEST_HUGEPAGES=off"
-		fi
 	fi
 	who=guest; [ "$kind" = host ] && who="the host's cell runner"
 	cp "$cells" "$work/todo"
@@ -336,13 +327,12 @@ run_unit() {
 		[ "$pinned" = null ] || outcome boot "$tag" pin_log "logs/pin-$tag.txt"
 		note "$uid attempt $attempt: $end after $(fmt_s "$wall") (runner answered after ${ready_s:-never}s, first result after ${first_s:-never}s)"
 
-		# An oops while booting (multi-threaded TCG races the kernel patching
-		# its own text: int3 oopses in sched_clock_cpu, seen here) is the
-		# emulator's chance, not the kernel's verdict: boot again, as often
-		# as the plan allows.  A panic without an oops (no init, no root) is final.
+		# The plan's retry rule (lab/plan/boot.c): a crash before the runner
+		# answered, with the planned text on the console, boots again
+		# within the attempts.
 		boot_oops=0
 		if [ "$end" = crashed ] && [ -z "$ready_s" ] && [ "$attempt" -lt "$attempts" ] &&
-			grep -q 'Oops:' "$con" 2>/dev/null; then
+			[ -n "$retry_console" ] && grep -qF "$retry_console" "$con" 2>/dev/null; then
 			boot_oops=1
 			note "$uid: the guest oopsed while booting ($(grep -m1 'RIP:' "$con" | sed 's/^\[[^]]*\] *//')): booting again"
 		fi

@@ -23,6 +23,15 @@
 #define BOOT_TIMEOUT_TCG 180	/* a 7.0 initramfs boot reaches init in ~7 s under TCG */
 #define BOOT_TIMEOUT_KVM 60
 #define ATTEMPTS 3		/* an emulator oops while booting is retried, at most this often */
+/*
+ * The retry rule: a guest that ended before its runner answered and whose
+ * console holds this text oopsed while booting.  Multi-threaded TCG races
+ * the kernel patching its own text (int3 oopses in sched_clock_cpu, seen
+ * here): the emulator's chance, not the kernel's verdict, so it boots
+ * again within the attempts.  A panic without an oops (no init, no root)
+ * is final.
+ */
+#define RETRY_CONSOLE "Oops:"
 
 static void add(char **argv, int *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void add(char **argv, int *n, const char *fmt, ...)
@@ -149,6 +158,61 @@ static long limit(const char *var, long planned)
 	return v && *v ? parse_count(var, v, 1, 7L * 86400) : planned;
 }
 
+static void reserve(struct unit *u, const char *pages, long kb, long count, bool required,
+		    const char *hint)
+{
+	struct reservation *r = &u->reserve[u->nreserve++];
+	snprintf(r->pages, sizeof(r->pages), "%s", pages);
+	r->kb = kb;
+	r->count = count;
+	r->required = required;
+	snprintf(r->hint, sizeof(r->hint), "%s", hint);
+}
+
+/* The host's pages for its cells: a size is reserved where a cell runs on
+ * it exactly (try-2m falls back inside bufbench), required where one such
+ * cell was not asked "where it can be had".  A guest reserves its own 2 MB
+ * pages inside (guest/runner.sh) and 1 GB ones from its command line. */
+static void unit_reservations(const struct plan *p, struct unit *u)
+{
+	static const struct { const char *pages; long kb; } sizes[] = { { "2m", 2048 },
+									{ "1g", 1048576 } };
+	u->nreserve = 0;
+	u->restore_model = u->restore_slice_ext = false;
+	if (strcmp(u->kind, "host") != 0) {
+		if (strcmp(p->guest_hugepages, "off") != 0 && p->guest_hugepages[0]) {
+			char hint[64];
+			snprintf(hint, sizeof(hint), "GUEST_HUGEPAGES=off");
+			reserve(u, "ram", !strcmp(p->guest_hugepages, "1g") ? 1048576 : 2048,
+				p->guest_hp_pages, true, hint);
+		}
+		return;
+	}
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		bool used = false, required = false;
+		for (size_t i = 0; i < u->ncells; i++) {
+			const struct cell *c = &u->cells[i];
+			if (strcmp(c->tool, "bufbench") || strcmp(c->pages, sizes[s].pages))
+				continue;
+			used = true;
+			required |= !c->optional;
+		}
+		if (used)
+			reserve(u, sizes[s].pages, sizes[s].kb, s == 0 ? p->hp2m : p->hp1g, required,
+				"ask for fewer page sizes (PAGES=, HUGEPAGES=off)");
+	}
+	/* Cells on another model than the booted one switch the host's. */
+	for (size_t i = 0; i < u->ncells; i++) {
+		const struct cell *c = &u->cells[i];
+		if (!strcmp(c->tool, "bufbench") && strcmp(c->model, "current"))
+			u->restore_model = true;
+		for (int m = 0; !strcmp(c->tool, "pgbench") && m < c->pg_models.n; m++)
+			if (strcmp(c->pg_models.item[m], "current"))
+				u->restore_model = true;
+	}
+	u->restore_slice_ext = p->slice_ext_us > 0;
+}
+
 static void unit_run(const struct plan *p, struct unit *u)
 {
 	bool host = !strcmp(u->kind, "host");
@@ -175,6 +239,7 @@ static void unit_run(const struct plan *p, struct unit *u)
 	/* Each vCPU thread on its own host CPU: under KVM (PIN_VCPUS=auto), or
 	 * under any accelerator when asked (on). */
 	u->pinned = !host && (!strcmp(p->pin, "on") || (!strcmp(p->pin, "auto") && kvm));
+	unit_reservations(p, u);
 	if (host)
 		return;
 	char extra[256] = "";
@@ -243,6 +308,12 @@ void boot_write(const struct plan *p, const char *dir)
 			"pg_timeout_s\t%ld\npg_runs_per_cell\t%ld\nvcpu_pin\t%s\ncmdline\t%s\n",
 			!strcmp(u->kind, "host") ? "none" : p->accel, u->attempts, u->boot_timeout_s,
 			u->cell_timeout_s, u->pg_timeout_s, u->pg_runs_per_cell, list, u->cmdline);
+		fprintf(f, "retry_console\t%s\nrestore_model\t%d\n", RETRY_CONSOLE, u->restore_model);
+		/* One line a reservation: PAGES KB COUNT required|optional HINT. */
+		for (int r = 0; r < u->nreserve; r++)
+			fprintf(f, "reserve\t%s %ld %ld %s %s\n", u->reserve[r].pages, u->reserve[r].kb,
+				u->reserve[r].count, u->reserve[r].required ? "required" : "optional",
+				u->reserve[r].hint);
 		fclose(f);
 		snprintf(name, sizeof(name), "%s.qemu", u->id);
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -266,6 +337,19 @@ void boot_json(struct json *j, const struct plan *p, const struct unit *u)
 	json_int(j, "cell_timeout_s", u->cell_timeout_s);
 	json_int(j, "pg_timeout_s", u->pg_timeout_s);
 	json_int(j, "pg_runs_per_cell", u->pg_runs_per_cell);
+	json_str(j, "retry_console", RETRY_CONSOLE);
+	json_bool(j, "restore_model", u->restore_model);
+	json_bool(j, "restore_slice_ext", u->restore_slice_ext);
+	json_begin_array(j, "reserve");
+	for (int r = 0; r < u->nreserve; r++) {
+		json_begin_object(j, NULL);
+		json_str(j, "pages", u->reserve[r].pages);
+		json_int(j, "kb", u->reserve[r].kb);
+		json_int(j, "count", u->reserve[r].count);
+		json_bool(j, "required", u->reserve[r].required);
+		json_end_object(j);
+	}
+	json_end_array(j);
 	if (u->pinned) {
 		json_begin_array(j, "vcpu_pin");
 		for (long v = 0; v < p->vcpus; v++)

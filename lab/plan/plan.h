@@ -84,6 +84,22 @@ struct unit {
 	long boot_timeout_s, cell_timeout_s, pg_timeout_s, pg_runs_per_cell;
 	int attempts;
 	bool pinned;			/* its vCPU threads pinned (vcpu_pin) */
+	/* Huge pages the runner holds for the unit, by difference, given back
+	 * on every exit: the host's for its cells (pages 2m, 1g), or a guest's
+	 * RAM (GUEST_HUGEPAGES, pages "ram").  An optional one that cannot be
+	 * had drops its cells; a required one stops the bench, naming what to
+	 * change (hint). */
+	struct reservation {
+		char pages[8];
+		long kb, count;
+		bool required;
+		char hint[64];
+	} reserve[3];
+	int nreserve;
+	/* The plan switches the host's model: the runner saves it before the
+	 * unit and writes it back on every exit (and the rseq grant length). */
+	bool restore_model;
+	bool restore_slice_ext;
 };
 
 struct plan {

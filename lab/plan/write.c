@@ -328,6 +328,9 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 	fprintf(f, "pg_version\t%s\n", p->pgbench ? p->pg_version : "system");
 	fprintf(f, "slice_ext_us\t%ld\n", p->slice_ext_us);
 	fprintf(f, "top\t%s\n", top);
+	/* The host's model and rseq grant length go back when the unit ends. */
+	fprintf(f, "restore_model\t%d\nrestore_slice_ext\t%d\n", u->restore_model,
+		u->restore_slice_ext);
 	if (!strcmp(u->kind, "host")) {
 		fprintf(f, "bufbench\t%s/build/bufbench\nrepro_min_bin\t%s/build/repro-min\n"
 			"costbench_bin\t%s/build/costbench\nperf_dir\t%s/perf\n", top, top, top, out);

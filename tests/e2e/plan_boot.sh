@@ -149,6 +149,41 @@ check "plan_boot: no script passes PREEMPTLAB_ARCH, _ICOUNT_*, _GUEST_HUGEPAGES 
 check "plan_boot: no architecture named in the boot scripts (the table's)" \
 	sh -c "! grep -n 'amd64\|arm64\|aarch64\|x86_64\|ttyS\|ttyAMA' '$top/scripts/qemu-boot.sh' '$top/scripts/qemu-accel.sh'"
 
+# --- the rules the runner applies are the plan's ------------------------------
+check "plan_boot: the retry rule is planned: a crash before the runner answered with 'Oops:' on the console" \
+	test "$(ur "$r" retry_console)" = "Oops:"
+check "plan_boot: ... and run-plan.sh names no console text of its own" sh -c "! grep -n 'Oops' '$top/scripts/run-plan.sh'"
+c=$tmp/compare
+planit "$c" HUGEPAGES=compare CLIENTS=2 DURATION=3 REPEAT=1 PGBENCH=off
+check "plan_boot: HUGEPAGES=compare: the host reserves 2 MB and 1 GB pages, both optional" \
+	test "$(awk -F "$TAB" '$1 == "reserve" { print $2 }' "$c/plan/host.run" | cut -d' ' -f1,2,4 | tr '\n' ' ')" = "2m 2048 optional 1g 1048576 optional "
+check "plan_boot: ... as many as bench.conf's hugepages_2m" \
+	test "$(awk -F "$TAB" '$1 == "reserve" && $2 ~ /^2m / { print $2 }' "$c/plan/host.run" | cut -d' ' -f3)" = "$(ur "$c/plan/bench.conf" hugepages_2m)"
+planit "$tmp/p2m" PAGES=2m CLIENTS=2 REPEAT=1 PGBENCH=off
+check "plan_boot: PAGES=2m asked outright: the reservation is required" \
+	grep -q "^reserve${TAB}2m 2048 [0-9]* required" "$tmp/p2m/plan/host.run"
+check "plan_boot: GUEST_HUGEPAGES=2m: the guest unit reserves its RAM's pages, required" \
+	sh -c "grep -q '^reserve.ram 2048 $(ur "$t/plan/bench.conf" guest_hugepages_count) required GUEST_HUGEPAGES=off' '$t/plan/main.lazy.run'"
+check "plan_boot: a host run on the booted model restores nothing; a guest never" \
+	test "$(ur "$h/plan/host.run" restore_model)$(ur "$h/plan/host.conf" restore_model)$(ur "$r" restore_model)" = 000
+check "plan_boot: run-plan.sh decides no reservation size, policy or model switch itself" \
+	sh -c "! grep -n 'bconf hugepages_\|bconf guest_hugepages_count\|!= \"current\"' '$top/scripts/run-plan.sh'"
+
+# --- the host unit: the limits the runner enforced are the planned ones -------
+hr=$tmp/hostrun
+rc=0
+PAGES=4k CLIENTS=2 DURATION=1 REPEAT=1 PGBENCH=off REPRO_MIN=off COSTBENCH=off POOL=16M RELATION=48M \
+	nice -n 10 sh "$top/scripts/bench.sh" "$hr" > "$tmp/hostrun.out" 2>&1 || rc=$?
+check "plan_boot: host: the unit ran its cell (rc $rc)" test -f "$hr/runs/bufbench-host-4k-tas-c2-r1.json"
+[ "$rc" = 0 ] || tail -n 20 "$tmp/hostrun.out"
+for key in accel attempts boot_timeout_s cell_timeout_s pg_timeout_s vcpu_pin retry_console restore_model; do
+	check "plan_boot: host: the runner enforced the planned $key ($(ur "$hr/plan/host.run" "$key"))" \
+		test "$(ur "$hr/logs/limits-host.txt" "$key")" = "$(ur "$hr/plan/host.run" "$key")"
+done
+check "plan_boot: host: it held the planned reservations (none for 4 KB)" \
+	test "$(grep -c '^reserve' "$hr/logs/limits-host.txt")" = "$(grep -c '^reserve' "$hr/plan/host.run")"
+check "plan_boot: host: no QEMU argv for a host unit" sh -c "! ls '$hr/logs/'qemu-*.argv 2>/dev/null"
+
 # --- one real boot from the planned argv --------------------------------------
 guest_kernel plan_boot
 run=$tmp/run
@@ -177,7 +212,7 @@ paste -d '\n' "$q" "${ran:-/dev/null}" | while IFS= read -r want && IFS= read -r
 done || ok=0
 check "plan_boot: ... and is the planned argv with the kernel, initrd, console and channel filled in" test "$ok" = 1
 lim=$run/logs/limits-main.lazy.txt
-for key in accel attempts boot_timeout_s cell_timeout_s pg_timeout_s vcpu_pin; do
+for key in accel attempts boot_timeout_s cell_timeout_s pg_timeout_s vcpu_pin retry_console restore_model; do
 	check "plan_boot: the runner enforced the planned $key ($(ur "$run/plan/main.lazy.run" "$key"))" \
 		test "$(ur "$lim" "$key")" = "$(ur "$run/plan/main.lazy.run" "$key")"
 done
