@@ -42,10 +42,11 @@ TAB=$(printf '\t')
 conf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$CONF"; }
 KIND=$(conf kind) LABEL=$(conf label)
 HP2M=$(conf hugepages_2m) TOP=$(conf top) BENCH=$(conf bufbench) VIRT=$(conf virt)
-# Under virtual time the documents record the instruction's length too.
-PREEMPTLAB_ICOUNT_SHIFT=$(conf icount_shift); export PREEMPTLAB_ICOUNT_SHIFT
-PREEMPTLAB_ICOUNT_EPOCH=$(conf icount_epoch); export PREEMPTLAB_ICOUNT_EPOCH
 PROFILE=$(conf profile) PROFILE_FREQ=$(conf profile_freq)
+# Every program started here records its provenance (kernel label,
+# accelerator, icount shift and epoch, a one-model kernel's model) from
+# this same file, given as --unit-conf: nothing reaches it through the
+# environment.
 
 if [ -c "$CHAN" ]; then stty -F "$CHAN" raw -echo 2>/dev/null; fi
 exec 3>>"$CHAN"
@@ -53,11 +54,11 @@ say() { echo "@@PL $*" >&3; }
 log() { echo "runner: $*"; }
 
 # A kernel built with one model and no PREEMPT_DYNAMIC (Debian's arm64
-# kernels) has no debugfs file: its model is the catalog's (static_model).
+# kernels) has no debugfs file: its model is the catalog's (static_model),
+# which the programs read from the plan file where debugfs has none.
 STATIC_MODEL=$(conf static_model)
-# bufbench records it as its model (provenance source "env") only then.
-STATIC_ENV=""
-[ -n "$STATIC_MODEL" ] && [ ! -e /sys/kernel/debug/sched/preempt ] && STATIC_ENV=$STATIC_MODEL
+STATIC=""
+[ -n "$STATIC_MODEL" ] && [ ! -e "$PREEMPT" ] && STATIC=$STATIC_MODEL
 model_line() {
 	if [ ! -e "$PREEMPT" ] && [ -n "$STATIC_MODEL" ]; then echo "($STATIC_MODEL)"; return; fi
 	cat "$PREEMPT" 2>/dev/null || echo "unreadable"
@@ -210,20 +211,17 @@ run_pg() {
 	rm -rf "$PG_DIR" "$WORK/pg.rc"
 	mkdir -p "$PG_DIR"
 	pg_sent=0
-	guest=0; [ "$KIND" = guest ] && guest=1
 	scale=$(conf pg_scale)
 	pgv=$(conf pg_version) pgroot=$(conf pg_root)
 	# A one-model kernel (static_model, no debugfs switch) runs the model
 	# it booted: pg-run.sh keeps it ("current"), and pgsample records the
 	# catalog's name for it, as bufbench does (models_usable checked it).
 	models=$(echo "$3" | tr , ' ')
-	[ -n "$STATIC_ENV" ] && models=current
+	[ -n "$STATIC" ] && models=current
 	# The console shows pg-run.sh's lines as they come; the file keeps
 	# them for the reason of a failure.  Its stdin is not the cells file.
 	{
-		env PREEMPTLAB_GUEST="$guest" PREEMPTLAB_KERNEL="$LABEL" ${VIRT:+PREEMPTLAB_VIRT="$VIRT"} \
-			${STATIC_ENV:+PREEMPTLAB_MODEL="$STATIC_ENV"} PREEMPTLAB_PG_PACKAGE="$(conf pg_package)" \
-			sh "$TOP/scripts/pg-run.sh" --huge-pages "$2" \
+		sh "$TOP/scripts/pg-run.sh" --unit-conf "$CONF" --huge-pages "$2" \
 			--pg-version "${pgv:-system}" ${pgroot:+--pg-root "$pgroot"} \
 			--shared-buffers "$(conf pg_shared_buffers)" ${scale:+--scale "$scale"} \
 			--models "$models" --clients "$(echo "$4" | tr , ' ')" \
@@ -307,17 +305,14 @@ run_bufbench() {
 	[ "$cell_prof" = off ] && cprof=off
 	case $cprof in
 	on) rec="perf record -N -B -q -e $PERF_EVENT -g -F $PROFILE_FREQ -o $WORK/perf.data --" ;;
-	host) rec="$TOP/scripts/profile.sh $(conf perf_dir)/$id --" ;;
+	host) rec="$TOP/scripts/profile.sh --on --freq $PROFILE_FREQ --callgraph $(conf profile_callgraph) $(conf perf_dir)/$id --" ;;
 	*) rec="" ;;
 	esac
 	# ARGV is the planner's, word for word: split on blanks, no globbing.
 	# perf record and profile.sh exit with bufbench's status.
 	set -f
 	# shellcheck disable=SC2086 # rec is a command, args the planner's options
-	env PREEMPTLAB_KERNEL="$LABEL" ${VIRT:+PREEMPTLAB_VIRT="$VIRT"} PROFILE_FREQ="$PROFILE_FREQ" \
-		${STATIC_ENV:+PREEMPTLAB_MODEL="$STATIC_ENV"} \
-		PROFILE_CALLGRAPH="$(conf profile_callgraph)" PROFILE=on $rec "$BENCH" $args \
-		--json "$WORK/run.json" < /dev/null > "$WORK/run.log" 2>&1
+	$rec "$BENCH" $args --unit-conf "$CONF" --json "$WORK/run.json" < /dev/null > "$WORK/run.log" 2>&1
 	rc=$?
 	set +f
 	cat "$WORK/run.log"
@@ -397,9 +392,7 @@ run_costbench() {
 		cb_model=$(model_now)
 		cb_out=$WORK/costbench-$LABEL-${cb_model:-unknown}$cb_tail.json
 		rm -f "$cb_out"
-		env PREEMPTLAB_KERNEL="$LABEL" ${VIRT:+PREEMPTLAB_VIRT="$VIRT"} \
-			${STATIC_ENV:+PREEMPTLAB_MODEL="$STATIC_ENV"} \
-			"$cb_bin" --json "$cb_out" < /dev/null > "$WORK/costbench.log" 2>&1
+		"$cb_bin" --unit-conf "$CONF" --json "$cb_out" < /dev/null > "$WORK/costbench.log" 2>&1
 		cb_rc=$?
 		cat "$WORK/costbench.log"
 		# Exit 3 (a touch that was not one fault) still sends its document:

@@ -4,7 +4,7 @@
 BP_SRCS = $(wildcard buffer_pool/*.c)
 BP_OBJS = $(BP_SRCS:%.c=$(B)/%.o)
 BP_STATIC_OBJS = $(BP_SRCS:%.c=$(B)/static/%.o)
-LAB_COMMON = lab/common/json.c lab/common/provenance.c lab/common/rseq_kstats.c lab/common/size.c
+LAB_COMMON = lab/common/json.c lab/common/provenance.c lab/common/unit_conf.c lab/common/rseq_kstats.c lab/common/size.c
 BUFBENCH_SRCS = $(wildcard lab/bufbench/*.c) $(wildcard lab/evidence/*.c) $(LAB_COMMON)
 
 $(B)/libbufferpool.a: $(BP_OBJS)

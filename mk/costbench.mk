@@ -1,12 +1,12 @@
 # costbench: the cost of a fault and a system call under the running model
 # (issue 24), dynamic for the host and static for the guest's initramfs.
-COSTBENCH_SRCS = $(wildcard lab/costbench/*.c) lab/common/json.c lab/common/provenance.c
+COSTBENCH_SRCS = $(wildcard lab/costbench/*.c) lab/common/json.c lab/common/provenance.c lab/common/unit_conf.c
 $(B)/costbench: $(COSTBENCH_SRCS:%.c=$(B)/%.o)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/costbench-static: $(COSTBENCH_SRCS:%.c=$(B)/static/%.o)
 	$(CC) -static $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-COSTBENCH_LIB_OBJS = $(B)/lab/costbench/ops.o $(B)/lab/costbench/counter.o $(B)/lab/costbench/summary.o
+COSTBENCH_LIB_OBJS = $(B)/lab/costbench/ops.o $(B)/lab/costbench/counter.o $(B)/lab/costbench/summary.o $(B)/lab/common/unit_conf.o
 $(B)/tests/test_costbench: $(B)/tests/unit/test_costbench.o $(COSTBENCH_LIB_OBJS) $(B)/lab/report/hl_ratio.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

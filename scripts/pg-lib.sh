@@ -28,7 +28,7 @@ pg_runas() { "$PGSAMPLE" run-as "$PG_USER" "$@"; }
 pg_ensure_user() {
 	[ "$(id -u)" = 0 ] || { PG_USER=$(id -un); return 0; }
 	id -u "$PG_USER" >/dev/null 2>&1 && return 0
-	if [ "${PREEMPTLAB_GUEST:-0}" != 1 ] && command -v useradd >/dev/null 2>&1; then
+	if [ "${PG_IN_GUEST:-0}" != 1 ] && command -v useradd >/dev/null 2>&1; then
 		die "no user '$PG_USER' to run PostgreSQL: useradd --system --home-dir /var/lib/postgresql $PG_USER (or apt-get install postgresql-15), or pass --user NAME"
 	fi
 	mkdir -p /etc

@@ -35,6 +35,11 @@
 #                             fills it through the freelist (default off)
 #   --buffercache-ms MS       follow the fill of shared_buffers with
 #                             pg_buffercache every MS ms (0: off)
+#   --unit-conf FILE          the unit's plan file (plan/UNIT.conf; the cell
+#                             runner passes it): kind guest (nothing fetched,
+#                             no useradd), the host's pg_package, and for
+#                             pgsample the provenance's label, accelerator
+#                             and icount values
 # Exit: 0 all cells measured, 1 a cell failed, 2 bad usage, 3 the page
 # policy cannot be had (as bufbench).
 set -eu
@@ -51,7 +56,7 @@ usage() { echo "preemptlab: $*" >&2; help >&2; exit 2; }
 case ${1:-} in -h | --help) help; exit 0 ;; esac
 
 HP=off SB=${POOL:-16M} SCALE="" CLIENTS_L=8 BUILTINS="select-only simple-update"
-PG_VERSION=system PG_ROOT=""
+PG_VERSION=system PG_ROOT="" UNIT_CONF=""
 DUR=10 REP=1 FIRST_REP=1 PG_USER=postgres PG_PORT=5432 MODELS=current FF=100 COLD=off BUFCACHE_MS=0
 PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
 PGSAMPLE=${PGSAMPLE:-$(dirname "$here")/build/pgsample}
@@ -73,12 +78,18 @@ while [ $# -gt 1 ]; do
 	--fillfactor) FF=$2 ;;
 	--cold) COLD=$2 ;;
 	--buffercache-ms) BUFCACHE_MS=$2 ;;
+	--unit-conf) UNIT_CONF=$2 ;;
 	*) usage "unknown option $1" ;;
 	esac
 	shift 2
 done
 [ $# -eq 1 ] || usage "need RUNDIR as the last argument"
 RUNDIR=$1
+[ -z "$UNIT_CONF" ] || [ -r "$UNIT_CONF" ] || usage "--unit-conf $UNIT_CONF: no such file"
+# uconf KEY: the unit's plan file's value ("" without one).
+uconf() { [ -z "$UNIT_CONF" ] || awk -F '	' -v k="$1" '$1 == k { print $2; exit }' "$UNIT_CONF"; }
+# In a guest (the plan's kind): nothing is fetched, no user is added (pg-lib.sh).
+PG_IN_GUEST=0; [ "$(uconf kind)" = guest ] && PG_IN_GUEST=1
 
 # Validate everything before touching the machine.
 case $HP in off | on | try) ;; *) usage "--huge-pages must be off, on or try (got '$HP')" ;; esac
@@ -109,7 +120,7 @@ done
 # PG_PACKAGE goes into every document beside the server's version().
 case $PG_VERSION in system | [1-9] | [1-9][0-9]) ;; *) usage "--pg-version must be a major (15, 17 ...) or system (got '$PG_VERSION')" ;; esac
 if [ -z "$PG_ROOT" ] && [ "$PG_VERSION" != system ]; then
-	[ "${PREEMPTLAB_GUEST:-0}" != 1 ] || die "--pg-version $PG_VERSION in a guest needs --pg-root (the initramfs carries the root; nothing is fetched here)"
+	[ "$PG_IN_GUEST" != 1 ] || die "--pg-version $PG_VERSION in a guest needs --pg-root (the initramfs carries the root; nothing is fetched here)"
 	PG_ROOT=$("$here/pg-fetch.sh" "$PG_VERSION") || exit $?
 fi
 if [ -n "$PG_ROOT" ]; then
@@ -123,8 +134,10 @@ elif command -v dpkg-query >/dev/null 2>&1 &&
 	pkg=$(dpkg-query -S "$PG_BINDIR/postgres" 2>/dev/null | cut -d: -f1) && [ -n "$pkg" ]; then
 	PG_PACKAGE="$pkg $(dpkg-query -W -f '${Version}' "$pkg") (host)"
 else
-	# A guest has no dpkg database: the host says which (run-plan.sh).
-	PG_PACKAGE=${PREEMPTLAB_PG_PACKAGE:-"unknown (the host, $PG_BINDIR)"}
+	# A guest has no dpkg database: the host said which (run-plan.sh puts
+	# it in the unit's plan file).
+	PG_PACKAGE=$(uconf pg_package)
+	[ -n "$PG_PACKAGE" ] || PG_PACKAGE="unknown (the host, $PG_BINDIR)"
 fi
 SB_KB=$(pg_size_kb "$SB") || usage "--shared-buffers must be a size like 16M or 1G (got '$SB')"
 [ "$SB_KB" -ge 128 ] || usage "--shared-buffers must be at least 128k (PostgreSQL's minimum)"
@@ -293,6 +306,7 @@ run_cells() {
 				--pgbench "$PG_BINDIR/pgbench" --builtin "$b" --clients "$c" \
 				--threads "$j" --duration "$DUR" --huge-pages "$HP" --pgdata "$PGDATA" \
 				--buffercache-ms "$BUFCACHE_MS" --pg-package "$PG_PACKAGE" \
+				${UNIT_CONF:+--unit-conf "$UNIT_CONF"} \
 				--out-dir "$RUNDIR" --rep "$2" > "$PG_LOGS/.pgsample.out"; then
 				# pgsample's line, since the runner may already have
 				# shipped the document itself: PATH TPS SPINDELAY PAGE_KB.

@@ -1,9 +1,12 @@
 #!/bin/sh
-# Profile one benchmark run with perf when PROFILE=on.
+# Profile one benchmark run with perf when asked (--on, or PROFILE=on by hand).
 #
-#   scripts/profile.sh OUT_STEM -- COMMAND [ARGS...]
+#   scripts/profile.sh [--on] [--freq HZ] [--callgraph dwarf|fp] OUT_STEM -- COMMAND [ARGS...]
 #
-# PROFILE=on: runs COMMAND under `perf record` with call graphs, then folds
+# The cell runner passes the plan's values as options (--on --freq
+# --callgraph); the PROFILE* variables below are the defaults for a run by
+# hand.
+# On: runs COMMAND under `perf record` with call graphs, then folds
 # the stacks into OUT_STEM.folded (build/stackfold), the input of the
 # report's flame graphs and top-symbols table.  OUT_STEM is
 # RUNDIR/perf/<run name>, the run's JSON being RUNDIR/runs/<run name>.json.
@@ -22,16 +25,25 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/report-lib.sh
 . "$here/report-lib.sh"
 
+on=${PROFILE:-off} freq=${PROFILE_FREQ:-99} callgraph=${PROFILE_CALLGRAPH:-dwarf}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--on) on=on; shift ;;
+	--freq) [ $# -ge 2 ] || die "--freq needs a value"; freq=$2; shift 2 ;;
+	--callgraph) [ $# -ge 2 ] || die "--callgraph needs a value"; callgraph=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
 if [ $# -lt 3 ] || [ "$2" != "--" ]; then
-	die "usage: scripts/profile.sh OUT_STEM -- COMMAND [ARGS...]"
+	die "usage: scripts/profile.sh [--on] [--freq HZ] [--callgraph dwarf|fp] OUT_STEM -- COMMAND [ARGS...]"
 fi
 stem=$1
 shift 2
 
-case ${PROFILE:-off} in
+case $on in
 on|1|yes) ;;
 off|0|no|"") exec "$@" ;;
-*) die "PROFILE=${PROFILE} is not on or off" ;;
+*) die "PROFILE=$on is not on or off" ;;
 esac
 
 top=$(lab_top)
@@ -44,18 +56,19 @@ if [ -n "$why" ]; then
 	exec "$@"
 fi
 
-case ${PROFILE_CALLGRAPH:-dwarf} in
+case $callgraph in
 dwarf) cg="--call-graph=dwarf,8192" ;;
 fp) cg="-g" ;;
-*) die "PROFILE_CALLGRAPH=${PROFILE_CALLGRAPH} is not dwarf or fp" ;;
+*) die "the call graph $callgraph is not dwarf or fp" ;;
 esac
+case $freq in '' | *[!0-9]*) die "the sample frequency $freq is not a number" ;; esac
 
 mkdir -p "$(dirname "$stem")"
 data=$stem.perf.data
 rc=0
 # An interrupted run still leaves what perf wrote; fold it below.
 trap '' INT
-"${PERF:-perf}" record -q "$cg" -F "${PROFILE_FREQ:-99}" -o "$data" -- "$@" || rc=$?
+"${PERF:-perf}" record -q "$cg" -F "$freq" -o "$data" -- "$@" || rc=$?
 trap - INT
 if [ -s "$data" ]; then
 	if "${PERF:-perf}" script -i "$data" 2>/dev/null | "$stackfold" -q > "$stem.folded.tmp"; then

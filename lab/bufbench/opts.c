@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 
 #include "bufbench.h"
 #include "size.h"
+#include "unit_conf.h"
 
 static const char usage[] =
 	"Usage: bufbench [options]\n"
@@ -47,6 +49,9 @@ static const char usage[] =
 	"  --reconnect N        re-fork each client every N transactions (0: never)\n"
 	"  --seed N             random seed (default 1)\n"
 	"  --json FILE          write the result document there (default stdout)\n"
+	"  --unit-conf FILE     the unit's plan file (plan/UNIT.conf; the cell runner\n"
+	"                       passes it): the provenance's kernel label, accelerator,\n"
+	"                       icount shift and epoch, and a one-model kernel's model\n"
 	"  --no-instrument      no lock timing or counting (to measure its cost)\n"
 	"  --hold-events[=M]    count strategy-lock holds during which the holder took\n"
 	"                       a page fault or was switched out (perf counters).\n"
@@ -76,9 +81,7 @@ static const char usage[] =
 	"buffers, a self-deadlock under --reentrant-signal), 5 --lock rseq: no time-slice extension here (the message says\n"
 	"why), 6 --hold-events: no perf software counters here, 8 --trace-holds: no\n"
 	"writable tracefs here (the message says why), 9 --mitigation cannot be had\n"
-	"here (no MADV_POPULATE_READ, the grant length refused; the message says why).\n"
-	"Environment: PREEMPTLAB_KERNEL (catalog label), PREEMPTLAB_VIRT\n"
-	"(none|kvm|tcg), PREEMPTLAB_MODEL (when debugfs is not readable).\n";
+	"here (no MADV_POPULATE_READ, the grant length refused; the message says why).\n";
 
 /*
  * The value lists come from the vocabulary (buffer_pool/vocab.c), so
@@ -235,7 +238,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
 	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR,
-	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_HOLDREC, O_TRACEDUMP, O_FAULTEV, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_MITIGATION, O_HELP };
+	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_HOLDREC, O_TRACEDUMP, O_FAULTEV, O_STRIDE, O_STEADY, O_LOCKTO, O_REENTRANT, O_MITIGATION, O_UNITCONF, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -250,6 +253,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "reconnect", required_argument, 0, O_RECONNECT },
 		{ "seed", required_argument, 0, O_SEED },
 		{ "json", required_argument, 0, O_JSON },
+		{ "unit-conf", required_argument, 0, O_UNITCONF },
 		{ "no-instrument", no_argument, 0, O_NOINSTR },
 		{ "segment-size", no_argument, 0, O_SEGSIZE },
 		{ "hold-events", optional_argument, 0, O_HOLDEV },
@@ -323,6 +327,12 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		case O_RECONNECT: o->reconnect = parse_long("--reconnect", a, 0, 1L << 40); break;
 		case O_SEED: o->seed = (uint64_t)parse_long("--seed", a, 0, 1L << 62); break;
 		case O_JSON: o->json = a; break;
+		case O_UNITCONF:
+			if (unit_conf_load(a) != 0) {
+				fprintf(stderr, "bufbench: --unit-conf %s: %s\n", a, strerror(errno));
+				exit(EXIT_BAD_OPTION);
+			}
+			break;
 		case O_NOINSTR: o->instrument = false; break;
 		case O_SEGSIZE: o->print_segment_size = true; break;
 		case O_HOLDEV:

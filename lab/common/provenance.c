@@ -1,6 +1,7 @@
 #include "provenance.h"
 #include "revision.h"
 #include "emulation.h"
+#include "unit_conf.h"
 
 #include <errno.h>
 #include <gnu/libc-version.h>
@@ -61,11 +62,12 @@ static void detect_preempt(struct provenance *p)
 		return;
 	}
 	err = errno;
-	/* The guest runner reads debugfs itself and may hand the model down. */
-	const char *env = getenv("PREEMPTLAB_MODEL");
-	if (env && *env) {
-		copy(p->preempt_model, sizeof(p->preempt_model), env);
-		copy(p->preempt_model_source, sizeof(p->preempt_model_source), "env");
+	/* A kernel the catalog gives one model (no debugfs file): the plan
+	 * names it (--unit-conf's static_model). */
+	const char *planned = unit_conf_get("static_model");
+	if (planned && *planned) {
+		copy(p->preempt_model, sizeof(p->preempt_model), planned);
+		copy(p->preempt_model_source, sizeof(p->preempt_model_source), "plan");
 		return;
 	}
 	copy(p->preempt_model, sizeof(p->preempt_model), "unknown");
@@ -91,10 +93,11 @@ int prov_under_qemu_user(void)
 
 void prov_detect_virt(char *out, size_t outlen)
 {
-	const char *env = getenv("PREEMPTLAB_VIRT");
+	/* A guest's accelerator is the plan's (--unit-conf's virt). */
+	const char *planned = unit_conf_get("virt");
 	char vendor[128] = "", product[128] = "", compat[256] = "";
-	if (env && *env) {
-		snprintf(out, outlen, "%s", env);
+	if (planned && *planned) {
+		snprintf(out, outlen, "%s", planned);
 		return;
 	}
 	if (prov_under_qemu_user()) {
@@ -264,7 +267,7 @@ static void cpu_model(char *out, size_t len)
 void prov_collect(struct provenance *p, int argc, char **argv)
 {
 	struct utsname u;
-	const char *label = getenv("PREEMPTLAB_KERNEL");
+	const char *label = unit_conf_get("label");
 
 	memset(p, 0, sizeof(*p));
 	copy(p->kernel_label, sizeof(p->kernel_label), label && *label ? label : "host");
@@ -295,10 +298,20 @@ void prov_collect(struct provenance *p, int argc, char **argv)
 #endif
 	copy(p->libc, sizeof(p->libc), gnu_get_libc_version());
 
+	/* --unit-conf FILE is left out: a path inside the unit's boot, whose
+	 * values are recorded in their own fields (label, virtualization,
+	 * icount_*), so the command line reruns anywhere. */
 	size_t off = 0;
-	for (int i = 0; i < argc && off < sizeof(p->command_line) - 1; i++)
+	for (int i = 0; i < argc && off < sizeof(p->command_line) - 1; i++) {
+		if (!strcmp(argv[i], "--unit-conf") && i + 1 < argc) {
+			i++;
+			continue;
+		}
+		if (!strncmp(argv[i], "--unit-conf=", 12))
+			continue;
 		off += (size_t)snprintf(p->command_line + off, sizeof(p->command_line) - off,
-					"%s%s", i ? " " : "", argv[i]);
+					"%s%s", off ? " " : "", argv[i]);
+	}
 
 	time_t t = time(NULL);
 	struct tm tm;
@@ -324,11 +337,11 @@ void prov_write(struct json *j, const struct provenance *p)
 	json_str(j, "virtualization", p->virtualization);
 	json_bool(j, "emulated", strncmp(p->virtualization, "tcg", 3) == 0);
 	/* tcg-icount: one guest instruction is 2^shift ns of virtual time. */
-	const char *shift = getenv("PREEMPTLAB_ICOUNT_SHIFT");
+	const char *shift = unit_conf_get("icount_shift");
 	if (!strcmp(p->virtualization, "tcg-icount")) {
 		json_int(j, "icount_shift", shift && *shift ? atoi(shift) : -1);
 		/* The guest clock's start: with it and the plan, a boot replays exactly. */
-		const char *epoch = getenv("PREEMPTLAB_ICOUNT_EPOCH");
+		const char *epoch = unit_conf_get("icount_epoch");
 		json_str(j, "icount_epoch", epoch && *epoch ? epoch : "unknown");
 	}
 	json_str(j, "clocksource", p->clocksource);

@@ -54,7 +54,7 @@ void prov_write(struct json *j, const struct provenance *p);
  */
 int prov_parse_preempt(const char *line, char *out, size_t outlen);
 
-/* Virtualization as none | kvm | tcg | other:<what>, honouring PREEMPTLAB_VIRT. */
+/* Virtualization as none | kvm | tcg | other:<what>, the plan's (--unit-conf's virt) when given. */
 void prov_detect_virt(char *out, size_t outlen);
 /* 1 when this program runs under qemu-user (user-mode emulation). */
 int prov_under_qemu_user(void);

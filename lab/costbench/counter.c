@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "costbench.h"
+#include "unit_conf.h"
 
 void cb_counter_open(struct cb_counter *c)
 {
@@ -32,8 +33,8 @@ void cb_counter_open(struct cb_counter *c)
 	 * 2^shift ns per instruction executed, so an interval's ns are its
 	 * instructions, those of interrupts taken inside it included.
 	 */
-	const char *virt = getenv("PREEMPTLAB_VIRT");
-	const char *shift = getenv("PREEMPTLAB_ICOUNT_SHIFT");
+	const char *virt = unit_conf_get("virt");
+	const char *shift = unit_conf_get("icount_shift");
 	if (virt && !strcmp(virt, "tcg-icount") && shift && *shift) {
 		c->source = CB_INSTR_ICOUNT;
 		c->icount_shift = atoi(shift);

@@ -1,6 +1,6 @@
 /*
  * costbench [--batches N] [--fault-pages N] [--hp-pages N] [--syscalls N]
- *           [--json FILE]
+ *           [--json FILE] [--unit-conf FILE]
  * One process, no contention: the cost of a page fault and of a system
  * call under the running kernel and preemption model, as one JSON
  * document (schema preemptlab.costbench/1, docs/json.md).  The runner runs
@@ -15,6 +15,7 @@
 #include "costbench.h"
 #include "json.h"
 #include "provenance.h"
+#include "unit_conf.h"
 
 static const char *source_name(enum cb_instr_source s)
 {
@@ -103,7 +104,13 @@ int main(int argc, char **argv)
 			cfg.syscalls = arg_long(a, v, 1, 10000000);
 		else if (!strcmp(a, "--json"))
 			out = v;
-		else {
+		else if (!strcmp(a, "--unit-conf")) {
+			/* The plan's values for the provenance (lab/common/unit_conf.h). */
+			if (unit_conf_load(v) != 0) {
+				fprintf(stderr, "costbench: --unit-conf %s: %s\n", v, strerror(errno));
+				return 2;
+			}
+		} else {
 			fprintf(stderr, "costbench: unknown option %s\n", a);
 			return 2;
 		}

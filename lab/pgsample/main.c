@@ -29,6 +29,7 @@
 #include "pgsample_sampler.h"
 #include "pgsample_tally.h"
 #include "provenance.h"
+#include "unit_conf.h"
 #include "size.h"
 
 struct opts {
@@ -73,6 +74,7 @@ static void usage(FILE *f)
 		"                [--protocol prepared|extended|simple] [--interval-ms MS]\n"
 		"                [--buffercache-ms MS]   follow the fill of shared_buffers\n"
 		"                [--pg-package TEXT]     the server's Debian package, for provenance\n"
+		"                [--unit-conf FILE]      the unit's plan file (label, accelerator, icount)\n"
 		"       pgsample run-as USER PROGRAM [ARGS...]\n");
 }
 
@@ -107,6 +109,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "out-dir", 1, 0, 'o' }, { "clients", 1, 0, 'c' }, { "threads", 1, 0, 'j' },
 		{ "duration", 1, 0, 'T' }, { "rep", 1, 0, 'r' }, { "interval-ms", 1, 0, 'i' },
 		{ "buffercache-ms", 1, 0, 'F' }, { "pg-package", 1, 0, 'P' },
+		{ "unit-conf", 1, 0, 'u' },
 		{ "help", 0, 0, '?' }, { 0, 0, 0, 0 }
 	};
 	int c, ok = 1;
@@ -133,6 +136,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'i': o->interval_ms = atof(optarg); break;
 		case 'F': o->buffercache_ms = parse_long(optarg, 0, &ok); break;
 		case 'P': o->pg_package = optarg; break;
+		case 'u':
+			/* The plan's values for the provenance (lab/common/unit_conf.h). */
+			if (unit_conf_load(optarg) != 0)
+				return bad("cannot read the unit's plan file", optarg);
+			break;
 		case '?':
 			usage(stderr);
 			return 2;

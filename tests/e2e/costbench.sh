@@ -58,8 +58,10 @@ perf) check "costbench: perf counts instructions of every op" \
 none) check "costbench: no counter: every op's instructions are null, with the reason" \
 	jqt "$doc" '([.ops[] | select(.available) | .instructions == null] | all) and (.instructions.perf_unavailable | length > 0)'
 	# Under icount a guest's ns are its instructions times 2^shift.
-	PREEMPTLAB_VIRT=tcg-icount PREEMPTLAB_ICOUNT_SHIFT=3 nice -n 10 "$bin" --batches 3 --fault-pages 8 \
-		--syscalls 50 --json "$tmp/ic.json"
+	# The unit's plan file says so, as the cell runner passes it.
+	printf 'virt\ttcg-icount\nicount_shift\t3\n' > "$tmp/unit.conf"
+	nice -n 10 "$bin" --batches 3 --fault-pages 8 --syscalls 50 --unit-conf "$tmp/unit.conf" \
+		--json "$tmp/ic.json"
 	check "costbench: told it runs under icount (shift 3), instructions are ns / 8 in every batch (to the 6 digits printed)" \
 		jqt "$tmp/ic.json" '.instructions.source == "icount" and .instructions.icount_shift == 3 and
 		 ([.ops[] | select(.available) | [.ns_batches, .instructions_batches] | transpose[] | ((.[0] / 8 - .[1]) | fabs) <= 1e-4 * .[1]] | all)' ;;

@@ -133,7 +133,8 @@ echo "@@T SLICE_NSEC $(cat /sys/kernel/debug/rseq/slice_ext_nsec 2>&1)"
 # 4 kept of 70 at 5 us, 44 of 57 at 50 us.  The maximum keeps the test from
 # depending on luck.
 echo 50000 > /sys/kernel/debug/rseq/slice_ext_nsec
-PREEMPTLAB_VIRT=tcg bufbench-static --lock rseq --strategy global --clients 8 --duration 8 \
+printf 'virt\ttcg\n' > /tmp/unit.conf
+bufbench-static --lock rseq --strategy global --clients 8 --duration 8 --unit-conf /tmp/unit.conf \
 	--pool 16M --relation 64M --pages 4k --json /tmp/r.json > /tmp/r.log 2>&1
 echo "@@T EXIT $?"
 sed 's/^/@@T LOG /' /tmp/r.log

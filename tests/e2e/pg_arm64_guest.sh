@@ -86,7 +86,7 @@ if [ -f "$f" ]; then
 	check "pg arm64: the server got 2 MB huge pages (huge_pages=on)" \
 		jqt "$f" '.config.huge_pages == "on" and .provenance.page_size_kb == 2048'
 	check "pg arm64: the kernel's static model full is recorded" \
-		jqt "$f" '.provenance.preempt_model == "full" and .provenance.preempt_model_source == "env"'
+		jqt "$f" '.provenance.preempt_model == "full" and .provenance.preempt_model_source == "plan"'
 else
 	fail "pg arm64: no pgbench result arrived over the channel"
 fi

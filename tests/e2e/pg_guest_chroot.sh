@@ -57,8 +57,9 @@ mount -t devtmpfs dev "$root/dev"
 # The guest runner's very call (docs/postgres.md); huge_pages=try
 # exercises the reservation path under busybox too.
 rc=0
-chroot "$root" /bin/busybox env -i PATH=/bin PREEMPTLAB_GUEST=1 PREEMPTLAB_KERNEL=chroot \
-	/bin/busybox sh -c "/bin/busybox --install -s /bin && sh $top/scripts/pg-run.sh --huge-pages try --clients 2 --duration 3 --builtins select-only --shared-buffers 16M --scale 3 /tmp/run" \
+printf 'kind\tguest\nlabel\tchroot\n' > "$root/tmp/unit.conf"
+chroot "$root" /bin/busybox env -i PATH=/bin \
+	/bin/busybox sh -c "/bin/busybox --install -s /bin && sh $top/scripts/pg-run.sh --unit-conf /tmp/unit.conf --huge-pages try --clients 2 --duration 3 --builtins select-only --shared-buffers 16M --scale 3 /tmp/run" \
 	> "$work/run.log" 2>&1 || rc=$?
 check "pg_guest_chroot: pg-run.sh under busybox sh exits 0 (rc $rc)" [ "$rc" = 0 ]
 [ "$rc" = 0 ] || sed 's/^/  /' "$work/run.log"
