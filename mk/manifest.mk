@@ -1,5 +1,6 @@
 # build/manifest: manifest.json from plan.json and logs/outcomes.tsv
-# (lab/manifest/), and build/jget, the scripts' reader of JSON values.
+# (lab/manifest/), build/jget, the scripts' reader of JSON values, and
+# build/jobj and build/attach-manifest, their writers.
 MANIFEST_OBJS = $(B)/lab/manifest/outcomes.o $(B)/lab/manifest/compose.o
 
 $(B)/manifest: $(B)/lab/manifest/main.o $(MANIFEST_OBJS)
@@ -12,4 +13,11 @@ $(B)/tests/test_manifest: $(B)/tests/unit/test_manifest.o $(MANIFEST_OBJS)
 $(B)/jget: $(B)/lab/manifest/jget.o
 	$(CC) $(LDFLAGS) -o $@ $^ -ljansson $(LDLIBS)
 
-ALL_TARGETS += $(B)/manifest $(B)/jget $(B)/tests/test_manifest
+# The scripts' writers of JSON: fleet.sh's variables, attach.sh's manifest.
+$(B)/jobj: $(B)/lab/manifest/jobj.o
+	$(CC) $(LDFLAGS) -o $@ $^ -ljansson $(LDLIBS)
+
+$(B)/attach-manifest: $(B)/lab/manifest/attach_manifest.o
+	$(CC) $(LDFLAGS) -o $@ $^ -ljansson $(LDLIBS)
+
+ALL_TARGETS += $(B)/manifest $(B)/jget $(B)/jobj $(B)/attach-manifest $(B)/tests/test_manifest

@@ -38,7 +38,7 @@ file_max_kb=${ATTACH_FILE_MAX_KB:-65536}
 case $file_max_kb in
 '' | *[!0-9]*) die "ATTACH_FILE_MAX_KB=$file_max_kb is not a number of KiB" ;;
 esac
-command -v jq >/dev/null || die "jq is needed for the manifest: apt-get install jq"
+[ -x "$top/build/attach-manifest" ] || die "no $top/build/attach-manifest (the manifest's writer): make build-all"
 
 # The report is always regenerated: the attachment must match the data.
 "$here/report.sh" "$dir" >/dev/null
@@ -266,31 +266,14 @@ write_manifest() {
 	for f in $files; do
 		printf '%s\t%s\t%s\n' "$f" "$(wc -c < "$st/$f")" "$(sha256sum "$st/$f" | cut -d' ' -f1)"
 	done > "$tmp/files.tsv"
-	jq -s --arg run "$(basename "$dir")" --arg rev "${rev:-unknown}" --arg cmd "$cmd" \
-		--arg made "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg dropped "$dropped" \
-		--arg perf "$("${PERF:-perf}" --version 2>/dev/null || echo none)" \
-		--arg qemu "$("$native_qemu" --version 2>/dev/null | head -n 1 || echo none)" \
-		--arg cc "$(${CC:-cc} --version 2>/dev/null | head -n 1 || echo none)" \
-		--arg host "$(uname -srvm)" --rawfile files "$tmp/files.tsv" \
-		--arg src_commit "$src_commit" --arg src_sha "$src_sha" --arg src_note "$src_note" \
-		--argjson dirty "$dirty" --arg patch "$patch" \
-		'{schema: "preemptlab.attachment/1", run: $run, lab_revision: $rev, made: $made,
-		  reproduce: $cmd,
-		  source: {file: (if $src_sha == "" then null else "source.tar.gz" end),
-		           sha256: (if $src_sha == "" then null else $src_sha end),
-		           commit: (if $src_commit == "" then null else $src_commit end),
-		           dirty: $dirty,
-		           dirty_patch: (if $patch == "" then null else $patch end),
-		           note: (if $src_note == "" then null else $src_note end)},
-		  made_on: {host: $host, perf: $perf, qemu: $qemu, compiler: $cc},
-		  kernels: (map(.provenance | {label: .kernel_label, release: .kernel_release,
-		            version: .kernel_version, model: .preempt_model,
-		            model_source: .preempt_model_source, virtualization}) | unique),
-		  versions: (map(.provenance.versions) | unique),
-		  command_lines: (map(.provenance.command_line) | unique),
-		  dropped_to_fit: ($dropped | split(" ") | map(select(. != ""))),
-		  files: ($files | split("\n") | map(select(. != "") | split("\t") |
-		          {name: .[0], bytes: (.[1] | tonumber), sha256: .[2]}))}' \
+	"$top/build/attach-manifest" --run "$(basename "$dir")" --rev "${rev:-unknown}" --reproduce "$cmd" \
+		--made "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --dropped "$dropped" \
+		--perf "$("${PERF:-perf}" --version 2>/dev/null || echo none)" \
+		--qemu "$("$native_qemu" --version 2>/dev/null | head -n 1 || echo none)" \
+		--compiler "$(${CC:-cc} --version 2>/dev/null | head -n 1 || echo none)" \
+		--host "$(uname -srvm)" --files "$tmp/files.tsv" \
+		--src-commit "$src_commit" --src-sha "$src_sha" --src-note "$src_note" \
+		--dirty "$dirty" --dirty-patch "$patch" \
 		"$st"/runs/*.json > "$st/manifest.json"
 }
 

@@ -18,26 +18,20 @@ data_var FLEET_RESULTS
 [ -f "$INVENTORY" ] || die "INVENTORY=$INVENTORY: no such file (copy fleet/inventory.example)"
 command -v ansible-playbook >/dev/null ||
 	die "no ansible-playbook: apt-get install ansible (or ./configure --install-deps --with-fleet)"
-command -v jq >/dev/null || die "jq is needed; apt-get install jq"
+[ -x "$top/build/jobj" ] || die "no $top/build/jobj (the writer of the playbook's variables): make build-all"
 work=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$work"'
 # The variables given to make, as the playbook's fleet_vars; the bundle
-# and the fetched archives go under this script's work directory.
-jq -n --arg t "$work" '{fleet_tmp: $t}' > "$work/vars.json"
+# and the fetched archives go under this script's work directory.  One
+# KEY=VALUE argument each, written as JSON by build/jobj.
+set -- "fleet_tmp=$work"
 for v in ${FLEET_VARS:-}; do
-	val=$(printenv "$v" || true)
-	jq --arg k "$v" --arg v "$val" '.fleet_vars[$k] = $v' "$work/vars.json" > "$work/v" && mv "$work/v" "$work/vars.json"
+	set -- "$@" "fleet_vars.$v=$(printenv "$v" || true)"
 done
-# "[ -z X ] || jq ... && mv" ran the mv when X was empty (issue 28, D2).
-if [ -n "${OUT:-}" ]; then
-	jq --arg o "$OUT" '.fleet_compare_out = $o' "$work/vars.json" > "$work/v"
-	mv "$work/v" "$work/vars.json"
-fi
-if [ -n "${FLEET_RESULTS:-}" ]; then
-	jq --arg o "$FLEET_RESULTS" '.fleet_results = $o' "$work/vars.json" > "$work/v"
-	mv "$work/v" "$work/vars.json"
-fi
+[ -z "${OUT:-}" ] || set -- "$@" "fleet_compare_out=$OUT"
+[ -z "${FLEET_RESULTS:-}" ] || set -- "$@" "fleet_results=$FLEET_RESULTS"
+"$top/build/jobj" "$@" > "$work/vars.json"
 set -f
 # shellcheck disable=SC2086 # ANSIBLE_ARGS are several words
 ansible-playbook -i "$INVENTORY" -e "@$work/vars.json" ${ANSIBLE_ARGS:-} "$top/fleet/playbook.yml"

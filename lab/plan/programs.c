@@ -74,7 +74,8 @@ static void need_emulator(const struct plan *p)
 void plan_check_programs(const struct plan *p)
 {
 	bool guest = strcmp(p->kernel.source, "host") != 0;
-	need("jq", NULL, "jq", "the run's manifest (scripts/run-plan.sh)");
+	/* No jq: the scripts read JSON with build/jget and write it with
+	 * build/manifest, build/jobj and build/attach-manifest. */
 	if (guest) {
 		need_emulator(p);
 		/* The initramfs: busybox, packed with cpio and gzip. */
