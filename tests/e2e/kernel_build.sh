@@ -77,6 +77,8 @@ fi
 
 # A changed fragment is another recipe: the old builds no longer count.
 mkdir "$tmp/kernels"
+# The catalog's reader is the build/plan beside it (kernel-catalog.sh).
+ln -s "$top/build" "$tmp/build"
 find "$top/kernels" -maxdepth 1 -type f -exec cp {} "$tmp/kernels/" \;
 cp -r "$top/kernels/fragments" "$tmp/kernels/"
 echo "CONFIG_HZ_250=y" >> "$tmp/kernels/fragments/rseq-slice.config"
