@@ -48,6 +48,17 @@ build/predict --inputs $data/in-hold.json --cpus 96 --clients 1024 > "$tmp/out" 
 cat "$tmp/err"
 check "inputs with in_hold_instrument true are refused (exit 3), saying why" \
 	sh -c "[ $rc -eq 3 ] && grep -q 'instrument inside the hold' '$tmp/err' && [ ! -s '$tmp/out' ]"
+# The issue's own test: make predict (not only build/predict) refuses them,
+# with and without a size, and prints no prediction.
+for size in "" "CPUS=96 CLIENTS=1024"; do
+	what=${size:-at the report size}
+	rc=0
+	# shellcheck disable=SC2086 # size is two words or none
+	make -s predict INPUTS=$data/in-hold.json $size > "$tmp/out" 2>&1 || rc=$?
+	cat "$tmp/out"
+	check "make predict INPUTS=in-hold.json $what is refused, saying why" \
+		sh -c "[ $rc -ne 0 ] && grep -q 'instrument inside the hold' '$tmp/out' && ! grep -q '^closed' '$tmp/out'"
+done
 rc=0
 build/predict --inputs $data/small-2cpu.json --cpus 96 > /dev/null 2>&1 || rc=$?
 check "a missing --clients is a usage error (exit 2)" test "$rc" -eq 2
