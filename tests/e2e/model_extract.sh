@@ -89,7 +89,16 @@ check "report.txt: 'At the report's scale' with this run's full/none measured, h
 check "report.md: the same section as a table" \
 	sh -c "grep -q \"^## At the report's scale\" '$tmp/run/report.md' &&
 		grep -q '^| 4k | 2 | 21 | full/none | ' '$tmp/run/report.md'"
+check "report.html: the same section, its row and the inputs' provenance (runs, kernel, lab)" \
+	sh -c "grep -q \"^<h2>At the report's scale</h2>\" '$tmp/run/report.html' &&
+		grep -q '^<tr><td>4k</td><td>2</td><td>21</td><td>full/none</td><td>0\.9[0-9]*x \[' '$tmp/run/report.html' &&
+		grep -q '^<li>4k pages, 2 CPUs, 21 clients: make model RUN=.*6 runs (none 3, full 3); kernel 6\.12, tcg-icount, lab ' '$tmp/run/report.html'"
+check "report.txt and report.md carry the same provenance" \
+	sh -c "grep -q '^Inputs (provenance):' '$tmp/run/report.txt' &&
+		grep -q '^- 4k pages, 2 CPUs, 21 clients: make model RUN=.*(none 3, full 3); kernel 6\.12' '$tmp/run/report.md'"
 build/report "$tmp/inhold" > /dev/null 2>&1 || true
+check "report.html of an in-hold run: the section says why the model refuses it" \
+	sh -c "grep -A6 \"^<h2>At the report's scale</h2>\" '$tmp/inhold/report.html' | grep -q 'refuses.*in_hold_syscalls'"
 check "a run with an in-hold instrument: the section says why the model refuses it" \
 	sh -c "grep -A24 \"^At the report's scale\" '$tmp/inhold/report.txt' | grep -q 'in_hold_syscalls'"
 tests_done
