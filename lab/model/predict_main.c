@@ -7,7 +7,12 @@
  *                 [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]
  *                 [--extrapolate [--pages P] [--pool-pages N] [--hz H]
  *                                [--fault-around-pages F] [--faults-per-txn F]]
- *                 [--costbench FILE] [--x-none-tps X] [--report] [--need RATIO]
+ *                 [--costbench FILE] [--fault-bench FILE] [--x-none-tps X] [--report]
+ *                 [--need RATIO]
+ *
+ * --fault-bench FILE: a costbench --procs document; the fault durations (and
+ * X0's mapping-fault cost) move by its median fault CPU time from the
+ * measured clients to the target's (faultbench.h).
  *
  * --report: the regression report's configuration (96 CPUs, 1024 clients,
  * 120 GB pool, fault-around 16 pages, HZ 250 assumed), extrapolated, with
@@ -33,6 +38,7 @@
 #include "closed.h"
 #include "costs.h"
 #include "extrap.h"
+#include "faultbench.h"
 #include "inputs.h"
 #include "rng.h"
 #include "sim.h"
@@ -43,7 +49,7 @@ static void usage(FILE *f)
 		   "               [--closed | --sim] [--seed S] [--draws N] [--reps R]\n"
 		   "               [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]\n"
 		   "               [--extrapolate [--pages P] [--pool-pages N] [--hz H] [--fault-around-pages F]]\n"
-		   "               [--faults-per-txn F] [--costbench FILE]\n"
+		   "               [--faults-per-txn F] [--costbench FILE] [--fault-bench FILE]\n"
 		   "               [--x-none-tps X] [--report] [--need RATIO]\n");
 }
 
@@ -219,6 +225,7 @@ int main(int argc, char **argv)
 		{ "need", required_argument, NULL, 'N' },
 		{ "faults-per-txn", required_argument, NULL, 'F' },
 		{ "costbench", required_argument, NULL, 'B' },
+		{ "fault-bench", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 }
 	};
 	const char *path = NULL;
@@ -229,7 +236,7 @@ int main(int argc, char **argv)
 	double pool = 0, xnone = 0;
 	int report = 0;
 	double need = 0;
-	const char *pages = NULL, *costbench = NULL;
+	const char *pages = NULL, *costbench = NULL, *faultbench = NULL;
 	double faults_txn = 0;
 	int o;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -279,6 +286,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'B': costbench = optarg; break;
+		case 'M': faultbench = optarg; break;
 		case 'X': xnone = (double)num("--x-none-tps", optarg, 1, 1000000000); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -322,10 +330,30 @@ int main(int argc, char **argv)
 	}
 	printf("inputs %s (%s; %s pages, measured at %d CPUs, %d clients, HZ %d); predicting %d CPUs, %d clients\n",
 	       path, in.source, in.page_size, in.cpus, in.clients, in.hz, cpus, clients);
-	if (!extrap && (pages || pool > 0 || hz || fa || faults_txn > 0)) {
-		fprintf(stderr, "predict: --pages, --pool-pages, --hz, --fault-around-pages and "
-			"--faults-per-txn need --extrapolate\n");
+	if (!extrap && (pages || pool > 0 || hz || fa || faults_txn > 0 || faultbench)) {
+		fprintf(stderr, "predict: --pages, --pool-pages, --hz, --fault-around-pages, "
+			"--faults-per-txn and --fault-bench need --extrapolate\n");
 		return 2;
+	}
+	double map_scale = 1;
+	if (faultbench) {
+		/*
+		 * The fault-duration rule, measured instead of assumed: a fault's
+		 * CPU time at the target's clients over that at the measured ones.
+		 */
+		struct fb_sweep fb;
+		if (!fb_read(faultbench, &fb, err, sizeof(err))) {
+			fprintf(stderr, "predict: --fault-bench: %s\n", err);
+			return 2;
+		}
+		bool clamped;
+		map_scale = fb_growth(&fb, in.clients, clients, &clamped);
+		for (int i = 0; i < in.fault_us.n; i++)
+			in.fault_us.x[i] *= map_scale;
+		printf("fault durations x %.3g: median fault CPU %.0f ns at %d processes -> %.0f ns at %d "
+		       "(%s)%s\n", map_scale, fb_cpu_at(&fb, in.clients, &clamped), in.clients,
+		       fb_cpu_at(&fb, clients, &clamped), clients, fb.source,
+		       clamped ? "; outside the measured counts: the nearest one's" : "");
 	}
 	if (costbench) {
 		/* Fault costs for X0 per page size from a costbench document, over the inputs' own. */
@@ -349,7 +377,7 @@ int main(int argc, char **argv)
 		struct xr_target t = { .cpus = cpus, .clients = clients, .hz = hz ? hz : in.hz,
 				       .pool_pages = pool > 0 ? pool : in.pool_pages,
 				       .fault_around_pages = fa ? fa : in.fault_around_pages,
-				       .faults_per_txn = faults_txn };
+				       .faults_per_txn = faults_txn, .fault_map_scale = map_scale };
 		snprintf(t.page, sizeof(t.page), "%s", pages ? pages : in.page_size);
 		struct model_inputs moved;
 		struct xr_trace tr;
