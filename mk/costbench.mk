@@ -6,7 +6,8 @@ $(B)/costbench: $(COSTBENCH_SRCS:%.c=$(B)/%.o)
 $(B)/costbench-static: $(COSTBENCH_SRCS:%.c=$(B)/static/%.o)
 	$(CC) -static $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-COSTBENCH_LIB_OBJS = $(B)/lab/costbench/ops.o $(B)/lab/costbench/counter.o $(B)/lab/costbench/summary.o $(B)/lab/common/unit_conf.o
+COSTBENCH_LIB_OBJS = $(B)/lab/costbench/ops.o $(B)/lab/costbench/counter.o $(B)/lab/costbench/summary.o \
+	$(B)/lab/costbench/procs.o $(B)/lab/common/unit_conf.o
 $(B)/tests/test_costbench: $(B)/tests/unit/test_costbench.o $(COSTBENCH_LIB_OBJS) $(B)/lab/report/hl_ratio.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

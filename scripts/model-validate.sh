@@ -3,13 +3,22 @@
 #
 #   scripts/model-validate.sh predict INPUTS RUN MODELS CELL...
 #       writes RUN/predictions.tsv before RUN is measured: for each CELL
-#       (PAGES:CLIENTS, e.g. 4k:64) and each model of MODELS (comma list)
-#       build/predict --extrapolate's ratio against none, its interval and
-#       the p_f and T the rules gave; the header has the time, the commit
-#       and the inputs' checksum, so the file proves it came first.
-#   scripts/model-validate.sh compare RUN
-#       build/model --validate: predicted against measured, hit or miss,
-#       into RUN/validation.txt.
+#       (PAGES:CLIENTS or PAGES:CLIENTS:CPUS, e.g. 4k:64 or 2m:21:1) and
+#       each model of MODELS (comma list) build/predict --extrapolate's
+#       ratio against none, its interval and the p_f and T the rules gave;
+#       the header has the time, the commit and the inputs' checksum, so
+#       the file proves it came first.
+#   scripts/model-validate.sh grid INPUTS RUNBASE KERNEL [MODELS]
+#       the issue's grid from calibrated inputs (a 7.2-lab run's, say):
+#       clients 8 21 64 256, 4 KB and 2 MB, every model the inputs have a q
+#       for (or MODELS), one run directory per vCPU count, RUNBASE-v1 and
+#       RUNBASE-v2, each with its predictions.tsv written now and
+#       bench-command.txt, the command that measures it afterwards (same
+#       pool as the calibration, EVIDENCE on, 5 runs a cell).
+#   scripts/model-validate.sh compare RUN...
+#       build/model --validate for each RUN: predicted against measured,
+#       hit or miss with tolerance max(mde at 80% power, 2 points), into
+#       RUN/validation.txt.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
@@ -17,29 +26,41 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(lab_top)
 TAB=$(printf '\t')
 
-usage() { die "usage: $0 predict INPUTS RUN MODELS PAGES:CLIENTS... | compare RUN"; }
+usage() {
+	die "usage: $0 predict INPUTS RUN MODELS PAGES:CLIENTS[:CPUS]... | grid INPUTS RUNBASE KERNEL [MODELS] | compare RUN..."
+}
+
+# Refuse a run that already holds measurements: predictions come first.
+fresh_run() {
+	[ ! -d "$1/runs" ] || [ -z "$(ls "$1/runs")" ] ||
+		die "$1 already holds runs: a prediction must come before the measurement"
+	mkdir -p "$1"
+}
 
 predict_cells() {
 	inputs=$1 run=$2 models=$3
 	shift 3
 	[ -f "$inputs" ] || die "$inputs: no such inputs file"
-	[ ! -d "$run/runs" ] || [ -z "$(ls "$run/runs")" ] ||
-		die "$run already holds runs: a prediction must come before the measurement"
-	mkdir -p "$run"
+	fresh_run "$run"
 	out=$run/predictions.tsv
-	cpus=$("$top/build/jget" cpus "$inputs")
+	mcpus=$("$top/build/jget" cpus "$inputs")
 	{
 		echo "# written $(date -u +%Y-%m-%dT%H:%M:%SZ), lab $(lab_revision "$top"), before any run in $run"
 		echo "# inputs $inputs sha256 $(sha256sum "$inputs" | cut -d' ' -f1)"
-		echo "# build/predict --inputs INPUTS --cpus $cpus --clients N --extrapolate --pages P --model M"
-		printf 'pages\tclients\tmodel\tpredicted\tlo\thi\tp_f\tt_us\n'
+		echo "# build/predict --inputs INPUTS --cpus C --clients N --extrapolate --pages P --model M"
+		printf 'pages\tclients\tmodel\tpredicted\tlo\thi\tp_f\tt_us\tcpus\n'
 	} >"$out"
 	for cell in "$@"; do
-		pages=${cell%%:*} clients=${cell#*:}
+		pages=${cell%%:*} rest=${cell#*:}
+		clients=${rest%%:*} cpus=$mcpus
+		[ "$rest" = "$clients" ] || cpus=${rest#*:}
+		case $pages:$clients:$cpus in
+		*[!0-9a-z:]* | :* | *::* | *:) die "$cell: not PAGES:CLIENTS[:CPUS]" ;;
+		esac
 		for model in $(echo "$models" | tr ',' ' '); do
 			"$top/build/predict" --inputs "$inputs" --cpus "$cpus" --clients "$clients" \
 				--extrapolate --pages "$pages" --model "$model" |
-				awk -v p="$pages" -v c="$clients" -v m="$model" -v OFS="$TAB" '
+				awk -v p="$pages" -v c="$clients" -v m="$model" -v v="$cpus" -v OFS="$TAB" '
 					$1 == "p_f" { pf = $4 }
 					$1 == "T" { t = $4 }
 					$1 == "closed" {
@@ -48,10 +69,44 @@ predict_cells() {
 							if ($i ~ /^[0-9.]+\.\.[0-9.]+$/) split($i, iv, /\.\./)
 						}
 					}
-					END { print p, c, m, r, iv[1], iv[2], pf, t }' >>"$out"
+					END { print p, c, m, r, iv[1], iv[2], pf, t, v }' >>"$out"
 		done
 	done
 	echo "preemptlab: predictions in $out"
+}
+
+# The grid's predictions and, beside them, the commands that measure them.
+grid() {
+	inputs=$1 base=$2 kernel=$3 models=${4:-}
+	[ -f "$inputs" ] || die "$inputs: no such inputs file"
+	case $kernel in *[!A-Za-z0-9._-]*) die "$kernel: not a kernel name" ;; esac
+	# Every model with a q in the inputs but none, which the ratios are against.
+	[ -n "$models" ] || models=$(jq -r '.q | keys_unsorted | map(select(. != "none")) | join(",")' "$inputs")
+	[ -n "$models" ] || die "$inputs has a q for none only: nothing to compare with none"
+	# The calibration's pool (its descriptors are what faults), relation 1.0625x
+	# as the calibration's 64M/68M: the fill regime.
+	pool_mb=$(jq -r '(.pool_pages * .block_size / 1048576) | floor' "$inputs")
+	rel_mb=$((pool_mb + pool_mb / 16))
+	# Both directories checked before either is written: no half-rewritten grid.
+	for v in 1 2; do fresh_run "$base-v$v"; done
+	for v in 1 2; do
+		run=$base-v$v
+		cells=""
+		for p in 4k 2m; do
+			for n in 8 21 64 256; do cells="$cells $p:$n:$v"; done
+		done
+		# shellcheck disable=SC2086 # cells is a word list
+		predict_cells "$inputs" "$run" "$models" $cells
+		cat >"$run/bench-command.txt" <<-EOC
+			# Measure after the predictions above ($(date -u +%Y-%m-%dT%H:%M:%SZ)); from the checkout:
+			make build-all
+			KERNEL=$kernel VCPUS=$v MODELS=none,$models PAGES=4k,2m CLIENTS=8,21,64,256 LOCKS=tas \\
+			    WORKLOAD=simple-update POOL=${pool_mb}M RELATION=${rel_mb}M STEADY=1 DURATION=30 \\
+			    REPEAT=5 PGBENCH=off REPRO_MIN=off EVIDENCE=on ACCEL=icount scripts/bench.sh $run
+			scripts/model-validate.sh compare $run
+		EOC
+		echo "preemptlab: measure with $run/bench-command.txt"
+	done
 }
 
 [ $# -ge 1 ] || usage
@@ -61,9 +116,18 @@ predict)
 	shift
 	predict_cells "$@"
 	;;
+grid)
+	if [ $# -lt 4 ] || [ $# -gt 5 ]; then usage; fi
+	shift
+	grid "$@"
+	;;
 compare)
-	[ $# -eq 2 ] || usage
-	"$top/build/model" --validate "$2/predictions.tsv" "$2" | tee "$2/validation.txt"
+	[ $# -ge 2 ] || usage
+	shift
+	for run in "$@"; do
+		echo "== $run"
+		"$top/build/model" --validate "$run/predictions.tsv" "$run" | tee "$run/validation.txt"
+	done
 	;;
 *) usage ;;
 esac

@@ -71,4 +71,21 @@ void cb_getppid(struct cb_op *op, const struct cb_config *cfg, const struct cb_c
 void cb_sched_yield(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c);
 void cb_pread_4k(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c);
 
+/* costbench --procs (procs.c): N processes faulting on one shared object at once. */
+struct cb_procs_q {
+	double mean, p50, p90, p99, max;	/* ns per fault */
+};
+struct cb_procs {
+	int procs;
+	long pages;		/* fault-around windows each process touches */
+	long faults;		/* minor faults the processes took in their loops */
+	int each_faulted;	/* every process: exactly one fault per touch */
+	double wall_s;		/* from the barrier's go to the last exit */
+	struct cb_procs_q wall;	/* wall clock per touch: time off CPU included */
+	struct cb_procs_q cpu;	/* the thread's CPU clock: the fault's own cost */
+	char why[160];
+};
+#define CB_PROCS_MAX 16
+int cb_procs_run(int nprocs, long pages, struct cb_procs *out);
+
 #endif

@@ -67,9 +67,21 @@ static struct mx_group *group_for(struct mx_set *s, const char *page, int client
 	return g;
 }
 
-/* One document into its group; 1 when it was used, 0 when skipped. */
+/* One document into its group; 1 when it was used, 0 when skipped, -1 a mitigation's. */
 static int add_doc(struct mx_set *s, const struct jr_val *d)
 {
+	/*
+	 * SCENARIO=mitigations puts each mitigation beside none on the same
+	 * kernel and model: only the unmitigated cells are the lock the model
+	 * describes (a prefaulted pool has no faulting holds, hugepages is
+	 * another page size, pg19 and partitioned another strategy).  Older
+	 * documents have no config.mitigation: they are unmitigated.
+	 */
+	const char *mit = jr_str(d, "config.mitigation", "none");
+	if (strcmp(mit, "none") != 0) {
+		s->mitigated++;
+		return -1;
+	}
 	const struct jr_val *ev = jr_path(d, "evidence.phases");
 	const struct jr_val *rp = jr_path(d, "results.phases");
 	const struct jr_val *e = phase(ev, "fill"), *p = phase(rp, "fill");
@@ -93,6 +105,7 @@ static int add_doc(struct mx_set *s, const struct jr_val *d)
 			g->fault_around_pages = (int)fa;
 		g->pool_pages = num(d, "config.pool_pages");
 		g->block_size = num(d, "config.block_size");
+		g->segment_bytes = num(d, "config.segment_bytes");
 	}
 	/* A family may span kernels (a baseline's none beside 7.0's lazy): name them all. */
 	const char *label = jr_str(d, "provenance.kernel_label", "?");
@@ -110,6 +123,7 @@ static int add_doc(struct mx_set *s, const struct jr_val *d)
 	g->holds += num(e, "holds");
 	g->holds_fault += num(e, "holds_with_fault");
 	g->m[g->runs - 1] = num(p, "strategy.acquisitions") / num(p, "transactions");
+	g->fpt[g->nfpt++] = num(p, "minor_faults") / num(p, "transactions");
 
 	/* T: a stalled holder's mean time off CPU, then the lock's mean free tail. */
 	double oc = num(e, "offcpu.count"), ons = num(e, "offcpu.total_ns");
@@ -134,6 +148,27 @@ static int add_doc(struct mx_set *s, const struct jr_val *d)
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * What X0 per page size needs beyond one group: the same run's faults per
+ * transaction at the other page sizes (same clients and CPUs), and the
+ * run's costbench fault costs.
+ */
+static void link_pages(const char *rundir, struct mx_set *s)
+{
+	struct fault_costs c;
+	fc_scan_run(rundir, &c);
+	for (int i = 0; i < s->ngroups; i++) {
+		struct mx_group *g = &s->g[i];
+		g->costs = c;
+		for (int j = 0; j < s->ngroups; j++) {
+			const struct mx_group *h = &s->g[j];
+			int p = mi_page_index(h->page);
+			if (p >= 0 && h->clients == g->clients && h->cpus == g->cpus && h->nfpt)
+				g->faults_by_page[p] = st_mean(h->fpt, (size_t)h->nfpt);
+		}
+	}
 }
 
 int mx_scan(const char *rundir, struct mx_set *s, char *err, size_t errlen)
@@ -175,12 +210,14 @@ int mx_scan(const char *rundir, struct mx_set *s, char *err, size_t errlen)
 			rc = MX_IN_HOLD;
 			break;
 		}
-		if (!add_doc(s, d))
+		if (add_doc(s, d) == 0)
 			s->skipped++;
 		jr_free(d);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
+	if (rc == MX_OK)
+		link_pages(rundir, s);
 	if (rc == MX_OK && s->ngroups == 0) {
 		snprintf(err, errlen, "%s: no bufbench run with evidence (make bench EVIDENCE=on) "
 			 "and a known preemption model", dir);
@@ -274,6 +311,34 @@ static void put_faults(FILE *f, const struct mx_group *g, double hold_med_us)
 	fprintf(f, "] },\n");
 }
 
+/* X0 per page size's inputs (x0page.h). */
+static void put_page_fields(FILE *f, const struct mx_group *g)
+{
+	double v, lo, hi;
+	mean_ci(g->fpt, g->nfpt, &v, &lo, &hi);
+	put_value(f, "faults_per_txn", v, lo, hi, ",");
+	fprintf(f, "  \"segment_bytes\": %.0f,\n  \"faults_per_txn_by_page\": {", g->segment_bytes);
+	int first = 1;
+	for (int p = 0; p < MI_PAGES; p++)
+		if (g->faults_by_page[p] > 0) {
+			fprintf(f, "%s \"%s\": %.6g", first ? "" : ",", mi_page_name(p), g->faults_by_page[p]);
+			first = 0;
+		}
+	fprintf(f, " },\n");
+	if (!g->costs.docs)
+		return;
+	fprintf(f, "  \"fault_costs_us\": {");
+	for (int p = 0; p < MI_PAGES; p++)
+		fprintf(f, " \"%s\": { \"alloc\": %.6g, \"map\": %.6g },", mi_page_name(p),
+			g->costs.alloc_us[p], g->costs.map_us[p]);
+	fprintf(f, " \"source\": \"");
+	/* The run directory's name is a document's text here: keep it a JSON string. */
+	for (const char *c = g->costs.source; *c; c++)
+		if (*c >= 0x20 && *c != '"' && *c != '\\')
+			fputc(*c, f);
+	fprintf(f, "\" },\n");
+}
+
 int mx_write(FILE *f, const struct mx_group *g, const char *source, char *err, size_t errlen)
 {
 	if (g->ntps[PM_NONE] == 0) {
@@ -339,6 +404,7 @@ int mx_write(FILE *f, const struct mx_group *g, const char *source, char *err, s
 	put_faults(f, g, hm);
 	fprintf(f, "  \"fault_cost_us\": %.6g,\n",
 		g->nfault ? st_median(g->fault_ns, (size_t)g->nfault) / 1000 : 0);
+	put_page_fields(f, g);
 	fprintf(f, "  \"measured_fill_tps\": {");
 	first = 1;
 	for (int i = 0; i < PM_COUNT; i++) {

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "costs.h"
 #include "inputs.h"
 
 #define MX_MAX_GROUPS 32
@@ -40,12 +41,21 @@ struct mx_group {
 	double hold_hist[32];		/* fill holds, log2 ns buckets, pooled */
 	double fault_ns[MX_MAX_RUNS];	/* provenance.fault_cost_ns, per run */
 	int nfault;
+	/* X0 per page size (x0page.h): the fill's minor faults per transaction
+	 * per run, the segment, and what the same run measured at the other
+	 * page sizes (same clients and CPUs; 0: not measured) and its costbench. */
+	double fpt[MX_MAX_RUNS];
+	int nfpt;
+	double segment_bytes;
+	double faults_by_page[MI_PAGES];
+	struct fault_costs costs;
 };
 
 struct mx_set {
 	int ngroups;
 	struct mx_group g[MX_MAX_GROUPS];
 	int skipped;			/* documents that are not bufbench EVIDENCE runs */
+	int mitigated;			/* cells of a mitigation other than none: left out */
 };
 
 /*

@@ -41,6 +41,48 @@ double xr_pf_raw(double n, double w, double d)
 	return n / wp * -expm1(-wp / n) * (windows - 1) / windows;
 }
 
+double xr_pf_runs(double n, double w, double d, double runs)
+{
+	if (n <= 0 || w <= 0 || d <= 0 || runs <= 0)
+		return 0;
+	double wp = w < d ? w : d;
+	double windows = ceil(d / wp);
+	return n / wp * -expm1(-wp / (runs * n)) * (windows - 1) / windows;
+}
+
+double xr_runs_solve(double n, double w, double d, double p_f)
+{
+	if (p_f <= 0 || xr_pf_raw(n, w, d) <= 0)
+		return 0;
+	if (p_f >= xr_pf_raw(n, w, d))
+		return 1;
+	/* p_f falls as L grows: bisect ln L in [0, ln 1e6]. */
+	double lo = 0, hi = log(1e6);
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+		if (xr_pf_runs(n, w, d, exp(mid)) > p_f)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return exp((lo + hi) / 2);
+}
+
+void xr_runs_fit(const double *r, const double *l, int n, double *a, double *b)
+{
+	double mx = 0, my = 0, sxy = 0, sxx = 0;
+	for (int i = 0; i < n; i++) {
+		mx += log(r[i]) / n;
+		my += log(l[i]) / n;
+	}
+	for (int i = 0; i < n; i++) {
+		sxy += (log(r[i]) - mx) * (log(l[i]) - my);
+		sxx += (log(r[i]) - mx) * (log(r[i]) - mx);
+	}
+	*b = sxx > 0 ? -sxy / sxx : 0;
+	*a = exp(my + *b * mx);
+}
+
 double xr_slice_ms(int cpus, int hz)
 {
 	int c = cpus < 8 ? cpus : 8;
@@ -85,11 +127,25 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 
 	tr->pf_raw_measured = xr_pf_raw(in->clients, tr->w_measured, in->pool_pages);
 	tr->pf_raw_target = xr_pf_raw(t->clients, tr->w_target, t->pool_pages);
-	/* A measurement with no window to fault in cannot say how few CPUs lower p_f. */
 	tr->s_measured = tr->pf_raw_measured > 0 ? in->p_f.v / tr->pf_raw_measured : 1;
-	double cr = (double)in->cpus / t->cpus;
-	tr->s_target = 1 - (1 - tr->s_measured) * (cr < 1 ? cr : 1);
-	double pf = tr->s_target * tr->pf_raw_target;
+	/* Runs of pops: solved at the measurement, moved by runnable per CPU, then by CPUs. */
+	double r_t = (double)t->clients / t->cpus;
+	tr->l_measured = xr_runs_solve(in->clients, tr->w_measured, in->pool_pages, in->p_f.v);
+	double l_at, c_from;
+	if (tr->l_measured > 0) {
+		l_at = tr->l_measured * pow(r_t / ((double)in->clients / in->cpus), -XR_RUNS_B);
+		c_from = in->cpus;
+	} else {
+		/* Nothing faulted where measured (2 MB, or one window): the fit's own curve. */
+		l_at = XR_RUNS_A * pow(r_t, -XR_RUNS_B);
+		c_from = XR_RUNS_C;
+		tr->l_from_fit = 1;
+	}
+	l_at = fmax(1, l_at);
+	double cr = c_from / t->cpus;
+	tr->l_target = 1 + (l_at - 1) * (cr < 1 ? cr : 1);
+	double pf = xr_pf_runs(t->clients, tr->w_target, t->pool_pages, tr->l_target);
+	tr->s_target = tr->pf_raw_target > 0 ? pf / tr->pf_raw_target : 1;
 	if (in->p_f.v > 0) {
 		scale_value(&out->p_f, pf / in->p_f.v, 1);
 	} else {
@@ -114,6 +170,19 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 	}
 	out->cpus = in->cpus;	/* X0 is moved by mi_x0_at from where it was measured */
 	out->clients = in->clients;
+	/* X0 at another page size, or with the target's fault cost, from the faults' own CPU. */
+	if (mi_page_index(t->page) != mi_page_index(in->page_size) || t->faults_per_txn > 0 ||
+	    (t->fault_map_scale > 0 && t->fault_map_scale != 1)) {
+		struct model_inputs moved;
+		struct model_inputs keep = *in;
+		/* Without what the rule needs X0 stays as measured, and the trace says why. */
+		if (x0p_move(&keep, t->page, t->faults_per_txn, t->fault_map_scale, &moved, &tr->x0,
+			     tr->x0_why, sizeof(tr->x0_why)) == 0) {
+			out->x0_tps = moved.x0_tps;
+			out->faults_per_txn = moved.faults_per_txn;
+			tr->x0_moved = 1;
+		}
+	}
 	return 0;
 }
 

@@ -10,8 +10,14 @@
  *   first there is (N / W) (1 - e^(-W / N)).  The window holding the lock
  *   is faulted by the acquire's own TAS, outside the hold: times
  *   (windows - 1) / windows.  Few CPUs let one backend pop several times in
- *   a row, which lowers p_f by a factor s measured at the calibration
- *   size; s moves to 1 as the CPUs grow (1 - (1 - s) C_measured / C).
+ *   a row: the pops come in runs of mean length L, and only a backend's
+ *   first run in a window faults, so p_f = (N / W)(1 - e^(-W / (L N)))
+ *   (L = 1 is the interleaving above).  L is solved from the measured p_f,
+ *   moved to the target's runnable per CPU r = N / C as r^(-b) (b fitted on
+ *   the 2-CPU cells at 8-256 clients: XR_RUNS_B), then toward 1 as the CPUs
+ *   grow, 1 + (L - 1) C_measured / C (more backends running at once merge
+ *   their pops); with no measured fault (p_f 0) L is the fit's own curve,
+ *   XR_RUNS_A r^(-b) at XR_RUNS_C CPUs.  s = p_f / interleaved is printed.
  * T: a descheduled holder waits behind the others runnable on its CPU:
  *   the off-CPU part scales with runnable per CPU (N / C, at least 1)
  *   times the EEVDF slice (0.75 ms x (1 + log2 min(C, 8)), rounded up to
@@ -19,7 +25,8 @@
  * q, m, hold and the fault durations are used as measured: a fault's own
  *   cost does not grow with processes (page tables and mmap_lock are per
  *   process; stated assumption, no many-process microbenchmark here).
- * X0 grows with min(N, C) (mi_x0_at).
+ * X0 grows with min(N, C) (mi_x0_at); at another page size it is moved by
+ *   the faults' own cost first (x0page.h).
  */
 #ifndef PREEMPTLAB_MODEL_EXTRAP_H
 #define PREEMPTLAB_MODEL_EXTRAP_H
@@ -27,19 +34,38 @@
 #include <stddef.h>
 
 #include "inputs.h"
+#include "x0page.h"
+
+/*
+ * The run-length fit: ln L = ln A - B ln(N / C) by least squares over the
+ * 2-CPU cells of docs/model/validation-612*, docs/model/calibrated-4k.json
+ * (6.12, icount, pool 8192; L solved from each measured p_f: 48.8, 19.7,
+ * 9.5 and 10.0, 5.0 at 8, 21, 64, 64, 256 clients).  test_model_extract
+ * refits it from those files.
+ */
+#define XR_RUNS_A 102.37
+#define XR_RUNS_B 0.6508
+#define XR_RUNS_C 2
 
 struct xr_target {
 	int cpus, clients, hz;
 	char page[16];			/* "4k", "2m", "1g" */
 	double pool_pages;		/* buffers (8 KB each in the lab; PG's too) */
 	int fault_around_pages;		/* 4 KB pages a read fault maps (4k only) */
+	double faults_per_txn;		/* > 0: the target's, for X0 per page size */
+	double fault_map_scale;		/* > 0: many-process growth of a mapping fault */
 };
 
 /* What each rule did, for printing beside the prediction. */
 struct xr_trace {
 	double w_measured, w_target;	/* descriptors per fault window */
 	double pf_raw_measured, pf_raw_target;
-	double s_measured, s_target;
+	double s_measured, s_target;	/* p_f / interleaved, for the reader */
+	double l_measured, l_target;	/* pops per run */
+	int l_from_fit;			/* no measured fault: L from the fit's curve */
+	int x0_moved;			/* X0 moved to another page size (x0 below) */
+	char x0_why[384];		/* why not, when a move was asked and not made */
+	struct x0p_trace x0;
 	double slice_measured_ms, slice_target_ms;
 	double run_measured, run_target;	/* runnable per CPU */
 	double t_offcpu_target_us, t_target_us;
@@ -65,6 +91,12 @@ void xr_report_target(struct xr_target *t, const char *page);
 double xr_window(const char *page, int fault_around_pages);
 /* The interleaved share of pops that fault, windows with the lock excluded. */
 double xr_pf_raw(double clients, double window, double descriptors);
+/* The same with pops in runs of mean length runs (1: xr_pf_raw). */
+double xr_pf_runs(double clients, double window, double descriptors, double runs);
+/* The run length that gives p_f (1 when p_f is at or above interleaved; 0 when p_f is 0). */
+double xr_runs_solve(double clients, double window, double descriptors, double p_f);
+/* Least-squares fit of ln L = ln a - b ln r over n points. */
+void xr_runs_fit(const double *r, const double *l, int n, double *a, double *b);
 /* EEVDF's base slice at cpus, rounded up to whole ticks, in ms. */
 double xr_slice_ms(int cpus, int hz);
 

@@ -118,6 +118,57 @@ static bool get_dist(const struct jr_val *root, struct mi_dist *d, char *err, si
 static bool from_tree(struct jr_val *root, const char *path, struct model_inputs *in, char *err,
 		      size_t errlen);
 
+static const char *const page_names[MI_PAGES] = { "4k", "2m" };
+
+const char *mi_page_name(int p)
+{
+	return p >= 0 && p < MI_PAGES ? page_names[p] : "?";
+}
+
+int mi_page_index(const char *page)
+{
+	if (strncmp(page, "try-", 4) == 0)
+		page += 4;
+	for (int i = 0; i < MI_PAGES; i++)
+		if (strcmp(page, page_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* The optional page-size fields (x0page.h); absent ones stay 0. */
+static bool get_page_fields(const struct jr_val *root, struct model_inputs *in, char *err, size_t errlen)
+{
+	double x;
+	in->segment_bytes = jr_num(root, "segment_bytes", &x) ? x : 0;
+	in->block_size = jr_num(root, "block_size", &x) ? x : 8192;
+	if (!get_value(root, "faults_per_txn", &in->faults_per_txn, false, err, errlen))
+		return false;
+	const struct jr_val *fb = jr_get(root, "faults_per_txn_by_page");
+	const struct jr_val *fc = jr_get(root, "fault_costs_us");
+	for (int i = 0; i < MI_PAGES; i++) {
+		if (fb && jr_num(fb, page_names[i], &x))
+			in->faults_by_page[i] = x;
+		const struct jr_val *c = fc ? jr_get(fc, page_names[i]) : NULL;
+		if (c && jr_num(c, "alloc", &x))
+			in->fault_alloc_us[i] = x;
+		if (c && jr_num(c, "map", &x))
+			in->fault_map_us[i] = x;
+	}
+	snprintf(in->fault_cost_source, sizeof(in->fault_cost_source), "%s",
+		 fc ? jr_str(fc, "source", "?") : "");
+	if (!fc && jr_num(root, "fault_cost_us", &x) && x > 0) {
+		/* Older inputs: provenance's one 4 KB fault (a private write) for both kinds. */
+		in->fault_alloc_us[MI_4K] = in->fault_map_us[MI_4K] = x;
+		snprintf(in->fault_cost_source, sizeof(in->fault_cost_source),
+			 "provenance fault_cost_ns (one private 4 KB write fault), for alloc and map alike");
+	}
+	if (in->faults_per_txn.lo < 0 || in->segment_bytes < 0) {
+		snprintf(err, errlen, "faults_per_txn and segment_bytes must be >= 0");
+		return false;
+	}
+	return true;
+}
+
 bool mi_read(const char *path, struct model_inputs *in, char *err, size_t errlen)
 {
 	memset(in, 0, sizeof(*in));
@@ -167,7 +218,7 @@ static bool from_tree(struct jr_val *root, const char *path, struct model_inputs
 	    !get_value(root, "p_f", &in->p_f, true, err, errlen) ||
 	    !get_value(root, "hold_us", &in->hold_us, true, err, errlen) ||
 	    !get_value(root, "t_stall_us", &in->t_stall_us, true, err, errlen) ||
-	    !get_dist(root, &in->fault_us, err, errlen))
+	    !get_dist(root, &in->fault_us, err, errlen) || !get_page_fields(root, in, err, errlen))
 		goto out;
 	const struct jr_val *q = jr_get(root, "q");
 	for (int i = 0; q && i < PM_COUNT; i++)

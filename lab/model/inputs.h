@@ -26,6 +26,12 @@ struct mi_dist {
 	double p[MI_DIST_MAX], x[MI_DIST_MAX];
 };
 
+/* The page sizes whose fault costs the inputs can carry. */
+enum mi_page { MI_4K, MI_2M, MI_PAGES };
+const char *mi_page_name(int p);
+/* "4k", "2m" (and try-2m) or -1. */
+int mi_page_index(const char *page);
+
 struct model_inputs {
 	char source[256];
 	bool in_hold_instrument;
@@ -48,6 +54,18 @@ struct model_inputs {
 	int fault_around_pages;		/* 4 KB pages one read fault maps */
 	double pool_pages;		/* buffers, one 64-byte descriptor each */
 	double t_offcpu_us, t_tail_us;	/* T's two parts: off CPU holding, free tail */
+	/*
+	 * Optional: what X0 at another page size needs (x0page.h).  The fill's
+	 * minor faults per transaction at this page size, the same for the
+	 * other page sizes where the same run measured them (0: not), the
+	 * shared segment's bytes, and each page size's cost of an allocating
+	 * and of a mapping fault (0: unknown), from the run's costbench.
+	 */
+	struct mi_value faults_per_txn;
+	double faults_by_page[MI_PAGES];
+	double segment_bytes, block_size;
+	double fault_alloc_us[MI_PAGES], fault_map_us[MI_PAGES];
+	char fault_cost_source[160];
 };
 
 /* Read a model-inputs.json; false with a message in err on any error. */

@@ -58,6 +58,9 @@ int main(int argc, char **argv)
 		printf("model: %s (%d runs, %d CPUs)\n", path, g->runs, g->cpus);
 		written++;
 	}
+	if (s.mitigated)
+		printf("model: %d documents of a mitigation other than none left out "
+		       "(config.mitigation; only the unmitigated cells are the model's)\n", s.mitigated);
 	if (s.skipped)
 		printf("model: %d documents skipped (not bufbench with evidence, or failed)\n", s.skipped);
 	return written ? MX_OK : MX_ERR;

@@ -6,15 +6,23 @@
  *                 [--closed | --sim] [--seed S] [--draws N] [--reps R]
  *                 [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]
  *                 [--extrapolate [--pages P] [--pool-pages N] [--hz H]
- *                                [--fault-around-pages F]] [--x-none-tps X] [--report]
+ *                                [--fault-around-pages F] [--faults-per-txn F]]
+ *                 [--costbench FILE] [--fault-bench FILE] [--x-none-tps X] [--report]
  *                 [--need RATIO]
+ *
+ * --fault-bench FILE: a costbench --procs document; the fault durations (and
+ * X0's mapping-fault cost) move by its median fault CPU time from the
+ * measured clients to the target's (faultbench.h).
  *
  * --report: the regression report's configuration (96 CPUs, 1024 clients,
  * 120 GB pool, fault-around 16 pages, HZ 250 assumed), extrapolated, with
  * none anchored at its 98,566 tps; any option given explicitly wins.
  *
  * --extrapolate moves the inputs to the target by the stated rules
- * (extrap.h): p_f from the fault window, T from EEVDF's runnable per CPU.
+ * (extrap.h): p_f from the fault window and the runs of pops, T from
+ * EEVDF's runnable per CPU, X0 at another page size from the faults' own
+ * cost (x0page.h; --faults-per-txn gives the target's faults, --costbench
+ * a costbench document's fault costs).
  *
  * Inputs measured with an instrument inside the hold are refused: such an
  * instrument lengthens every hold (FACTS 8), so its q and T describe the
@@ -28,7 +36,9 @@
 #include <string.h>
 
 #include "closed.h"
+#include "costs.h"
 #include "extrap.h"
+#include "faultbench.h"
 #include "inputs.h"
 #include "rng.h"
 #include "sim.h"
@@ -39,6 +49,7 @@ static void usage(FILE *f)
 		   "               [--closed | --sim] [--seed S] [--draws N] [--reps R]\n"
 		   "               [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]\n"
 		   "               [--extrapolate [--pages P] [--pool-pages N] [--hz H] [--fault-around-pages F]]\n"
+		   "               [--faults-per-txn F] [--costbench FILE] [--fault-bench FILE]\n"
 		   "               [--x-none-tps X] [--report] [--need RATIO]\n");
 }
 
@@ -179,6 +190,24 @@ static int run_sim(const struct model_inputs *in, int cpus, int clients, int mod
 	return 0;
 }
 
+/* What X0 per page size did (x0page.h), or why it did not. */
+static void print_x0(const struct xr_trace *tr, double before, double after)
+{
+	const struct x0p_trace *x = &tr->x0;
+	if (tr->x0_why[0]) {
+		printf("  X0 kept at %.0f tps (not moved: %s)\n", before, tr->x0_why);
+		return;
+	}
+	if (!tr->x0_moved)
+		return;
+	printf("  X0 %.0f -> %.0f tps  (%s -> %s: CPU per transaction %.1f us = %.1f outside faults + "
+	       "%.1f in %.3g allocating and %.3g mapping faults; at %s %.1f in %.3g + %.3g (%s)%s)\n",
+	       before, after, mi_page_name(x->from), mi_page_name(x->to), x->cpu_us, x->base_us,
+	       x->fault_us_from, x->allocs_from, x->maps_from, mi_page_name(x->to), x->fault_us_to,
+	       x->allocs_to, x->maps_to, x->faults_to_source,
+	       x->map_scale != 1 ? ", mapping faults scaled by the many-process microbenchmark" : "");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -194,6 +223,9 @@ int main(int argc, char **argv)
 		{ "x-none-tps", required_argument, NULL, 'X' },
 		{ "report", no_argument, NULL, 'R' },
 		{ "need", required_argument, NULL, 'N' },
+		{ "faults-per-txn", required_argument, NULL, 'F' },
+		{ "costbench", required_argument, NULL, 'B' },
+		{ "fault-bench", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 }
 	};
 	const char *path = NULL;
@@ -204,7 +236,8 @@ int main(int argc, char **argv)
 	double pool = 0, xnone = 0;
 	int report = 0;
 	double need = 0;
-	const char *pages = NULL;
+	const char *pages = NULL, *costbench = NULL, *faultbench = NULL;
+	double faults_txn = 0;
 	int o;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
@@ -243,6 +276,17 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
+		case 'F': {
+			char *end;
+			faults_txn = strtod(optarg, &end);
+			if (*end || !(faults_txn > 0 && faults_txn < 1e6)) {
+				fprintf(stderr, "predict: --faults-per-txn %s: a positive number\n", optarg);
+				return 2;
+			}
+			break;
+		}
+		case 'B': costbench = optarg; break;
+		case 'M': faultbench = optarg; break;
 		case 'X': xnone = (double)num("--x-none-tps", optarg, 1, 1000000000); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -286,14 +330,54 @@ int main(int argc, char **argv)
 	}
 	printf("inputs %s (%s; %s pages, measured at %d CPUs, %d clients, HZ %d); predicting %d CPUs, %d clients\n",
 	       path, in.source, in.page_size, in.cpus, in.clients, in.hz, cpus, clients);
-	if (!extrap && (pages || pool > 0 || hz || fa)) {
-		fprintf(stderr, "predict: --pages, --pool-pages, --hz and --fault-around-pages need --extrapolate\n");
+	if (!extrap && (pages || pool > 0 || hz || fa || faults_txn > 0 || faultbench)) {
+		fprintf(stderr, "predict: --pages, --pool-pages, --hz, --fault-around-pages, "
+			"--faults-per-txn and --fault-bench need --extrapolate\n");
 		return 2;
+	}
+	double map_scale = 1;
+	if (faultbench) {
+		/*
+		 * The fault-duration rule, measured instead of assumed: a fault's
+		 * CPU time at the target's clients over that at the measured ones.
+		 */
+		struct fb_sweep fb;
+		if (!fb_read(faultbench, &fb, err, sizeof(err))) {
+			fprintf(stderr, "predict: --fault-bench: %s\n", err);
+			return 2;
+		}
+		bool clamped;
+		map_scale = fb_growth(&fb, in.clients, clients, &clamped);
+		for (int i = 0; i < in.fault_us.n; i++)
+			in.fault_us.x[i] *= map_scale;
+		printf("fault durations x %.3g: median fault CPU %.0f ns at %d processes -> %.0f ns at %d "
+		       "(%s)%s\n", map_scale, fb_cpu_at(&fb, in.clients, &clamped), in.clients,
+		       fb_cpu_at(&fb, clients, &clamped), clients, fb.source,
+		       clamped ? "; outside the measured counts: the nearest one's" : "");
+	}
+	if (costbench) {
+		/* Fault costs for X0 per page size from a costbench document, over the inputs' own. */
+		struct fault_costs fc;
+		if (!fc_read(costbench, &fc, err, sizeof(err))) {
+			fprintf(stderr, "predict: --costbench: %s\n", err);
+			return 2;
+		}
+		for (int p = 0; p < MI_PAGES; p++) {
+			if (fc.alloc_us[p] > 0)
+				in.fault_alloc_us[p] = fc.alloc_us[p];
+			if (fc.map_us[p] > 0)
+				in.fault_map_us[p] = fc.map_us[p];
+		}
+		snprintf(in.fault_cost_source, sizeof(in.fault_cost_source), "%s", fc.source);
+		printf("fault costs from %s: 4k alloc %.3g map %.3g us, 2m alloc %.3g map %.3g us\n",
+		       costbench, in.fault_alloc_us[MI_4K], in.fault_map_us[MI_4K],
+		       in.fault_alloc_us[MI_2M], in.fault_map_us[MI_2M]);
 	}
 	if (extrap) {
 		struct xr_target t = { .cpus = cpus, .clients = clients, .hz = hz ? hz : in.hz,
 				       .pool_pages = pool > 0 ? pool : in.pool_pages,
-				       .fault_around_pages = fa ? fa : in.fault_around_pages };
+				       .fault_around_pages = fa ? fa : in.fault_around_pages,
+				       .faults_per_txn = faults_txn, .fault_map_scale = map_scale };
 		snprintf(t.page, sizeof(t.page), "%s", pages ? pages : in.page_size);
 		struct model_inputs moved;
 		struct xr_trace tr;
@@ -303,14 +387,16 @@ int main(int argc, char **argv)
 		}
 		printf("extrapolated to %s pages, pool %.0f buffers, HZ %d, fault-around %d pages:\n"
 		       "  p_f %.4g -> %.4g  (window %.0f -> %.0f descriptors; interleaved %.4g -> %.4g; "
-		       "few-CPU factor s %.3g -> %.3g)\n"
+		       "pops per run L %.3g -> %.3g%s; few-CPU factor s %.3g -> %.3g)\n"
 		       "  T %.0f -> %.0f us  (off CPU %.0f -> %.0f us: runnable/CPU %.3g -> %.3g, "
 		       "slice %.3g -> %.3g ms; tail %.0f us kept)\n",
 		       t.page, t.pool_pages, t.hz, t.fault_around_pages, in.p_f.v, moved.p_f.v,
-		       tr.w_measured, tr.w_target, tr.pf_raw_measured, tr.pf_raw_target, tr.s_measured,
-		       tr.s_target, in.t_stall_us.v, moved.t_stall_us.v, in.t_offcpu_us,
+		       tr.w_measured, tr.w_target, tr.pf_raw_measured, tr.pf_raw_target, tr.l_measured,
+		       tr.l_target, tr.l_from_fit ? " from the fit's curve: no fault measured" : "",
+		       tr.s_measured, tr.s_target, in.t_stall_us.v, moved.t_stall_us.v, in.t_offcpu_us,
 		       tr.t_offcpu_target_us, tr.run_measured, tr.run_target, tr.slice_measured_ms,
 		       tr.slice_target_ms, in.t_tail_us);
+		print_x0(&tr, in.x0_tps.v, moved.x0_tps.v);
 		in = moved;
 	}
 	if (xnone > 0) {

@@ -13,10 +13,12 @@
 
 #include "report/stats.h"
 
-static const struct mx_group *find(const struct mx_set *s, const char *page, int clients)
+/* cpus 0: a predictions file from before the column (any CPU count). */
+static const struct mx_group *find(const struct mx_set *s, const char *page, int clients, int cpus)
 {
 	for (int i = 0; i < s->ngroups; i++)
-		if (strcmp(s->g[i].page, page) == 0 && s->g[i].clients == clients)
+		if (strcmp(s->g[i].page, page) == 0 && s->g[i].clients == clients &&
+		    (cpus == 0 || s->g[i].cpus == cpus))
 			return &s->g[i];
 	return NULL;
 }
@@ -24,6 +26,17 @@ static const struct mx_group *find(const struct mx_set *s, const char *page, int
 static double group_t_us(const struct mx_group *g)
 {
 	return g->nt ? st_mean(g->t_us, (size_t)g->nt) : 0;
+}
+
+/* The cell's CPUs: the prediction's, else the measurement's, else "?". */
+static const char *cpu_text(int cpus, const struct mx_group *g)
+{
+	static char buf[16];
+	if (cpus > 0 || g)
+		snprintf(buf, sizeof(buf), "%d", cpus > 0 ? cpus : g->cpus);
+	else
+		snprintf(buf, sizeof(buf), "?");
+	return buf;
 }
 
 int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t errlen)
@@ -35,30 +48,35 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
 	}
 	static struct mx_set s;
 	int rc = mx_scan(run, &s, err, errlen);
-	if (rc != MX_OK) {
+	if (rc == MX_ERR) {
+		/* Not measured yet (or nothing usable): every cell is printed as missing. */
+		fprintf(out, "(%s)\n", err);
+		memset(&s, 0, sizeof(s));
+	} else if (rc != MX_OK) {
 		fclose(f);
 		return rc;
 	}
 	char line[1024];
 	int lines = 0, cells = 0, hits = 0, resolved = 0, sign_right = 0, pf_cells = 0, pf_hits = 0;
-	fprintf(out, "%-5s %7s %-5s %9s %-15s %9s %-15s %6s %-4s %-5s %9s %9s %-4s %8s %8s\n",
-		"pages", "clients", "model", "predicted", "interval", "measured", "interval", "tol",
+	fprintf(out, "%-5s %4s %7s %-9s %9s %-15s %9s %-15s %6s %-4s %-5s %9s %9s %-4s %8s %8s\n",
+		"pages", "cpus", "clients", "model", "predicted", "interval", "measured", "interval", "tol",
 		"hit", "sign", "p_f pred", "p_f meas", "hit", "T pred", "T meas");
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#' || strncmp(line, "pages\t", 6) == 0)
 			continue;
 		char page[16], model[16];
-		int clients;
+		int clients, cpus = 0;
 		double pred, plo, phi, pf, t;
-		if (sscanf(line, "%15s %d %15s %lf %lf %lf %lf %lf", page, &clients, model, &pred, &plo,
-			   &phi, &pf, &t) != 8)
+		int got = sscanf(line, "%15s %d %15s %lf %lf %lf %lf %lf %d", page, &clients, model, &pred,
+				 &plo, &phi, &pf, &t, &cpus);
+		if (got < 8)
 			continue;
 		enum pmodel pm;
-		const struct mx_group *g = find(&s, page, clients);
+		const struct mx_group *g = find(&s, page, clients, cpus);
 		lines++;
 		if (pmodel_parse(model, &pm) != 0 || !g || g->ntps[pm] < 2 || g->ntps[PM_NONE] < 2) {
-			fprintf(out, "%-5s %7d %-5s %9.3f  ratio not measured (fewer than 2 runs each)", page,
-				clients, model, pred);
+			fprintf(out, "%-5s %4s %7d %-9s %9.3f  ratio not measured (fewer than 2 runs each)", page,
+				cpu_text(cpus, g), clients, model, pred);
 			if (g && g->holds > 0) {
 				/* p_f is every model's: judged even without the ratio. */
 				double pfm = g->holds_fault / g->holds;
@@ -88,8 +106,8 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
 		char piv[32], miv[32];
 		snprintf(piv, sizeof(piv), "[%.3f, %.3f]", plo, phi);
 		snprintf(miv, sizeof(miv), "[%.3f, %.3f]", r.lo, r.hi);
-		fprintf(out, "%-5s %7d %-5s %9.3f %-15s %9.3f %-15s %6.3f %-4s %-5s %9.4g %9.4g %-4s %8.0f %8.0f\n",
-			page, clients, model, pred, piv, r.est, miv, tol, hit ? "hit" : "miss",
+		fprintf(out, "%-5s %4s %7d %-9s %9.3f %-15s %9.3f %-15s %6.3f %-4s %-5s %9.4g %9.4g %-4s %8.0f %8.0f\n",
+			page, cpu_text(cpus, g), clients, model, pred, piv, r.est, miv, tol, hit ? "hit" : "miss",
 			res ? (sr ? "right" : "wrong") : "-", pf, pfm, pfh ? "hit" : "miss", t,
 			group_t_us(g));
 	}

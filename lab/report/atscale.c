@@ -91,21 +91,31 @@ static void fmt_ratio(char *buf, size_t len, double v, double lo, double hi, int
 		snprintf(buf, len, "%.3fx", v);
 }
 
-/* Calls fn for each row; returns the rows. */
-static int rows(const struct results *r, FILE *f, int md, char *why, size_t whylen)
+/* The groups the rows came from, for the provenance that follows the table. */
+static struct mx_set set;
+
+/* One row per model against none per cell family; returns the rows, -1 when refused. */
+static int rows(const struct results *r, FILE *f, enum esc_mode mode, char *why, size_t whylen)
 {
-	static struct mx_set s;
-	int rc = mx_scan(r->dir, &s, why, whylen);
-	if (rc != MX_OK)
+	int rc = mx_scan(r->dir, &set, why, whylen);
+	if (rc != MX_OK) {
+		set.ngroups = 0;
 		return rc == MX_IN_HOLD ? -1 : 0;
+	}
+	static const char *const fmt[] = {
+		[ESC_TXT] = "%-5s %4d %7d %-14s %-24s %-24s %-24s %7.3g %9.3g %8.0f\n",
+		[ESC_MD] = "| %s | %d | %d | %s | %s | %s | %s | %.3g | %.3g | %.0f |\n",
+		[ESC_HTML] = "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td>"
+			     "<td>%s</td><td>%.3g</td><td>%.3g</td><td>%.0f</td></tr>\n",
+	};
 	int n = 0;
-	for (int i = 0; i < s.ngroups; i++) {
+	for (int i = 0; i < set.ngroups; i++) {
 		struct model_inputs in;
-		if (s.g[i].ntps[PM_NONE] < 1 || inputs_of(&s.g[i], r->dir, &in) != 0)
+		if (set.g[i].ntps[PM_NONE] < 1 || inputs_of(&set.g[i], r->dir, &in) != 0)
 			continue;
 		for (int m = PM_VOLUNTARY; m < PM_COUNT; m++) {
 			struct as_row w;
-			if (!row_of(&s.g[i], &in, (enum pmodel)m, &w))
+			if (!row_of(&set.g[i], &in, (enum pmodel)m, &w))
 				continue;
 			char meas[48], here[48], there[48], name[32];
 			snprintf(name, sizeof(name), "%s/none", pmodel_name(w.m));
@@ -115,15 +125,55 @@ static int rows(const struct results *r, FILE *f, int md, char *why, size_t whyl
 				fmt_ratio(there, sizeof(there), w.there.ratio, w.there.lo, w.there.hi, 1);
 			else
 				snprintf(there, sizeof(there), "no rule applies");
-			const char *fmt = md ? "| %s | %d | %d | %s | %s | %s | %s | %.3g | %.3g | %.0f |\n"
-					     : "%-5s %4d %7d %-14s %-24s %-24s %-24s %7.3g %9.3g %8.0f\n";
-			esc_printf(f, md ? ESC_MD : ESC_TXT, fmt, w.g->page, w.g->cpus, w.g->clients,
-				   name, meas, here, there, in.q[m].v / fmax(in.q[PM_NONE].v, 1e-12),
-				   w.pf_there, w.t_there);
+			esc_printf(f, mode, fmt[mode], w.g->page, w.g->cpus, w.g->clients, name, meas, here,
+				   there, in.q[m].v / fmax(in.q[PM_NONE].v, 1e-12), w.pf_there, w.t_there);
 			n++;
 		}
 	}
 	return n;
+}
+
+/*
+ * Where each family's inputs came from: a number in the table is only as
+ * good as the runs, kernel and emulator behind it (FACTS 6).
+ */
+static void provenance(FILE *f, enum esc_mode mode, const char *dir)
+{
+	for (int i = 0; i < set.ngroups; i++) {
+		const struct mx_group *g = &set.g[i];
+		if (g->ntps[PM_NONE] < 1)
+			continue;
+		char runs[128] = "";
+		size_t o = 0;
+		for (int m = 0; m < PM_COUNT; m++)
+			if (g->ntps[m] && o < sizeof(runs))
+				o += (size_t)snprintf(runs + o, sizeof(runs) - o, "%s%s %d", o ? ", " : "",
+						      pmodel_name(m), g->ntps[m]);
+		/* The markup is the format's own text: only the values are escaped. */
+#define PROV_LINE "%s pages, %d CPUs, %d clients: make model RUN=%s, fill phase of %d runs (%s); " \
+		  "kernel %s, %s, lab %s; HZ %d (%s); fault-around %d pages; pool %.0f buffers; "   \
+		  "fault costs: %s"
+		static const char *const fmt[] = {
+			[ESC_TXT] = PROV_LINE,
+			[ESC_MD] = "- " PROV_LINE "\n",
+			[ESC_HTML] = "<li>" PROV_LINE "</li>\n",
+		};
+#undef PROV_LINE
+		/* report.txt wraps for mail: the line is made first, then set as a paragraph. */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *out = mode == ESC_TXT ? open_memstream(&buf, &len) : f;
+		if (!out)
+			continue;
+		esc_printf(out, mode, fmt[mode], g->page, g->cpus, g->clients, dir, g->runs, runs,
+			   g->kernel, g->virt, g->revision, g->hz, g->hz_source, g->fault_around_pages,
+			   g->pool_pages, g->costs.docs ? g->costs.source : "provenance fault_cost_ns only");
+		if (mode == ESC_TXT) {
+			fclose(out);
+			tw_para(f, "  ", buf, 4);
+			free(buf);
+		}
+	}
 }
 
 static const char header_txt[] = "%-5s %4s %7s %-14s %-24s %-24s %-24s %7s %9s %8s\n";
@@ -135,12 +185,16 @@ void write_atscale_txt(FILE *f, const struct results *r)
 	fputc('\n', f);
 	fprintf(f, header_txt, "page", "cpus", "clients", "model", "measured here (95%)",
 		"model here", "model at 96/1024", "q/qnone", "p_f there", "T there");
-	int n = rows(r, f, 0, why, sizeof(why));
+	int n = rows(r, f, ESC_TXT, why, sizeof(why));
 	if (n < 0)
 		tw_para(f, "The model refuses this run's inputs: ", why, 0);
 	else if (n == 0)
 		tw_para(f, "", "No cell family here has none beside another model with evidence "
 			"(EVIDENCE=on): nothing to run the model on.", 0);
+	if (n > 0) {
+		fprintf(f, "\nInputs (provenance):\n");
+		provenance(f, ESC_TXT, r->dir);
+	}
 	fputc('\n', f);
 }
 
@@ -151,9 +205,33 @@ void write_atscale_md(FILE *f, const struct results *r)
 	md_printf(f, "| page | cpus | clients | model | measured here (95%%) | model here | "
 		     "model at 96/1024 | q/qnone | p_f there | T there (us) |\n"
 		     "|---|---|---|---|---|---|---|---|---|---|\n");
-	int n = rows(r, f, 1, why, sizeof(why));
+	int n = rows(r, f, ESC_MD, why, sizeof(why));
 	if (n < 0)
 		md_printf(f, "\nThe model refuses this run's inputs: %s\n", why);
 	else if (n == 0)
 		md_printf(f, "\nNo cell family here has none beside another model with evidence.\n");
+	if (n > 0) {
+		md_printf(f, "\nInputs (provenance):\n\n");
+		provenance(f, ESC_MD, r->dir);
+	}
+}
+
+void write_atscale_html(FILE *f, const struct results *r)
+{
+	char why[1024] = "";
+	esc_printf(f, ESC_HTML, "<h2>At the report's scale</h2>\n<p>%s</p>\n", intro);
+	fputs("<div class=\"scroll\"><table><tr><th>page</th><th>cpus</th><th>clients</th>"
+	      "<th>model</th><th>measured here (95%)</th><th>model here</th><th>model at 96/1024</th>"
+	      "<th>q/qnone</th><th>p_f there</th><th>T there (us)</th></tr>\n", f);
+	int n = rows(r, f, ESC_HTML, why, sizeof(why));
+	fputs("</table></div>\n", f);
+	if (n < 0)
+		esc_printf(f, ESC_HTML, "<p>The model refuses this run's inputs: %s</p>\n", why);
+	else if (n == 0)
+		fputs("<p>No cell family here has none beside another model with evidence.</p>\n", f);
+	if (n > 0) {
+		fputs("<p>Inputs (provenance):</p>\n<ul>\n", f);
+		provenance(f, ESC_HTML, r->dir);
+		fputs("</ul>\n", f);
+	}
 }

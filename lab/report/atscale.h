@@ -14,5 +14,6 @@
 
 void write_atscale_txt(FILE *f, const struct results *r);
 void write_atscale_md(FILE *f, const struct results *r);
+void write_atscale_html(FILE *f, const struct results *r);
 
 #endif

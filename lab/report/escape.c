@@ -65,6 +65,10 @@ void esc_put(FILE *f, const char *str, enum esc_mode mode)
 			fputc('?', f);
 			continue;
 		}
+		if (mode == ESC_HTML && strchr("&<>\"'", (int)c)) {
+			fputs(c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;" : "&#39;", f);
+			continue;
+		}
 		if (mode == ESC_MD) {
 			/* < opens HTML and & an entity; > and # only act at the
 			 * start of a line (quote, heading), where a value may be

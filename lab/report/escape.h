@@ -20,6 +20,9 @@ enum esc_mode {
 	 * backslash, < & and a leading > as entities, so a value is never
 	 * HTML, a heading, a quote, a link, code or a table cell's end. */
 	ESC_MD,
+	/* report.html: ESC_TXT, then & < > " ' as entities, so a value is
+	 * text in an element or an attribute, never markup. */
+	ESC_HTML,
 };
 
 /* Write s made safe for mode. */

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atscale.h"
 #include "compare.h"
 #include "escape.h"
+#include "evidence.h"
 #include "pairs.h"
 #include "report.h"
 #include "resolution.h"
@@ -179,6 +181,9 @@ void write_html(FILE *f, const struct report *rp)
 			fputs("\">SVG</a>)</figcaption></figure>\n", f);
 		}
 	}
+	/* As in report.txt and report.md: the model on this run's own inputs, where it has evidence. */
+	if (evidence_present(r))
+		write_atscale_html(f, r);
 	fputs("<h2>Results</h2>\n<p>Medians &plusmn; %stddev over repetitions; %change of medians "
 	      "against the baseline cell; * = p &lt; 0.05 (Welch); ? = not computable; mde = the "
 	      "smallest change the runs could resolve. Headline metrics only: report.md has every "

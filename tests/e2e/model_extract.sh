@@ -77,9 +77,35 @@ cp -r "$tmp/run/runs" "$tmp/next/"
 scripts/model-validate.sh compare "$tmp/next" > "$tmp/cmp"
 cat "$tmp/cmp"
 check "compare: the measured 4k cell judged, the unmeasured 2m cell said to be missing" \
-	sh -c "grep -q '^4k         21 full .* \(hit\|miss\) ' '$tmp/cmp' &&
-		grep -q '^2m         21 full .*ratio not measured' '$tmp/cmp' &&
+	sh -c "grep -q '^4k       2      21 full .* \(hit\|miss\) ' '$tmp/cmp' &&
+		grep -q '^2m       2      21 full .*ratio not measured' '$tmp/cmp' &&
 		grep -q 'of 1 cells' '$tmp/cmp'"
+
+# The issue's validation grid from calibrated inputs: predictions for both
+# vCPU counts written first, with the commands that measure them.
+scripts/model-validate.sh grid "$in" "$tmp/grid" 7.2-lab > "$tmp/gridout"
+cat "$tmp/gridout" "$tmp/grid-v1/bench-command.txt"
+for v in 1 2; do
+	check "grid, $v vCPU: 8 predicted cells (4k and 2m x 8 21 64 256 clients) for full, timestamped" \
+		sh -c "[ \$(grep -c '^\(4k\|2m\)	\(8\|21\|64\|256\)	full	[01]\.[0-9]*	.*	$v\$' '$tmp/grid-v$v/predictions.tsv') -eq 8 ] &&
+			grep -q '^# written 20' '$tmp/grid-v$v/predictions.tsv'"
+	check "grid, $v vCPU: the make bench command for its cells, with the calibration's pool" \
+		sh -c "grep -q 'KERNEL=7.2-lab VCPUS=$v MODELS=none,full PAGES=4k,2m CLIENTS=8,21,64,256' '$tmp/grid-v$v/bench-command.txt' &&
+			grep -q 'POOL=64M RELATION=68M' '$tmp/grid-v$v/bench-command.txt' &&
+			grep -q 'EVIDENCE=on .*scripts/bench.sh $tmp/grid-v$v\$' '$tmp/grid-v$v/bench-command.txt'"
+done
+cp -r "$tmp/run/runs" "$tmp/grid-v2/"
+cp "$tmp/grid-v1/predictions.tsv" "$tmp/v1-before"
+rc=0
+scripts/model-validate.sh grid "$in" "$tmp/grid" 7.2-lab > /dev/null 2> "$tmp/err" || rc=$?
+check "grid refuses to predict again once one of its runs is measured, and rewrites neither" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'must come before' '$tmp/err' && cmp -s '$tmp/v1-before' '$tmp/grid-v1/predictions.tsv'"
+scripts/model-validate.sh compare "$tmp/grid-v1" "$tmp/grid-v2" > "$tmp/cmp"
+cat "$tmp/cmp"
+check "compare over both: the measured 2-vCPU cell judged with its tolerance, the 1-vCPU cells missing" \
+	sh -c "grep -q '^4k       2      21 full .* \(hit\|miss\) ' '$tmp/cmp' &&
+		grep -q '^4k       1      21 full .*ratio not measured' '$tmp/cmp' &&
+		[ \$(grep -c 'of 1 cells' '$tmp/cmp') -eq 1 ]"
 
 # The report's section "At the report's scale" from the run's own inputs.
 build/report "$tmp/run" > /dev/null 2>&1
@@ -89,7 +115,16 @@ check "report.txt: 'At the report's scale' with this run's full/none measured, h
 check "report.md: the same section as a table" \
 	sh -c "grep -q \"^## At the report's scale\" '$tmp/run/report.md' &&
 		grep -q '^| 4k | 2 | 21 | full/none | ' '$tmp/run/report.md'"
+check "report.html: the same section, its row and the inputs' provenance (runs, kernel, lab)" \
+	sh -c "grep -q \"^<h2>At the report's scale</h2>\" '$tmp/run/report.html' &&
+		grep -q '^<tr><td>4k</td><td>2</td><td>21</td><td>full/none</td><td>0\.9[0-9]*x \[' '$tmp/run/report.html' &&
+		grep -q '^<li>4k pages, 2 CPUs, 21 clients: make model RUN=.*6 runs (none 3, full 3); kernel 6\.12, tcg-icount, lab ' '$tmp/run/report.html'"
+check "report.txt and report.md carry the same provenance" \
+	sh -c "grep -q '^Inputs (provenance):' '$tmp/run/report.txt' &&
+		grep -q '^- 4k pages, 2 CPUs, 21 clients: make model RUN=.*(none 3, full 3); kernel 6\.12' '$tmp/run/report.md'"
 build/report "$tmp/inhold" > /dev/null 2>&1 || true
+check "report.html of an in-hold run: the section says why the model refuses it" \
+	sh -c "grep -A6 \"^<h2>At the report's scale</h2>\" '$tmp/inhold/report.html' | grep -q 'refuses.*in_hold_syscalls'"
 check "a run with an in-hold instrument: the section says why the model refuses it" \
 	sh -c "grep -A24 \"^At the report's scale\" '$tmp/inhold/report.txt' | grep -q 'in_hold_syscalls'"
 tests_done

@@ -48,6 +48,34 @@ build/predict --inputs $data/in-hold.json --cpus 96 --clients 1024 > "$tmp/out" 
 cat "$tmp/err"
 check "inputs with in_hold_instrument true are refused (exit 3), saying why" \
 	sh -c "[ $rc -eq 3 ] && grep -q 'instrument inside the hold' '$tmp/err' && [ ! -s '$tmp/out' ]"
+# The issue's own test: make predict (not only build/predict) refuses them,
+# with and without a size, and prints no prediction.
+for size in "" "CPUS=96 CLIENTS=1024"; do
+	what=${size:-at the report size}
+	rc=0
+	# shellcheck disable=SC2086 # size is two words or none
+	make -s predict INPUTS=$data/in-hold.json $size > "$tmp/out" 2>&1 || rc=$?
+	cat "$tmp/out"
+	check "make predict INPUTS=in-hold.json $what is refused, saying why" \
+		sh -c "[ $rc -ne 0 ] && grep -q 'instrument inside the hold' '$tmp/out' && ! grep -q '^closed' '$tmp/out'"
+done
+# The fault-duration rule measured: costbench --procs on this machine, then
+# predict --extrapolate moving the fault durations by its growth.
+if build/costbench --procs 1,4,16 --procs-pages 8 --json "$tmp/fb.json" 2> "$tmp/fb.err"; then
+	check "costbench --procs: one entry per process count, each touch one fault" \
+		jq -e '[.procs[] | select(.each_faulted and .faults == .procs * 8)] | length == 3' "$tmp/fb.json"
+	build/predict --inputs docs/model/calibrated-4k.json --report --model full --fault-bench "$tmp/fb.json" \
+		> "$tmp/fbpred"
+	cat "$tmp/fbpred"
+	check "predict --report --fault-bench: fault durations moved by the sweep from 21 to 1024 (clamped at 16)" \
+		grep -q '^fault durations x [0-9.]*: median fault CPU [0-9]* ns at 21 processes -> [0-9]* ns at 1024 .*nearest' "$tmp/fbpred"
+else
+	cat "$tmp/fb.err"
+	fail "costbench --procs 1,4,16 failed"
+fi
+rc=0
+build/predict --inputs $data/worked-1.7.json --cpus 96 --clients 1024 --fault-bench "$tmp/fb.json" > /dev/null 2>&1 || rc=$?
+check "--fault-bench without --extrapolate is a usage error (exit 2)" test "$rc" -eq 2
 rc=0
 build/predict --inputs $data/small-2cpu.json --cpus 96 > /dev/null 2>&1 || rc=$?
 check "a missing --clients is a usage error (exit 2)" test "$rc" -eq 2

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "check.h"
+#include "emulation.h"
 #include "costbench/costbench.h"
 #include "report/hl_ratio.h"
 
@@ -70,9 +71,37 @@ static double median_of(struct cb_op *op, bool instr)
 	return s.median;
 }
 
+/*
+ * costbench --procs: N processes on one shared object each take exactly
+ * one fault per fault-around window, and the quantiles are in order.
+ */
+static void procs_sweep(void)
+{
+	static struct cb_procs r;
+	for (int n = 1; n <= 16; n *= 4) {
+		int rc = cb_procs_run(n, 8, &r);
+		if (under_qemu_user()) {
+			/* getrusage counts the emulator's own faults too (its page descriptors). */
+			CHECK(rc == 0 && r.procs == n && r.faults >= 8L * n,
+			      "--procs %d under qemu-user: %ld faults, at least one per touch (%s)", n,
+			      r.faults, rc ? r.why : "ok");
+			SKIP("--procs %d: exactly one fault per touch is the kernel's to show, not qemu-user's", n);
+		} else {
+			CHECK(rc == 0 && r.procs == n && r.faults == 8L * n && r.each_faulted,
+			      "--procs %d: %ld faults for %d x 8 touches, one each (%s)", n, r.faults, n,
+			      rc ? r.why : "ok");
+		}
+		CHECK(rc == 0 && r.cpu.p50 > 0 && r.cpu.p50 <= r.cpu.p90 && r.cpu.p90 <= r.cpu.p99 &&
+			      r.cpu.p99 <= r.cpu.max && r.wall.p50 <= r.wall.max && r.wall.p50 > 0,
+		      "--procs %d: quantiles in order (cpu p50 %.0f ns, wall p50 %.0f ns)", n, r.cpu.p50,
+		      r.wall.p50);
+	}
+}
+
 int main(void)
 {
 	summary_by_hand();
+	procs_sweep();
 	hl_by_hand();
 
 	struct cb_config cfg = { 7, 64, 1, 500 };

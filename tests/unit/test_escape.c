@@ -46,6 +46,12 @@ static int md_is(const char *in, const char *want)
 int main(void)
 {
 	CHECK(txt_is("plain 6.12.57+deb12-amd64", "plain 6.12.57+deb12-amd64"), "plain text unchanged");
+	{
+		char *h = esc_dup("<b a=\"x\" b='y'>&\033</b>", ESC_HTML);
+		CHECK(strcmp(h, "&lt;b a=&quot;x&quot; b=&#39;y&#39;&gt;&amp;?&lt;/b&gt;") == 0,
+		      "ESC_HTML: markup and quotes become entities, ESC becomes ?: %s", h);
+		free(h);
+	}
 	CHECK(txt_is("a\033]0;title\007b", "a?]0;title?b"), "ESC and BEL become ?");
 	CHECK(txt_is("a\033[31mred\033[0m", "a?[31mred?[0m"), "a colour sequence loses its ESC");
 	CHECK(txt_is("line\nfake: line\r\t", "line?fake: line??"), "newline, CR and tab become ?");
