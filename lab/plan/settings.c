@@ -473,6 +473,7 @@ void plan_settings(struct plan *p, const char *top)
 		p->pg_cold = on_off("PG_COLD", host ? "off" : "on");
 		p->pg_buffercache = on_off("PG_BUFFERCACHE", "off");
 		pg_version_settings(p, top, get_or("PG_VERSION", NULL));
+		pg_mitigation_settings(p, top);
 	}
 	p->profile = on_off("PROFILE", "off");
 	p->profile_freq = parse_count("PROFILE_FREQ", get_or("PROFILE_FREQ", "99"), 1, 10000);
