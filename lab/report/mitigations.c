@@ -487,17 +487,17 @@ void write_mitigations_txt(FILE *f, const struct results *r)
 	}
 	tw_heading(f, "Mitigations: every fix against none, per model");
 	tw_para(f, "", intro, 0);
-	fprintf(f, "\n%-22s %-9s %9s %-22s %7s %s\n", "mitigation", "model", "fill tps",
+	fprintf(f, "\n%-20s %-9s %9s %-22s %7s %s\n", "mitigation", "model", "fill tps",
 		"x none/none [95%]", "flt", "q_M");
-	fprintf(f, "%-22s %-9s %9s %-22s %s\n", "", "", "", "x none, same model", "cost");
+	fprintf(f, "%-20s %-9s %9s %-22s %s\n", "", "", "", "x none, same model", "cost");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
 		struct row_text t;
 		row_text(w, &t);
-		fprintf(f, "%-22.22s %-9.9s %9s %-22s %7s %s\n", t.label, w->c->model, t.tps, t.nn,
+		fprintf(f, "%-20.20s %-9.9s %9s %-22s %7s %s\n", t.label, w->c->model, t.tps, t.nn,
 			t.fault_pct, t.q);
 		if (w->has_same || w->cost[0])
-			fprintf(f, "%-22s %-9s %9s %-22s %.24s\n", "", "", "", t.same, w->cost);
+			fprintf(f, "%-20s %-9s %9s %-22s %.17s\n", "", "", "", t.same, w->cost);
 	}
 	char para[8192];
 	missing_text(r, rows, n, para, sizeof(para));
