@@ -16,6 +16,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mitigation.h"
 #include "plan.h"
@@ -28,6 +29,14 @@ static void add(struct plan *p, const char *name, const char *major, const char 
 	snprintf(m->major, sizeof(m->major), "%s", major);
 	snprintf(m->build, sizeof(m->build), "%s", build);
 	snprintf(m->huge_pages, sizeof(m->huge_pages), "%s", hp);
+}
+
+/* pg/patches/MAJOR/NAME.patch exists. */
+static bool has_patch(const char *top, const char *major, const char *name)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/pg/patches/%s/%s.patch", top, major, name);
+	return access(path, R_OK) == 0;
 }
 
 /* pg/majors has MAJOR (the fetched binaries' catalog). */
@@ -92,8 +101,11 @@ void pg_mitigation_settings(struct plan *p, const char *top)
 		default:
 			if (!strcmp(it, "none"))
 				add(p, "none", p->pg_version, base, "off");
-			else if (buildable)
+			else if (buildable && has_patch(top, src, it))
 				add(p, it, p->pg_version, it, "off");
+			else if (buildable)
+				plan_note("MITIGATIONS: no pgbench cell for %s: the lab has no "
+					  "pg/patches/%s/%s.patch for PostgreSQL %s", it, src, it, src);
 			break;
 		}
 	}
