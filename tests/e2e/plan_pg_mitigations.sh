@@ -93,3 +93,4 @@ if [ "$rc" = 2 ] && grep -q 'prefault touch-before-lock' "$tmp/b.out"; then
 else
 	fail "plan_pg_mitigations: pg-build.sh 18 magic: rc $rc, $(cat "$tmp/b.out")"
 fi
+tests_done
