@@ -143,10 +143,11 @@ configure_none() {
 		./configure "$@") > "$(dirname "$1")/configure.log" 2>&1 ||
 		{ tail -n 20 "$(dirname "$1")/configure.log" >&2; die "configure failed (log: $(dirname "$1")/configure.log)"; }
 }
-# build DIR: make the lab's directories (their own submakes build the
-# libraries they need) with Debian's MAKELEVEL=0 for the generated headers.
+# build DIR: make the lab's directories with Debian's MAKELEVEL=0 for the
+# generated headers; src/port and src/common first (the backend links
+# their server libraries, which only the top-level make would build).
 build() {
-	for d in $DIRS; do
+	for d in src/port src/common $DIRS; do
 		MAKELEVEL=0 make -C "$1/$d" -j"$jobs" >> "$log" 2>&1 ||
 			{ tail -n 30 "$log" >&2; die "make -C $d failed (log: $log)"; }
 	done
@@ -155,7 +156,8 @@ build() {
 : > "$log"
 if [ ! -f "$ndir/.built" ]; then
 	note "PostgreSQL $major: configuring and building $srcpkg, unpatched (about 10 minutes on 2 CPUs; log $log)"
-	configure_none "$ndir"
+	# A build cut short keeps its configured tree: make goes on from there.
+	[ -f "$ndir/.configured" ] || { configure_none "$ndir"; touch "$ndir/.configured"; }
 	build "$ndir"
 	touch "$ndir/.built"
 fi
