@@ -203,6 +203,8 @@ done
 interp=$(readelf -l "$tmp$pgbin/postgres" | sed -n 's/.*Requesting program interpreter: \(.*\)\]$/\1/p')
 mkdir -p "$(dirname "$tmp$interp")"
 cp -L "$interp" "$tmp$interp"
+# libc names ld.so as a NEEDED library too, found in the multiarch directory.
+[ -e "$lib/${interp##*/}" ] || cp -L "$interp" "$lib/${interp##*/}"
 pgroot_closure "$tmp" "$major" "$tmp/.closure" || die "the built root lacks the libraries above"
 pgroot_wrap "$tmp" "$major" "$(pgroot_interp "$tmp" "$major")" "$srcpkg, built by the lab, patch $patch"
 libc=$(dpkg-query -W -f '${Version}' libc6)
