@@ -184,7 +184,9 @@ note "PostgreSQL $major ($patch): installing into a private root"
 tmp=$(mktemp -d "$base-$key/.root.XXXXXX")
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$work" "$tmp"'
-for d in $DIRS; do
+# src/include/catalog installs postgres.bki, which initdb reads (the
+# backend's build made it).
+for d in $DIRS src/include/catalog; do
 	make -C "$bdir/$d" install DESTDIR="$tmp" >> "$log" 2>&1 || { tail -n 20 "$log" >&2; die "make -C $d install failed"; }
 done
 pglib=/usr/lib/postgresql/$major/lib pgbin=/usr/lib/postgresql/$major/bin
