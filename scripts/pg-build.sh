@@ -173,7 +173,8 @@ if [ "$patch" != none ]; then
 	grep -q "PG_VERSION_STR .*patch $patch)" "$bdir/src/include/pg_config.h" || die "could not set the patch in $bdir's PG_VERSION_STR"
 	# Every object that holds the version string is rebuilt too (the
 	# build tracks no header dependencies: Debian does not --enable-depend).
-	grep -rlw --include='*.c' -e PG_VERSION -e PG_VERSION_STR "$bdir/src" "$bdir/contrib/pg_buffercache" | xargs touch
+	grep -rlw --include='*.c' -e PG_VERSION -e PG_VERSION_STR -e PG_BACKEND_VERSIONSTR \
+		"$bdir/src" "$bdir/contrib/pg_buffercache" | xargs touch
 	build "$bdir"
 	touch "$bdir/.built"
 else
