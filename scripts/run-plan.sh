@@ -65,7 +65,8 @@ if [ "$(bconf pgbench)" = on ] && [ "$pg_version" != system ] &&
 		{ sed 's/^/  /' "$rundir/logs/pg-fetch.log" >&2; die "PG_VERSION=$pg_version: the fetch failed (above); or PG_VERSION=system"; }
 	pg_package=$(sed -n "s/^PG_PACKAGE='\(.*\)'$/\1/p" "$pg_root/.pg")
 	note "PostgreSQL $pg_version: $pg_package ($pg_root)"
-elif pkg=$(dpkg-query -S /usr/lib/postgresql/15/bin/postgres 2>/dev/null | cut -d: -f1) && [ -n "$pkg" ]; then
+elif [ "$pg_version" = system ] &&
+	pkg=$(dpkg-query -S /usr/lib/postgresql/15/bin/postgres 2>/dev/null | cut -d: -f1) && [ -n "$pkg" ]; then
 	pg_package="$pkg $(dpkg-query -W -f '${Version}' "$pkg") (host)"
 fi
 
