@@ -13,12 +13,15 @@
 #   pg_buffercache_ms, repro_min, costbench, pg_version, bufbench, top,
 #   virt, perf_dir, repro_min_bin, costbench_bin, icount_shift,
 #   icount_epoch, static_model: all the planner's (lab/plan/write.c);
-#   pg_root and pg_package, what scripts/run-plan.sh fetched for PG_VERSION.
+#   pg_root and pg_package, what scripts/run-plan.sh fetched for PG_VERSION;
+#   pg_root.VERSION.BUILD and pg_package.VERSION.BUILD, each MITIGATIONS
+#   cell's server (scripts/pg-roots.sh).
 # CELLS: TAB-separated lines from the planner (lab/plan/write.c):
 #   bufbench ID MODEL PAGES OPTIONAL PROFILE ARGV
 #                                     ARGV: bufbench's options; PROFILE
 #                                     on|off: perf record around this cell
 #   pgbench ID HUGE_PAGES MODELS CLIENTS REPEAT  one cluster, comma lists
+#           [MITIGATION VERSION BUILD]  under MITIGATIONS: whose server
 # Channel lines, all starting with "@@PL ":
 #   READY <release> <models line>     once started
 #   START <id>                        a cell begins
@@ -198,7 +201,8 @@ send_pg_logs() {
 	done
 }
 
-# run_pg ID HUGE_PAGES MODELS CLIENTS REPEAT: one private cluster
+# run_pg ID HUGE_PAGES MODELS CLIENTS REPEAT [MITIGATION<TAB>VERSION<TAB>BUILD]:
+# one private cluster
 # (scripts/pg-run.sh), polled every second so each document reaches the
 # host as soon as it is written, not when the cell ends.
 PG_DIR=$WORK/pg
@@ -212,7 +216,17 @@ run_pg() {
 	mkdir -p "$PG_DIR"
 	pg_sent=0
 	scale=$(conf pg_scale)
-	pgv=$(conf pg_version) pgroot=$(conf pg_root)
+	pgv=$(conf pg_version) pgroot=$(conf pg_root) mit=""
+	# MITIGATIONS: the cell's own server, which the host fetched or built
+	# (scripts/pg-roots.sh) and named in the conf; empty for system's own.
+	if [ -n "${6:-}" ]; then
+		mit=$(echo "$6" | cut -f1) pgv=$(echo "$6" | cut -f2) b=$(echo "$6" | cut -f3)
+		pgroot=$(conf "pg_root.$pgv.$b")
+		if [ -z "$pgroot" ] && [ "$pgv.$b" != system.debian ]; then
+			say FAIL "$1" "no PostgreSQL $pgv ($b) in this unit's conf: scripts/run-plan.sh did not provide it"
+			return 0
+		fi
+	fi
 	# A one-model kernel (static_model, no debugfs switch) runs the model
 	# it booted: pg-run.sh keeps it ("current"), and pgsample records the
 	# catalog's name for it, as bufbench does (models_usable checked it).
@@ -228,7 +242,7 @@ run_pg() {
 			--builtins "$(conf pg_builtins)" --duration "$(conf pg_duration)" --repeat "$5" \
 			--first-rep "$(conf pg_first_rep)" \
 			--fillfactor "$(conf pg_fillfactor)" --cold "$(conf pg_cold)" \
-			--buffercache-ms "$(conf pg_buffercache_ms)" \
+			--buffercache-ms "$(conf pg_buffercache_ms)" ${mit:+--mitigation "$mit"} \
 			"$PG_DIR" < /dev/null 2>&1
 		echo $? > "$WORK/pg.rc"
 	} | tee "$WORK/pg.out" &
@@ -413,7 +427,7 @@ while IFS=$TAB read -r tool id f3 f4 f5 f6 f7; do
 	say START "$id"
 	log "cell $id"
 	case $tool in
-	pgbench) run_pg "$id" "$f3" "$f4" "$f5" "$f6" ;;
+	pgbench) run_pg "$id" "$f3" "$f4" "$f5" "$f6" "$f7" ;;
 	bufbench) run_bufbench "$id" "$f3" "$f4" "$f7" "$f6" ;;
 	*) say FAIL "$id" "unknown tool '$tool' in the plan" ;;
 	esac

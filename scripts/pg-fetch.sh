@@ -37,6 +37,8 @@ top=$(dirname "$here")
 . "$here/common.sh"
 # shellcheck source=scripts/pg-apt.sh
 . "$here/pg-apt.sh"
+# shellcheck source=scripts/pg-root-lib.sh
+. "$here/pg-root-lib.sh"
 catalog=${PREEMPTLAB_PG_MAJORS:-$top/pg/majors}
 
 # majors: "major suite" lines of the catalog.
@@ -180,37 +182,12 @@ pgbin=/usr/lib/postgresql/$major/bin pglib=/usr/lib/postgresql/$major/lib
 # runs with JIT unavailable, and pgbench's statements are far below
 # jit_above_cost anyway.
 rm -rf "$tmp$pglib"/llvmjit*.so "$tmp$pglib/bitcode"
-progs="postgres initdb pg_ctl pgbench"
-for p in $progs; do [ -x "$tmp$pgbin/$p" ] || die "PostgreSQL $major's packages hold no $pgbin/$p"; done
-# shellcheck disable=SC2046 # one argument per file
-"$here/elf-closure.sh" "$tmp" $(for p in $progs; do echo "$pgbin/$p"; done) \
-	"$pglib/plpgsql.so" "$pglib/dict_snowball.so" "$pglib/pg_buffercache.so" > "$work/closure" ||
+pgroot_closure "$tmp" "$major" "$work/closure" ||
 	die "PostgreSQL $major's root lacks the libraries above: the Depends of its packages did not name them (library() in $0)"
-triplet=$(arch_info "" triplet)
-interp=$(readelf -l "$tmp$pgbin/postgres" | sed -n 's/.*Requesting program interpreter: \(.*\)\]$/\1/p')
-{ [ -n "$interp" ] && [ -e "$tmp$interp" ]; } || die "postgres asks for interpreter '$interp', not in the root"
+interp=$(pgroot_interp "$tmp" "$major")
 libc=$(echo "$versions" | awk '$1 == "libc6" { print $2 }')
 
-# Each program through the root's ld.so: --library-path before anything
-# else, --inhibit-cache so the host's ld.so.cache cannot supply a library,
-# --argv0 the wrapper's own path, so that PostgreSQL finds its share and
-# lib directories, and its other programs (pg_ctl starts postgres, initdb
-# runs it), beside the wrapper, as it would beside the binary.
-mv "$tmp$pgbin" "$tmp$pgbin.elf"
-mkdir "$tmp$pgbin"
-for f in "$tmp$pgbin.elf"/*; do
-	n=${f##*/}
-	cat > "$tmp$pgbin/$n" <<WRAP
-#!/bin/sh
-# preemptlab (scripts/pg-fetch.sh): PostgreSQL $major ($pkgver, $suite) runs
-# through its own ld.so and libraries, never the host's.
-r=\$(cd "\$(dirname "\$0")/../../../../.." && pwd)
-exec "\$r$interp" --inhibit-cache \\
-	--library-path "\$r/usr/lib/$triplet:\$r/lib/$triplet:\$r$pglib" \\
-	--argv0 "\$0" "\$r$pgbin.elf/$n" "\$@"
-WRAP
-	chmod 755 "$tmp$pgbin/$n"
-done
+pgroot_wrap "$tmp" "$major" "$interp" "$pkgver, $suite"
 {
 	echo "PG_MAJOR='$major'"
 	echo "PG_SUITE='$suite'"

@@ -11,8 +11,9 @@
 # files keep their host paths (build/ is ARCH's guest_bin_dir then,
 # build-arm64/), and the zone files, which are data, come from the host.
 # pg_config is not run there: it is ARCH's program.
-# With PG_FETCHED=DIR (a root of scripts/pg-fetch.sh, PG_VERSION=MAJOR)
-# the guest carries that root at the host's path instead: its wrappers,
+# With PG_FETCHED="DIR ..." (roots of scripts/pg-fetch.sh, PG_VERSION=MAJOR,
+# or of scripts/pg-build.sh, MITIGATIONS' builds) the guest carries each
+# root at the host's path instead: its wrappers,
 # programs, modules, share directory, ld.so and library closure (.closure),
 # each line prefixed "root:" so initramfs.sh copies it as it is (no ldd:
 # these run on the root's libc, not the host's).
@@ -24,8 +25,8 @@ top=$(dirname "$here")
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
 if [ -n "${PG_FETCHED:-}" ]; then
-	r=$PG_FETCHED
-	{ [ -f "$r/.complete" ] && [ -f "$r/.closure" ]; } || die "$r is no complete root of scripts/pg-fetch.sh"
+	for r in $PG_FETCHED; do
+	{ [ -f "$r/.complete" ] && [ -f "$r/.closure" ]; } || die "$r is no complete root of scripts/pg-fetch.sh or pg-build.sh"
 	m=$(sed -n "s/^PG_MAJOR='\(.*\)'$/\1/p" "$r/.pg")
 	for f in .pg .complete .packages .closure; do echo "root:$r/$f"; done
 	for p in postgres initdb pg_ctl pgbench; do
@@ -38,6 +39,10 @@ if [ -n "${PG_FETCHED:-}" ]; then
 	find "$s" -path "$s/man" -prune -o -path "$s/extension" -prune -o -type f -print |
 		LC_ALL=C sort | sed 's/^/root:/'
 	find "$s/extension" \( -name 'plpgsql*' -o -name 'pg_buffercache*' \) -type f | LC_ALL=C sort | sed 's/^/root:/'
+	done
+	# PG_WITH_SYSTEM=1: a MITIGATIONS cell runs the host's own 15 beside
+	# the roots (its files follow below, with the lab's).
+	if [ "${PG_WITH_SYSTEM:-0}" = 1 ]; then PG_FETCHED=""; exec "$0"; fi
 	echo /usr/share/zoneinfo/Etc/UTC
 	echo /usr/share/zoneinfo/UTC
 	echo "$top/build/pgsample"

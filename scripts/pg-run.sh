@@ -40,6 +40,9 @@
 #                             no useradd), the host's pg_package, and for
 #                             pgsample the provenance's label, accelerator
 #                             and icount values
+#   --mitigation NAME         the MITIGATIONS cell these runs are (none
+#                             prefault touch-before-lock hugepages pg19):
+#                             named in each document and its file name
 # Exit: 0 all cells measured, 1 a cell failed, 2 bad usage, 3 the page
 # policy cannot be had (as bufbench).
 set -eu
@@ -56,8 +59,9 @@ usage() { echo "preemptlab: $*" >&2; help >&2; exit 2; }
 case ${1:-} in -h | --help) help; exit 0 ;; esac
 
 HP=off SB=${POOL:-16M} SCALE="" CLIENTS_L=8 BUILTINS="select-only simple-update"
-PG_VERSION=system PG_ROOT="" UNIT_CONF=""
+PG_VERSION=system PG_ROOT="" PG_PATCH="" UNIT_CONF=""
 DUR=10 REP=1 FIRST_REP=1 PG_USER=postgres PG_PORT=5432 MODELS=current FF=100 COLD=off BUFCACHE_MS=0
+MITIGATION=""
 PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
 PGSAMPLE=${PGSAMPLE:-$(dirname "$here")/build/pgsample}
 while [ $# -gt 1 ]; do
@@ -79,6 +83,7 @@ while [ $# -gt 1 ]; do
 	--cold) COLD=$2 ;;
 	--buffercache-ms) BUFCACHE_MS=$2 ;;
 	--unit-conf) UNIT_CONF=$2 ;;
+	--mitigation) MITIGATION=$2 ;;
 	*) usage "unknown option $1" ;;
 	esac
 	shift 2
@@ -108,6 +113,8 @@ for c in $CLIENTS_L; do
 	isnum "$c" || usage "--clients must list positive numbers (got '$c')"
 	[ "$c" -gt "$maxc" ] && maxc=$c
 done
+case $MITIGATION in '' | none | prefault | touch-before-lock | hugepages | pg19) ;;
+*) usage "--mitigation must be none, prefault, touch-before-lock, hugepages or pg19 (got '$MITIGATION'; rseq and partitioned do not exist in PostgreSQL)" ;; esac
 for m in $MODELS; do
 	case $m in current | none | voluntary | full | lazy) ;;
 	*) usage "--models must list none, voluntary, full or lazy (got '$m')" ;; esac
@@ -127,6 +134,9 @@ if [ -n "$PG_ROOT" ]; then
 	{ [ -f "$PG_ROOT/.pg" ] && [ -f "$PG_ROOT/.complete" ]; } || die "$PG_ROOT is no complete root of scripts/pg-fetch.sh"
 	PG_MAJOR=$(sed -n "s/^PG_MAJOR='\(.*\)'$/\1/p" "$PG_ROOT/.pg")
 	PG_PACKAGE=$(sed -n "s/^PG_PACKAGE='\(.*\)'$/\1/p" "$PG_ROOT/.pg")
+	# A root scripts/pg-build.sh made names its patch (none for Debian's
+	# source as it is); a fetched binary root has none.
+	PG_PATCH=$(sed -n "s/^PG_PATCH='\(.*\)'$/\1/p" "$PG_ROOT/.pg")
 	[ "$PG_VERSION" = system ] || [ "$PG_VERSION" = "$PG_MAJOR" ] ||
 		die "--pg-root $PG_ROOT holds PostgreSQL $PG_MAJOR, not --pg-version $PG_VERSION"
 	PG_BINDIR=$PG_ROOT/usr/lib/postgresql/$PG_MAJOR/bin
@@ -162,7 +172,7 @@ export TZ=UTC
 mkdir -p "$RUNDIR/runs" "$RUNDIR/logs"
 RUNDIR=$(cd "$RUNDIR" && pwd)
 PG_LOGS=$RUNDIR/logs
-PG_SERVER_LOG=postgres-hp$HP-$(date -u +%H%M%S).log
+PG_SERVER_LOG=postgres-hp$HP${MITIGATION:+-mit_$MITIGATION}-$(date -u +%H%M%S).log
 pg_ensure_user
 
 trap 'pg_cleanup' EXIT
@@ -307,6 +317,7 @@ run_cells() {
 				--threads "$j" --duration "$DUR" --huge-pages "$HP" --pgdata "$PGDATA" \
 				--buffercache-ms "$BUFCACHE_MS" --pg-package "$PG_PACKAGE" \
 				${UNIT_CONF:+--unit-conf "$UNIT_CONF"} \
+				${PG_PATCH:+--pg-patch "$PG_PATCH"} ${MITIGATION:+--mitigation "$MITIGATION"} \
 				--out-dir "$RUNDIR" --rep "$2" > "$PG_LOGS/.pgsample.out"; then
 				# pgsample's line, since the runner may already have
 				# shipped the document itself: PATH TPS SPINDELAY PAGE_KB.

@@ -48,12 +48,25 @@ garch=$(bconf arch) qemu_bin=$(bconf qemu)
 # and the package, which each pgbench document records.
 pg_version=$(bconf pg_version); [ -n "$pg_version" ] || pg_version=system
 pg_root="" pg_package=""
-if [ "$(bconf pgbench)" = on ] && [ "$pg_version" != system ]; then
+# MITIGATIONS' pgbench cells name their own server (version and build):
+# each is fetched or built once, here (scripts/pg-roots.sh), and every unit
+# is told where (pg_root.VERSION.BUILD).  PG_VERSION's own root is then
+# fetched only when a cell without a mitigation runs it.
+: > "$rundir/logs/pg-roots.tsv"
+if [ "$(bconf pgbench)" = on ] && awk -F '\t' '$1 == "pgbench" && NF >= 9 { f = 1 } END { exit !f }' "$plan"/*.cells; then
+	note "PostgreSQL for MITIGATIONS: fetching or building each cell's server (log: logs/pg-build.log; a first build of Debian's source takes about 10 minutes)"
+	"$here/pg-roots.sh" "$plan"/*.cells > "$rundir/logs/pg-roots.tsv" 2> "$rundir/logs/pg-build.log" ||
+		{ tail -n 20 "$rundir/logs/pg-build.log" | sed 's/^/  /' >&2; die "MITIGATIONS: a pgbench cell's PostgreSQL could not be had (above; logs/pg-build.log)"; }
+	while IFS=$(printf '\t') read -r v b r pkg; do note "PostgreSQL $v ($b): $pkg${r:+ ($r)}"; done < "$rundir/logs/pg-roots.tsv"
+fi
+if [ "$(bconf pgbench)" = on ] && [ "$pg_version" != system ] &&
+	awk -F '\t' '$1 == "pgbench" && NF < 9 { f = 1 } END { exit !f }' "$plan"/*.cells; then
 	pg_root=$("$here/pg-fetch.sh" "$pg_version" 2> "$rundir/logs/pg-fetch.log") ||
 		{ sed 's/^/  /' "$rundir/logs/pg-fetch.log" >&2; die "PG_VERSION=$pg_version: the fetch failed (above); or PG_VERSION=system"; }
 	pg_package=$(sed -n "s/^PG_PACKAGE='\(.*\)'$/\1/p" "$pg_root/.pg")
 	note "PostgreSQL $pg_version: $pg_package ($pg_root)"
-elif pkg=$(dpkg-query -S /usr/lib/postgresql/15/bin/postgres 2>/dev/null | cut -d: -f1) && [ -n "$pkg" ]; then
+elif [ "$pg_version" = system ] &&
+	pkg=$(dpkg-query -S /usr/lib/postgresql/15/bin/postgres 2>/dev/null | cut -d: -f1) && [ -n "$pkg" ]; then
 	pg_package="$pkg $(dpkg-query -W -f '${Version}' "$pkg") (host)"
 fi
 
@@ -198,6 +211,8 @@ run_unit() {
 	# The reservations as they are held (reserve_unit, below).
 	awk -F "$TAB" '$1 == "reserve"' "$plan/$uid.run" >> "$rundir/logs/limits-$uid.txt"
 	printf 'pg_root\t%s\npg_package\t%s\n' "$pg_root" "$pg_package" >> "$work/$uid.conf"
+	awk -F "$TAB" '{ printf "pg_root.%s.%s\t%s\npg_package.%s.%s\t%s\n", $1, $2, $3, $1, $2, $4 }' \
+		"$rundir/logs/pg-roots.tsv" >> "$work/$uid.conf"
 	# BOOTS=N: the boot's number names its logs (.b2 ends the unit's id).
 	nboot=${uid##*.b}; case $nboot in ''|*[!0-9]*) nboot="" ;; esac
 	K_LABEL=host K_RELEASE=$(uname -r) K_IMAGE=""

@@ -366,6 +366,8 @@ void prov_write(struct json *j, const struct provenance *p)
 		json_str(j, "postgresql", p->postgresql);
 	if (p->postgresql_package[0])
 		json_str(j, "postgresql_package", p->postgresql_package);
+	if (p->postgresql_patch[0])
+		json_str(j, "postgresql_patch", p->postgresql_patch);
 	json_end_object(j);
 	json_str(j, "command_line", p->command_line);
 	json_str(j, "timestamp", p->timestamp);

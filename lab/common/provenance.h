@@ -36,6 +36,7 @@ struct provenance {
 	char libc[32];
 	char postgresql[192];		/* the server's SELECT version() */
 	char postgresql_package[128];	/* the Debian package it came from, and its suite */
+	char postgresql_patch[32];	/* the lab's patch of a source build (pg/patches), or "" */
 	char command_line[2048];
 	char timestamp[32];
 	char hostname[128];

@@ -26,6 +26,42 @@ static json_t *fact(json_t *run, const char *key)
 	return *s ? json_string(s) : json_null();
 }
 
+/*
+ * MITIGATIONS' servers (logs/pg-roots.tsv, scripts/pg-roots.sh): per
+ * (version, build) the root and package; build is debian (the package)
+ * or the lab's build of Debian's source with its patch (none, prefault,
+ * touch-before-lock).  Empty without MITIGATIONS' pgbench cells.
+ */
+static json_t *pg_servers(const char *rundir)
+{
+	char path[4200], line[8192];
+	json_t *a = json_array();
+	snprintf(path, sizeof(path), "%s/logs/pg-roots.tsv", rundir);
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *fld[4] = { 0 }, *p = line;
+		line[strcspn(line, "\n")] = '\0';
+		for (int i = 0; i < 4 && p; i++) {
+			fld[i] = p;
+			p = strchr(p, '\t');
+			if (p)
+				*p++ = '\0';
+		}
+		if (!fld[3])
+			continue;
+		json_t *o = json_object();
+		json_object_set_new(o, "version", json_string(fld[0]));
+		json_object_set_new(o, "build", json_string(fld[1]));
+		json_object_set_new(o, "patch", strcmp(fld[1], "debian") ? json_string(fld[1]) : json_null());
+		json_object_set_new(o, "root", *fld[2] ? json_string(fld[2]) : json_null());
+		json_object_set_new(o, "package", json_string(fld[3]));
+		json_array_append_new(a, o);
+	}
+	if (f)
+		fclose(f);
+	return a;
+}
+
 /* Copy src's key into dst (null when absent): the manifest's keys are fixed. */
 static void take(json_t *dst, json_t *src, const char *key)
 {
@@ -186,6 +222,7 @@ json_t *manifest_compose(const char *rundir, char *err, size_t errlen)
 	json_object_set_new(pg, "version", fact(oc.run, "pg_version"));
 	json_object_set_new(pg, "package", fact(oc.run, "pg_package"));
 	json_object_set_new(pg, "root", fact(oc.run, "pg_root"));
+	json_object_set_new(pg, "servers", pg_servers(rundir));
 	json_object_set_new(m, "postgresql", pg);
 
 	int on_host = !strcmp(str_of(json_object_get(settings, "kernel"), "source"), "host");

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ struct opts {
 	const char *host, *port, *user, *dbname;
 	const char *pgbench, *builtin, *protocol, *huge_pages, *pgdata, *out_dir;
 	const char *pg_package;	/* where the server came from (pg-run.sh) */
+	const char *pg_patch;	/* the lab's patch of a source build, or NULL */
+	const char *mitigation;	/* MITIGATIONS' cell this run is, or NULL */
 	long clients, threads, duration, rep;
 	double interval_ms;
 	double buffercache_ms;	/* 0: do not follow the fill */
@@ -75,6 +78,9 @@ static void usage(FILE *f)
 		"                [--buffercache-ms MS]   follow the fill of shared_buffers\n"
 		"                [--pg-package TEXT]     the server's Debian package, for provenance\n"
 		"                [--unit-conf FILE]      the unit's plan file (label, accelerator, icount)\n"
+		"                [--pg-patch NAME]       the lab's patch the server was built with\n"
+		"                [--mitigation NAME]     the MITIGATIONS cell (none prefault\n"
+		"                                        touch-before-lock hugepages pg19)\n"
 		"       pgsample run-as USER PROGRAM [ARGS...]\n");
 }
 
@@ -110,6 +116,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "duration", 1, 0, 'T' }, { "rep", 1, 0, 'r' }, { "interval-ms", 1, 0, 'i' },
 		{ "buffercache-ms", 1, 0, 'F' }, { "pg-package", 1, 0, 'P' },
 		{ "unit-conf", 1, 0, 'u' },
+		{ "pg-patch", 1, 0, 'Q' }, { "mitigation", 1, 0, 'm' },
 		{ "help", 0, 0, '?' }, { 0, 0, 0, 0 }
 	};
 	int c, ok = 1;
@@ -141,6 +148,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (unit_conf_load(optarg) != 0)
 				return bad("cannot read the unit's plan file", optarg);
 			break;
+		case 'Q': o->pg_patch = optarg; break;
+		case 'm': o->mitigation = optarg; break;
 		case '?':
 			usage(stderr);
 			return 2;
@@ -171,6 +180,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return bad("--interval-ms must be between 0.1 and 10000", NULL);
 	if (o->buffercache_ms != 0 && (o->buffercache_ms < 100 || o->buffercache_ms > 60000))
 		return bad("--buffercache-ms must be 0 (off) or between 100 and 60000", NULL);
+	if (o->mitigation && strcmp(o->mitigation, "none") && strcmp(o->mitigation, "prefault") &&
+	    strcmp(o->mitigation, "touch-before-lock") && strcmp(o->mitigation, "hugepages") &&
+	    strcmp(o->mitigation, "pg19"))
+		return bad("--mitigation must be none, prefault, touch-before-lock, hugepages or pg19 "
+			   "(rseq and partitioned do not exist in PostgreSQL)", o->mitigation);
+	if (o->pg_patch && (!*o->pg_patch || strlen(o->pg_patch) > 31 || strchr(o->pg_patch, '/')))
+		return bad("--pg-patch must be a patch name (pg/patches/MAJOR/NAME.patch)", o->pg_patch);
 	if (o->threads > o->clients)
 		return bad("--threads must not exceed --clients (pgbench refuses it)", NULL);
 	return 0;
@@ -195,8 +211,12 @@ static void make_name(struct run *r)
 		if (*c == '/' || *c == ' ' || *c == '-')
 			*c = '_';
 	/* Dashes separate fields, so labels like "7.0-rc1" become "7.0_rc1". */
-	snprintf(r->name, sizeof(r->name), "pgbench-%s-%s-hp%s-s_lock-%s-c%ld-r%ld", kernel,
-		 r->prov.preempt_model, r->o.huge_pages, r->o.builtin, r->o.clients, r->o.rep);
+	/* A mitigation's runs beside none's: the cell's name says which. */
+	char mit[48] = "";
+	if (r->o.mitigation)
+		snprintf(mit, sizeof(mit), "-mit_%s", r->o.mitigation);
+	snprintf(r->name, sizeof(r->name), "pgbench-%s-%s-hp%s-s_lock-%s%s-c%ld-r%ld", kernel,
+		 r->prov.preempt_model, r->o.huge_pages, r->o.builtin, mit, r->o.clients, r->o.rep);
 	snprintf(r->progress_log, sizeof(r->progress_log), "%s/logs/%s.progress.log", r->o.out_dir,
 		 r->name);
 	snprintf(r->output_log, sizeof(r->output_log), "%s/logs/%s.out.log", r->o.out_dir, r->name);
@@ -280,6 +300,38 @@ static int sample_loop(struct run *r, struct sampler *s, pid_t child)
 	return 0;
 }
 
+/*
+ * results.phase.fill: pgbench's throughput while shared_buffers filled,
+ * the regime the strategy lock's freelist pops live in, as bufbench's
+ * documents have it (the report's fill tps reads the same path).  The mean
+ * of pgbench's per-second progress tps over the seconds before
+ * pg_buffercache first saw every buffer in use; the whole run when it
+ * never did ("filled": false).  Nothing without pg_buffercache: then the
+ * boundary is unknown.
+ */
+static void fill_phase_write(struct json *j, const struct run *r)
+{
+	const struct pgbench_result *p = &r->pgb;
+	if (r->o.buffercache_ms <= 0 || !p->nprogress)
+		return;
+	bool filled = r->fill.fill_s >= 0;
+	size_t n = p->nprogress;
+	if (filled) {
+		size_t k = (size_t)ceil(r->fill.fill_s);
+		n = k < 1 ? 1 : k < n ? k : n;
+	}
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += p->progress_tps[i];
+	json_begin_object(j, "phase");
+	json_begin_object(j, "fill");
+	json_double(j, "tps", sum / (double)n);
+	json_uint(j, "seconds", n);
+	json_bool(j, "filled", filled);
+	json_end_object(j);
+	json_end_object(j);
+}
+
 static void write_doc(struct json *j, const struct run *r)
 {
 	const struct pgbench_result *p = &r->pgb;
@@ -300,6 +352,9 @@ static void write_doc(struct json *j, const struct run *r)
 	json_int(j, "shared_buffers_kb", r->shared_buffers_kb);
 	json_str(j, "huge_pages", r->o.huge_pages);
 	json_int(j, "repetition", r->o.rep);
+	if (r->o.mitigation)
+		json_str(j, "mitigation", r->o.mitigation);
+	json_str(j, "pg_patch", r->o.pg_patch ? r->o.pg_patch : "none");
 	json_begin_object(j, "settings");
 	json_str(j, "synchronous_commit", r->sync_commit);
 	json_str(j, "max_connections", r->max_conn);
@@ -322,6 +377,7 @@ static void write_doc(struct json *j, const struct run *r)
 	json_str(j, "progress_log", r->progress_log + strlen(r->o.out_dir) + 1);
 	if (r->o.buffercache_ms > 0)
 		buffill_write(j, &r->fill);
+	fill_phase_write(j, r);
 	json_end_object(j);
 	json_begin_object(j, "sampler");
 	json_double(j, "interval_ms", r->o.interval_ms);
@@ -418,6 +474,8 @@ static int measure(struct run *r, int argc, char **argv)
 	if (r->o.pg_package)
 		snprintf(r->prov.postgresql_package, sizeof(r->prov.postgresql_package), "%s",
 			 r->o.pg_package);
+	if (r->o.pg_patch)
+		snprintf(r->prov.postgresql_patch, sizeof(r->prov.postgresql_patch), "%s", r->o.pg_patch);
 	if (sampler_show(s, "shared_buffers", r->shared_buffers, sizeof(r->shared_buffers)) == 0)
 		r->shared_buffers_kb = pg_size_kb(r->shared_buffers);
 	sampler_show(s, "synchronous_commit", r->sync_commit, sizeof(r->sync_commit));

@@ -6,6 +6,7 @@
  * /usr/lib/postgresql/15.  Read here from the catalog file only: the
  * planner fetches nothing.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,26 @@ void pg_version_settings(struct plan *p, const char *top, const char *asked)
 		for (int i = 0; i < n; i++)
 			if (!strcmp(major[i], "17"))
 				def = "17";
+	/*
+	 * The mitigations' patched servers are built from Debian's source: where
+	 * 17's cannot be had, the freelist's last major whose can (18, then 15)
+	 * runs instead, and the plan says why.
+	 */
+	bool patched = list_has(&p->mitigations, "prefault") ||
+		       list_has(&p->mitigations, "touch-before-lock");
+	char why[512];
+	if (!asked && host && patched && !strcmp(def, "17") && !pg_source_ok(top, "17", why, sizeof(why))) {
+		for (int i = n - 1; i >= 0; i--) {
+			char w2[512];
+			if (atoi(major[i]) <= 18 && pg_source_ok(top, major[i], w2, sizeof(w2))) {
+				def = major[i];
+				plan_note("PG_VERSION=%s: the patched PostgreSQL of MITIGATIONS is built from "
+					  "Debian's source, and %s; PG_VERSION=17 runs 17 without the patched cells",
+					  major[i], why);
+				break;
+			}
+		}
+	}
 	const char *v = asked ? asked : def;
 	if (!strcmp(v, "system")) {
 		snprintf(p->pg_version, sizeof(p->pg_version), "system");
@@ -78,4 +99,44 @@ void pg_version_settings(struct plan *p, const char *top, const char *asked)
 			 "PG_VERSION=system there", v, p->arch, p->arch);
 	snprintf(p->pg_version, sizeof(p->pg_version), "%s", major[found]);
 	snprintf(p->pg_suite, sizeof(p->pg_suite), "%s", suite[found]);
+}
+
+/*
+ * pg/sources: "major suite status" (status ok, or why this archive cannot
+ * give Debian's source package).  True when MAJOR's source can be built;
+ * otherwise why names the reason.
+ */
+bool pg_source_ok(const char *top, const char *major, char *why, size_t len)
+{
+	char path[4200], line[512];
+	snprintf(path, sizeof(path), "%s/pg/sources", top);
+	snprintf(why, len, "PostgreSQL %s has no line in pg/sources", major);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(why, len, "no pg/sources");
+		return false;
+	}
+	bool ok = false;
+	while (fgets(line, sizeof(line), f)) {
+		char m[8], suite[32], status[400] = "";
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "%7s %31s %399[^\n]", m, suite, status) < 3 || strcmp(m, major))
+			continue;
+		ok = strcmp(status, "ok") == 0;
+		if (!ok)
+			snprintf(why, len, "Debian's source of PostgreSQL %s (%s) cannot be fetched here: %s",
+				 major, suite, status);
+		break;
+	}
+	fclose(f);
+	return ok;
+}
+
+/* The server the source builds are of: a major, or system's 15. */
+const char *pg_source_major(const struct plan *p)
+{
+	return strcmp(p->pg_version, "system") == 0 ? "15" : p->pg_version;
 }

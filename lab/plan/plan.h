@@ -54,6 +54,7 @@ struct cell {
 	char lock[16];
 	char strategy[32];
 	char mitigation[24];	/* "" unless MITIGATIONS is given */
+	char pg_major[16], pg_build[24];	/* pgbench under MITIGATIONS: whose server */
 	long clients;
 	long rep;
 	bool optional;		/* a page size asked "where it can be had" */
@@ -138,6 +139,14 @@ struct plan {
 	bool pg_buffercache;	/* follow the fill with pg_buffercache */
 	char pg_version[16];	/* PG_VERSION: a major of pg/majors, or system */
 	char pg_suite[32];	/* the major's Debian suite; host for system */
+	/* MITIGATIONS' pgbench cells: the server and huge_pages each runs. */
+	struct pg_mit {
+		char name[24];		/* none prefault touch-before-lock hugepages pg19 */
+		char major[16];		/* PG_VERSION's value for the cell (system too) */
+		char build[24];		/* debian (the package), or the lab's source build */
+		char huge_pages[8];
+	} pg_mits[PLAN_MAX_LIST];
+	int npg_mits;
 	bool profile;
 	long profile_freq;
 	char profile_callgraph[8];
@@ -219,6 +228,12 @@ long meminfo_mb(const char *format);
 /* pg_version.c: PG_VERSION (asked: the user's or scenario's value, or NULL),
  * against pg/majors; after the kernel and ARCH are known. */
 void pg_version_settings(struct plan *p, const char *top, const char *asked);
+/* pg/sources: MAJOR's Debian source can be built here; else why says why not. */
+bool pg_source_ok(const char *top, const char *major, char *why, size_t len);
+/* The major the source builds are of (system: the host's 15). */
+const char *pg_source_major(const struct plan *p);
+/* pg_mitigations.c: MITIGATIONS' pgbench cells, after PG_VERSION (docs/mitigations.md). */
+void pg_mitigation_settings(struct plan *p, const char *top);
 
 /* programs.c: every external program the plan's units run, or exit 2
  * naming the Debian package. */

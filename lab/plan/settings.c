@@ -475,6 +475,7 @@ void plan_settings(struct plan *p, const char *top)
 		p->pg_cold = on_off("PG_COLD", host ? "off" : "on");
 		p->pg_buffercache = on_off("PG_BUFFERCACHE", "off");
 		pg_version_settings(p, top, get_or("PG_VERSION", NULL));
+		pg_mitigation_settings(p, top);
 	}
 	p->profile = on_off("PROFILE", "off");
 	/* A guest profiles with the host's perf, which runs on the host's

@@ -189,6 +189,42 @@ static void bufbench_cells(const struct plan *p, struct unit *u)
 	}
 }
 
+/* One pgbench cell: one cluster serving the unit's models, clients and repeats. */
+static struct cell *pgbench_cell(const struct plan *p, struct unit *u, const char *label,
+				 const char *hp, const char *mit)
+{
+	struct cell *x = new_cell(u);
+	snprintf(x->tool, sizeof(x->tool), "pgbench");
+	snprintf(x->huge_pages, sizeof(x->huge_pages), "%s", hp);
+	x->pg_models = u->models;
+	x->pg_clients = p->clients;
+	x->pg_repeat = p->pg_repeat;
+	char boot[24] = "", m[40] = "";
+	if (p->boots > 1)
+		snprintf(boot, sizeof(boot), "-b%ld", u->boot);
+	if (mit[0])
+		snprintf(m, sizeof(m), "-mit_%s", mit);
+	snprintf(x->id, sizeof(x->id), "pgbench-%s%s%s-hp%s%s%s", label,
+		 u->boot_model[0] ? "-" : "", u->boot_model, hp, m, boot);
+	u->npgbench++;
+	count_cells(1);
+	u->npgruns += (size_t)(u->models.n * p->clients.n * p->pg_builtins.n) * (size_t)p->pg_repeat;
+	return x;
+}
+
+/* MITIGATIONS: one cluster per mitigation that exists in PostgreSQL
+ * (pg_mitigations.c chose its server and huge_pages). */
+static void pg_mitigation_cells(const struct plan *p, struct unit *u, const char *label)
+{
+	for (int i = 0; i < p->npg_mits; i++) {
+		const struct pg_mit *m = &p->pg_mits[i];
+		struct cell *x = pgbench_cell(p, u, label, m->huge_pages, m->name);
+		snprintf(x->mitigation, sizeof(x->mitigation), "%s", m->name);
+		snprintf(x->pg_major, sizeof(x->pg_major), "%s", m->major);
+		snprintf(x->pg_build, sizeof(x->pg_build), "%s", m->build);
+	}
+}
+
 /* One cluster per huge_pages setting serves every model, client count and repetition. */
 static void pgbench_cells(const struct plan *p, struct unit *u)
 {
@@ -196,23 +232,12 @@ static void pgbench_cells(const struct plan *p, struct unit *u)
 	if (!p->pgbench)
 		return;
 	safe_name(label, sizeof(label), u->kernel->label);
-	for (int h = 0; h < p->pg_huge_pages.n; h++) {
-		struct cell *x = new_cell(u);
-		snprintf(x->tool, sizeof(x->tool), "pgbench");
-		snprintf(x->huge_pages, sizeof(x->huge_pages), "%s", p->pg_huge_pages.item[h]);
-		x->pg_models = u->models;
-		x->pg_clients = p->clients;
-		x->pg_repeat = p->pg_repeat;
-		char boot[24] = "";
-		if (p->boots > 1)
-			snprintf(boot, sizeof(boot), "-b%ld", u->boot);
-		snprintf(x->id, sizeof(x->id), "pgbench-%s%s%s-hp%s%s", label,
-			 u->boot_model[0] ? "-" : "", u->boot_model, x->huge_pages, boot);
-		u->npgbench++;
-		count_cells(1);
-		u->npgruns += (size_t)(u->models.n * p->clients.n * p->pg_builtins.n) *
-			      (size_t)p->pg_repeat;
+	if (p->npg_mits) {
+		pg_mitigation_cells(p, u, label);
+		return;
 	}
+	for (int h = 0; h < p->pg_huge_pages.n; h++)
+		pgbench_cell(p, u, label, p->pg_huge_pages.item[h], "");
 }
 
 static struct unit *new_unit(struct plan *p, const char *id, const char *kind, const char *role,

@@ -11,6 +11,11 @@
  *                                              PROFILE: on | off, perf record
  *                                              around this run
  *   pgbench ID HUGE_PAGES MODELS CLIENTS REPEAT    (comma lists)
+ *           [MITIGATION PG_VERSION PG_BUILD]      under MITIGATIONS: the cell's
+ *                                              mitigation and server: a major
+ *                                              (or system) and debian (its
+ *                                              package) or a build of the
+ *                                              lab's (scripts/pg-build.sh)
  */
 #include <errno.h>
 #include <limits.h>
@@ -191,6 +196,11 @@ static void json_cell(struct json *j, const struct cell *c)
 		json_list(j, "models", &c->pg_models);
 		json_list(j, "clients", &c->pg_clients);
 		json_int(j, "repeat", c->pg_repeat);
+		if (c->mitigation[0]) {
+			json_str(j, "mitigation", c->mitigation);
+			json_str(j, "pg_version", c->pg_major);
+			json_str(j, "pg_build", c->pg_build);
+		}
 	}
 	json_end_object(j);
 }
@@ -267,8 +277,12 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 			char models[512], clients[512];
 			join(models, sizeof(models), &c->pg_models, ",");
 			join(clients, sizeof(clients), &c->pg_clients, ",");
-			fprintf(f, "pgbench\t%s\t%s\t%s\t%s\t%ld\n", c->id, c->huge_pages, models,
+			fprintf(f, "pgbench\t%s\t%s\t%s\t%s\t%ld", c->id, c->huge_pages, models,
 				clients, c->pg_repeat);
+			/* MITIGATIONS: the mitigation, and the server (major, build) it runs. */
+			if (c->mitigation[0])
+				fprintf(f, "\t%s\t%s\t%s", c->mitigation, c->pg_major, c->pg_build);
+			fputc('\n', f);
 			continue;
 		}
 		fprintf(f, "bufbench\t%s\t%s\t%s\t%d\t%s\t--clients %ld --duration %ld --warmup %ld "

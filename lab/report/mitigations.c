@@ -31,9 +31,19 @@ struct row {
 	char cost[80];
 };
 
+/* bufbench's cells, and pgbench's that a MITIGATIONS plan made (their
+ * documents name the mitigation; older ones do not). */
 static bool is_mit_cell(const struct cell *c)
 {
-	return !strcmp(c->tool, "bufbench");
+	if (!strcmp(c->tool, "bufbench"))
+		return true;
+	return !strcmp(c->tool, "pgbench") && c->nruns &&
+	       jr_path(c->runs[0]->doc, "config.mitigation") != NULL;
+}
+
+static bool is_pg(const struct cell *c)
+{
+	return !strcmp(c->tool, "pgbench");
 }
 
 bool mitigations_present(const struct results *r)
@@ -58,7 +68,8 @@ static const struct cell *none_cell(const struct results *r, const struct cell *
 	const struct cell *best = NULL;
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *x = &r->cells[k];
-		if (!is_mit_cell(x) || strcmp(x->mitigation, "none") || strcmp(x->workload, c->workload) ||
+		if (!is_mit_cell(x) || strcmp(x->tool, c->tool) || strcmp(x->mitigation, "none") ||
+		    strcmp(x->workload, c->workload) ||
 		    x->clients != c->clients || (model && strcmp(x->model, model)))
 			continue;
 		/* The same kernel first; then the least preemptible model, then the smallest page. */
@@ -151,6 +162,17 @@ static void cost_of(const struct cell *c, char *buf, size_t len)
 	const char *m = c->mitigation;
 	double a, b;
 	buf[0] = '\0';
+	if (is_pg(c)) {
+		/* PostgreSQL's: the server that ran (the patched builds log their cost). */
+		const char *patch = jr_str(c->runs[0]->doc, "provenance.versions.postgresql_patch", "");
+		if (!strcmp(m, "hugepages"))
+			snprintf(buf, len, "huge_pages=on");
+		else if (!strcmp(m, "pg19"))
+			snprintf(buf, len, "PostgreSQL 19");
+		else if (patch[0] && strcmp(patch, "none"))
+			snprintf(buf, len, "patch %s", patch);
+		return;
+	}
 	if (!strcmp(m, "prefault") && median_of(c, "results.prefault.ms_mean", &a) &&
 	    mean_of(c, "results.prefault.pte_bytes", &b))
 		snprintf(buf, len, "%.2fms %.0fB PTE", a, b);
@@ -171,7 +193,10 @@ static void cost_of(const struct cell *c, char *buf, size_t len)
 static int row_cmp(const void *pa, const void *pb)
 {
 	const struct cell *a = ((const struct row *)pa)->c, *b = ((const struct row *)pb)->c;
-	int c = mitigation_rank(a->mitigation) - mitigation_rank(b->mitigation);
+	/* bufbench's rows, then PostgreSQL's. */
+	int c = is_pg(a) - is_pg(b);
+	if (!c)
+		c = mitigation_rank(a->mitigation) - mitigation_rank(b->mitigation);
 	if (!c)
 		c = strcmp(a->mitigation, b->mitigation);
 	if (!c)
@@ -221,10 +246,12 @@ static void ratio_short(const struct fill_ratio *q, bool has, char *buf, size_t 
 static void label_of(const struct cell *c, char *buf, size_t len)
 {
 	char pg[32];
+	/* PostgreSQL's rows say so: "pg prefault" is the patched server. */
+	const char *tool = is_pg(c) ? "pg " : "";
 	if (!strcmp(c->mitigation, "hugepages"))
-		snprintf(buf, len, "hugepages %s", page_name(c->page_kb, pg, sizeof(pg)));
+		snprintf(buf, len, "%shugepages %s", tool, page_name(c->page_kb, pg, sizeof(pg)));
 	else
-		snprintf(buf, len, "%s", c->mitigation);
+		snprintf(buf, len, "%s%s", tool, c->mitigation);
 }
 
 static void q_text(const struct row *w, char *buf, size_t len)
@@ -373,6 +400,17 @@ static void missing_text(const struct results *r, const struct row *rows, size_t
 			continue;
 		char mit[48], lab[64], why[300];
 		snprintf(mit, sizeof(mit), "%s", m + 5);
+		if (!strncmp(nm, "pgbench-", 8)) {
+			/* pgbench-LABEL-hpHP-mit_NAME[-bN]: one cluster a mitigation. */
+			char *b = strstr(mit, "-b");
+			if (b)
+				*b = '\0';
+			if (!strcmp(mit, "hugepages"))
+				snprintf(lab, sizeof(lab), "pg hugepages 2 MB");
+			else
+				snprintf(lab, sizeof(lab), "pg %s", mit);
+			goto have_label;
+		}
 		char *end = strstr(mit, "-c");
 		while (end && !(end[2] >= '0' && end[2] <= '9'))
 			end = strstr(end + 2, "-c");
@@ -388,6 +426,7 @@ static void missing_text(const struct results *r, const struct row *rows, size_t
 				 strstr(nm, "-1g-") ? "1 GB" : strstr(nm, "-2m-") ? "2 MB" : "?");
 		else
 			snprintf(lab, sizeof(lab), "%s", mit);
+	have_label:;
 		bool found = false;
 		for (size_t k = 0; k < n && !found; k++) {
 			char l2[64];
@@ -414,7 +453,12 @@ static const char *intro =
 	"strategy-lock holds that took a page fault (trace join, else --hold-events), pooled "
 	"over the runs; q_M = holds switched out before release of those that faulted, k/n "
 	"(EVIDENCE=on only). Cost: what the fix takes; prefault: ms and bytes of page-table "
-	"entries per backend, measured; hugepages: the reservation; rseq: grants per run.";
+	"entries per backend, measured; hugepages: the reservation; rseq: grants per run. "
+	"Rows \"pg ...\" are real PostgreSQL + pgbench (fill tps: pgbench's per-second tps "
+	"until pg_buffercache saw shared_buffers full), each against pg none: the lab's "
+	"unpatched build of the same source where a patched server (pg prefault, pg "
+	"touch-before-lock, pg/patches) ran beside it; rseq and partitioned have no "
+	"PostgreSQL counterpart.";
 
 /* One row's cells as text, the same for report.txt and report.md. */
 struct row_text {
@@ -443,17 +487,17 @@ void write_mitigations_txt(FILE *f, const struct results *r)
 	}
 	tw_heading(f, "Mitigations: every fix against none, per model");
 	tw_para(f, "", intro, 0);
-	fprintf(f, "\n%-18s %-9s %9s %-22s %7s %s\n", "mitigation", "model", "fill tps",
+	fprintf(f, "\n%-20s %-9s %9s %-22s %7s %s\n", "mitigation", "model", "fill tps",
 		"x none/none [95%]", "flt", "q_M");
-	fprintf(f, "%-18s %-9s %9s %-22s %s\n", "", "", "", "x none, same model", "cost");
+	fprintf(f, "%-20s %-9s %9s %-22s %s\n", "", "", "", "x none, same model", "cost");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
 		struct row_text t;
 		row_text(w, &t);
-		fprintf(f, "%-18.18s %-9.9s %9s %-22s %7s %s\n", t.label, w->c->model, t.tps, t.nn,
+		fprintf(f, "%-20.20s %-9.9s %9s %-22s %7s %s\n", t.label, w->c->model, t.tps, t.nn,
 			t.fault_pct, t.q);
 		if (w->has_same || w->cost[0])
-			fprintf(f, "%-18s %-9s %9s %-22s %.17s\n", "", "", "", t.same, w->cost);
+			fprintf(f, "%-20s %-9s %9s %-22s %.17s\n", "", "", "", t.same, w->cost);
 	}
 	char para[8192];
 	missing_text(r, rows, n, para, sizeof(para));

@@ -1,0 +1,52 @@
+# shellcheck shell=sh
+# What makes a directory a PostgreSQL root the lab can run (sourced, not
+# run; needs common.sh): used by scripts/pg-fetch.sh (Debian's binary
+# packages) and scripts/pg-build.sh (the lab's builds of Debian's source).
+
+# pgroot_wrap ROOT MAJOR INTERP WHAT: move ROOT's bin/ to bin.elf/ and put
+# in bin/ one wrapper a program that runs it through ROOT's own ld.so
+# (INTERP, a path inside ROOT): --library-path before anything else,
+# --inhibit-cache so the host's ld.so.cache cannot supply a library,
+# --argv0 the wrapper's own path, so that PostgreSQL finds its share and
+# lib directories, and its other programs (pg_ctl starts postgres, initdb
+# runs it), beside the wrapper, as it would beside the binary.  WHAT names
+# the build in the wrapper's comment.
+pgroot_wrap() {
+	pw_bin=/usr/lib/postgresql/$2/bin pw_lib=/usr/lib/postgresql/$2/lib
+	pw_triplet=$(arch_info "" triplet)
+	mv "$1$pw_bin" "$1$pw_bin.elf"
+	mkdir "$1$pw_bin"
+	for f in "$1$pw_bin.elf"/*; do
+		n=${f##*/}
+		cat > "$1$pw_bin/$n" <<WRAP
+#!/bin/sh
+# preemptlab (scripts/pg-root-lib.sh): PostgreSQL $2 ($4) runs
+# through its own ld.so and libraries, never the host's.
+r=\$(cd "\$(dirname "\$0")/../../../../.." && pwd)
+exec "\$r$3" --inhibit-cache \\
+	--library-path "\$r/usr/lib/$pw_triplet:\$r/lib/$pw_triplet:\$r$pw_lib" \\
+	--argv0 "\$0" "\$r$pw_bin.elf/$n" "\$@"
+WRAP
+		chmod 755 "$1$pw_bin/$n"
+	done
+}
+
+# pgroot_closure ROOT MAJOR OUT: every NEEDED of the programs and modules
+# the lab runs, resolved inside ROOT (scripts/elf-closure.sh, readelf
+# only), into OUT; fails naming each library ROOT lacks.
+pgroot_closure() {
+	pc_bin=/usr/lib/postgresql/$2/bin pc_lib=/usr/lib/postgresql/$2/lib
+	for p in postgres initdb pg_ctl pgbench; do
+		[ -x "$1$pc_bin/$p" ] || die "PostgreSQL $2 in $1 has no $pc_bin/$p"
+	done
+	"$(lab_top)/scripts/elf-closure.sh" "$1" "$pc_bin/postgres" "$pc_bin/initdb" "$pc_bin/pg_ctl" \
+		"$pc_bin/pgbench" "$pc_lib/plpgsql.so" "$pc_lib/dict_snowball.so" "$pc_lib/pg_buffercache.so" > "$3"
+}
+
+# pgroot_interp ROOT MAJOR: the program interpreter postgres asks for, when
+# ROOT has it; fails otherwise.
+pgroot_interp() {
+	pi=$(readelf -l "$1/usr/lib/postgresql/$2/bin/postgres" | sed -n 's/.*Requesting program interpreter: \(.*\)\]$/\1/p')
+	{ [ -n "$pi" ] && [ -e "$1$pi" ]; } || die "postgres asks for interpreter '$pi', not in $1"
+	echo "$pi"
+}

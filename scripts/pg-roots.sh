@@ -1,0 +1,34 @@
+#!/bin/sh
+# The PostgreSQL roots a plan's MITIGATIONS pgbench cells run: for every
+# distinct (PG_VERSION, PG_BUILD) of the cells files given (fields 8 and 9
+# of a pgbench line, lab/plan/write.c), fetched (debian: Debian's binary
+# packages, scripts/pg-fetch.sh) or built (none or a patch: Debian's
+# source built by the lab, scripts/pg-build.sh), once.  Prints one
+# "VERSION BUILD ROOT PACKAGE" line each, TAB-separated; ROOT is empty for
+# system's debian (the host's own 15).  Fails, naming the cell's server,
+# when one cannot be had.  scripts/run-plan.sh gives the lines to every
+# unit (pg_root.VERSION.BUILD in its conf); scripts/bench.sh puts the
+# roots into the guests' initramfs.
+# Usage: scripts/pg-roots.sh CELLS...
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+TAB=$(printf '\t')
+awk -F "$TAB" '$1 == "pgbench" && NF >= 9 { print $8 "\t" $9 }' "$@" | sort -u |
+while IFS=$TAB read -r v b; do
+	case $v.$b in
+	system.debian) root="" ;;
+	*.debian) root=$("$here/pg-fetch.sh" "$v") || die "PostgreSQL $v (Debian's package) could not be fetched (above)" ;;
+	*)
+		m=$v; [ "$m" = system ] && m=15
+		root=$("$here/pg-build.sh" "$m" "$b") || die "PostgreSQL $m, build $b, could not be built (above)" ;;
+	esac
+	if [ -n "$root" ]; then
+		pkg=$(sed -n "s/^PG_PACKAGE='\(.*\)'$/\1/p" "$root/.pg")
+	else
+		p=$(dpkg-query -S /usr/lib/postgresql/15/bin/postgres 2>/dev/null | cut -d: -f1)
+		pkg="$p $(dpkg-query -W -f '${Version}' "$p" 2>/dev/null) (host)"
+	fi
+	printf '%s\t%s\t%s\t%s\n' "$v" "$b" "$root" "$pkg"
+done
