@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/json_read.h"
 #include "report/stats.h"
@@ -68,7 +69,7 @@ static struct mx_group *group_for(struct mx_set *s, const char *page, int client
 }
 
 /* One document into its group; 1 when it was used, 0 when skipped, -1 a mitigation's. */
-static int add_doc(struct mx_set *s, const struct jr_val *d)
+static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps)
 {
 	/*
 	 * SCENARIO=mitigations puts each mitigation beside none on the same
@@ -117,7 +118,9 @@ static int add_doc(struct mx_set *s, const struct jr_val *d)
 	if (!seen && kl + ll + 2 <= sizeof(g->kernel))
 		snprintf(g->kernel + kl, sizeof(g->kernel) - kl, "+%s", label);
 	g->runs++;
-	g->tps[pm][g->ntps[pm]++] = num(p, "tps");
+	/* Timings from the bare twin where there is one: the trace slows the run. */
+	g->tps[pm][g->ntps[pm]++] = twin_tps > 0 ? twin_tps : num(p, "tps");
+	s->twinned += twin_tps > 0;
 	g->qk[pm] += num(e, "q_m.k");
 	g->qn[pm] += num(e, "q_m.n");
 	g->holds += num(e, "holds");
@@ -143,6 +146,30 @@ static int add_doc(struct mx_set *s, const struct jr_val *d)
 	if (jr_num(d, "provenance.fault_cost_ns", &fc) && fc > 0)
 		g->fault_ns[g->nfault++] = fc;
 	return 1;
+}
+
+/*
+ * The fill tps of NAME's bare twin (NAME with -ctl before .json, CONTROLS:
+ * the same seed in the same boot without the instrument), 0 without one.
+ * The instrumented run's own counts stay the model's (issue 24): only its
+ * time is the instrument's as much as the lock's.
+ */
+static double twin_fill_tps(const char *dir, const char *name)
+{
+	size_t l = strlen(name);
+	if (l < 5 || (l > 9 && strcmp(name + l - 9, "-ctl.json") == 0))
+		return 0;
+	char path[8192], err[256];
+	snprintf(path, sizeof(path), "%s/%.*s-ctl.json", dir, (int)(l - 5), name);
+	if (access(path, R_OK) != 0)
+		return 0;
+	struct jr_val *t = jr_parse_file(path, err, sizeof(err));
+	if (!t)
+		return 0;
+	const struct jr_val *p = phase(jr_path(t, "results.phases"), "fill");
+	double tps = p && !*jr_str(t, "results.error", "") ? num(p, "tps") : 0;
+	jr_free(t);
+	return tps;
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -210,7 +237,7 @@ int mx_scan(const char *rundir, struct mx_set *s, char *err, size_t errlen)
 			rc = MX_IN_HOLD;
 			break;
 		}
-		if (add_doc(s, d) == 0)
+		if (add_doc(s, d, twin_fill_tps(dir, names[i])) == 0)
 			s->skipped++;
 		jr_free(d);
 	}

@@ -56,6 +56,7 @@ struct mx_set {
 	struct mx_group g[MX_MAX_GROUPS];
 	int skipped;			/* documents that are not bufbench EVIDENCE runs */
 	int mitigated;			/* cells of a mitigation other than none: left out */
+	int twinned;			/* runs whose tps came from their bare twin (CONTROLS) */
 };
 
 /*

@@ -61,6 +61,9 @@ int main(int argc, char **argv)
 	if (s.mitigated)
 		printf("model: %d documents of a mitigation other than none left out "
 		       "(config.mitigation; only the unmitigated cells are the model's)\n", s.mitigated);
+	if (s.twinned)
+		printf("model: %d runs timed by their bare twin (CONTROLS: X0 and the measured tps are "
+		       "the twins', q, p_f and T the instrumented runs')\n", s.twinned);
 	if (s.skipped)
 		printf("model: %d documents skipped (not bufbench with evidence, or failed)\n", s.skipped);
 	return written ? MX_OK : MX_ERR;

@@ -35,6 +35,22 @@ check "q.none pools none's q_m: k and n $(echo "$qn" | tr -d ' \n')" \
 check "none's and full's measured fill tps, 3 runs each" \
 	jq -e '.measured_fill_tps.none.runs == 3 and .measured_fill_tps.full.runs == 3' "$in"
 
+# CONTROLS: a bare twin (NAME-ctl.json, no evidence) times its run; the
+# instrumented run keeps only its counts.  Every none run gets a twin with
+# twice its fill tps: none's measured tps doubles, its q stays.
+cp -r tests/data/run-model "$tmp/twin"
+for f in "$tmp"/twin/runs/*.json; do
+	[ "$(jq -r .provenance.preempt_model "$f")" = none ] || continue
+	jq 'del(.evidence) | .results.phases |= map(if .name == "fill" then .tps *= 2 else . end)' "$f" > "${f%.json}-ctl.json"
+done
+make -s model RUN="$tmp/twin" > "$tmp/out.twin" 2>&1
+check "make model says which runs its twins timed" grep -q 'runs timed by their bare twin' "$tmp/out.twin"
+# shellcheck disable=SC2016 # jq variables
+check "none's fill tps comes from the twins (twice the instrumented runs'), its q does not" \
+	jq -e --slurpfile a "$in" '(.measured_fill_tps.none.value / $a[0].measured_fill_tps.none.value - 2 | fabs < 1e-3)
+		and .q.none.k == $a[0].q.none.k and .measured_fill_tps.full.value == $a[0].measured_fill_tps.full.value' \
+	"$tmp/twin/model-inputs-4k-c21.json"
+
 rc=0
 make -s model > "$tmp/out" 2>&1 || rc=$?
 check "make model without RUN says what it needs" sh -c "[ $rc -ne 0 ] && grep -q 'give RUN=' '$tmp/out'"
