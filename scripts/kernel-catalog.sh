@@ -270,15 +270,23 @@ kbuild_apply_patch() {
 }
 
 # kbuild_recipe_hash SERIES: 12 hex digits over everything that shapes the
-# source, the config and the image (patches in order, base targets, build
+# source, the config and the image (the patches' diffs in order, base targets, build
 # target, fragment text).  Another architecture's adds its name first, so
 # that the base's hash (and cached build) stays what it was.
 kbuild_recipe_hash() {
 	frag=$(kbuild_fragment "$1")
 	pat=$(kbuild_patches "$1")
+	for p in $pat; do
+		grep -q '^diff ' "$p" || die "$p has no 'diff ' line: a recipe hashes each patch from its first diff"
+	done
 	{
 		kcat_base || echo "arch: $KAPT_ARCH"
-		for p in $pat; do echo "patch: $(basename "$p")"; cat "$p"; done
+		# A patch counts from its first diff: its cover letter is prose,
+		# and rewording it must not cost a rebuild.
+		for p in $pat; do
+			echo "patch: $(basename "$p")"
+			sed -n '/^diff /,$p' "$p"
+		done
 		echo "base: $(kbuild_get "$1" base)"
 		echo "target: $(kbuild_get "$1" target)"
 		# shellcheck disable=SC2086 # one path per word

@@ -16,7 +16,7 @@ trap '[ -z "$qpid" ] || kill "$qpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 series=7.2-rseq
 
-# The recipe hash, as the scripts compute it.
+# recipe_hash KCAT_DIR [SERIES]: the recipe hash, as the scripts compute it.
 recipe_hash() {
 	(
 		KCAT_DIR=$1
@@ -24,7 +24,7 @@ recipe_hash() {
 		. "$top/scripts/common.sh"
 		# shellcheck source=scripts/kernel-catalog.sh
 		. "$top/scripts/kernel-catalog.sh"
-		kbuild_recipe_hash "$series"
+		kbuild_recipe_hash "${2:-$series}"
 	)
 }
 
@@ -89,6 +89,25 @@ if KCAT_DIR=$tmp/kernels "$resolve" "$series" > /dev/null 2> "$tmp/err"; then
 else
 	check "build: after a fragment change the old build is named as an older recipe" \
 		grep -q "not built; .*older recipe: .*7.2.13-1-$h" "$tmp/err"
+fi
+
+# A patch's cover letter is prose: rewording it keeps the recipe (and the
+# 23-minute build); a changed diff line is another recipe.
+cp -r "$top/kernels/patches" "$tmp/kernels/"
+p1=$tmp/kernels/patches/0001-sched-offer-none-and-voluntary-beside-lazy.patch
+lab_hash() { recipe_hash "$tmp/kernels" 7.2-lab; }
+l1=$(lab_hash)
+sed -i '1,/^diff /s/^Subject: .*/Subject: [PATCH] reworded/' "$p1"
+l2=$(lab_hash)
+check "build: a reworded cover letter keeps the recipe hash" test "$l1" = "$l2"
+sed -i '0,/^+[^+]/s/^+\([^+]\)/+ \1/' "$p1"
+l3=$(lab_hash)
+check "build: a changed diff line changes the recipe hash" test "$l3" != "$l1"
+sed -i '/^diff /d' "$p1"
+if lab_hash > /dev/null 2> "$tmp/err"; then
+	fail "build: a patch without a 'diff ' line was hashed"
+else
+	check "build: a patch without a 'diff ' line is named" grep -q "0001-sched.*no 'diff ' line" "$tmp/err"
 fi
 
 # A fragment line the build could not apply is refused before anything is
