@@ -81,11 +81,16 @@ grid() {
 	[ -f "$inputs" ] || die "$inputs: no such inputs file"
 	case $kernel in *[!A-Za-z0-9._-]*) die "$kernel: not a kernel name" ;; esac
 	# Every model with a q in the inputs but none, which the ratios are against.
-	[ -n "$models" ] || models=$(jq -r '.q | keys_unsorted | map(select(. != "none")) | join(",")' "$inputs")
+	[ -n "$models" ] || models=$("$top/build/jget" -k q "$inputs" | grep -vx none | paste -sd, -) || true
 	[ -n "$models" ] || die "$inputs has a q for none only: nothing to compare with none"
 	# The calibration's pool (its descriptors are what faults), relation 1.0625x
 	# as the calibration's 64M/68M: the fill regime.
-	pool_mb=$(jq -r '(.pool_pages * .block_size / 1048576) | floor' "$inputs")
+	pool=$("$top/build/jget" pool_pages,block_size "$inputs")
+	case $pool in
+	[0-9]*"$TAB"[0-9]*) ;;
+	*) die "$inputs has no pool_pages and block_size (a model-inputs file from make model?)" ;;
+	esac
+	pool_mb=$(( ${pool%"$TAB"*} * ${pool#*"$TAB"} / 1048576 ))
 	rel_mb=$((pool_mb + pool_mb / 16))
 	# Both directories checked before either is written: no half-rewritten grid.
 	for v in 1 2; do fresh_run "$base-v$v"; done

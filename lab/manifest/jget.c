@@ -6,6 +6,8 @@
  *                                 dotted PATHs, tab-separated
  *   jget -a KEY FILE...           every string under KEY, at any depth,
  *                                 one a line
+ *   jget -k PATH FILE...          the keys of the object at PATH, in the
+ *                                 document's order, one a line
  *
  * A string is printed raw, a number or boolean as JSON spells it; null, a
  * missing path, an object or an array as an empty field.  Control
@@ -79,11 +81,24 @@ static void all_under(json_t *v, const char *key)
 	}
 }
 
+static void keys_of(json_t *v)
+{
+	const char *k;
+	json_t *x;
+	json_object_foreach(v, k, x) {
+		put_string(k);
+		putchar('\n');
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int every = argc > 1 && !strcmp(argv[1], "-a");
+	int keys = argc > 1 && !strcmp(argv[1], "-k");
+	if (keys)
+		every = 1;
 	if (argc < 3 + every) {
-		fprintf(stderr, "usage: jget PATH[,PATH...] FILE... | jget -a KEY FILE...\n");
+		fprintf(stderr, "usage: jget PATH[,PATH...] FILE... | jget -a KEY FILE... | jget -k PATH FILE...\n");
 		return 2;
 	}
 	const char *paths = argv[1 + every];
@@ -96,7 +111,9 @@ int main(int argc, char **argv)
 			rc = 1;
 			continue;
 		}
-		if (every) {
+		if (keys) {
+			keys_of(at(doc, paths, strlen(paths)));
+		} else if (every) {
 			all_under(doc, paths);
 		} else {
 			for (const char *p = paths;;) {

@@ -68,8 +68,12 @@ static struct mx_group *group_for(struct mx_set *s, const char *page, int client
 	return g;
 }
 
-/* One document into its group; 1 when it was used, 0 when skipped, -1 a mitigation's. */
-static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps)
+/*
+ * One document into its group; 1 when it was used, 0 when skipped, -1 a
+ * mitigation's.  bare: a document without evidence counts too, for what
+ * the run itself measured (tps, acquisitions and faults per transaction).
+ */
+static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps, int bare)
 {
 	/*
 	 * SCENARIO=mitigations puts each mitigation beside none on the same
@@ -87,7 +91,7 @@ static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps)
 	const struct jr_val *rp = jr_path(d, "results.phases");
 	const struct jr_val *e = phase(ev, "fill"), *p = phase(rp, "fill");
 	enum pmodel pm;
-	if (strcmp(jr_str(d, "tool", ""), "bufbench") != 0 || !e || !p ||
+	if (strcmp(jr_str(d, "tool", ""), "bufbench") != 0 || (!e && !bare) || !p ||
 	    pmodel_parse(jr_str(d, "provenance.preempt_model", ""), &pm) != 0 ||
 	    *jr_str(d, "results.error", "") || num(p, "transactions") <= 0)
 		return 0;
@@ -121,12 +125,16 @@ static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps)
 	/* Timings from the bare twin where there is one: the trace slows the run. */
 	g->tps[pm][g->ntps[pm]++] = twin_tps > 0 ? twin_tps : num(p, "tps");
 	s->twinned += twin_tps > 0;
+	g->m[g->runs - 1] = num(p, "strategy.acquisitions") / num(p, "transactions");
+	g->fpt[g->nfpt++] = num(p, "minor_faults") / num(p, "transactions");
+	if (!e) {
+		s->bare++;
+		return 1;
+	}
 	g->qk[pm] += num(e, "q_m.k");
 	g->qn[pm] += num(e, "q_m.n");
 	g->holds += num(e, "holds");
 	g->holds_fault += num(e, "holds_with_fault");
-	g->m[g->runs - 1] = num(p, "strategy.acquisitions") / num(p, "transactions");
-	g->fpt[g->nfpt++] = num(p, "minor_faults") / num(p, "transactions");
 
 	/* T: a stalled holder's mean time off CPU, then the lock's mean free tail. */
 	double oc = num(e, "offcpu.count"), ons = num(e, "offcpu.total_ns");
@@ -198,7 +206,7 @@ static void link_pages(const char *rundir, struct mx_set *s)
 	}
 }
 
-int mx_scan(const char *rundir, struct mx_set *s, char *err, size_t errlen)
+static int scan(const char *rundir, struct mx_set *s, int bare, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	char dir[4096];
@@ -237,7 +245,7 @@ int mx_scan(const char *rundir, struct mx_set *s, char *err, size_t errlen)
 			rc = MX_IN_HOLD;
 			break;
 		}
-		if (add_doc(s, d, twin_fill_tps(dir, names[i])) == 0)
+		if (add_doc(s, d, twin_fill_tps(dir, names[i]), bare) == 0)
 			s->skipped++;
 		jr_free(d);
 	}
@@ -246,10 +254,29 @@ int mx_scan(const char *rundir, struct mx_set *s, char *err, size_t errlen)
 	if (rc == MX_OK)
 		link_pages(rundir, s);
 	if (rc == MX_OK && s->ngroups == 0) {
-		snprintf(err, errlen, "%s: no bufbench run with evidence (make bench EVIDENCE=on) "
-			 "and a known preemption model", dir);
+		snprintf(err, errlen, "%s: no bufbench run with %s and a known preemption model", dir,
+			 bare ? "a fill phase" : "evidence (make bench EVIDENCE=on)");
 		rc = MX_ERR;
 	}
+	return rc;
+}
+
+int mx_scan(const char *rundir, struct mx_set *s, char *err, size_t errlen)
+{
+	return scan(rundir, s, 0, err, errlen);
+}
+
+int mx_scan_timed(const char *rundir, struct mx_set *s, char *err, size_t errlen)
+{
+	int rc = scan(rundir, s, 0, err, errlen);
+	if (rc != MX_ERR || s->ngroups > 0)
+		return rc;
+	/* No evidence anywhere: the run was bare, and its times are its own. */
+	char why[512];
+	snprintf(why, sizeof(why), "%s", err);
+	rc = scan(rundir, s, 1, err, errlen);
+	if (rc == MX_ERR && s->ngroups == 0)
+		snprintf(err, errlen, "%s", why);
 	return rc;
 }
 

@@ -57,6 +57,7 @@ struct mx_set {
 	int skipped;			/* documents that are not bufbench EVIDENCE runs */
 	int mitigated;			/* cells of a mitigation other than none: left out */
 	int twinned;			/* runs whose tps came from their bare twin (CONTROLS) */
+	int bare;			/* runs without evidence, counted for tps only (mx_scan_timed) */
 };
 
 /*
@@ -65,6 +66,14 @@ struct mx_set {
  * T would describe the instrument.  MX_ERR when nothing usable was found.
  */
 int mx_scan(const char *rundir, struct mx_set *s, char *err, size_t errlen);
+
+/*
+ * For validation, which needs a run's times more than its counts: mx_scan,
+ * and where RUN has no evidence at all, its bare bufbench runs (fill tps,
+ * acquisitions and faults per transaction; no p_f, q or T: s->bare counts
+ * them).
+ */
+int mx_scan_timed(const char *rundir, struct mx_set *s, char *err, size_t errlen);
 
 /* A group as model-inputs.json; MX_ERR with err when it has no none runs. */
 int mx_write(FILE *f, const struct mx_group *g, const char *source, char *err, size_t errlen);

@@ -5,6 +5,8 @@
  * mde at 80% power, 2 points) of the measured; the sign right wherever the
  * measured difference is resolved (its 95% interval excludes 1); p_f within
  * 20% of the measured.  T is printed beside its rule's value, not judged.
+ * A bare run (no EVIDENCE) is judged on its ratios alone: p_f and T are
+ * printed as not measured, and not counted as misses.
  */
 #include "validate.h"
 
@@ -47,7 +49,7 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
 		return MX_ERR;
 	}
 	static struct mx_set s;
-	int rc = mx_scan(run, &s, err, errlen);
+	int rc = mx_scan_timed(run, &s, err, errlen);
 	if (rc == MX_ERR) {
 		/* Not measured yet (or nothing usable): every cell is printed as missing. */
 		fprintf(out, "(%s)\n", err);
@@ -99,21 +101,30 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
 		hits += hit;
 		resolved += res;
 		sign_right += sr;
-		double pfm = g->holds > 0 ? g->holds_fault / g->holds : 0;
-		int pfh = fabs(pf - pfm) <= 0.2 * pfm + 1e-12;
-		pf_cells++;
-		pf_hits += pfh;
-		char piv[32], miv[32];
+		char piv[32], miv[32], pfm_s[16] = "-", pfh_s[8] = "-", tm_s[16] = "-";
+		if (g->holds > 0) {
+			double pfm = g->holds_fault / g->holds;
+			int pfh = fabs(pf - pfm) <= 0.2 * pfm + 1e-12;
+			pf_cells++;
+			pf_hits += pfh;
+			snprintf(pfm_s, sizeof(pfm_s), "%.4g", pfm);
+			snprintf(pfh_s, sizeof(pfh_s), "%s", pfh ? "hit" : "miss");
+			snprintf(tm_s, sizeof(tm_s), "%.0f", group_t_us(g));
+		}
 		snprintf(piv, sizeof(piv), "[%.3f, %.3f]", plo, phi);
 		snprintf(miv, sizeof(miv), "[%.3f, %.3f]", r.lo, r.hi);
-		fprintf(out, "%-5s %4s %7d %-9s %9.3f %-15s %9.3f %-15s %6.3f %-4s %-5s %9.4g %9.4g %-4s %8.0f %8.0f\n",
+		fprintf(out, "%-5s %4s %7d %-9s %9.3f %-15s %9.3f %-15s %6.3f %-4s %-5s %9.4g %9s %-4s %8.0f %8s\n",
 			page, cpu_text(cpus, g), clients, model, pred, piv, r.est, miv, tol, hit ? "hit" : "miss",
-			res ? (sr ? "right" : "wrong") : "-", pf, pfm, pfh ? "hit" : "miss", t,
-			group_t_us(g));
+			res ? (sr ? "right" : "wrong") : "-", pf, pfm_s, pfh_s, t, tm_s);
 	}
 	fclose(f);
 	fprintf(out, "ratio within max(mde, 0.02): %d of %d cells; sign right in %d of %d resolved; "
 		     "p_f within 20%%: %d of %d\n", hits, cells, sign_right, resolved, pf_hits, pf_cells);
+	if (s.bare)
+		fprintf(out, "(%d runs without EVIDENCE: ratios from their own fill tps; p_f and T not "
+			     "measured, so not judged)\n", s.bare);
+	if (s.twinned)
+		fprintf(out, "(%d runs timed by their bare twins, CONTROLS)\n", s.twinned);
 	if (!lines)
 		snprintf(err, errlen, "%s: no prediction lines", tsv);
 	return lines ? MX_OK : MX_ERR;
