@@ -84,6 +84,7 @@ set_model() {
 # goes back on every exit, and so does the rseq slice extension's length.
 orig_model="" orig_slice_ext=""
 SLICE_EXT=/sys/kernel/debug/rseq/slice_ext_nsec
+FAULT_AROUND=/sys/kernel/debug/fault_around_bytes
 [ "$(conf restore_model)" = 1 ] && orig_model=$(model_now)
 [ "$(conf restore_slice_ext)" = 1 ] && orig_slice_ext=$(cat "$SLICE_EXT" 2>/dev/null || true)
 restore_model() {
@@ -108,6 +109,17 @@ set_slice_ext() {
 	now=$(cat "$SLICE_EXT" 2>/dev/null)
 	[ "$now" = $(($1 * 1000)) ] || { why="SLICE_EXT_US=$1 not accepted: $SLICE_EXT reads '$now'"; return 1; }
 	log "rseq slice extension: $now ns"
+}
+# set_fault_around BYTES: the unit's fault-around (FAULT_AROUND_BYTES; the
+# plan takes only values the kernel keeps as they are), read back, else
+# the reason in $why.  A guest only: nothing to restore.
+set_fault_around() {
+	[ "$1" -gt 0 ] 2>/dev/null || return 0
+	[ -e "$FAULT_AROUND" ] || { why="FAULT_AROUND_BYTES=$1 not applied: this kernel has no $FAULT_AROUND (CONFIG_DEBUG_FS, CONFIG_MMU)"; return 1; }
+	echo "$1" > "$FAULT_AROUND" 2>/dev/null
+	now=$(cat "$FAULT_AROUND" 2>/dev/null)
+	[ "$now" = "$1" ] || { why="FAULT_AROUND_BYTES=$1 not accepted: $FAULT_AROUND reads '$now'"; return 1; }
+	log "fault-around: $now bytes"
 }
 trap 'restore_model' EXIT
 trap 'restore_model; exit 130' INT
@@ -358,6 +370,7 @@ busy=$(for f in /proc/[0-9]*/stat; do awk '$3 == "R" || $3 == "D" { print $2 }' 
 	grep -v -e '(sh)' -e '(awk)' -e '(cat)' -e '(runner' | tr '\n' ' ')
 [ -n "$busy" ] && log "running beside the cells at their start: $busy"
 set_slice_ext "$(conf slice_ext_us)" || fail_all "$why"
+set_fault_around "$(conf fault_around_bytes)" || fail_all "$why"
 # repro/repro-min.c on this kernel, once per unit and after every cell (so
 # it changes nothing they measure), for the attachment (scripts/attach.sh).
 # A guest owns its huge pages; the host reserves them by difference.

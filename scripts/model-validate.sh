@@ -1,13 +1,15 @@
 #!/bin/sh
 # Leave-out validation of the strategy-lock model (issue 27, docs/scale.md).
 #
-#   scripts/model-validate.sh predict INPUTS RUN MODELS CELL...
+#   scripts/model-validate.sh predict [--fault-around-pages F] INPUTS RUN MODELS CELL...
 #       writes RUN/predictions.tsv before RUN is measured: for each CELL
 #       (PAGES:CLIENTS or PAGES:CLIENTS:CPUS, e.g. 4k:64 or 2m:21:1) and
 #       each model of MODELS (comma list) build/predict --extrapolate's
 #       ratio against none, its interval and the p_f and T the rules gave;
 #       the header has the time, the commit and the inputs' checksum, so
-#       the file proves it came first.
+#       the file proves it came first.  --fault-around-pages: RUN will be
+#       measured with FAULT_AROUND_BYTES = F x 4 KB (a knob that moves p_f
+#       without more CPUs), and the predictions are for that window.
 #   scripts/model-validate.sh grid INPUTS RUNBASE KERNEL [MODELS]
 #       the issue's grid from calibrated inputs (a 7.2-lab run's, say):
 #       clients 8 21 64 256, 4 KB and 2 MB, every model the inputs have a q
@@ -27,7 +29,7 @@ top=$(lab_top)
 TAB=$(printf '\t')
 
 usage() {
-	die "usage: $0 predict INPUTS RUN MODELS PAGES:CLIENTS[:CPUS]... | grid INPUTS RUNBASE KERNEL [MODELS] | compare RUN..."
+	die "usage: $0 predict [--fault-around-pages F] INPUTS RUN MODELS PAGES:CLIENTS[:CPUS]... | grid INPUTS RUNBASE KERNEL [MODELS] | compare RUN..."
 }
 
 # Refuse a run that already holds measurements: predictions come first.
@@ -37,6 +39,8 @@ fresh_run() {
 	mkdir -p "$1"
 }
 
+# predict_cells INPUTS RUN MODELS CELL...; $fa_pages: the fault-around the
+# run will have ("": the kernel's, as measured in the calibration).
 predict_cells() {
 	inputs=$1 run=$2 models=$3
 	shift 3
@@ -47,7 +51,7 @@ predict_cells() {
 	{
 		echo "# written $(date -u +%Y-%m-%dT%H:%M:%SZ), lab $(lab_revision "$top"), before any run in $run"
 		echo "# inputs $inputs sha256 $(sha256sum "$inputs" | cut -d' ' -f1)"
-		echo "# build/predict --inputs INPUTS --cpus C --clients N --extrapolate --pages P --model M"
+		echo "# build/predict --inputs INPUTS --cpus C --clients N --extrapolate --pages P --model M${fa_pages:+ --fault-around-pages $fa_pages}"
 		printf 'pages\tclients\tmodel\tpredicted\tlo\thi\tp_f\tt_us\tcpus\n'
 	} >"$out"
 	for cell in "$@"; do
@@ -59,7 +63,7 @@ predict_cells() {
 		esac
 		for model in $(echo "$models" | tr ',' ' '); do
 			"$top/build/predict" --inputs "$inputs" --cpus "$cpus" --clients "$clients" \
-				--extrapolate --pages "$pages" --model "$model" |
+				--extrapolate --pages "$pages" --model "$model" ${fa_pages:+--fault-around-pages "$fa_pages"} |
 				awk -v p="$pages" -v c="$clients" -v m="$model" -v v="$cpus" -v OFS="$TAB" '
 					$1 == "p_f" { pf = $4 }
 					$1 == "T" { t = $4 }
@@ -77,6 +81,7 @@ predict_cells() {
 
 # The grid's predictions and, beside them, the commands that measure them.
 grid() {
+	fa_pages=""
 	inputs=$1 base=$2 kernel=$3 models=${4:-}
 	[ -f "$inputs" ] || die "$inputs: no such inputs file"
 	case $kernel in *[!A-Za-z0-9._-]*) die "$kernel: not a kernel name" ;; esac
@@ -117,8 +122,15 @@ grid() {
 [ $# -ge 1 ] || usage
 case $1 in
 predict)
-	[ $# -ge 5 ] || usage
 	shift
+	fa_pages=""
+	if [ "${1:-}" = --fault-around-pages ]; then
+		fa_pages=${2:-}
+		case $fa_pages in '' | *[!0-9]* | 0*) die "--fault-around-pages $fa_pages: expected a page count, 1 to 512" ;; esac
+		[ "$fa_pages" -le 512 ] || die "--fault-around-pages $fa_pages: expected a page count, 1 to 512"
+		shift 2
+	fi
+	[ $# -ge 4 ] || usage
 	predict_cells "$@"
 	;;
 grid)

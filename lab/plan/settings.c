@@ -334,6 +334,31 @@ static void host_settings(struct plan *p)
 	p->boots = 1;
 }
 
+
+/*
+ * FAULT_AROUND_BYTES: how much one read fault of a shared page maps
+ * (debugfs fault_around_bytes), the knob that moves p_f without more CPUs
+ * (issue 27's validation).  The kernel takes 4 KB up to one page table's
+ * span (PTRS_PER_PTE pages: 2 MB on x86-64 and on arm64's 4 KB granule)
+ * and rounds down to a power of two pages; anything else would be
+ * changed behind the plan, so it is refused here.  Guests only: the host's
+ * kernel is shared with whoever else runs on it.
+ */
+static void fault_around_setting(struct plan *p)
+{
+	const char *v = var_get("FAULT_AROUND_BYTES");
+	p->fault_around_bytes = 0;
+	if (!v || !*v)
+		return;
+	uint64_t b = parse_size("FAULT_AROUND_BYTES", v);
+	if (b < 4096 || b > (2u << 20) || (b & (b - 1)))
+		plan_die("FAULT_AROUND_BYTES=%s: expected a power of two from 4K (no fault-around) "
+			 "to 2M (one page table), e.g. 4K, 64K (the kernel's default), 256K", v);
+	if (!strcmp(p->kernel.source, "host"))
+		plan_die("FAULT_AROUND_BYTES=%s: set in a guest only (KERNEL=6.12, 7.0, 7.2-lab, ...); "
+			 "the host's kernel is shared with whoever else runs here", v);
+	p->fault_around_bytes = b;
+}
 void plan_settings(struct plan *p, const char *top)
 {
 	memset(p, 0, sizeof(*p));
@@ -435,6 +460,7 @@ void plan_settings(struct plan *p, const char *top)
 	p->slice_ext_us = ext && *ext ? parse_count("SLICE_EXT_US", ext, 5, 50) : 0;
 	if (p->slice_ext_us && !list_has(&p->locks, "rseq") && !get_or("MITIGATIONS", NULL))
 		plan_note("SLICE_EXT_US=%ld changes nothing without LOCKS=...,rseq", p->slice_ext_us);
+	fault_around_setting(p);
 	mitigation_settings(p, get_or("MITIGATIONS", NULL));
 	snprintf(p->bufbench_args, sizeof(p->bufbench_args), "%s", get_or("BUFBENCH_ARGS", ""));
 	p->bufbench_argv.n = 0;
