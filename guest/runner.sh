@@ -85,6 +85,7 @@ set_model() {
 orig_model="" orig_slice_ext=""
 SLICE_EXT=/sys/kernel/debug/rseq/slice_ext_nsec
 FAULT_AROUND=/sys/kernel/debug/fault_around_bytes
+BASE_SLICE=/sys/kernel/debug/sched/base_slice_ns
 [ "$(conf restore_model)" = 1 ] && orig_model=$(model_now)
 [ "$(conf restore_slice_ext)" = 1 ] && orig_slice_ext=$(cat "$SLICE_EXT" 2>/dev/null || true)
 restore_model() {
@@ -120,6 +121,16 @@ set_fault_around() {
 	now=$(cat "$FAULT_AROUND" 2>/dev/null)
 	[ "$now" = "$1" ] || { why="FAULT_AROUND_BYTES=$1 not accepted: $FAULT_AROUND reads '$now'"; return 1; }
 	log "fault-around: $now bytes"
+}
+# set_base_slice US: EEVDF's slice for the unit (BASE_SLICE_US), read back,
+# else the reason in $why.  A guest only: nothing to restore.
+set_base_slice() {
+	[ "$1" -gt 0 ] 2>/dev/null || return 0
+	[ -e "$BASE_SLICE" ] || { why="BASE_SLICE_US=$1 not applied: this kernel has no $BASE_SLICE (an EEVDF kernel, 6.6 or later, with CONFIG_DEBUG_FS)"; return 1; }
+	echo $(($1 * 1000)) > "$BASE_SLICE" 2>/dev/null
+	now=$(cat "$BASE_SLICE" 2>/dev/null)
+	[ "$now" = $(($1 * 1000)) ] || { why="BASE_SLICE_US=$1 not accepted: $BASE_SLICE reads '$now'"; return 1; }
+	log "EEVDF base slice: $now ns"
 }
 trap 'restore_model' EXIT
 trap 'restore_model; exit 130' INT
@@ -371,6 +382,7 @@ busy=$(for f in /proc/[0-9]*/stat; do awk '$3 == "R" || $3 == "D" { print $2 }' 
 [ -n "$busy" ] && log "running beside the cells at their start: $busy"
 set_slice_ext "$(conf slice_ext_us)" || fail_all "$why"
 set_fault_around "$(conf fault_around_bytes)" || fail_all "$why"
+set_base_slice "$(conf base_slice_us)" || fail_all "$why"
 # repro/repro-min.c on this kernel, once per unit and after every cell (so
 # it changes nothing they measure), for the attachment (scripts/attach.sh).
 # A guest owns its huge pages; the host reserves them by difference.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Leave-out validation of the strategy-lock model (issue 27, docs/scale.md).
 #
-#   scripts/model-validate.sh predict [--fault-around-pages F] INPUTS RUN MODELS CELL...
+#   scripts/model-validate.sh predict [--fault-around-pages F] [--base-slice-us U] INPUTS RUN MODELS CELL...
 #       writes RUN/predictions.tsv before RUN is measured: for each CELL
 #       (PAGES:CLIENTS or PAGES:CLIENTS:CPUS, e.g. 4k:64 or 2m:21:1) and
 #       each model of MODELS (comma list) build/predict --extrapolate's
@@ -9,7 +9,8 @@
 #       the header has the time, the commit and the inputs' checksum, so
 #       the file proves it came first.  --fault-around-pages: RUN will be
 #       measured with FAULT_AROUND_BYTES = F x 4 KB (a knob that moves p_f
-#       without more CPUs), and the predictions are for that window.
+#       without more CPUs), and the predictions are for that window;
+#       --base-slice-us: RUN will have BASE_SLICE_US = U (it moves T).
 #   scripts/model-validate.sh grid INPUTS RUNBASE KERNEL [MODELS]
 #       the issue's grid from calibrated inputs (a 7.2-lab run's, say):
 #       clients 8 21 64 256, 4 KB and 2 MB, every model the inputs have a q
@@ -29,7 +30,7 @@ top=$(lab_top)
 TAB=$(printf '\t')
 
 usage() {
-	die "usage: $0 predict [--fault-around-pages F] INPUTS RUN MODELS PAGES:CLIENTS[:CPUS]... | grid INPUTS RUNBASE KERNEL [MODELS] | compare RUN..."
+	die "usage: $0 predict [--fault-around-pages F] [--base-slice-us U] INPUTS RUN MODELS PAGES:CLIENTS[:CPUS]... | grid INPUTS RUNBASE KERNEL [MODELS] | compare RUN..."
 }
 
 # Refuse a run that already holds measurements: predictions come first.
@@ -40,7 +41,8 @@ fresh_run() {
 }
 
 # predict_cells INPUTS RUN MODELS CELL...; $fa_pages: the fault-around the
-# run will have ("": the kernel's, as measured in the calibration).
+# run will have ("": the kernel's, as measured in the calibration);
+# $slice_us: its BASE_SLICE_US ("": the kernel's).
 predict_cells() {
 	inputs=$1 run=$2 models=$3
 	shift 3
@@ -51,7 +53,7 @@ predict_cells() {
 	{
 		echo "# written $(date -u +%Y-%m-%dT%H:%M:%SZ), lab $(lab_revision "$top"), before any run in $run"
 		echo "# inputs $inputs sha256 $(sha256sum "$inputs" | cut -d' ' -f1)"
-		echo "# build/predict --inputs INPUTS --cpus C --clients N --extrapolate --pages P --model M${fa_pages:+ --fault-around-pages $fa_pages}"
+		echo "# build/predict --inputs INPUTS --cpus C --clients N --extrapolate --pages P --model M${fa_pages:+ --fault-around-pages $fa_pages}${slice_us:+ --base-slice-us $slice_us}"
 		printf 'pages\tclients\tmodel\tpredicted\tlo\thi\tp_f\tt_us\tcpus\n'
 	} >"$out"
 	for cell in "$@"; do
@@ -63,7 +65,7 @@ predict_cells() {
 		esac
 		for model in $(echo "$models" | tr ',' ' '); do
 			"$top/build/predict" --inputs "$inputs" --cpus "$cpus" --clients "$clients" \
-				--extrapolate --pages "$pages" --model "$model" ${fa_pages:+--fault-around-pages "$fa_pages"} |
+				--extrapolate --pages "$pages" --model "$model" ${fa_pages:+--fault-around-pages "$fa_pages"} ${slice_us:+--base-slice-us "$slice_us"} |
 				awk -v p="$pages" -v c="$clients" -v m="$model" -v v="$cpus" -v OFS="$TAB" '
 					$1 == "p_f" { pf = $4 }
 					$1 == "T" { t = $4 }
@@ -81,7 +83,7 @@ predict_cells() {
 
 # The grid's predictions and, beside them, the commands that measure them.
 grid() {
-	fa_pages=""
+	fa_pages="" slice_us=""
 	inputs=$1 base=$2 kernel=$3 models=${4:-}
 	[ -f "$inputs" ] || die "$inputs: no such inputs file"
 	case $kernel in *[!A-Za-z0-9._-]*) die "$kernel: not a kernel name" ;; esac
@@ -123,13 +125,21 @@ grid() {
 case $1 in
 predict)
 	shift
-	fa_pages=""
-	if [ "${1:-}" = --fault-around-pages ]; then
-		fa_pages=${2:-}
-		case $fa_pages in '' | *[!0-9]* | 0*) die "--fault-around-pages $fa_pages: expected a page count, 1 to 512" ;; esac
-		[ "$fa_pages" -le 512 ] || die "--fault-around-pages $fa_pages: expected a page count, 1 to 512"
-		shift 2
-	fi
+	fa_pages="" slice_us=""
+	while :; do
+		case ${1:-} in
+		--fault-around-pages)
+			fa_pages=${2:-}
+			case $fa_pages in '' | *[!0-9]* | 0*) die "--fault-around-pages $fa_pages: expected a page count, 1 to 512" ;; esac
+			[ "$fa_pages" -le 512 ] || die "--fault-around-pages $fa_pages: expected a page count, 1 to 512"
+			shift 2 ;;
+		--base-slice-us)
+			slice_us=${2:-}
+			case $slice_us in '' | *[!0-9]* | 0*) die "--base-slice-us $slice_us: expected microseconds, 100 to 100000" ;; esac
+			shift 2 ;;
+		*) break ;;
+		esac
+	done
 	[ $# -ge 4 ] || usage
 	predict_cells "$@"
 	;;

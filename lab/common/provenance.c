@@ -293,6 +293,9 @@ void prov_collect(struct provenance *p, int argc, char **argv)
 	char ext[32];
 	p->slice_ext_ns = read_line("/sys/kernel/debug/rseq/slice_ext_nsec", ext, sizeof(ext)) == 0 && ext[0]
 				  ? atol(ext) : -1;
+	/* The slice a task runs before EEVDF may switch it (BASE_SLICE_US sets it). */
+	p->base_slice_ns = read_line("/sys/kernel/debug/sched/base_slice_ns", ext, sizeof(ext)) == 0 && ext[0]
+				   ? atol(ext) : -1;
 #ifdef __VERSION__
 	snprintf(p->compiler, sizeof(p->compiler), "gcc-compatible %s", __VERSION__);
 #endif
@@ -358,6 +361,10 @@ void prov_write(struct json *j, const struct provenance *p)
 		json_int(j, "slice_ext_ns", p->slice_ext_ns);
 	else
 		json_null(j, "slice_ext_ns");
+	if (p->base_slice_ns >= 0)
+		json_int(j, "base_slice_ns", p->base_slice_ns);
+	else
+		json_null(j, "base_slice_ns");
 	json_str(j, "lab_revision", LAB_REVISION);
 	json_begin_object(j, "versions");
 	json_str(j, "compiler", p->compiler);

@@ -32,6 +32,7 @@ struct provenance {
 	double spin_cost_ns;	/* set by bufbench: one tas spin iteration; 0 unmeasured */
 	int fault_around_pages;	/* pages mapped per read fault on shared memory; -1 unknown */
 	long slice_ext_ns;	/* rseq slice extension length (debugfs); -1: none here */
+	long base_slice_ns;	/* EEVDF's sched/base_slice_ns (debugfs); -1: unreadable */
 	char compiler[64];
 	char libc[32];
 	char postgresql[192];		/* the server's SELECT version() */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "closed.h"
+#include "eevdf.h"
 
 #define DESC_BYTES 64.0
 
@@ -83,12 +84,25 @@ void xr_runs_fit(const double *r, const double *l, int n, double *a, double *b)
 	*a = exp(my + *b * mx);
 }
 
+/* A task runs its slice out to the tick that notices it is over. */
+static double in_ticks(double ms, int hz)
+{
+	double tick = 1000.0 / hz;
+	return ceil(ms / tick - 1e-9) * tick;
+}
+
 double xr_slice_ms(int cpus, int hz)
 {
-	int c = cpus < 8 ? cpus : 8;
-	double slice = 0.75 * (1 + floor(log2(c > 0 ? c : 1)));
-	double tick = 1000.0 / hz;
-	return ceil(slice / tick - 1e-9) * tick;
+	return in_ticks(eevdf_slice_ns(cpus) / 1e6, hz);
+}
+
+/*
+ * sched/base_slice_ns writes sysctl_sched_base_slice itself, the value
+ * after the CPU scaling: what is set is what every new placement gets.
+ */
+double xr_slice_set_ms(double base_slice_us, int hz)
+{
+	return in_ticks(base_slice_us / 1000, hz);
 }
 
 static void scale_value(struct mi_value *v, double f, double max)
@@ -153,7 +167,8 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 	}
 
 	tr->slice_measured_ms = xr_slice_ms(in->cpus, in->hz);
-	tr->slice_target_ms = xr_slice_ms(t->cpus, t->hz);
+	tr->slice_target_ms = t->base_slice_us > 0 ? xr_slice_set_ms(t->base_slice_us, t->hz)
+						   : xr_slice_ms(t->cpus, t->hz);
 	tr->run_measured = fmax(1, (double)in->clients / in->cpus);
 	tr->run_target = fmax(1, (double)t->clients / t->cpus);
 	double f = tr->run_target * tr->slice_target_ms / (tr->run_measured * tr->slice_measured_ms);

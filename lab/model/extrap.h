@@ -20,8 +20,10 @@
  *   XR_RUNS_A r^(-b) at XR_RUNS_C CPUs.  s = p_f / interleaved is printed.
  * T: a descheduled holder waits behind the others runnable on its CPU:
  *   the off-CPU part scales with runnable per CPU (N / C, at least 1)
- *   times the EEVDF slice (0.75 ms x (1 + log2 min(C, 8)), rounded up to
- *   whole ticks); the free tail (the waiters' backoff) is kept as measured.
+ *   times the EEVDF slice (0.70 ms x (1 + ilog2 min(C, 8)), or the
+ *   target's base_slice_us where it sets sched/base_slice_ns, rounded up
+ *   to whole ticks); the free tail (the waiters' backoff) is kept as
+ *   measured.
  * q, m, hold and the fault durations are used as measured: a fault's own
  *   cost does not grow with processes (page tables and mmap_lock are per
  *   process; stated assumption, no many-process microbenchmark here).
@@ -54,6 +56,7 @@ struct xr_target {
 	int fault_around_pages;		/* 4 KB pages a read fault maps (4k only) */
 	double faults_per_txn;		/* > 0: the target's, for X0 per page size */
 	double fault_map_scale;		/* > 0: many-process growth of a mapping fault */
+	double base_slice_us;		/* > 0: sched/base_slice_ns as set (BASE_SLICE_US) */
 };
 
 /* What each rule did, for printing beside the prediction. */
@@ -99,6 +102,9 @@ double xr_runs_solve(double clients, double window, double descriptors, double p
 void xr_runs_fit(const double *r, const double *l, int n, double *a, double *b);
 /* EEVDF's base slice at cpus, rounded up to whole ticks, in ms. */
 double xr_slice_ms(int cpus, int hz);
+
+/* A base slice set through debugfs (not scaled by the CPUs), in ticks, in ms. */
+double xr_slice_set_ms(double base_slice_us, int hz);
 
 /* out = in moved to t; -1 with err when in lacks what a rule needs. */
 int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct model_inputs *out,

@@ -6,9 +6,14 @@
  *                 [--closed | --sim] [--seed S] [--draws N] [--reps R]
  *                 [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]
  *                 [--extrapolate [--pages P] [--pool-pages N] [--hz H]
- *                                [--fault-around-pages F] [--faults-per-txn F]]
+ *                                [--fault-around-pages F] [--base-slice-us U]
+ *                                [--faults-per-txn F]]
  *                 [--costbench FILE] [--fault-bench FILE] [--x-none-tps X] [--report]
  *                 [--need RATIO]
+ *
+ * --base-slice-us U: the target sets sched/base_slice_ns to U us
+ * (BASE_SLICE_US), the slice every task then gets whatever the CPU count;
+ * both the closed form's T and the simulation's scheduler take it.
  *
  * --fault-bench FILE: a costbench --procs document; the fault durations (and
  * X0's mapping-fault cost) move by its median fault CPU time from the
@@ -48,7 +53,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: predict --inputs FILE --cpus N --clients N [--model none|voluntary|full|lazy]\n"
 		   "               [--closed | --sim] [--seed S] [--draws N] [--reps R]\n"
 		   "               [--duration-s D] [--rseq-us G] [--vcpu-rr-us Q]\n"
-		   "               [--extrapolate [--pages P] [--pool-pages N] [--hz H] [--fault-around-pages F]]\n"
+		   "               [--extrapolate [--pages P] [--pool-pages N] [--hz H] [--fault-around-pages F]\n"
+		   "                              [--base-slice-us U]]\n"
 		   "               [--faults-per-txn F] [--costbench FILE] [--fault-bench FILE]\n"
 		   "               [--x-none-tps X] [--report] [--need RATIO]\n");
 }
@@ -139,7 +145,7 @@ static void draw_inputs(const struct model_inputs *in, struct model_inputs *out,
 }
 
 static int run_sim(const struct model_inputs *in, int cpus, int clients, int model, int reps,
-		   uint64_t seed, double duration_s, double rseq_us, double rr_us)
+		   uint64_t seed, double duration_s, double rseq_us, double rr_us, double slice_us)
 {
 	for (int m = 0; m < PM_COUNT; m++) {
 		if ((model >= 0 && m != model) || (model < 0 && m == PM_NONE))
@@ -159,6 +165,7 @@ static int run_sim(const struct model_inputs *in, int cpus, int clients, int mod
 			p.warmup_ns = p.duration_ns / 10;
 			p.rseq_grant_ns = rseq_us * 1000;
 			p.vcpu_rr_ns = rr_us * 1000;
+			p.base_slice_ns = slice_us * 1000;
 			if (sim_run(&p, &a) != 0)
 				return 1;
 			p.model = (enum pmodel)m;
@@ -220,6 +227,7 @@ int main(int argc, char **argv)
 		{ "extrapolate", no_argument, NULL, 'x' }, { "pages", required_argument, NULL, 'p' },
 		{ "pool-pages", required_argument, NULL, 'P' }, { "hz", required_argument, NULL, 'z' },
 		{ "fault-around-pages", required_argument, NULL, 'f' },
+		{ "base-slice-us", required_argument, NULL, 'b' },
 		{ "x-none-tps", required_argument, NULL, 'X' },
 		{ "report", no_argument, NULL, 'R' },
 		{ "need", required_argument, NULL, 'N' },
@@ -233,6 +241,7 @@ int main(int argc, char **argv)
 	long duration_s = 2, rseq_us = 0, rr_us = 0;
 	uint64_t seed = 27;
 	int extrap = 0, hz = 0, fa = 0;
+	long slice_us = 0;
 	double pool = 0, xnone = 0;
 	int report = 0;
 	double need = 0;
@@ -266,6 +275,7 @@ int main(int argc, char **argv)
 		case 'P': pool = (double)num("--pool-pages", optarg, 1, 0x7fffffffffffL); break;
 		case 'z': hz = (int)num("--hz", optarg, 1, 10000); break;
 		case 'f': fa = (int)num("--fault-around-pages", optarg, 1, 512); break;
+		case 'b': slice_us = num("--base-slice-us", optarg, 100, 100000); break;
 		case 'R': report = 1; break;
 		case 'N': {
 			char *end;
@@ -330,9 +340,9 @@ int main(int argc, char **argv)
 	}
 	printf("inputs %s (%s; %s pages, measured at %d CPUs, %d clients, HZ %d); predicting %d CPUs, %d clients\n",
 	       path, in.source, in.page_size, in.cpus, in.clients, in.hz, cpus, clients);
-	if (!extrap && (pages || pool > 0 || hz || fa || faults_txn > 0 || faultbench)) {
+	if (!extrap && (pages || pool > 0 || hz || fa || slice_us || faults_txn > 0 || faultbench)) {
 		fprintf(stderr, "predict: --pages, --pool-pages, --hz, --fault-around-pages, "
-			"--faults-per-txn and --fault-bench need --extrapolate\n");
+			"--base-slice-us, --faults-per-txn and --fault-bench need --extrapolate\n");
 		return 2;
 	}
 	double map_scale = 1;
@@ -377,7 +387,8 @@ int main(int argc, char **argv)
 		struct xr_target t = { .cpus = cpus, .clients = clients, .hz = hz ? hz : in.hz,
 				       .pool_pages = pool > 0 ? pool : in.pool_pages,
 				       .fault_around_pages = fa ? fa : in.fault_around_pages,
-				       .faults_per_txn = faults_txn, .fault_map_scale = map_scale };
+				       .faults_per_txn = faults_txn, .fault_map_scale = map_scale,
+				       .base_slice_us = (double)slice_us };
 		snprintf(t.page, sizeof(t.page), "%s", pages ? pages : in.page_size);
 		struct model_inputs moved;
 		struct xr_trace tr;
@@ -409,6 +420,6 @@ int main(int argc, char **argv)
 		return run_need(&in, cpus, clients, need);
 	if (sim)
 		return run_sim(&in, cpus, clients, model, reps, seed, (double)duration_s,
-			       (double)rseq_us, (double)rr_us);
+			       (double)rseq_us, (double)rr_us, (double)slice_us);
 	return run_closed(&in, cpus, clients, model, draws, seed);
 }

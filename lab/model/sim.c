@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eevdf.h"
 #include "rng.h"
 #include "spin_backoff.h"
 
@@ -71,11 +72,6 @@ struct sim {
 	double spin_ns_total, busy_ns_total;
 };
 
-double sim_base_slice_ns(int cpus)
-{
-	int n = cpus < 8 ? cpus : 8;
-	return 750000.0 * (1 + log2(n < 1 ? 1 : n));
-}
 
 static bool measuring(const struct sim *s)
 {
@@ -593,7 +589,7 @@ int sim_run(const struct sim_params *p, struct sim_result *r)
 	struct sim s = { 0 };
 	s.p = p;
 	s.rng = p->seed;
-	s.slice = sim_base_slice_ns(p->cpus);
+	s.slice = p->base_slice_ns > 0 ? p->base_slice_ns : eevdf_slice_ns(p->cpus);
 	s.holder = -1;
 	s.t = calloc((size_t)p->clients, sizeof(*s.t));
 	s.c = calloc((size_t)p->cpus, sizeof(*s.c));

@@ -26,6 +26,7 @@ struct sim_params {
 	int spins_per_delay0;
 	double rseq_grant_ns;	/* 0: no slice extension; else 5000..50000 */
 	double vcpu_rr_ns;	/* 0: CPUs run at once; else one runs at a time (icount) */
+	double base_slice_ns;	/* 0: the kernel's default at cpus; else sched/base_slice_ns as set */
 	double duration_ns, warmup_ns;
 	uint64_t seed;
 };
@@ -42,8 +43,6 @@ struct sim_result {
 	long preemptions;
 };
 
-/* base slice 0.75 ms x (1 + log2 min(C, 8)), as EEVDF scales it. */
-double sim_base_slice_ns(int cpus);
 
 /* Parameters from inputs, for a target size and model (no rseq, no round robin). */
 void sim_params_from_inputs(struct sim_params *p, const struct model_inputs *in, int cpus,

@@ -125,6 +125,7 @@ struct plan {
 	bool repro_min;		/* run repro/repro-min.c once per unit, after its cells */
 	long slice_ext_us;	/* rseq/slice_ext_nsec in us for the run; 0: the kernel's */
 	uint64_t fault_around_bytes;	/* debugfs fault_around_bytes in a guest; 0: the kernel's */
+	long base_slice_us;	/* debugfs sched/base_slice_ns in a guest, in us; 0: the kernel's */
 	bool evidence;		/* bufbench --trace-holds: the kernel's trace joined */
 	bool costbench;		/* lab/costbench once per model per unit, after its cells */
 	bool controls;		/* CONTROLS: a bare twin beside each instrumented run */

@@ -359,6 +359,24 @@ static void fault_around_setting(struct plan *p)
 			 "the host's kernel is shared with whoever else runs here", v);
 	p->fault_around_bytes = b;
 }
+
+/*
+ * BASE_SLICE_US: EEVDF's slice for every task (debugfs sched/base_slice_ns
+ * writes sysctl_sched_base_slice, the value after the CPU scaling), the
+ * knob that moves T, how long a descheduled holder waits, without more
+ * CPUs.  Guests only, as FAULT_AROUND_BYTES.
+ */
+static void base_slice_setting(struct plan *p)
+{
+	const char *v = var_get("BASE_SLICE_US");
+	p->base_slice_us = 0;
+	if (!v || !*v)
+		return;
+	p->base_slice_us = parse_count("BASE_SLICE_US", v, 100, 100000);
+	if (!strcmp(p->kernel.source, "host"))
+		plan_die("BASE_SLICE_US=%s: set in a guest only (KERNEL=6.12, 7.0, 7.2-lab, ...); "
+			 "the host's scheduler is shared with whoever else runs here", v);
+}
 void plan_settings(struct plan *p, const char *top)
 {
 	memset(p, 0, sizeof(*p));
@@ -461,6 +479,7 @@ void plan_settings(struct plan *p, const char *top)
 	if (p->slice_ext_us && !list_has(&p->locks, "rseq") && !get_or("MITIGATIONS", NULL))
 		plan_note("SLICE_EXT_US=%ld changes nothing without LOCKS=...,rseq", p->slice_ext_us);
 	fault_around_setting(p);
+	base_slice_setting(p);
 	mitigation_settings(p, get_or("MITIGATIONS", NULL));
 	snprintf(p->bufbench_args, sizeof(p->bufbench_args), "%s", get_or("BUFBENCH_ARGS", ""));
 	p->bufbench_argv.n = 0;

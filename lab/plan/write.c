@@ -130,6 +130,10 @@ static void json_settings(struct json *j, const struct plan *p)
 		json_int(j, "fault_around_bytes", (long)p->fault_around_bytes);
 	else
 		json_null(j, "fault_around_bytes");
+	if (p->base_slice_us)
+		json_int(j, "base_slice_us", p->base_slice_us);
+	else
+		json_null(j, "base_slice_us");
 	json_list(j, "bufbench_args", &p->bufbench_argv);
 	json_begin_object(j, "pgbench");
 	json_bool(j, "enabled", p->pgbench);
@@ -346,6 +350,7 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 	fprintf(f, "pg_version\t%s\n", p->pgbench ? p->pg_version : "system");
 	fprintf(f, "slice_ext_us\t%ld\n", p->slice_ext_us);
 	fprintf(f, "fault_around_bytes\t%llu\n", (unsigned long long)p->fault_around_bytes);
+	fprintf(f, "base_slice_us\t%ld\n", p->base_slice_us);
 	fprintf(f, "top\t%s\n", top);
 	/* The host's model and rseq grant length go back when the unit ends. */
 	fprintf(f, "restore_model\t%d\nrestore_slice_ext\t%d\n", u->restore_model,

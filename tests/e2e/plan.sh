@@ -61,6 +61,8 @@ refuse "an absurd size" "expected a size such as 128M" POOL=1e30
 refuse "a fault-around the kernel would round" "a power of two from 4K" KERNEL=7.0 FAULT_AROUND_BYTES=96K
 refuse "a fault-around past one page table" "a power of two from 4K" KERNEL=7.0 FAULT_AROUND_BYTES=4M
 refuse "a fault-around on the host" "set in a guest only" KERNEL=host FAULT_AROUND_BYTES=4K
+refuse "a base slice under 100 us" "from 100 to 100000" KERNEL=7.0 BASE_SLICE_US=50
+refuse "a base slice on the host" "set in a guest only" KERNEL=host BASE_SLICE_US=3000
 refuse "a pool too small for its clients" "too many clients" POOL=256k CLIENTS=64
 refuse "a zero duration" "DURATION=0: expected a whole number from 1" DURATION=0
 refuse "a non-numeric client count" "CLIENTS=x" CLIENTS=2,x
@@ -121,10 +123,13 @@ check "plan: guest 1g cells are optional under HUGEPAGES=compare, 2m not" \
 	jqt "$p" '[.units[0].cells[] | select(.pages == "2m" or .pages == "1g") | {pages, optional}] | unique_by(.pages) == [{pages: "1g", optional: true}, {pages: "2m", optional: false}]'
 check "plan: guest cell names keep kernel and model" \
 	jqt "$p" '.units[2].cells[0].id == "bufbench-7.0-lazy-4k-tas-c2-r1"'
-"$plan" --top "$top" --out "$run" KERNEL=7.0 CLIENTS=2 PGBENCH=off FAULT_AROUND_BYTES=4K > /dev/null 2>&1
+"$plan" --top "$top" --out "$run" KERNEL=7.0 CLIENTS=2 PGBENCH=off FAULT_AROUND_BYTES=4K BASE_SLICE_US=8000 > /dev/null 2>&1
 check "plan: FAULT_AROUND_BYTES=4K reaches plan.json and every unit's conf, which the runner applies" \
 	sh -c "jq -e '.settings.fault_around_bytes == 4096' '$p' > /dev/null &&
 		[ \$(grep -lx 'fault_around_bytes${TAB}4096' '$run'/plan/*.conf | wc -l) -eq 4 ]"
+check "plan: BASE_SLICE_US=8000 likewise" \
+	sh -c "jq -e '.settings.base_slice_us == 8000' '$p' > /dev/null &&
+		[ \$(grep -lx 'base_slice_us${TAB}8000' '$run'/plan/*.conf | wc -l) -eq 4 ]"
 "$plan" --top "$top" --out "$run" KERNEL=7.0 BASELINE_MODELS=none CLIENTS=2 PGBENCH=off > /dev/null 2>&1
 check "plan: BASELINE_MODELS=none keeps the baseline to 6.12/none" \
 	jqt "$p" '[.units[] | .id] == ["baseline.none", "main.lazy", "main.full"]'

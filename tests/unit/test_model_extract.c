@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "model/closed.h"
+#include "model/eevdf.h"
 #include "model/extract.h"
 #include "model/extrap.h"
 #include "model/inputs.h"
@@ -140,7 +141,12 @@ static void test_rules(void)
 	CHECK(xr_pf_raw(21, 32768, 8192) == 0, "one window (the lock's): no fault under the lock");
 	CHECK(xr_slice_ms(2, 250) == 4 && xr_slice_ms(2, 1000) == 2 && xr_slice_ms(96, 1000) == 3 &&
 		      xr_slice_ms(1, 1000) == 1 && xr_slice_ms(96, 250) == 4,
-	      "EEVDF slices in ticks: 2 CPUs 1.5 ms -> 4 (HZ 250) or 2 ms (HZ 1000); 96 CPUs 3 ms; 1 CPU 0.75 -> 1 ms");
+	      "EEVDF slices in ticks: 2 CPUs 1.4 ms -> 4 (HZ 250) or 2 ms (HZ 1000); 96 CPUs 2.8 -> 3 ms; 1 CPU 0.7 -> 1 ms");
+	CHECK(eevdf_slice_ns(1) == 700000 && eevdf_slice_ns(3) == 1400000 && eevdf_slice_ns(8) == 2800000 &&
+		      eevdf_slice_ns(96) == 2800000,
+	      "EEVDF's default slice: 0.7 ms x (1 + ilog2 min(C, 8)): 0.7, 1.4 at 3 CPUs (ilog2, not log2), 2.8 at 8 and 96");
+	CHECK(xr_slice_set_ms(8000, 1000) == 8 && xr_slice_set_ms(2500, 250) == 4 && xr_slice_set_ms(2500, 1000) == 3,
+	      "a base slice set through debugfs is taken as set, in ticks: 8 ms; 2.5 ms -> 4 (HZ 250) or 3 (HZ 1000)");
 }
 
 static void test_refusal(void)

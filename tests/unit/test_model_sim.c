@@ -143,20 +143,36 @@ static double cf_from_sim(const struct model_inputs *in, const struct sim_result
 	return cf_throughput(x0, km) / n->tps;
 }
 
+/*
+ * One seed's simulated ratio moves by about 2 points with the trajectory
+ * (which a slice constant alone changes); the agreement is judged on the
+ * mean over LINEAR_SEEDS seeds, each pair on one seed.
+ */
+#define LINEAR_SEEDS 5
+
 static void test_linear_agreement(const struct model_inputs *in)
 {
 	int sizes[] = { 8, 21, 64 };
 	enum pmodel models[] = { PM_FULL, PM_LAZY };
 	for (int i = 0; i < 3; i++) {
-		struct sim_result n = run(in, 2, sizes[i], PM_NONE, 27, 0, 0);
 		for (int j = 0; j < 2; j++) {
-			struct sim_result m = run(in, 2, sizes[i], models[j], 27, 0, 0);
-			double sim = m.tps / n.tps, cf = cf_from_sim(in, &n, &m);
-			double kx = cf_k(in->m.v, in->p_f.v, m.q, m.t_stall_us) * m.tps;
+			double sim = 0, cf = 0, kx = 0, q = 0, qn = 0, t = 0, tn = 0;
+			for (uint64_t seed = 27; seed < 27 + LINEAR_SEEDS; seed++) {
+				struct sim_result n = run(in, 2, sizes[i], PM_NONE, seed, 0, 0);
+				struct sim_result m = run(in, 2, sizes[i], models[j], seed, 0, 0);
+				sim += m.tps / n.tps / LINEAR_SEEDS;
+				cf += cf_from_sim(in, &n, &m) / LINEAR_SEEDS;
+				double k = cf_k(in->m.v, in->p_f.v, m.q, m.t_stall_us) * m.tps;
+				kx = k > kx ? k : kx;
+				q += m.q / LINEAR_SEEDS;
+				qn += n.q / LINEAR_SEEDS;
+				t += m.t_stall_us / LINEAR_SEEDS;
+				tn += n.t_stall_us / LINEAR_SEEDS;
+			}
 			CHECK(fabs(sim - cf) <= LINEAR_TOL && kx < 0.1,
-			      "2 CPUs, %d clients, %s: simulated %.3fx, closed form %.3fx (q %.3f/%.3f, "
-			      "T %.0f/%.0f us, X k %.3f), within %.2f", sizes[i], pmodel_name(models[j]),
-			      sim, cf, m.q, n.q, m.t_stall_us, n.t_stall_us, kx, LINEAR_TOL);
+			      "2 CPUs, %d clients, %s, %d seeds: simulated %.3fx, closed form %.3fx (q %.3f/%.3f, "
+			      "T %.0f/%.0f us, X k at most %.3f), within %.2f", sizes[i], pmodel_name(models[j]),
+			      LINEAR_SEEDS, sim, cf, q, qn, t, tn, kx, LINEAR_TOL);
 		}
 	}
 	struct sim_result n = run(in, 2, 21, PM_NONE, 27, 0, 0);
