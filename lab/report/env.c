@@ -127,6 +127,8 @@ const struct env_row env_rows[] = {
 	{ "Minor fault costs ns: ", "fault_cost_ns", NULL, "provenance.fault_cost_ns", ENV_TXT_COST, 0 },
 	{ "Pages mapped per shared read fault (fault-around): ", "fault_around_pages", NULL,
 	  "provenance.fault_around_pages", ENV_TXT_COST, 0 },
+	{ "EEVDF base slice ns (sched/base_slice_ns): ", "base_slice_ns", NULL,
+	  "provenance.base_slice_ns", ENV_TXT_COST, 0 },
 	{ "compiler", "versions.compiler", NULL, "provenance.versions.compiler", ENV_TXT_VERSION, 1 },
 	{ "libc", "versions.libc", NULL, "provenance.versions.libc", ENV_TXT_VERSION, 1 },
 	{ "PostgreSQL", "versions.postgresql", NULL, "provenance.versions.postgresql",
