@@ -96,41 +96,40 @@ restore_model() {
 	return 0
 }
 
-# set_slice_ext US: the grant length for the unit's cells, read back (else
-# the reason in $why).  A
-# kernel without the extension has no file: its rseq cells fail on their
-# own (bufbench says why), and the others do not care.
+# write_knob NAME=VALUE FILE WRITTEN LABEL UNIT: write WRITTEN to the
+# debugfs FILE and read it back (else the reason in $why): a value the
+# kernel changed would be measured under another name.
+write_knob() {
+	echo "$3" > "$2" 2>/dev/null
+	now=$(cat "$2" 2>/dev/null)
+	[ "$now" = "$3" ] || { why="$1 not accepted: $2 reads '$now'"; return 1; }
+	log "$4: $now $5"
+}
+# set_slice_ext US: the grant length for the unit's cells.  A kernel
+# without the extension has no file: its rseq cells fail on their own
+# (bufbench says why), and the others do not care.
 set_slice_ext() {
 	[ "$1" -gt 0 ] 2>/dev/null || return 0
 	if [ ! -e "$SLICE_EXT" ]; then
 		log "SLICE_EXT_US=$1 not applied: this kernel has no $SLICE_EXT (CONFIG_RSEQ_SLICE_EXTENSION)"
 		return 0
 	fi
-	echo $(($1 * 1000)) > "$SLICE_EXT" 2>/dev/null
-	now=$(cat "$SLICE_EXT" 2>/dev/null)
-	[ "$now" = $(($1 * 1000)) ] || { why="SLICE_EXT_US=$1 not accepted: $SLICE_EXT reads '$now'"; return 1; }
-	log "rseq slice extension: $now ns"
+	write_knob "SLICE_EXT_US=$1" "$SLICE_EXT" $(($1 * 1000)) "rseq slice extension" ns
 }
 # set_fault_around BYTES: the unit's fault-around (FAULT_AROUND_BYTES; the
-# plan takes only values the kernel keeps as they are), read back, else
-# the reason in $why.  A guest only: nothing to restore.
+# plan takes only values the kernel keeps as they are).  A guest only:
+# nothing to restore.
 set_fault_around() {
 	[ "$1" -gt 0 ] 2>/dev/null || return 0
 	[ -e "$FAULT_AROUND" ] || { why="FAULT_AROUND_BYTES=$1 not applied: this kernel has no $FAULT_AROUND (CONFIG_DEBUG_FS, CONFIG_MMU)"; return 1; }
-	echo "$1" > "$FAULT_AROUND" 2>/dev/null
-	now=$(cat "$FAULT_AROUND" 2>/dev/null)
-	[ "$now" = "$1" ] || { why="FAULT_AROUND_BYTES=$1 not accepted: $FAULT_AROUND reads '$now'"; return 1; }
-	log "fault-around: $now bytes"
+	write_knob "FAULT_AROUND_BYTES=$1" "$FAULT_AROUND" "$1" fault-around bytes
 }
-# set_base_slice US: EEVDF's slice for the unit (BASE_SLICE_US), read back,
-# else the reason in $why.  A guest only: nothing to restore.
+# set_base_slice US: EEVDF's slice for the unit (BASE_SLICE_US).  A guest
+# only: nothing to restore.
 set_base_slice() {
 	[ "$1" -gt 0 ] 2>/dev/null || return 0
 	[ -e "$BASE_SLICE" ] || { why="BASE_SLICE_US=$1 not applied: this kernel has no $BASE_SLICE (an EEVDF kernel, 6.6 or later, with CONFIG_DEBUG_FS)"; return 1; }
-	echo $(($1 * 1000)) > "$BASE_SLICE" 2>/dev/null
-	now=$(cat "$BASE_SLICE" 2>/dev/null)
-	[ "$now" = $(($1 * 1000)) ] || { why="BASE_SLICE_US=$1 not accepted: $BASE_SLICE reads '$now'"; return 1; }
-	log "EEVDF base slice: $now ns"
+	write_knob "BASE_SLICE_US=$1" "$BASE_SLICE" $(($1 * 1000)) "EEVDF base slice" ns
 }
 trap 'restore_model' EXIT
 trap 'restore_model; exit 130' INT

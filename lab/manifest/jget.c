@@ -95,15 +95,14 @@ int main(int argc, char **argv)
 {
 	int every = argc > 1 && !strcmp(argv[1], "-a");
 	int keys = argc > 1 && !strcmp(argv[1], "-k");
-	if (keys)
-		every = 1;
-	if (argc < 3 + every) {
+	int flag = every || keys;
+	if (argc < 3 + flag) {
 		fprintf(stderr, "usage: jget PATH[,PATH...] FILE... | jget -a KEY FILE... | jget -k PATH FILE...\n");
 		return 2;
 	}
-	const char *paths = argv[1 + every];
+	const char *paths = argv[1 + flag];
 	int rc = 0;
-	for (int f = 2 + every; f < argc; f++) {
+	for (int f = 2 + flag; f < argc; f++) {
 		json_error_t je;
 		json_t *doc = json_load_file(argv[f], JSON_DECODE_ANY, &je);
 		if (!doc) {

@@ -72,7 +72,6 @@ struct sim {
 	double spin_ns_total, busy_ns_total;
 };
 
-
 static bool measuring(const struct sim *s)
 {
 	return s->now >= s->p->warmup_ns;

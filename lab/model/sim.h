@@ -43,7 +43,6 @@ struct sim_result {
 	long preemptions;
 };
 
-
 /* Parameters from inputs, for a target size and model (no rseq, no round robin). */
 void sim_params_from_inputs(struct sim_params *p, const struct model_inputs *in, int cpus,
 			    int clients, enum pmodel model, uint64_t seed);

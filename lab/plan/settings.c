@@ -334,6 +334,13 @@ static void host_settings(struct plan *p)
 	p->boots = 1;
 }
 
+/* A knob the lab sets through the kernel's debugfs: refused on the host. */
+static void guest_only(const struct plan *p, const char *var, const char *v, const char *what)
+{
+	if (!strcmp(p->kernel.source, "host"))
+		plan_die("%s=%s: set in a guest only (KERNEL=6.12, 7.0, 7.2-lab, ...); the host's %s "
+			 "is shared with whoever else runs here", var, v, what);
+}
 
 /*
  * FAULT_AROUND_BYTES: how much one read fault of a shared page maps
@@ -354,9 +361,7 @@ static void fault_around_setting(struct plan *p)
 	if (b < 4096 || b > (2u << 20) || (b & (b - 1)))
 		plan_die("FAULT_AROUND_BYTES=%s: expected a power of two from 4K (no fault-around) "
 			 "to 2M (one page table), e.g. 4K, 64K (the kernel's default), 256K", v);
-	if (!strcmp(p->kernel.source, "host"))
-		plan_die("FAULT_AROUND_BYTES=%s: set in a guest only (KERNEL=6.12, 7.0, 7.2-lab, ...); "
-			 "the host's kernel is shared with whoever else runs here", v);
+	guest_only(p, "FAULT_AROUND_BYTES", v, "kernel");
 	p->fault_around_bytes = b;
 }
 
@@ -373,10 +378,9 @@ static void base_slice_setting(struct plan *p)
 	if (!v || !*v)
 		return;
 	p->base_slice_us = parse_count("BASE_SLICE_US", v, 100, 100000);
-	if (!strcmp(p->kernel.source, "host"))
-		plan_die("BASE_SLICE_US=%s: set in a guest only (KERNEL=6.12, 7.0, 7.2-lab, ...); "
-			 "the host's scheduler is shared with whoever else runs here", v);
+	guest_only(p, "BASE_SLICE_US", v, "scheduler");
 }
+
 void plan_settings(struct plan *p, const char *top)
 {
 	memset(p, 0, sizeof(*p));
