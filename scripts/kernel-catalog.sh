@@ -270,8 +270,8 @@ kbuild_apply_patch() {
 }
 
 # kbuild_recipe_hash SERIES: 12 hex digits over everything that shapes the
-# source, the config and the image (the patches' diffs in order, base targets, build
-# target, fragment text).  Another architecture's adds its name first, so
+# source, the config and the image (the patches' diffs in order, base
+# targets, build target, fragment text).  Another architecture's adds its name first, so
 # that the base's hash (and cached build) stays what it was.
 kbuild_recipe_hash() {
 	frag=$(kbuild_fragment "$1")

@@ -33,6 +33,14 @@ usage() {
 	die "usage: $0 predict [--fault-around-pages F] [--base-slice-us U] INPUTS RUN MODELS PAGES:CLIENTS[:CPUS]... | grid INPUTS RUNBASE KERNEL [MODELS] | compare RUN..."
 }
 
+# whole OPTION VALUE MIN MAX WHAT: VALUE, checked here, since build/predict's
+# own refusal would reach predictions.tsv as an empty row through the pipe.
+whole() {
+	case $2 in '' | *[!0-9]* | 0*) die "$1 $2: expected $5, $3 to $4" ;; esac
+	if [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then die "$1 $2: expected $5, $3 to $4"; fi
+	echo "$2"
+}
+
 # Refuse a run that already holds measurements: predictions come first.
 fresh_run() {
 	[ ! -d "$1/runs" ] || [ -z "$(ls "$1/runs")" ] ||
@@ -129,13 +137,10 @@ predict)
 	while :; do
 		case ${1:-} in
 		--fault-around-pages)
-			fa_pages=${2:-}
-			case $fa_pages in '' | *[!0-9]* | 0*) die "--fault-around-pages $fa_pages: expected a page count, 1 to 512" ;; esac
-			[ "$fa_pages" -le 512 ] || die "--fault-around-pages $fa_pages: expected a page count, 1 to 512"
+			fa_pages=$(whole "$1" "${2:-}" 1 512 "a page count") || exit 1
 			shift 2 ;;
 		--base-slice-us)
-			slice_us=${2:-}
-			case $slice_us in '' | *[!0-9]* | 0*) die "--base-slice-us $slice_us: expected microseconds, 100 to 100000" ;; esac
+			slice_us=$(whole "$1" "${2:-}" 100 100000 microseconds) || exit 1
 			shift 2 ;;
 		*) break ;;
 		esac

@@ -89,6 +89,14 @@ check "predictions are written with their time, commit and inputs' checksum" \
 	sh -c "grep -q '^# written 20' '$tmp/next/predictions.tsv' &&
 		grep -q 'sha256 [0-9a-f]\{64\}' '$tmp/next/predictions.tsv' &&
 		[ \$(grep -c '^4k	21	full	1\.0' '$tmp/next/predictions.tsv') -eq 1 ]"
+scripts/model-validate.sh predict --fault-around-pages 1 --base-slice-us 8000 "$in" "$tmp/knobs" full 4k:21 > /dev/null
+check "predictions for a run with FAULT_AROUND_BYTES and BASE_SLICE_US name both and move p_f and T" \
+	sh -c "grep -q -- '--fault-around-pages 1 --base-slice-us 8000' '$tmp/knobs/predictions.tsv' &&
+		[ \"\$(grep '^4k	21	full' '$tmp/knobs/predictions.tsv' | cut -f7,8)\" != \"\$(grep '^4k	21	full' '$tmp/next/predictions.tsv' | cut -f7,8)\" ]"
+rc=0
+scripts/model-validate.sh predict --base-slice-us 50 "$in" "$tmp/bad" full 4k:21 > /dev/null 2> "$tmp/err" || rc=$?
+check "a base slice build/predict would refuse is refused before a predictions file is written" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'expected microseconds, 100 to 100000' '$tmp/err' && [ ! -e '$tmp/bad/predictions.tsv' ]"
 cp -r "$tmp/run/runs" "$tmp/next/"
 scripts/model-validate.sh compare "$tmp/next" > "$tmp/cmp"
 cat "$tmp/cmp"
