@@ -33,8 +33,8 @@ usage() {
 	die "usage: $0 predict [--fault-around-pages F] [--base-slice-us U] INPUTS RUN MODELS PAGES:CLIENTS[:CPUS]... | grid INPUTS RUNBASE KERNEL [MODELS] | compare RUN..."
 }
 
-# whole OPTION VALUE MIN MAX WHAT: VALUE, checked here, since build/predict's
-# own refusal would reach predictions.tsv as an empty row through the pipe.
+# whole OPTION VALUE MIN MAX WHAT: VALUE, checked before predictions.tsv is
+# begun (build/predict would refuse it only after the header is written).
 whole() {
 	case $2 in '' | *[!0-9]* | 0*) die "$1 $2: expected $5, $3 to $4" ;; esac
 	if [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then die "$1 $2: expected $5, $3 to $4"; fi
@@ -72,8 +72,13 @@ predict_cells() {
 		*[!0-9a-z:]* | :* | *::* | *:) die "$cell: not PAGES:CLIENTS[:CPUS]" ;;
 		esac
 		for model in $(echo "$models" | tr ',' ' '); do
-			"$top/build/predict" --inputs "$inputs" --cpus "$cpus" --clients "$clients" \
-				--extrapolate --pages "$pages" --model "$model" ${fa_pages:+--fault-around-pages "$fa_pages"} ${slice_us:+--base-slice-us "$slice_us"} |
+			# Its output first, so that a refusal stops here instead of
+			# reaching the file as an empty row through a pipe.
+			said=$("$top/build/predict" --inputs "$inputs" --cpus "$cpus" --clients "$clients" \
+				--extrapolate --pages "$pages" --model "$model" ${fa_pages:+--fault-around-pages "$fa_pages"} \
+				${slice_us:+--base-slice-us "$slice_us"}) ||
+				die "build/predict refused cell $cell, model $model; $out is incomplete"
+			printf '%s\n' "$said" |
 				awk -v p="$pages" -v c="$clients" -v m="$model" -v v="$cpus" -v OFS="$TAB" '
 					$1 == "p_f" { pf = $4 }
 					$1 == "T" { t = $4 }

@@ -97,6 +97,11 @@ rc=0
 scripts/model-validate.sh predict --base-slice-us 50 "$in" "$tmp/bad" full 4k:21 > /dev/null 2> "$tmp/err" || rc=$?
 check "a base slice build/predict would refuse is refused before a predictions file is written" \
 	sh -c "[ $rc -ne 0 ] && grep -q 'expected microseconds, 100 to 100000' '$tmp/err' && [ ! -e '$tmp/bad/predictions.tsv' ]"
+rc=0
+scripts/model-validate.sh predict "$in" "$tmp/badcell" full 4k:21 9m:21 > /dev/null 2> "$tmp/err" || rc=$?
+check "a cell build/predict refuses stops predict with both reasons, and no empty row is written" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'no fault window known' '$tmp/err' && grep -q 'refused cell 9m:21' '$tmp/err' &&
+		! grep -q '^9m' '$tmp/badcell/predictions.tsv'"
 cp -r "$tmp/run/runs" "$tmp/next/"
 scripts/model-validate.sh compare "$tmp/next" > "$tmp/cmp"
 cat "$tmp/cmp"
