@@ -14,8 +14,9 @@ static void wilson(double k, double n, double *lo, double *hi)
 	}
 	double p = k / n, c = (p + z2 / (2 * n)) / (1 + z2 / n);
 	double h = z / (1 + z2 / n) * sqrt(p * (1 - p) / n + z2 / (4 * n * n));
-	*lo = c - h < 0 ? 0 : c - h;
-	*hi = c + h > 1 ? 1 : c + h;
+	/* At k = 0 and k = n the bound is p itself, which c -+ h misses by an ulp. */
+	*lo = k <= 0 || c - h < 0 ? 0 : c - h;
+	*hi = k >= n || c + h > 1 ? 1 : c + h;
 }
 
 static double per(double a, double b)

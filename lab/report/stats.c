@@ -291,8 +291,9 @@ void st_wilson(double k, double n, double *lo, double *hi)
 	double ph = k / n, z2 = z * z;
 	double c = (ph + z2 / (2 * n)) / (1 + z2 / n);
 	double h = z / (1 + z2 / n) * sqrt(ph * (1 - ph) / n + z2 / (4 * n * n));
-	*lo = fmax(0, c - h);
-	*hi = fmin(1, c + h);
+	/* At k = 0 and k = n the bound is p itself, which c -+ h misses by an ulp. */
+	*lo = k <= 0 ? 0 : fmax(0, c - h);
+	*hi = k >= n ? 1 : fmin(1, c + h);
 }
 
 struct ratio st_ratio_paired(const double *a, const double *b, size_t n)

@@ -163,6 +163,11 @@ int main(void)
 	CHECK(NEAR(lo, 0.2365931, 1e-6) && NEAR(hi, 0.7634069, 1e-6), "wilson 5/10");
 	st_wilson(1, 20, &lo, &hi);
 	CHECK(NEAR(lo, 0.0088814, 1e-6) && NEAR(hi, 0.2361312, 1e-6), "wilson 1/20");
+	/* c - h at 0 of 7 and c + h at 10 of 10 round an ulp past p (2.8e-17, 1 - 1.1e-16). */
+	st_wilson(0, 7, &lo, &hi);
+	CHECK(lo == 0, "wilson 0/7 starts at 0 exactly (%.17g)", lo);
+	st_wilson(10, 10, &lo, &hi);
+	CHECK(hi == 1, "wilson 10/10 ends at 1 exactly (%.17g)", hi);
 	CHECK(NEAR(st_betai(2, 3, 0.4), 0.5248, 1e-12), "I_0.4(2,3) = 0.5248");
 	CHECK(NEAR(st_betai(0.5, 0.5, 0.5), 0.5, 1e-12), "I_0.5(0.5,0.5) = 0.5");
 
