@@ -111,10 +111,13 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 	     struct xr_trace *tr, char *err, size_t errlen);
 
 /*
- * Set X0 so that the closed form gives none xnone tps at cpus/clients:
- * X0 = X (1 + X k_none), the interval moved with it.  The lab's X0 is
- * emulated time on 2 CPUs; the report's none tps is the real machine's.
+ * Set X0 so that the closed form gives none xnone tps at cpus/clients
+ * (cf_x0_for: 1/X = 1/X_free + k, the lock's capacity in X_free), the
+ * interval moved with it.  The lab's X0 is emulated time on 2 CPUs; the
+ * report's none tps is the real machine's.  -1 (in unchanged) when no X0
+ * gives xnone: none's own stalls and lock service would take more than
+ * all the time (X (m s + k) >= 1).
  */
-void xr_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients);
+int xr_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients);
 
 #endif

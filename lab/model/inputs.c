@@ -140,7 +140,12 @@ static bool get_page_fields(const struct jr_val *root, struct model_inputs *in, 
 {
 	double x;
 	in->segment_bytes = jr_num(root, "segment_bytes", &x) ? x : 0;
-	in->block_size = jr_num(root, "block_size", &x) ? x : 8192;
+	/* No default: a guessed block size would move X0 by a made-up number of faults. */
+	in->block_size = jr_num(root, "block_size", &x) ? x : 0;
+	if (jr_get(root, "block_size") && !(in->block_size >= 512 && in->block_size <= 1048576)) {
+		snprintf(err, errlen, "block_size %g: expected PostgreSQL's 512 B..1 MB", in->block_size);
+		return false;
+	}
 	if (!get_value(root, "faults_per_txn", &in->faults_per_txn, false, err, errlen))
 		return false;
 	const struct jr_val *fb = jr_get(root, "faults_per_txn_by_page");
@@ -231,11 +236,28 @@ static bool from_tree(struct jr_val *root, const char *path, struct model_inputs
 		snprintf(err, errlen, "%s: q.none is required (ratios are against none)", path);
 		goto out;
 	}
-	if (in->x0_tps.lo <= 0 || in->m.lo <= 0 || in->p_f.lo < 0 || in->p_f.hi > 1 ||
-	    in->hold_us.lo < 0 || in->t_stall_us.lo < 0) {
-		snprintf(err, errlen, "%s: x0_tps and m must be > 0, p_f in [0, 1], times >= 0", path);
+	/*
+	 * Ranges a measurement can have: an X0 below one transaction per
+	 * second (1e-300, say) or an hour-long hold is a broken file, and would
+	 * otherwise print "0 tps" as a prediction.
+	 */
+	if (!(in->x0_tps.lo >= 1 && in->x0_tps.hi <= 1e9) || !(in->m.lo > 0 && in->m.hi <= 1e3) ||
+	    in->p_f.lo < 0 || in->p_f.hi > 1 || !(in->hold_us.lo >= 0 && in->hold_us.hi <= 1e6) ||
+	    !(in->t_stall_us.lo >= 0 && in->t_stall_us.hi <= 1e8)) {
+		snprintf(err, errlen, "%s: expected x0_tps in 1..1e9 tps, m in (0, 1000] per transaction, "
+			 "p_f in [0, 1], hold_us in 0..1e6, t_stall_us in 0..1e8 (each interval too)", path);
 		goto out;
 	}
+	for (int i = 0; i < PM_COUNT; i++)
+		if (in->have_q[i] && (in->q[i].lo < 0 || in->q[i].hi > 1)) {
+			snprintf(err, errlen, "%s: q.%s must lie in [0, 1]", path, names[i]);
+			goto out;
+		}
+	for (int i = 0; i < in->fault_us.n; i++)
+		if (!(in->fault_us.x[i] >= 0 && in->fault_us.x[i] <= 1e7)) {
+			snprintf(err, errlen, "%s: fault_us point %g us: expected 0..1e7", path, in->fault_us.x[i]);
+			goto out;
+		}
 	ok = true;
 out:
 	jr_free(root);

@@ -48,6 +48,8 @@
 #include "rng.h"
 #include "sim.h"
 
+#define SIM_MAX_WORK (1024.0 * 2 * 9)
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: predict --inputs FILE --cpus N --clients N [--model none|voluntary|full|lazy]\n"
@@ -87,9 +89,10 @@ static int run_closed(const struct model_inputs *in, int cpus, int clients, int 
 			continue;
 		}
 		printf("closed %-9s/none %.3fx  95%% interval %.3f..%.3f  (%d draws, seed %llu; "
-		       "X_none %.0f tps, X k %.3g none, %.3g %s)\n",
+		       "X_none %.0f tps, stalled share X k %.3g none, %.3g %s; stall-free %.0f tps, "
+		       "the lock's capacity 1/(m s) %.0f tps at s %.3g us)\n",
 		       pmodel_name(m), p.ratio, p.lo, p.hi, p.draws, (unsigned long long)seed,
-		       p.x_none, p.kx_none, p.kx_model, pmodel_name(m));
+		       p.x_none, p.kx_none, p.kx_model, pmodel_name(m), p.x_free, p.x_lock, p.service_us);
 		shown++;
 	}
 	return shown ? 0 : 1;
@@ -97,34 +100,24 @@ static int run_closed(const struct model_inputs *in, int cpus, int clients, int 
 
 /*
  * What q_M / q_none (at equal T) the closed form needs for a ratio of
- * `need` at the target, by bisection: the ratio falls as q_M grows.
+ * `need` at the target.  With a = X_free k_none the ratio is
+ * (1 + a) / (1 + r a), so r = ((1 + a) / need - 1) / a; it tends to
+ * 1/need as a grows (the saturated limit k_none / k_M), never below.
  */
 static int run_need(const struct model_inputs *in, int cpus, int clients, double need)
 {
 	double x0 = mi_x0_at(in, in->x0_tps.v, cpus, clients);
+	double s = cf_service_s(in->hold_us.v, in->p_f.v, mi_dist_mean(&in->fault_us));
+	double xf = cf_free(x0, clients, in->m.v, s);
 	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
-	double xn = cf_throughput(x0, kn);
 	if (kn <= 0) {
 		printf("need %.3fx: q_none is 0 here, so no multiple of it reaches it\n", need);
 		return 1;
 	}
-	double lo = 1, hi = 1;
-	while (cf_throughput(x0, kn * hi) / xn > need && hi < 1e9)
-		hi *= 2;
-	if (hi >= 1e9) {
-		printf("need %.3fx: not reached by any q_M / q_none up to 1e9\n", need);
-		return 1;
-	}
-	for (int i = 0; i < 100; i++) {
-		double mid = (lo + hi) / 2;
-		if (cf_throughput(x0, kn * mid) / xn > need)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	printf("need %.3fx: q_M / q_none = %.3g at equal T (or T that many times longer); "
-	       "X k none %.3g; q_none %.4g -> q_M %.4g\n", need, hi, kn * xn, in->q[PM_NONE].v,
-	       in->q[PM_NONE].v * hi);
+	double a = xf * kn, r = ((1 + a) / need - 1) / a;
+	printf("need %.3fx: q_M / q_none = %.3g at equal T (or T that many times longer; at least "
+	       "1/%.3g = %.3g however saturated); stalled share X k none %.3g; q_none %.4g -> q_M %.4g\n",
+	       need, r, need, 1 / need, cf_stalled_share(xf, kn), in->q[PM_NONE].v, in->q[PM_NONE].v * r);
 	return 0;
 }
 
@@ -322,6 +315,19 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/*
+	 * The simulation's work grows with clients x simulated seconds x runs:
+	 * bounded at the report's configuration at the defaults (1024 clients,
+	 * 2 s, 8 draws + the central run; ~3 minutes here), so a typo of a
+	 * size does not run for hours.
+	 */
+	if (sim && (double)clients * (double)duration_s * (reps + 1) > SIM_MAX_WORK) {
+		fprintf(stderr, "predict: --sim with %d clients x %ld s x %d runs is %.0f client-seconds, "
+			"more than the bound %.0f (1024 clients x 2 s x 9 runs): fewer clients, a shorter "
+			"--duration-s or fewer --reps\n", clients, duration_s, reps + 1,
+			(double)clients * (double)duration_s * (reps + 1), SIM_MAX_WORK);
+		return 2;
+	}
 	if (rseq_us && rseq_us < 5) {
 		fprintf(stderr, "predict: --rseq-us %ld: the kernel grants 5..50 us\n", rseq_us);
 		return 2;
@@ -411,8 +417,17 @@ int main(int argc, char **argv)
 		in = moved;
 	}
 	if (xnone > 0) {
-		/* Anchor none at a measured tps of the target (the report's own): X0 = X (1 + X k). */
-		xr_anchor_none(&in, xnone, cpus, clients);
+		/* Anchor none at a measured tps of the target (the report's own): 1/X = 1/X_free + k. */
+		if (xr_anchor_none(&in, xnone, cpus, clients) != 0) {
+			double kn = cf_k(in.m.v, in.p_f.v, in.q[PM_NONE].v, in.t_stall_us.v);
+			double s = cf_service_s(in.hold_us.v, in.p_f.v, mi_dist_mean(&in.fault_us));
+			fprintf(stderr, "predict: none cannot run at %.0f tps with these inputs: its stalls "
+				"take X k = %.3g and the lock's service X m s = %.3g of the time (s = h + "
+				"p_f d_f = %.3g us), and the two must sum below 1; the inputs (p_f, T, q, "
+				"the fault's length) describe another machine than that tps\n", xnone,
+				xnone * kn, xnone * in.m.v * s, s * 1e6);
+			return 4;
+		}
 		printf("X0 anchored: none at %.0f tps at the target, X0 %.0f tps\n", xnone,
 		       mi_x0_at(&in, in.x0_tps.v, cpus, clients));
 	}

@@ -30,10 +30,12 @@ struct as_row {
 	struct cf_pred here, there;
 	double pf_there, t_there;
 	int there_ok;
+	int unreachable;	/* no X0 gives none the report's tps with these stalls */
 };
 
 static const char intro[] =
-	"The model of docs/scale.md (X = X0 / (1 + X k), k = m p_f q_M T) fed with this run's "
+	"The model of docs/scale.md (1/X = 1/X_free + k, k = m p_f q_M T, X_free bounded by "
+	"the lock's capacity 1/(m (h + p_f d_f))) fed with this run's "
 	"own fill-phase inputs (make model RUN=: m, p_f, q_M with Wilson intervals, T = mean "
 	"off-CPU interval of a holder + mean free tail, X0 from none's tps). 'here' is this "
 	"run's configuration: q and T come from the same runs, so it checks consistency, not "
@@ -75,10 +77,12 @@ static int row_of(const struct mx_group *g, const struct model_inputs *in, enum 
 	char err[256];
 	xr_report_target(&t, g->page);
 	if (xr_apply(in, &t, &moved, &tr, err, sizeof(err)) == 0) {
-		xr_anchor_none(&moved, XR_REPORT_NONE_TPS, t.cpus, t.clients);
-		w->there_ok = cf_predict(&moved, m, t.cpus, t.clients, DRAWS, SEED, &w->there) == 0;
 		w->pf_there = moved.p_f.v;
 		w->t_there = moved.t_stall_us.v;
+		if (xr_anchor_none(&moved, XR_REPORT_NONE_TPS, t.cpus, t.clients) == 0)
+			w->there_ok = cf_predict(&moved, m, t.cpus, t.clients, DRAWS, SEED, &w->there) == 0;
+		else
+			w->unreachable = 1;
 	}
 	return 1;
 }
@@ -124,7 +128,8 @@ static int rows(const struct results *r, FILE *f, enum esc_mode mode, char *why,
 			if (w.there_ok)
 				fmt_ratio(there, sizeof(there), w.there.ratio, w.there.lo, w.there.hi, 1);
 			else
-				snprintf(there, sizeof(there), "no rule applies");
+				snprintf(there, sizeof(there), "%s",
+					 w.unreachable ? "none's 98,566 unreachable" : "no rule applies");
 			esc_printf(f, mode, fmt[mode], w.g->page, w.g->cpus, w.g->clients, name, meas, here,
 				   there, in.q[m].v / fmax(in.q[PM_NONE].v, 1e-12), w.pf_there, w.t_there);
 			n++;
