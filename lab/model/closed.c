@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "channels.h"
 #include "rng.h"
 
 double cf_k(double m, double p_f, double q, double t_us)
@@ -119,8 +120,11 @@ int cf_predict(const struct model_inputs *in, enum pmodel model, int cpus, int c
 	double x0 = mi_x0_at(in, in->x0_tps.v, cpus, clients);
 	double fault = mi_dist_mean(&in->fault_us);
 	double s = cf_service_s(in->hold_us.v, in->p_f.v, fault);
-	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
-	double km = cf_k(in->m.v, in->p_f.v, in->q[model].v, in->t_stall_us.v);
+	/* Holder descheduling (q_M T), plus every other channel measured and applicable here. */
+	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v) +
+		    ch_k(in, PM_NONE, cpus, in->m.v, in->p_f.v, NULL);
+	double km = cf_k(in->m.v, in->p_f.v, in->q[model].v, in->t_stall_us.v) +
+		    ch_k(in, model, cpus, in->m.v, in->p_f.v, NULL);
 	out->x_free = cf_free(x0, clients, in->m.v, s);
 	out->x_lock = s > 0 ? 1 / (in->m.v * s) : INFINITY;
 	out->service_us = s * 1e6;
@@ -144,7 +148,9 @@ int cf_predict(const struct model_inputs *in, enum pmodel model, int cpus, int c
 		double qm = model == PM_NONE ? qn : mi_draw(&in->q[model], &rng, 0, 1);
 		double h = mi_draw(&in->hold_us, &rng, 0, INFINITY);
 		double xf = cf_free(dx0, clients, m, cf_service_s(h, pf, fault));
-		r[i] = cf_throughput(xf, cf_k(m, pf, qm, t)) / cf_throughput(xf, cf_k(m, pf, qn, t));
+		double cn = ch_k(in, PM_NONE, cpus, m, pf, &rng);
+		double cm = model == PM_NONE ? cn : ch_k(in, model, cpus, m, pf, &rng);
+		r[i] = cf_throughput(xf, cf_k(m, pf, qm, t) + cm) / cf_throughput(xf, cf_k(m, pf, qn, t) + cn);
 	}
 	qsort(r, (size_t)draws, sizeof(double), cmp_double);
 	out->lo = cf_pct(r, draws, 0.025);

@@ -174,6 +174,42 @@ static bool get_page_fields(const struct jr_val *root, struct model_inputs *in, 
 	return true;
 }
 
+/* "channels": {"blocked_in_fault": {"p": {model: value}, "t_us": value}, ...}; absent: unmeasured. */
+static const char *const ch_keys[MI_CHANNELS] = { "blocked_in_fault", "wakeup_latency", "tick_span",
+						  "emulator_freeze" };
+
+static bool get_channels(const struct jr_val *root, struct model_inputs *in, char *err, size_t errlen)
+{
+	const struct jr_val *chs = jr_get(root, "channels");
+	for (int c = 0; chs && c < MI_CHANNELS; c++) {
+		const struct jr_val *ch = jr_get(chs, ch_keys[c]);
+		if (!ch)
+			continue;
+		struct mi_channel *o = &in->ch[c];
+		const struct jr_val *p = jr_get(ch, "p");
+		for (int i = 0; p && i < PM_COUNT; i++)
+			if (jr_get(p, names[i])) {
+				if (!get_value(p, names[i], &o->p[i], true, err, errlen))
+					return false;
+				if (o->p[i].lo < 0 || o->p[i].hi > 1) {
+					snprintf(err, errlen, "channels.%s.p.%s must lie in [0, 1]", ch_keys[c], names[i]);
+					return false;
+				}
+				o->have_p[i] = true;
+			}
+		if (jr_get(ch, "t_us")) {
+			if (!get_value(ch, "t_us", &o->t_us, true, err, errlen))
+				return false;
+			if (!(o->t_us.lo >= 0 && o->t_us.hi <= 1e8)) {
+				snprintf(err, errlen, "channels.%s.t_us must lie in 0..1e8", ch_keys[c]);
+				return false;
+			}
+			o->have_t = true;
+		}
+	}
+	return true;
+}
+
 bool mi_read(const char *path, struct model_inputs *in, char *err, size_t errlen)
 {
 	memset(in, 0, sizeof(*in));
@@ -232,6 +268,8 @@ static bool from_tree(struct jr_val *root, const char *path, struct model_inputs
 				goto out;
 			in->have_q[i] = true;
 		}
+	if (!get_channels(root, in, err, errlen))
+		goto out;
 	if (!in->have_q[PM_NONE]) {
 		snprintf(err, errlen, "%s: q.none is required (ratios are against none)", path);
 		goto out;

@@ -40,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blind.h"
+#include "channels.h"
 #include "closed.h"
 #include "costs.h"
 #include "extrap.h"
@@ -93,6 +95,9 @@ static int run_closed(const struct model_inputs *in, int cpus, int clients, int 
 		       "the lock's capacity 1/(m s) %.0f tps at s %.3g us)\n",
 		       pmodel_name(m), p.ratio, p.lo, p.hi, p.draws, (unsigned long long)seed,
 		       p.x_none, p.kx_none, p.kx_model, pmodel_name(m), p.x_free, p.x_lock, p.service_us);
+		if (ch_describe(in, (enum pmodel)m, cpus, stdout) > 0)
+			printf("  (the ratio is the included channels' alone: an unmeasured channel may move it "
+			       "either way)\n");
 		shown++;
 	}
 	return shown ? 0 : 1;
@@ -190,6 +195,63 @@ static int run_sim(const struct model_inputs *in, int cpus, int clients, int mod
 	return 0;
 }
 
+/*
+ * --report: the blind prediction (blind.h), over the whole run, with the
+ * rules' spans drawn; one block per model with a q.
+ */
+static int run_blind(const struct model_inputs *in, const struct xr_target *t, int model, double xnone,
+		     int draws, uint64_t seed)
+{
+	struct bl_bounds b;
+	char err[512];
+	if (bl_bounds_for(in, t, &b, err, sizeof(err)) != 0) {
+		fprintf(stderr, "predict: --report: %s\n", err);
+		return 2;
+	}
+	printf("blind: %d vCPUs, %d clients, %s pages, pool %.0f buffers, fault-around %d pages, HZ %d; "
+	       "none anchored at %.0f tps averaged over the whole %.0f s run (fill, then steady state)\n",
+	       t->cpus, t->clients, t->page, t->pool_pages, t->fault_around_pages, t->hz, xnone, BL_RUN_S);
+	printf("  rules' spans, drawn log-uniformly: p_f %.3g..%.3g (pops per run L %.3g..1), T %.0f..%.0f us "
+	       "(free tail .. T rule), m %.3g..%.3g, fault %.3g..%.3g us (q moved with it from %.3g us); "
+	       "q and the hold from their measured intervals\n",
+	       b.pf.lo, b.pf.hi, b.l.hi, b.t_us.lo, b.t_us.hi, b.m.lo, b.m.hi, b.fault_us.lo, b.fault_us.hi,
+	       b.fault_measured_us);
+	int shown = 0;
+	for (int m = 0; m < PM_COUNT; m++) {
+		if ((model >= 0 && m != model) || (model < 0 && m == PM_NONE))
+			continue;
+		struct bl_result r;
+		if (bl_predict(in, &b, (enum pmodel)m, xnone, BL_RUN_S, draws, seed, &r) != 0) {
+			if (model >= 0 || in->have_q[m])
+				printf("blind  %-9s/none: no draw gives none %.0f tps (or no q for %s)\n",
+				       pmodel_name(m), xnone, pmodel_name(m));
+			continue;
+		}
+		printf("blind  %-9s/none whole run %.3fx  95%% interval %.3f..%.3f  (fill phase alone %.3fx "
+		       "[%.3f, %.3f]; the fill lasts %.0f s [%.0f, %.0f] under none, %.0f s [%.0f, %.0f] under %s; "
+		       "%d of %d draws can give none its tps, seed %llu)\n",
+		       pmodel_name(m), r.run.med, r.run.lo, r.run.hi, r.fill.med, r.fill.lo, r.fill.hi,
+		       r.fill_s_none.med, r.fill_s_none.lo, r.fill_s_none.hi, r.fill_s_model.med,
+		       r.fill_s_model.lo, r.fill_s_model.hi, pmodel_name(m), r.kept, r.draws,
+		       (unsigned long long)seed);
+		int best = 0;
+		printf("  the interval's width %.3f; with one input pinned at its middle:", r.width);
+		for (int i = 0; i < BL_INPUTS; i++) {
+			printf(" %s %.3f", bl_input_name((enum bl_input)i), r.width_fixed[i]);
+			if (r.width_fixed[i] < r.width_fixed[best])
+				best = i;
+		}
+		printf("\n  the one measurement that narrows it most: %s\n", bl_measurement((enum bl_input)best));
+		ch_describe(in, (enum pmodel)m, t->cpus, stdout);
+		/* The report's own 0.515x and "no effect" both inside: the lab cannot tell them apart. */
+		if (r.run.lo <= XR_REPORT_LAZY_RATIO && r.run.hi >= 1)
+			printf("  => the interval holds both the report's %.3fx and 1.000x: the 2-vCPU lab cannot "
+			       "predict the 96-vCPU ratio\n", XR_REPORT_LAZY_RATIO);
+		shown++;
+	}
+	return shown ? 0 : 1;
+}
+
 /* What X0 per page size did (x0page.h), or why it did not. */
 static void print_x0(const struct xr_trace *tr, double before, double after)
 {
@@ -230,7 +292,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 }
 	};
 	const char *path = NULL;
-	int cpus = 0, clients = 0, model = -1, draws = 4000, reps = 8, sim = 0;
+	int cpus = 0, clients = 0, model = -1, draws = 0, reps = 8, sim = 0;
 	long duration_s = 2, rseq_us = 0, rr_us = 0;
 	uint64_t seed = 27;
 	int extrap = 0, hz = 0, fa = 0;
@@ -389,6 +451,14 @@ int main(int argc, char **argv)
 		       costbench, in.fault_alloc_us[MI_4K], in.fault_map_us[MI_4K],
 		       in.fault_alloc_us[MI_2M], in.fault_map_us[MI_2M]);
 	}
+	if (report && !sim && need <= 0) {
+		struct xr_target t = { .cpus = cpus, .clients = clients, .hz = hz, .pool_pages = pool,
+				       .fault_around_pages = fa, .faults_per_txn = faults_txn,
+				       .fault_map_scale = map_scale, .base_slice_us = (double)slice_us };
+		snprintf(t.page, sizeof(t.page), "%s", pages ? pages : in.page_size);
+		/* Each draw anchors X0 through the lock's queue: 1000 by default (~5 s of CPU a model). */
+		return run_blind(&in, &t, model, xnone, draws ? draws : 1000, seed);
+	}
 	if (extrap) {
 		struct xr_target t = { .cpus = cpus, .clients = clients, .hz = hz ? hz : in.hz,
 				       .pool_pages = pool > 0 ? pool : in.pool_pages,
@@ -436,5 +506,5 @@ int main(int argc, char **argv)
 	if (sim)
 		return run_sim(&in, cpus, clients, model, reps, seed, (double)duration_s,
 			       (double)rseq_us, (double)rr_us, (double)slice_us);
-	return run_closed(&in, cpus, clients, model, draws, seed);
+	return run_closed(&in, cpus, clients, model, draws ? draws : 4000, seed);
 }
