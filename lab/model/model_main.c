@@ -6,13 +6,45 @@
  * other error.
  *
  * build/model --validate PREDICTIONS RUN: predictions made before RUN was
- * measured against its measurements (validate.c).
+ * measured against its measurements (validate.c), with the skill against
+ * the null predictor "1.000x".  build/model --skill TABLE...: the skill of
+ * committed validation tables (docs/model/validation-NAME/validation.txt).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "extract.h"
 #include "validate.h"
+
+/*
+ * build/model --skill TABLE...: each validation table's skill against the
+ * null "1.000x", then all their cells pooled.
+ */
+static int skill_tables(int n, char **paths)
+{
+	static double p[MV_MAX_CELLS], m[MV_MAX_CELLS], t[MV_MAX_CELLS];
+	int all = 0;
+	char err[512];
+	for (int i = 0; i < n; i++) {
+		int got = mv_read_table(paths[i], p + all, m + all, t + all, MV_MAX_CELLS - all, err, sizeof(err));
+		if (got < 0) {
+			printf("%s: %s\n", paths[i], err);
+			continue;
+		}
+		struct mv_skill k;
+		mv_skill(p + all, m + all, t + all, got, 37, &k);
+		mv_skill_print(stdout, paths[i], &k);
+		all += got;
+	}
+	if (!all) {
+		fprintf(stderr, "model: --skill: no measured cells in the tables given\n");
+		return MX_ERR;
+	}
+	struct mv_skill k;
+	mv_skill(p, m, t, all, 37, &k);
+	mv_skill_print(stdout, "all pooled", &k);
+	return MX_OK;
+}
 
 int main(int argc, char **argv)
 {
@@ -23,9 +55,12 @@ int main(int argc, char **argv)
 			fprintf(stderr, "model: %s\n", err);
 		return rc;
 	}
+	if (argc >= 3 && strcmp(argv[1], "--skill") == 0)
+		return skill_tables(argc - 2, argv + 2);
 	if (argc != 2 || strcmp(argv[1], "--help") == 0) {
 		fprintf(argc == 2 ? stdout : stderr, "usage: model RUN   (a make bench EVIDENCE=on results directory)\n"
-			"       model --validate PREDICTIONS RUN\n");
+			"       model --validate PREDICTIONS RUN\n"
+			"       model --skill VALIDATION.txt...\n");
 		return argc == 2 ? 0 : 2;
 	}
 	static struct mx_set s;
