@@ -213,7 +213,7 @@ void mv_skill_print(FILE *out, const char *label, const struct mv_skill *k)
 	else
 		snprintf(iv, sizeof(iv), "[%.3f, %.3f]", k->lo, k->hi);
 	fprintf(out, "skill against the null 1.000x (%s): %.3f %s over %d cells (SSE model %.4g, "
-		     "null %.4g); %d of %d cells test the model (predicted effect beyond its tolerance); "
+		     "null %.4g); cells testing the model (predicted effect beyond tolerance): %d/%d; "
 		     "%s\n", label, k->skill, iv, k->n, k->sse_model, k->sse_null, k->tests, k->n,
 		k->beats ? "beats the null: counts as a validation"
 		: !(k->lo > 0) ? "does not beat the null: not a validation"
