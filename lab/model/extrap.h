@@ -77,8 +77,11 @@ struct xr_trace {
 /*
  * The regression report's configuration (FACTS 1): 96 vCPUs, 1024
  * clients, shared_buffers 120 GB (15,728,640 buffers of 8 KB), the default
- * fault-around (64 KB, 16 pages).  Its kernel's HZ is not in the report:
- * 250 (arm64 defconfig, Debian) is assumed.  None ran 98,565.86 tps
+ * fault-around (64 KB, 16 pages).  Its kernel's HZ is not in the report
+ * (linux-next, config not published): 250, the upstream default
+ * (kernel/Kconfig.hz) and Debian's arm64 setting (linux-base-7.2.13+deb14-arm64
+ * 7.2.13-1, /usr/lib/modules/7.2.13+deb14-arm64/config: CONFIG_HZ=250).
+ * None ran 98,565.86 tps
  * (the revert); lazy 50,751.96 (0.51x).
  */
 #define XR_REPORT_CPUS 96
