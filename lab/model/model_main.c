@@ -23,7 +23,7 @@
 static int skill_tables(int n, char **paths)
 {
 	static double p[MV_MAX_CELLS], m[MV_MAX_CELLS], t[MV_MAX_CELLS];
-	int all = 0;
+	int all = 0, eq_all = 0;
 	char err[512];
 	for (int i = 0; i < n; i++) {
 		int got = mv_read_table(paths[i], p + all, m + all, t + all, MV_MAX_CELLS - all, err, sizeof(err));
@@ -34,6 +34,10 @@ static int skill_tables(int n, char **paths)
 		struct mv_skill k;
 		mv_skill(p + all, m + all, t + all, got, 37, &k);
 		mv_skill_print(stdout, paths[i], &k);
+		int cells, eq = mv_table_equivalent(paths[i], &cells);
+		printf("  equivalent to the prediction within +-%.2f (the measured 95%% interval inside): "
+		       "%d/%d cells\n", MV_EQ_MARGIN, eq, cells);
+		eq_all += eq;
 		all += got;
 	}
 	if (!all) {
@@ -42,6 +46,7 @@ static int skill_tables(int n, char **paths)
 	}
 	struct mv_skill k;
 	mv_skill(p, m, t, all, 37, &k);
+	printf("  all pooled: equivalent within +-%.2f in %d/%d cells\n", MV_EQ_MARGIN, eq_all, all);
 	mv_skill_print(stdout, "all pooled", &k);
 	return MX_OK;
 }

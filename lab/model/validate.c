@@ -62,11 +62,12 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
 	}
 	char line[1024];
 	int lines = 0, cells = 0, hits = 0, resolved = 0, sign_right = 0, pf_cells = 0, pf_hits = 0;
+	int eq_cells = 0, eq = 0;
 	static double kp[MV_MAX_CELLS], km[MV_MAX_CELLS], kt[MV_MAX_CELLS];
 	int nk = 0;
-	fprintf(out, "%-5s %4s %7s %-9s %9s %-15s %9s %-15s %6s %-4s %-5s %9s %9s %-4s %8s %8s\n",
+	fprintf(out, "%-5s %4s %7s %-9s %9s %-15s %9s %-15s %6s %-4s %-5s %9s %9s %-4s %8s %8s %s\n",
 		"pages", "cpus", "clients", "model", "predicted", "interval", "measured", "interval", "tol",
-		"hit", "sign", "p_f pred", "p_f meas", "hit", "T pred", "T meas");
+		"hit", "sign", "p_f pred", "p_f meas", "hit", "T pred", "T meas", "equiv");
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#' || strncmp(line, "pages\t", 6) == 0)
 			continue;
@@ -122,15 +123,28 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
 			snprintf(pfh_s, sizeof(pfh_s), "%s", pfh ? "hit" : "miss");
 			snprintf(tm_s, sizeof(tm_s), "%.0f", group_t_us(g));
 		}
+		/*
+		 * Equivalence at a fixed margin: the measured ratio's whole 95%
+		 * interval inside the prediction +- MV_EQ_MARGIN (two one-sided
+		 * tests at 2.5% each), so a wide interval cannot pass.
+		 */
+		int equiv = r.ok && r.lo >= pred - MV_EQ_MARGIN && r.hi <= pred + MV_EQ_MARGIN;
+		if (pm != PM_NONE && r.ok) {
+			eq_cells++;
+			eq += equiv;
+		}
 		snprintf(piv, sizeof(piv), "[%.3f, %.3f]", plo, phi);
 		snprintf(miv, sizeof(miv), "[%.3f, %.3f]", r.lo, r.hi);
-		fprintf(out, "%-5s %4s %7d %-9s %9.3f %-15s %9.3f %-15s %6.3f %-4s %-5s %9.4g %9s %-4s %8.0f %8s\n",
+		fprintf(out, "%-5s %4s %7d %-9s %9.3f %-15s %9.3f %-15s %6.3f %-4s %-5s %9.4g %9s %-4s %8.0f %8s %s\n",
 			page, cpu_text(cpus, g), clients, model, pred, piv, r.est, miv, tol, hit ? "hit" : "miss",
-			res ? (sr ? "right" : "wrong") : "-", pf, pfm_s, pfh_s, t, tm_s);
+			res ? (sr ? "right" : "wrong") : "-", pf, pfm_s, pfh_s, t, tm_s,
+			!r.ok ? "-" : equiv ? "yes" : "no");
 	}
 	fclose(f);
 	fprintf(out, "ratio within max(mde, 0.02): %d of %d cells; sign right in %d of %d resolved; "
 		     "p_f within 20%%: %d of %d\n", hits, cells, sign_right, resolved, pf_hits, pf_cells);
+	fprintf(out, "equivalent to the prediction within +-%.2f (the measured 95%% interval inside): "
+		     "%d/%d cells\n", MV_EQ_MARGIN, eq, eq_cells);
 	struct mv_skill k;
 	mv_skill(kp, km, kt, nk, 37, &k);
 	mv_skill_print(out, "these cells", &k);
@@ -220,7 +234,33 @@ void mv_skill_print(FILE *out, const char *label, const struct mv_skill *k)
 			       : "beats the null, but no cell's predicted effect exceeds its tolerance: not a test");
 }
 
-/* The token after an interval's two tokens "[a," "b]" starting at t[i]. */
+/* One row of a validation table: predicted, measured and its interval, tol; 0 when not a cell. */
+static int table_row(char *line, double *pred, double *meas, double *mlo, double *mhi, double *tol)
+{
+	if (strncmp(line, "pages ", 6) == 0 || strstr(line, "not measured"))
+		return 0;
+	/* none against itself is an identity, not a prediction. */
+	if (strstr(line, " none ") && !strstr(line, "/none"))
+		return 0;
+	char *tok[40];
+	int nt = 0;
+	for (char *p = strtok(line, " \t\n"); p && nt < 40; p = strtok(NULL, " \t\n"))
+		tok[nt++] = p;
+	/* predicted [lo, hi] measured [lo, hi] tol */
+	int i = 0;
+	while (i < nt && tok[i][0] != '[')
+		i++;
+	if (i < 1 || i + 5 >= nt || tok[i + 3][0] != '[')
+		return 0;
+	char *e[5];
+	*pred = strtod(tok[i - 1], &e[0]);
+	*meas = strtod(tok[i + 2], &e[1]);
+	*mlo = strtod(tok[i + 3] + 1, &e[2]);
+	*mhi = strtod(tok[i + 4], &e[3]);
+	*tol = strtod(tok[i + 5], &e[4]);
+	return !*e[0] && !*e[1] && *e[2] == ',' && *e[3] == ']' && !*e[4];
+}
+
 int mv_read_table(const char *path, double *pred, double *meas, double *tol, int max, char *err,
 		  size_t errlen)
 {
@@ -231,35 +271,31 @@ int mv_read_table(const char *path, double *pred, double *meas, double *tol, int
 	}
 	char line[1024];
 	int n = 0;
-	while (fgets(line, sizeof(line), f) && n < max) {
-		if (strncmp(line, "pages ", 6) == 0 || strstr(line, "not measured"))
-			continue;
-		/* none against itself is an identity, not a prediction. */
-		if (strstr(line, " none ") && !strstr(line, "/none"))
-			continue;
-		char *tok[40];
-		int nt = 0;
-		for (char *p = strtok(line, " \t\n"); p && nt < 40; p = strtok(NULL, " \t\n"))
-			tok[nt++] = p;
-		/* predicted [lo, hi] measured [lo, hi] tol */
-		int i = 0;
-		while (i < nt && tok[i][0] != '[')
-			i++;
-		if (i < 1 || i + 5 >= nt || tok[i + 3][0] != '[')
-			continue;
-		char *e1, *e2, *e3;
-		double p = strtod(tok[i - 1], &e1), m = strtod(tok[i + 2], &e2), t = strtod(tok[i + 5], &e3);
-		if (*e1 || *e2 || *e3)
-			continue;
-		pred[n] = p;
-		meas[n] = m;
-		tol[n] = t;
-		n++;
-	}
+	double lo, hi;
+	while (fgets(line, sizeof(line), f) && n < max)
+		n += table_row(line, &pred[n], &meas[n], &lo, &hi, &tol[n]);
 	fclose(f);
 	if (!n) {
 		snprintf(err, errlen, "%s: no measured cells", path);
 		return -1;
 	}
 	return n;
+}
+
+int mv_table_equivalent(const char *path, int *cells)
+{
+	FILE *f = fopen(path, "r");
+	*cells = 0;
+	if (!f)
+		return 0;
+	char line[1024];
+	int eq = 0;
+	double p, m, lo, hi, t;
+	while (fgets(line, sizeof(line), f))
+		if (table_row(line, &p, &m, &lo, &hi, &t)) {
+			(*cells)++;
+			eq += lo >= p - MV_EQ_MARGIN && hi <= p + MV_EQ_MARGIN;
+		}
+	fclose(f);
+	return eq;
 }

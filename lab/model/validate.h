@@ -20,6 +20,12 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
  * 0 (the model beats the null); a cell tests the model only where its
  * predicted effect |pred - 1| exceeds the cell's tolerance.
  */
+/*
+ * The equivalence test's fixed margin: a cell agrees with its prediction
+ * when the measured ratio's 95% interval lies inside pred +- 0.02 (two
+ * points, the size the old rule's floor named), whatever its mde.
+ */
+#define MV_EQ_MARGIN 0.02
 #define MV_BOOT 4000
 #define MV_MAX_CELLS 512
 
@@ -42,5 +48,7 @@ void mv_skill_print(FILE *out, const char *label, const struct mv_skill *k);
  */
 int mv_read_table(const char *path, double *pred, double *meas, double *tol, int max, char *err,
 		  size_t errlen);
+/* The number of cells whose measured 95% interval lies inside pred +- MV_EQ_MARGIN. */
+int mv_table_equivalent(const char *path, int *cells);
 
 #endif

@@ -85,10 +85,20 @@ static void test_validate(void)
 		      strstr(buf, "6 runs without EVIDENCE"),
 	      "bare: measured 0.994, a hit, p_f not judged:\n%s", buf);
 
+	/* 0.994 [0.981, 1.006] lies inside 0.995 +- 0.02: equivalent at the fixed margin. */
+	CHECK(strstr(buf, " yes\n") && strstr(buf, "within +-0.02 (the measured 95% interval inside): 1/1 cells"),
+	      "bare: the measured interval inside the prediction +- 0.02: equivalent");
+
 	write_predictions(0.90, 0.0175);
 	rc = validate(DATA "run-model-bare", buf, sizeof(buf));
 	CHECK(rc == MX_OK && strstr(buf, " miss ") && strstr(buf, "0 of 1 cells"),
 	      "bare: a prediction 9 points off is a miss:\n%s", buf);
+	CHECK(strstr(buf, " no\n") && strstr(buf, "interval inside): 0/1 cells"), "and not equivalent");
+	/* 0.985 +- 0.02 = [0.965, 1.005]: the interval's top, 1.006, is outside. */
+	write_predictions(0.985, 0.0175);
+	rc = validate(DATA "run-model-bare", buf, sizeof(buf));
+	CHECK(rc == MX_OK && strstr(buf, " hit ") && strstr(buf, "interval inside): 0/1 cells"),
+	      "0.985: a hit within the old tolerance, but its measured interval reaches 1.006: not equivalent");
 
 	/* run-model's fill p_f is 862 / 49152 = 0.01754. */
 	write_predictions(0.995, 0.0175);
