@@ -53,6 +53,8 @@ case $joined in
 	pass "...and says to bisect between them" ;;
 *) fail "...no 'bisect between them' in the suggestion" ;;
 esac
+check "...in report.md and report.html too" \
+	sh -c "grep -q 'bisect between them (v6.12..v7.0)' '$run/report.md' && tr '\\n' ' ' < '$run/report.html' | grep -q 'v6.12..v7.0</code> &mdash; 6.12/none is good and .* bisect between them'"
 # The suggestion rests on a comparison the report prints: its cells, its
 # change (the same figure as the Results row) and its test.
 why=$(sed -n '/^#regzbot introduced:/,$p' "$txt" | tr '\n' ' ' | tr -s ' ')
