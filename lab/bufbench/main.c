@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bufbench.h"
+#include "bufmgr.h"
 #include "clock.h"
 #include "hold_events.h"
 #include "out_file.h"
@@ -477,6 +478,11 @@ int main(int argc, char **argv)
 	r.elapsed_s = (stop - start) / 1e9;
 	r.interrupted = interrupted;
 	stop_children(&c, &pool, &o, &r);
+	uint32_t entries, tagged;
+	if (!interrupted && !r.error[0] && !mapping_consistent(&pool, &entries, &tagged))
+		snprintf(r.error, sizeof(r.error),
+			 "buffer mapping table inconsistent: %u entries for %u tagged buffers", entries,
+			 tagged);
 
 	bench_collect(&r, &pool, &o, t, start, stop);
 	if (o.trace_holds) {

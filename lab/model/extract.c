@@ -113,6 +113,16 @@ static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps, in
 		g->block_size = num(d, "config.block_size");
 		g->segment_bytes = num(d, "config.segment_bytes");
 	}
+	/* Runs of one family made by different code: name every revision, so
+	 * that a dirty one among them is not hidden behind the first. */
+	const char *rev = jr_str(d, "provenance.lab_revision", "?");
+	size_t rl = strlen(g->revision), vl = strlen(rev);
+	int rseen = 0;
+	for (const char *k = g->revision; (k = strstr(k, rev)) != NULL; k += vl)
+		if ((k == g->revision || k[-1] == '+') && (k[vl] == '\0' || k[vl] == '+'))
+			rseen = 1;
+	if (!rseen && rl + vl + 2 <= sizeof(g->revision))
+		snprintf(g->revision + rl, sizeof(g->revision) - rl, "+%s", rev);
 	/* A family may span kernels (a baseline's none beside 7.0's lazy): name them all. */
 	const char *label = jr_str(d, "provenance.kernel_label", "?");
 	size_t kl = strlen(g->kernel), ll = strlen(label);

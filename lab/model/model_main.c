@@ -9,11 +9,18 @@
  * measured against its measurements (validate.c), with the skill against
  * the null predictor "1.000x".  build/model --skill TABLE...: the skill of
  * committed validation tables (docs/model/validation-NAME/validation.txt).
+ *
+ * Calibrations name the code that measured them (issue 37): runs of a tree
+ * with uncommitted changes ("-dirty") are used only with the diff their
+ * runner saved, whose hash goes into the inputs' source; without it the
+ * run is refused (exit 2) and nothing is written.
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "extract.h"
+#include "sha256.h"
 #include "validate.h"
 
 /*
@@ -51,6 +58,33 @@ static int skill_tables(int n, char **paths)
 	return MX_OK;
 }
 
+/*
+ * A dirty revision among the group's: RUN/logs/lab-dirty.patch (written by
+ * scripts/common.sh lab_record_source when the run started) must be there,
+ * a regular file with content; its sha256 is appended to the revision.
+ */
+static int record_dirty_diff(const char *run, struct mx_group *g, char *err, size_t errlen)
+{
+	if (!strstr(g->revision, "-dirty"))
+		return MX_OK;
+	char path[4200], hex[65];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/logs/lab-dirty.patch", run);
+	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0 ||
+	    sha256_file(path, hex) != 0) {
+		snprintf(err, errlen, "%.16s pages, %d clients: the runs ran lab %.120s, a tree with "
+			 "uncommitted changes, and %.500s, which would record them, is missing, empty or "
+			 "unreadable: a calibration must name the code that measured it (make bench "
+			 "from a committed tree, or keep the run's logs/lab-dirty.patch)",
+			 g->page, g->clients, g->revision, path);
+		return MX_ERR;
+	}
+	size_t l = strlen(g->revision);
+	snprintf(g->revision + l, sizeof(g->revision) - l,
+		 ", diff sha256 %s in logs/lab-dirty.patch", hex);
+	return MX_OK;
+}
+
 int main(int argc, char **argv)
 {
 	char err[1024];
@@ -74,6 +108,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "model: %s\n", err);
 		return rc;
 	}
+	for (int i = 0; i < s.ngroups; i++)
+		if (record_dirty_diff(argv[1], &s.g[i], err, sizeof(err)) != MX_OK) {
+			fprintf(stderr, "model: %s\n", err);
+			return MX_ERR;
+		}
 	int written = 0;
 	for (int i = 0; i < s.ngroups; i++) {
 		const struct mx_group *g = &s.g[i];
