@@ -66,12 +66,13 @@ pgroot_claim() {
 }
 
 # pgroot_sweep PARENT: remove PARENT/.root.* that no live fetch or build
-# holds.  One changed within the last minute is left: its maker may be
-# between mktemp and pgroot_claim.
+# holds.  One changed within the last 10 minutes is left: its maker may be
+# between mktemp and pgroot_claim (or, while makers from before the locks
+# may still run, busy in it).
 pgroot_sweep() {
 	for ps_d in "$1"/.root.*; do
 		{ [ -d "$ps_d" ] && [ ! -L "$ps_d" ]; } || continue
-		[ -n "$(find "$ps_d" -maxdepth 0 -mmin +1)" ] || continue
+		[ -n "$(find "$ps_d" -maxdepth 0 -mmin +10)" ] || continue
 		flock -n "$ps_d" true 2>/dev/null || continue
 		rm -rf "$ps_d"
 		note "removed $ps_d, left by a PostgreSQL fetch or build killed mid-way"
