@@ -109,11 +109,15 @@ mkdir "$W" "$tmp/pr"
 start sh -c 'sleep 1000; :' "$W/runner.sh"; P1=$started
 start sh -c 'sleep 1000; :' "$W/runner.sh"; P2=$started
 start sh -c 'sleep 1000; :' "$W/runner.sh"; P3=$started
+start sh -c 'sleep 1000; :' qemu-system-x86_64 -initrd "$W/boot.cpio.gz"; G1=$started
+start sh -c 'sleep 1000; :' qemu-system-x86_64 -initrd "$W/boot.cpio.gz"; G2=$started
 {
 	printf 'pid %s 1\nwork %s\n' "$(dead_pid)" "$W"
 	printf 'unit %s host\n' "$P1"                          # no start time (as before): unprovable
 	printf 'unit %s %s host\n' "$P2" $(($(start_time "$P2") + 1)) # another process now
 	printf 'unit %s %s host\n' "$P3" "$(start_time "$P3")"    # the run's own
+	printf 'unit %s %s guest\n' "$G1" $(($(start_time "$G1") + 1)) # another QEMU now
+	printf 'unit %s %s guest\n' "$G2" "$(start_time "$G2")"    # the run's own QEMU
 } > "$tmp/pr/run-1.state"
 rc=0; recover "$tmp/pr" > "$tmp/pr.out" 2>&1 || rc=$?
 check "run_state_hostile: recovery with a reused pid finishes (rc $rc)" test "$rc" = 0
@@ -121,6 +125,8 @@ check "run_state_hostile: a unit recorded without a start time is not killed" al
 check "run_state_hostile: a live process whose start time differs from the recorded one is not killed" alive "$P2"
 sleep 0.5
 check "run_state_hostile: the genuine unit (its start time, in the work directory) is stopped" sh -c "! kill -0 $P3 2>/dev/null"
+check "run_state_hostile: a QEMU whose start time differs from the recorded one is not killed" alive "$G1"
+check "run_state_hostile: the genuine QEMU (its start time, its initrd in the work directory) is stopped" sh -c "! kill -0 $G2 2>/dev/null"
 check "run_state_hostile: the genuine work directory is removed" test ! -e "$W"
 check "run_state_hostile: the state file is removed" test ! -e "$tmp/pr/run-1.state"
 
