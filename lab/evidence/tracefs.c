@@ -123,7 +123,29 @@ static int find_root(struct tracefs *t, char *err, size_t errlen)
 			return 0;
 		}
 	}
-	/* The busybox guest mounts nothing it does not need: mount it here. */
+	/*
+	 * The busybox guest mounts nothing it does not need: mount it here,
+	 * attached nowhere (fsopen, fsmount: Linux 5.2) and reached through
+	 * /proc/self/fd/N, the same in the clients forked later.  Such a
+	 * mount goes with the last descriptor of it, so with bufbench and its
+	 * clients however they end: one at /sys/kernel/tracing stayed for ever
+	 * after a bufbench killed outright (issue 35).  Where that cannot be
+	 * had, mounted there as before (tracefs_close unmounts it).
+	 */
+	int fs = fsopen("tracefs", FSOPEN_CLOEXEC);
+	if (fs >= 0) {
+		int m = -1;
+		if (fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+			m = fsmount(fs, FSMOUNT_CLOEXEC, 0);
+		close(fs);
+		if (m >= 0) {
+			snprintf(t->root, sizeof(t->root), "/proc/self/fd/%d", m);
+			t->mounted_here = true;
+			t->detached = true;
+			t->detached_fd = m;
+			return 0;
+		}
+	}
 	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
 		snprintf(t->root, sizeof(t->root), "/sys/kernel/tracing");
 		t->mounted_here = true;
@@ -318,7 +340,11 @@ void tracefs_close(struct tracefs *t)
 		t->merged[0] = 0;
 	}
 	/* Another run's instance still there: the mount is in use, leave it to the last. */
-	if (t->mounted_here && !instances_left(t)) {
+	if (t->mounted_here && t->detached) {
+		close(t->detached_fd);
+		t->detached = false;
+		t->mounted_here = false;
+	} else if (t->mounted_here && !instances_left(t)) {
 		umount(t->root);
 		t->mounted_here = false;
 	}

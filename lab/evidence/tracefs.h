@@ -15,6 +15,8 @@ struct tracefs {
 	char dir[256];		/* the instance; empty: none */
 	char root[128];		/* where tracefs is mounted */
 	bool mounted_here;	/* mounted by us: unmounted at close */
+	bool detached;		/* that mount is attached nowhere: root is /proc/self/fd/N */
+	int detached_fd;	/* its N, closed at close */
 	char kprobe[64];	/* "group/event" we defined; empty: none */
 	const char *fault_event; /* what marks a fault (tracefs_open) */
 	char merged[256];	/* the trace with nanoseconds (tracefs_trace_path); empty: none */
