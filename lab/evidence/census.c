@@ -16,7 +16,7 @@ const char *dwait_name(enum dwait_cat c)
 const char *acq_state_name(enum acq_state s)
 {
 	static const char *const n[AQ_STATES] = { "asleep", "woken", "preempted", "running_same_cpu",
-						  "running_other_cpu", "unknown" };
+						  "running_other_cpu", "releaser_again", "unknown" };
 	return s < AQ_STATES ? n[s] : "?";
 }
 
@@ -360,7 +360,9 @@ static void census_tails(const struct ev *e, uint64_t n, struct hold_rec *h, uin
 		/* The releaser's CPU at the release: its last switch in, or where it acquired. */
 		if (state_at(e, n, h[i].pid, rel, &rcpu) != AQ_RUN_OTHER || rcpu < 0)
 			rcpu = h[i].cpu;
-		if (s == AQ_RUN_OTHER && cpu == rcpu)
+		if (h[i + 1].pid == h[i].pid)
+			s = AQ_SELF;
+		else if (s == AQ_RUN_OTHER && cpu == rcpu)
 			s = AQ_RUN_SAME;
 		o->tail_gaps++;
 		o->tail_ns += next - queued;

@@ -13,7 +13,8 @@
  *             (hold_tail.h's definition), attributed to the state of the
  *             next acquirer at the gap's start: asleep (its backoff),
  *             woken and not yet running, preempted and runnable, running
- *             on the releaser's CPU or on another, or unknown
+ *             on the releaser's CPU or on another, the releaser itself
+ *             taking it again, or unknown
  *   routes    the stall each q_M route causes: off-CPU time of faulting
  *             holds by the route of their first switch, and the waiters'
  *             time inside it
@@ -44,8 +45,8 @@ const char *dwait_name(enum dwait_cat c);
 enum dwait_cat dwait_classify(const char *stack);
 
 /* The next acquirer's state when a T_tail gap began. */
-enum acq_state { AQ_ASLEEP, AQ_WOKEN, AQ_PREEMPTED, AQ_RUN_SAME, AQ_RUN_OTHER, AQ_UNKNOWN,
-		 AQ_STATES };
+enum acq_state { AQ_ASLEEP, AQ_WOKEN, AQ_PREEMPTED, AQ_RUN_SAME, AQ_RUN_OTHER, AQ_SELF,
+		 AQ_UNKNOWN, AQ_STATES };
 const char *acq_state_name(enum acq_state s);
 
 #define CENSUS_ROUTES 4		/* enum q_split of trace_join.h */
