@@ -383,7 +383,9 @@ static void census_tasks(const struct ev *e, uint64_t n, const struct hold_rec *
 		if (i >= hi)	/* the end of x's pid's events */
 			for (hi = i; hi < n && e[hi].pid == x->pid; hi++)
 				;
-		if (x->type == EV_OUT && x->dstate) {
+		if (x->type == EV_OUT && x->dstate && x->foreign) {
+			o->d_foreign++;
+		} else if (x->type == EV_OUT && x->dstate) {
 			enum dwait_cat c = x->has_stack ? (enum dwait_cat)x->dcat : DW_NOSTACK;
 			int64_t in = first_after(e, i + 1, hi, x->ts - 1, 1u << EV_IN);
 			o->d_n[c]++;

@@ -18,9 +18,10 @@
  *   routes    the stall each q_M route causes: off-CPU time of faulting
  *             holds by the route of their first switch, and the waiters'
  *             time inside it
- *   D-state   every switch out in D of any traced task (bufbench and its
- *             clients), by the wait its stack names, and the time until
- *             it ran again
+ *   D-state   every switch out in D of bufbench and its clients (comm
+ *             bufbench; the programs it runs for its provenance counted
+ *             apart), by the wait its stack names, and the time until it
+ *             ran again
  *   folios    each contended folio lock (__folio_lock) joined to the
  *             unlock of the same folio that woke it: its holder, and
  *             whether that holder was off CPU when the wait began
@@ -73,6 +74,7 @@ struct census_phase {
 		route_waiter_ns[CENSUS_ROUTES];
 	/* D-state switches of every traced task. */
 	uint64_t d_n[DW_CATS], d_ns[DW_CATS], d_in_hold[DW_CATS];
+	uint64_t d_foreign;	/* D switches of programs bufbench ran (not counted above) */
 	/* Contended folio locks. */
 	bool folios_traced;
 	uint64_t folio_waits, folio_joined, folio_self, folio_waiter_in_hold;

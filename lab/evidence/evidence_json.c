@@ -85,6 +85,7 @@ static void census_json(struct json *j, const struct census_phase *c)
 		json_end_object(j);
 	}
 	json_end_object(j);
+	json_uint(j, "dstate_other_programs", c->d_foreign);
 	json_begin_object(j, "dstate");
 	for (int d = 0; d < DW_CATS; d++) {
 		json_begin_object(j, dwait_name((enum dwait_cat)d));

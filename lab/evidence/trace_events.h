@@ -34,6 +34,7 @@ struct ev {
 	uint32_t stack;		/* EV_OUT: index + 1 into the stack table, 0 for none */
 	uint8_t dstate;		/* EV_OUT: prev_state D (uninterruptible) */
 	uint8_t dcat;		/* EV_OUT with a stack: enum dwait_cat of its wait */
+	uint8_t foreign;	/* EV_OUT: prev_comm not bufbench (a program it ran: provenance's) */
 	int32_t aux;		/* EV_WAKE: target_cpu */
 	uint64_t addr;		/* EV_FWAIT, EV_FUNLOCK: the folio */
 };

@@ -378,6 +378,8 @@ struct trace_events *trace_parse(FILE *f)
 			e->next_prio = (int16_t)nprio;
 			e->runnable = ps && ps[11] == 'R';
 			e->dstate = ps && ps[11] == 'D';
+			const char *pc = strstr(name, "prev_comm=");
+			e->foreign = pc && strncmp(pc + 10, "bufbench ", 9) != 0;
 			e->dcat = DW_NOSTACK;
 			e->kind = e->runnable ? SW_UNKNOWN : SW_BLOCKED;
 			last_out[cpu] = (int64_t)(t->n - 1);
