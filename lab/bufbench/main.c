@@ -243,6 +243,11 @@ static void join_evidence(struct bench_evidence *ev, const struct bench_opts *o,
 		trace_join(t, all, n, fill_ns, ev->phase);
 		struct census_phase cz[2];
 		trace_census(t, all, n, fill_ns, o->freeze_fault_ns, cz);
+		/* Armed, whether or not anything was contended: "traced" is the probes'. */
+		for (int p = 0; p < 2; p++) {
+			cz[p].wakes_traced = tfs->channel;
+			cz[p].folios_traced = tfs->folio_probes[1][0] != 0;
+		}
 		ev->phase[0].census = cz[0];
 		ev->phase[1].census = cz[1];
 		trace_events_free(t);

@@ -344,12 +344,17 @@ static void census_tails(const struct ev *e, uint64_t n, struct hold_rec *h, uin
 	if (nh < 2)
 		return;
 	qsort(h, nh, sizeof(*h), by_acquire);
-	uint64_t *min_wait = malloc(nh * sizeof(*min_wait));
-	if (!min_wait)
+	uint64_t *min_wait = malloc(nh * sizeof(*min_wait)), *who = malloc(nh * sizeof(*who));
+	if (!min_wait || !who)
 		abort();
+	/* The earliest wait start among holds i.., and whose it is. */
 	min_wait[nh - 1] = h[nh - 1].wait_ns;
-	for (uint64_t i = nh - 1; i-- > 0;)
-		min_wait[i] = h[i].wait_ns < min_wait[i + 1] ? h[i].wait_ns : min_wait[i + 1];
+	who[nh - 1] = nh - 1;
+	for (uint64_t i = nh - 1; i-- > 0;) {
+		bool mine = h[i].wait_ns < min_wait[i + 1];
+		min_wait[i] = mine ? h[i].wait_ns : min_wait[i + 1];
+		who[i] = mine ? i : who[i + 1];
+	}
 	for (uint64_t i = 0; i + 1 < nh; i++) {
 		uint64_t rel = h[i].release_ns, next = h[i + 1].acquire_ns;
 		uint64_t queued = min_wait[i + 1] > rel ? min_wait[i + 1] : rel;
@@ -368,8 +373,17 @@ static void census_tails(const struct ev *e, uint64_t n, struct hold_rec *h, uin
 		o->tail_ns += next - queued;
 		o->tail_n[s]++;
 		o->tail_state_ns[s] += next - queued;
+		if (s == AQ_SELF) {
+			uint64_t w = who[i + 1];
+			enum acq_state ws = state_at(e, n, h[w].pid, queued, &cpu);
+			if (ws == AQ_RUN_OTHER && cpu == rcpu)
+				ws = AQ_RUN_SAME;
+			o->self_waiter_n[ws]++;
+			o->self_waiter_ns[ws] += next - queued;
+		}
 	}
 	free(min_wait);
+	free(who);
 }
 
 /* Every traced task's D switches, contended folios, wakeups of holders asleep in a fault. */

@@ -69,6 +69,8 @@ struct census_phase {
 	/* T_tail by the next acquirer's state. */
 	uint64_t tail_gaps, tail_ns;
 	uint64_t tail_n[AQ_STATES], tail_state_ns[AQ_STATES];
+	/* Of the releaser_again gaps: the earliest waiter's state (it could not take it). */
+	uint64_t self_waiter_n[AQ_STATES], self_waiter_ns[AQ_STATES];
 	/* Per q_M route (first switch of a faulting hold): holds, off-CPU and waiter ns. */
 	uint64_t route_n[CENSUS_ROUTES], route_off_ns[CENSUS_ROUTES],
 		route_waiter_ns[CENSUS_ROUTES];
@@ -80,7 +82,7 @@ struct census_phase {
 	uint64_t folio_waits, folio_joined, folio_self, folio_waiter_in_hold;
 	uint64_t folio_holder_off, folio_holder_preempted, folio_holder_off_ns, folio_wait_ns;
 	/* Holders asleep in their fault: [0] local waker, [1] remote. */
-	bool wakes_traced;
+	bool wakes_traced;		/* set by the caller where it knows the probes were armed */
 	uint64_t slept_in_fault, slept_no_wake;
 	struct census_lat wake[2];
 	/* Faulting holds (a fault event in the hold) and those a tick landed in after the fault. */

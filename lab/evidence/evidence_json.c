@@ -75,6 +75,16 @@ static void census_json(struct json *j, const struct census_phase *c)
 		json_uint(j, "ns", c->tail_state_ns[s]);
 		json_end_object(j);
 	}
+	/* The releaser_again gaps by the state of the waiter waiting longest. */
+	json_begin_object(j, "releaser_again_waiter");
+	for (int s = 0; s < AQ_STATES; s++)
+		if (s != AQ_SELF) {
+			json_begin_object(j, acq_state_name((enum acq_state)s));
+			json_uint(j, "n", c->self_waiter_n[s]);
+			json_uint(j, "ns", c->self_waiter_ns[s]);
+			json_end_object(j);
+		}
+	json_end_object(j);
 	json_end_object(j);
 	json_begin_object(j, "routes");
 	for (int r = 0; r < CENSUS_ROUTES; r++) {
