@@ -22,7 +22,7 @@ enum {
 	V_DH_FOLIO, V_DH_RWSEM, V_DH_MUTEX, V_DH_HUGETLB, V_DH_OTHER, V_DH_NOSTACK,
 	V_FO_WAITS, V_FO_JOINED, V_FO_INHOLD, V_FO_OFF, V_FO_PRE, V_FO_OFF_NS, V_FO_WAIT_NS,
 	V_W_SLEPT, V_W_NOWAKE, V_W_LN, V_W_LNS, V_W_RN, V_W_RNS,
-	V_TK_N, V_TK_K, V_FILL_S, V_N
+	V_TK_N, V_TK_K, V_WAIT_NS, V_FILL_S, V_N
 };
 
 static const char *const path[V_N] = {
@@ -59,7 +59,7 @@ static const char *const path[V_N] = {
 	"census.folios.holder_off_ns", "census.folios.wait_ns",
 	"census.wakeups.slept_in_fault", "census.wakeups.no_wake_seen", "census.wakeups.local.n",
 	"census.wakeups.local.total_ns", "census.wakeups.remote.n", "census.wakeups.remote.total_ns",
-	"census.ticks.fault_holds", "census.ticks.spanning_tick", NULL,
+	"census.ticks.fault_holds", "census.ticks.spanning_tick", "waiter_ns", NULL,
 };
 
 struct cz {
@@ -215,9 +215,7 @@ static void route_table(FILE *f, const struct cz *z, size_t n, bool md)
 			double kb = r < 0 ? z[0].v[V_QK] : z[0].v[V_Q_IN + r];
 			double off = r < 0 ? z[i].v[V_OFF_NS]
 				     : z[i].v[V_R_OFF_IN + r];
-			double w = 0;
-			for (int q = 0; q < 4; q++)
-				w += r < 0 || q == r ? z[i].v[V_R_W_IN + q] : 0;
+			double w = r < 0 ? z[i].v[V_WAIT_NS] : z[i].v[V_R_W_IN + r];
 			kn(k, z[i].v[V_FAULT], a, sizeof(a));
 			rr_text(&z[0], &z[i], kb, k, b, sizeof(b));
 			snprintf(line, sizeof(line),
