@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "hold_file.h"
+#include "hold_tail.h"
 #include "trace_join.h"
 #include "trace_ns.h"
 
@@ -411,6 +412,48 @@ static void test_census(void)
 	free(h);
 }
 
+/*
+ * The census on a real trace with sched_waking (host-6.18-channel: the
+ * host's 6.18, bufbench --trace-holds --trace-channel, no kprobe events
+ * there): its T_tail is hold_tail.c's, gap for gap, every gap has a state,
+ * and the D switches of the programs bufbench ran are counted apart.
+ */
+static void test_census_real(void)
+{
+	FILE *f = fixture("host-6.18-channel.trace");
+	struct trace_events *t = trace_parse(f);
+	rewind(f);
+	char line[1024];
+	uint64_t foreign = 0;
+	while (fgets(line, sizeof(line), f))
+		foreign += strstr(line, "prev_state=D ") && !strstr(line, "prev_comm=bufbench ");
+	fclose(f);
+	f = fixture("host-6.18-channel.holds");
+	uint64_t n;
+	struct hold_rec *h = hold_file_read(f, &n);
+	fclose(f);
+	struct census_phase c[2];
+	trace_census(t, h, n, 0, 0, c);
+	struct hold_tail ht;
+	hold_tail_measure(h, n, 0, UINT64_MAX, &ht);
+	uint64_t sum_n = 0, sum_ns = 0;
+	for (int s = 0; s < AQ_STATES; s++) {
+		sum_n += c[0].tail_n[s];
+		sum_ns += c[0].tail_state_ns[s];
+	}
+	CHECK(ht.count > 0 && c[0].tail_gaps == ht.count && c[0].tail_ns == ht.total_ns,
+	      "census, real trace: T_tail is hold_tail.c's, %llu gaps, %llu ns", C(ht.count),
+	      C(ht.total_ns));
+	CHECK(sum_n == c[0].tail_gaps && sum_ns == c[0].tail_ns && c[0].tail_n[AQ_WOKEN] > 0,
+	      "census, real trace: every gap has a state, some woken (sched_waking read: %llu)",
+	      C(c[0].tail_n[AQ_WOKEN]));
+	CHECK(foreign > 0 && c[0].d_foreign + c[1].d_foreign == foreign &&
+	      c[0].d_n[DW_FOLIO] == 0, "census, real trace: %llu D switches of programs bufbench "
+	      "ran (grep's folio waits), counted apart", C(foreign));
+	trace_events_free(t);
+	free(h);
+}
+
 int main(void)
 {
 	test_host_fixture();
@@ -418,6 +461,7 @@ int main(void)
 	test_ns_merge();
 	test_fault_exit();
 	test_census();
+	test_census_real();
 	CHECK(test_stacks("stacks-host-6.18.trace") == 8, "stacks: the host's 8 cases");
 	CHECK(test_stacks("stacks-guest-7.0.trace") == 9, "stacks: the guests' 9 cases");
 	CHECK(test_stacks("stacks-constructed.trace") == 7, "stacks: the 7 constructed cases");
