@@ -387,7 +387,8 @@ static void census_tails(const struct ev *e, uint64_t n, struct hold_rec *h, uin
 }
 
 /* Every traced task's D switches, contended folios, wakeups of holders asleep in a fault. */
-static void census_tasks(const struct ev *e, uint64_t n, const struct hold_rec *byp, uint64_t nh,
+static void census_tasks(const struct trace_events *t, const struct ev *e, uint64_t n,
+			 const struct hold_rec *byp, uint64_t nh,
 			 uint64_t fill_ns, const struct ev *unl, uint64_t nunl,
 			 struct census_phase out[2])
 {
@@ -419,6 +420,12 @@ static void census_tasks(const struct ev *e, uint64_t n, const struct hold_rec *
 		}
 		if (x->type != EV_FWAIT)
 			continue;
+		/* Not a client nor bufbench: counted apart, as for the D switches. */
+		const char *comm = trace_comm(t, x->pid);
+		if (strcmp(comm, "?") && strcmp(comm, "bufbench")) {
+			o->folio_foreign++;
+			continue;
+		}
 		o->folio_waits++;
 		o->folio_waiter_in_hold += holding(byp, nh, x->pid, x->ts);
 		/* The unlock that woke it: the first of the same folio at or after the wait. */
@@ -484,7 +491,7 @@ void trace_census(const struct trace_events *t, const struct hold_rec *holds, ui
 		census_holds(e, n, ph[p], nph[p], holds, nholds, t->res_ns / 2, fault_ref_ns, &out[p]);
 		census_tails(e, n, ph[p], nph[p], &out[p]);
 	}
-	census_tasks(e, n, byp, nholds, fill_ns, unl, nunl, out);
+	census_tasks(t, e, n, byp, nholds, fill_ns, unl, nunl, out);
 	for (int p = 0; p < 2; p++) {
 		out[p].done = true;
 		out[p].folios_traced = t->folios;

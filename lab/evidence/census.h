@@ -19,9 +19,10 @@
  *             holds by the route of their first switch, and the waiters'
  *             time inside it
  *   D-state   every switch out in D of bufbench and its clients (comm
- *             bufbench; the programs it runs for its provenance counted
- *             apart), by the wait its stack names, and the time until it
- *             ran again
+ *             bufbench), by the wait its stack names, and the time until
+ *             it ran again; other tasks the trace has (a kernel thread
+ *             switching to a client: sched_switch's pid filter matches
+ *             prev or next; a program bufbench ran) are counted apart
  *   folios    each contended folio lock (__folio_lock) joined to the
  *             unlock of the same folio that woke it: its holder, and
  *             whether that holder was off CPU when the wait began
@@ -76,10 +77,11 @@ struct census_phase {
 		route_waiter_ns[CENSUS_ROUTES];
 	/* D-state switches of every traced task. */
 	uint64_t d_n[DW_CATS], d_ns[DW_CATS], d_in_hold[DW_CATS];
-	uint64_t d_foreign;	/* D switches of programs bufbench ran (not counted above) */
+	uint64_t d_foreign;	/* D switches of other tasks (not counted above) */
 	/* Contended folio locks. */
 	bool folios_traced;
 	uint64_t folio_waits, folio_joined, folio_self, folio_waiter_in_hold;
+	uint64_t folio_foreign;	/* waits of other tasks, not counted above */
 	uint64_t folio_holder_off, folio_holder_preempted, folio_holder_off_ns, folio_wait_ns;
 	/* Holders asleep in their fault: [0] local waker, [1] remote. */
 	bool wakes_traced;		/* set by the caller where it knows the probes were armed */

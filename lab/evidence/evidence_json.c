@@ -95,7 +95,7 @@ static void census_json(struct json *j, const struct census_phase *c)
 		json_end_object(j);
 	}
 	json_end_object(j);
-	json_uint(j, "dstate_other_programs", c->d_foreign);
+	json_uint(j, "dstate_other_tasks", c->d_foreign);
 	json_begin_object(j, "dstate");
 	for (int d = 0; d < DW_CATS; d++) {
 		json_begin_object(j, dwait_name((enum dwait_cat)d));
@@ -108,6 +108,7 @@ static void census_json(struct json *j, const struct census_phase *c)
 	json_begin_object(j, "folios");
 	json_bool(j, "traced", c->folios_traced);
 	json_uint(j, "waits", c->folio_waits);
+	json_uint(j, "waits_other_tasks", c->folio_foreign);
 	json_uint(j, "joined", c->folio_joined);
 	json_uint(j, "self", c->folio_self);
 	json_uint(j, "waiter_in_hold", c->folio_waiter_in_hold);

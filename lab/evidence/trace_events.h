@@ -34,7 +34,7 @@ struct ev {
 	uint32_t stack;		/* EV_OUT: index + 1 into the stack table, 0 for none */
 	uint8_t dstate;		/* EV_OUT: prev_state D (uninterruptible) */
 	uint8_t dcat;		/* EV_OUT with a stack: enum dwait_cat of its wait */
-	uint8_t foreign;	/* EV_OUT: prev_comm not bufbench (a program it ran: provenance's) */
+	uint8_t foreign;	/* EV_OUT: prev_comm not bufbench (a kernel thread, a program it ran) */
 	int32_t aux;		/* EV_WAKE: target_cpu */
 	uint64_t addr;		/* EV_FWAIT, EV_FUNLOCK: the folio */
 };
@@ -67,6 +67,9 @@ struct trace_events {
 	/* The last comm each pid switched in with (open addressing, pid 0 free). */
 	struct { int32_t pid; char comm[17]; } comm[COMMS];
 };
+
+/* The comm pid last switched in with; "?" when it never did in the trace. */
+const char *trace_comm(const struct trace_events *t, int32_t pid);
 
 /* Sort by pid, then time, an out before the in at the same stamp (trace_join.c). */
 int trace_ev_by_pid_ts(const void *a, const void *b);

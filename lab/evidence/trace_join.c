@@ -265,7 +265,7 @@ static void comm_put(struct trace_events *t, int32_t pid, const char *comm, size
 		}
 }
 
-static const char *comm_get(const struct trace_events *t, int32_t pid)
+const char *trace_comm(const struct trace_events *t, int32_t pid)
 {
 	for (uint32_t i = 0, h = (uint32_t)pid * 2654435761u % COMMS; pid > 0 && i < COMMS;
 	     i++, h = (h + 1) % COMMS) {
@@ -523,7 +523,7 @@ static void describe(const struct trace_events *t, const struct ev *e, uint64_t 
 	d->fault_age_ns = faulted && e[i].ts > since ? e[i].ts - since : 0;
 	d->next_pid = e[i].next_pid;
 	d->next_prio = e[i].next_prio;
-	snprintf(d->next_comm, sizeof(d->next_comm), "%s", comm_get(t, e[i].next_pid));
+	snprintf(d->next_comm, sizeof(d->next_comm), "%s", trace_comm(t, e[i].next_pid));
 	snprintf(d->irq, sizeof(d->irq), "%s", e[i].irq ? t->irqs[e[i].irq - 1] : "");
 	snprintf(d->stack, sizeof(d->stack), "%s", e[i].stack ? t->stk[e[i].stack - 1] : "");
 	d->timer_ticks = -1;

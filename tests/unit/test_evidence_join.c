@@ -416,7 +416,7 @@ static void test_census(void)
  * The census on a real trace with sched_waking (host-6.18-channel: the
  * host's 6.18, bufbench --trace-holds --trace-channel, no kprobe events
  * there): its T_tail is hold_tail.c's, gap for gap, every gap has a state,
- * and the D switches of the programs bufbench ran are counted apart.
+ * and the D switches of other tasks (the grep bufbench ran) are counted apart.
  */
 static void test_census_real(void)
 {
