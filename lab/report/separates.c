@@ -181,7 +181,7 @@ static void kn(double k, double n, char *buf, size_t len)
 
 /* "1.29 [0.85, 1.98]", "-" for the base, "no event" when not defined. */
 static void rr_text(const struct cz *b, const struct cz *c, double kb, double kc, char *buf,
-		    size_t len)
+		    size_t len, bool md)
 {
 	if (b == c) {
 		snprintf(buf, len, "base");
@@ -191,7 +191,8 @@ static void rr_text(const struct cz *b, const struct cz *c, double kb, double kc
 	if (isnan(rr.est))
 		snprintf(buf, len, "no switch in either");
 	else
-		snprintf(buf, len, "%.2f [%.2f, %.2f]%s", rr.est, rr.lo, rr.hi, rr.corrected ? "*" : "");
+		snprintf(buf, len, "%.2f [%.2f, %.2f]%s", rr.est, rr.lo, rr.hi,
+			 rr.corrected ? (md ? "\\*" : "*") : "");
 }
 
 static const char *const route_name[4] = { "in fault", "at fault exit", "blocked in fault",
@@ -217,7 +218,7 @@ static void route_table(FILE *f, const struct cz *z, size_t n, bool md)
 				     : z[i].v[V_R_OFF_IN + r];
 			double w = r < 0 ? z[i].v[V_WAIT_NS] : z[i].v[V_R_W_IN + r];
 			kn(k, z[i].v[V_FAULT], a, sizeof(a));
-			rr_text(&z[0], &z[i], kb, k, b, sizeof(b));
+			rr_text(&z[0], &z[i], kb, k, b, sizeof(b), md);
 			snprintf(line, sizeof(line),
 				 md ? "| C%d | %s | %s | %s | %s | %.2f | %.2f |\n"
 				    : "C%-3d %-14s %-17s %-36s %-24s %9.2f %9.2f\n",
@@ -269,7 +270,7 @@ static void channel_table(FILE *f, const struct cz *z, size_t n, bool md)
 				snprintf(rb, sizeof(rb), "no tick in either");
 			else
 				snprintf(rb, sizeof(rb), "%.2f [%.2f, %.2f]%s", rr.est, rr.lo, rr.hi,
-					 rr.corrected ? "*" : "");
+					 rr.corrected ? (md ? "\\*" : "*") : "");
 		}
 		double inhold = v[V_DH_FOLIO] + v[V_DH_RWSEM] + v[V_DH_MUTEX] + v[V_DH_HUGETLB] +
 				v[V_DH_OTHER] + v[V_DH_NOSTACK];
