@@ -225,9 +225,15 @@ static void view_hold(const struct ev *e, uint64_t lo, uint64_t hi, const struct
 {
 	memset(v, 0, sizeof(*v));
 	v->first_out = -1;
-	for (uint64_t i = lo; i < hi; i++) {
-		if (e[i].ts + slack < r->acquire_ns || e[i].ts > r->release_ns + slack)
-			continue;
+	uint64_t a = lo, b = hi;
+	while (a < b) {		/* the pid's first event at or after the acquire, less the slack */
+		uint64_t m = (a + b) / 2;
+		if (e[m].ts + slack < r->acquire_ns)
+			a = m + 1;
+		else
+			b = m;
+	}
+	for (uint64_t i = a; i < hi && e[i].ts <= r->release_ns + slack; i++) {
 		if (e[i].type == EV_FAULT && !v->fault_ev) {
 			v->fault_ev = true;
 			v->fault_ts = e[i].ts;
