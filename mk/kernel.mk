@@ -6,9 +6,9 @@
 .PHONY: kernel initramfs
 
 kernel:
-	@out=$$(scripts/kernel-resolve.sh --build '$(or $(KERNEL),host)') && eval "$$out" && \
+	@out=$$(scripts/kernel-resolve.sh --build "$${KERNEL:-host}") && eval "$$out" && \
 	if [ -n "$$K_IMAGE" ]; then echo "$$K_IMAGE"; \
-	else echo "$(or $(KERNEL),host): $$K_RELEASE (no image file to boot; KERNEL=host runs on the machine itself)"; fi
+	else echo "$${KERNEL:-host}: $$K_RELEASE (no image file to boot; KERNEL=host runs on the machine itself)"; fi
 
 initramfs: $(B)/guest/initramfs.cpio.gz
 
