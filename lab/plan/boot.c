@@ -206,8 +206,8 @@ static void unit_reservations(const struct plan *p, struct unit *u)
 		const struct cell *c = &u->cells[i];
 		if (!strcmp(c->tool, "bufbench") && strcmp(c->model, "current"))
 			u->restore_model = true;
-		for (int m = 0; !strcmp(c->tool, "pgbench") && m < c->pg_models.n; m++)
-			if (strcmp(c->pg_models.item[m], "current"))
+		for (int m = 0; !strcmp(c->tool, "pgbench") && m < c->pg_models->n; m++)
+			if (strcmp(c->pg_models->item[m], "current"))
 				u->restore_model = true;
 	}
 	u->restore_slice_ext = p->slice_ext_us > 0;
