@@ -206,6 +206,11 @@ _Noreturn void plan_die(const char *fmt, ...) __attribute__((format(printf, 1, 2
 void plan_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void list_split(struct list *l, const char *var, const char *s);
 bool list_has(const struct list *l, const char *s);
+struct vocab;
+/* Every item of L a value of V, within its range (else plan_die naming
+ * VAR), rewritten in its canonical spelling and once: rseq:05 and rseq:5
+ * are one cell. */
+void list_canonical(struct list *l, const struct vocab *v, const char *var);
 long parse_count(const char *var, const char *s, long min, long max);
 /* FORCE=1 given: plan beyond PLAN_MAX_CELLS, PLAN_MAX_HOURS and the host's RAM. */
 bool plan_forced(void);

@@ -432,7 +432,7 @@ void plan_settings(struct plan *p, const char *top)
 	list_split(&p->locks, "LOCKS", get_or("LOCKS", "tas"));
 	check_list(&p->locks, &vocab_locks, "LOCKS");
 	list_split(&p->strategies, "STRATEGY", get_or("STRATEGY", "pg"));
-	check_list(&p->strategies, &vocab_strategies, "STRATEGY");
+	list_canonical(&p->strategies, &vocab_strategies, "STRATEGY");
 	p->duration_s = parse_count("DURATION", get_or("DURATION", "10"), 1, 86400);
 	p->warmup_s = parse_count("WARMUP", get_or("WARMUP", "0"), 0, 86400);
 	p->repeat = parse_count("REPEAT", get_or("REPEAT", "3"), 1, 1000);
