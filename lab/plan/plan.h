@@ -184,6 +184,7 @@ struct plan {
 	char *probe[BOOT_MAX_ARGS];	/* the KVM probe boot (ACCEL=auto) */
 	int nprobe;
 	long probe_timeout_s;
+	const char *probe_fail_text;	/* QEMU's words for a boot KVM cannot go on with */
 	char command[4096];
 };
 

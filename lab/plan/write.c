@@ -414,7 +414,8 @@ int plan_write(const struct plan *p, const char *dir, const char *top_dir)
 			p->guest_hp_pages);
 		fprintf(f, "qemu\t%s\n", boot_emulator(p));
 		if (p->nprobe)
-			fprintf(f, "probe_timeout_s\t%ld\n", p->probe_timeout_s);
+			fprintf(f, "probe_timeout_s\t%ld\nprobe_fail_text\t%s\n", p->probe_timeout_s,
+				p->probe_fail_text);
 	}
 	fclose(f);
 	if (!host) {
