@@ -17,7 +17,6 @@
 #include "bench_vars.h"
 #include "plan.h"
 #include "size.h"
-#include "vocab.h"
 
 #define MAX_ARGS 64
 static char *arg_name[MAX_ARGS], *arg_val[MAX_ARGS];
@@ -150,23 +149,6 @@ bool list_has(const struct list *l, const char *s)
 		if (strcmp(l->item[i], s) == 0)
 			return true;
 	return false;
-}
-
-void list_canonical(struct list *l, const struct vocab *v, const char *var)
-{
-	char choices[512], canon[PLAN_NAME];
-	int n = l->n;
-	l->n = 0;	/* the items kept so far, for list_has; item i >= l->n */
-	for (int i = 0; i < n; i++) {
-		const char *why = vocab_range_error(v, l->item[i]);
-		if (vocab_canonical(v, l->item[i], canon, sizeof(canon)) != 0)
-			plan_die("%s: '%s' is not a %s value; use %s", var, l->item[i], v->key,
-				 vocab_choices(v, choices, sizeof(choices)));
-		if (why)
-			plan_die("%s: '%s': %s", var, l->item[i], why);
-		if (!list_has(l, canon))
-			snprintf(l->item[l->n++], PLAN_NAME, "%s", canon);
-	}
 }
 
 /* Digits, after one '-' at most: strtol alone took " 4", "+4" and "\t4". */
