@@ -41,7 +41,10 @@ BENCH_VARS := $(shell sed -n '/^const char \*const bench_vars\[\]/,/NULL/p' lab/
 	grep -o '"[A-Z][A-Z0-9_]*"' | tr -d '"') PG_HUGEPAGES
 # Export only what is set: `export X` of an unset X hands the scripts an
 # empty X, which they would read as "set to nothing" (BASELINE= means none).
-$(foreach v,$(BENCH_VARS),$(if $(filter undefined,$(origin $(v))),,$(eval export $(v))))
+# Each is kept as given, like DATA_VARS below: make expands an exported
+# recursive variable for every recipe's environment, so CLIENTS='$(shell
+# ...)' ran (issue 35, N5).  Recipes read them as "$$NAME", never $(NAME).
+$(foreach v,$(BENCH_VARS),$(if $(filter undefined,$(origin $(v))),,$(eval override $(v) := $$(value $(v)))$(eval export $(v))))
 
 # Paths the report and fleet targets take (make report RUN=..., compare
 # RUNS=... OUT=... BASELINE=..., flamegraph DIFF=..., fleet INVENTORY=...):
@@ -49,7 +52,10 @@ $(foreach v,$(BENCH_VARS),$(if $(filter undefined,$(origin $(v))),,$(eval export
 # (a recursive one would run a $(shell ...) in them when a recipe used or
 # exported it), and handed to the scripts through the environment only;
 # no recipe splices them into its text, and the scripts check them.
-DATA_VARS = RUN RUNS OUT DIFF INVENTORY BASELINE FLEET_RESULTS
+# The model targets' inputs (make predict INPUTS= CPUS= MODEL= SIM=, with
+# CLIENTS and PAGES from BENCH_VARS; make model RUN=) are data the same way:
+# build/predict and build/model check them.
+DATA_VARS = RUN RUNS OUT DIFF INVENTORY BASELINE FLEET_RESULTS INPUTS CPUS MODEL SIM
 $(foreach v,$(DATA_VARS),$(if $(filter undefined,$(origin $(v))),,$(eval override $(v) := $$(value $(v)))$(eval export $(v))))
 
 .PHONY: all test unit-test e2e-test bench report flamegraph attach kernel clean distclean lint configure-if-needed
@@ -95,10 +101,10 @@ e2e-test: config.mk
 # arm64 host) runs those static builds; KERNEL=host runs build/ as it is.
 bench: config.mk
 	$(MAKE) build-all
-	@if [ '$(or $(KERNEL),host)' != host ] && a=$$($(B)/plan --arch-info '$(ARCH)' name) && \
+	@if [ "$${KERNEL:-host}" != host ] && a=$$($(B)/plan --arch-info "$${ARCH-}" name) && \
 		[ "$$($(B)/plan --arch-info "$$a" guest_bin_dir)" != build ]; then \
 		$(MAKE) cross-guest CROSS=$$a && \
-		{ [ '$(PGBENCH)' = off ] || $(MAKE) cross-pgsample CROSS=$$a; }; \
+		{ [ "$${PGBENCH-}" = off ] || $(MAKE) cross-pgsample CROSS=$$a; }; \
 	fi
 	scripts/bench.sh
 

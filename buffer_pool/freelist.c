@@ -11,7 +11,7 @@ int strategy_parse(const char *s, enum strategy_kind *kind, uint32_t *nparts)
 {
 	long n = 1;
 	const struct vocab_item *it = vocab_find(&vocab_strategies, s, &n);
-	if (!it || n > MAX_STRATEGY_PARTS)
+	if (!it || vocab_range_error(&vocab_strategies, s))
 		return -1;
 	*kind = (enum strategy_kind)it->code;
 	*nparts = (uint32_t)n;

@@ -17,15 +17,11 @@ int mitigation_parse(const char *s, struct mitigation *m)
 {
 	long n = 1;
 	const struct vocab_item *it = vocab_find(&vocab_mitigations, s, &n);
-	if (!it)
+	/* The ranges are vocab.c's (rseq: the kernel's 5..50 us). */
+	if (!it || vocab_range_error(&vocab_mitigations, s))
 		return -1;
 	m->kind = (enum mitigation_kind)it->code;
 	m->param = n;
-	/* The kernel takes 5..50 us (rseq_slice_ext_write() in kernel/rseq.c). */
-	if (m->kind == MIT_RSEQ && (n < 5 || n > 50))
-		return -1;
-	if (m->kind == MIT_PARTITIONED && n > 64)
-		return -1;
 	return 0;
 }
 

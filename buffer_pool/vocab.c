@@ -1,5 +1,6 @@
 #include "vocab.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,8 +166,9 @@ static int match(const char *pattern, const char *s, long *param)
 		char *end;
 		if (*num < '0' || *num > '9')
 			return 0;
+		/* 0 and any size match: the range (vocab_range_error) says why not. */
 		long v = strtol(num, &end, 10);
-		if (*end || v < 1)
+		if (*end)
 			return 0;
 		if (param)
 			*param = v;
@@ -191,6 +193,45 @@ int vocab_rank(const struct vocab *v, const char *s)
 {
 	const struct vocab_item *it = vocab_find(v, s, NULL);
 	return it ? (int)(it - v->items) : -1;
+}
+
+/* The ranges of the items with an N, one table so that every refusal reads alike. */
+static const struct {
+	const struct vocab *v;
+	int code;
+	long min, max;
+	const char *why;
+} ranges[] = {
+	/* rseq_slice_ext_write() in kernel/rseq.c takes 5..50 us. */
+	{ &vocab_mitigations, MIT_RSEQ, 5, 50, "rseq:N takes 5..50 us (the kernel's bounds)" },
+	{ &vocab_mitigations, MIT_PARTITIONED, 1, MAX_STRATEGY_PARTS, "partitioned:N takes 1..64 parts" },
+	{ &vocab_strategies, STRATEGY_PARTITIONED, 1, MAX_STRATEGY_PARTS, "partitioned:N takes 1..64 parts" },
+};
+_Static_assert(MAX_STRATEGY_PARTS == 64, "the partitioned:N messages say 64");
+
+const char *vocab_range_error(const struct vocab *v, const char *s)
+{
+	long n = 1;
+	const struct vocab_item *it = vocab_find(v, s, &n);
+	for (size_t i = 0; it && i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (ranges[i].v == v && ranges[i].code == it->code && (n < ranges[i].min || n > ranges[i].max))
+			return ranges[i].why;
+	return NULL;
+}
+
+int vocab_canonical(const struct vocab *v, const char *s, char *out, size_t len)
+{
+	long n = 1;
+	const struct vocab_item *it = vocab_find(v, s, &n);
+	if (!it)
+		return -1;
+	const char *colon = strchr(it->name, ':');
+	size_t l = strlen(it->name);
+	if (l >= 2 && !strcmp(it->name + l - 2, ":N"))
+		snprintf(out, len, "%.*s%ld", (int)(colon - it->name + 1), it->name, n);
+	else
+		snprintf(out, len, "%s", it->name);
+	return 0;
 }
 
 const char *vocab_name(const struct vocab *v, int code)

@@ -47,6 +47,13 @@ extern const struct vocab *const vocab_all[];
 const struct vocab_item *vocab_find(const struct vocab *v, const char *s, long *param);
 /* Index of the item named s (its sort rank), or -1. */
 int vocab_rank(const struct vocab *v, const char *s);
+/* NULL when S's N (rseq:N, partitioned:N) is within its range, or S has
+ * none; else why not, worded alike for every such item ("rseq:N takes
+ * 5..50 us (the kernel's bounds)"). */
+const char *vocab_range_error(const struct vocab *v, const char *s);
+/* S's canonical spelling into OUT (rseq:05 is rseq:5, so that both name
+ * one cell); -1 when S is no item of V. */
+int vocab_canonical(const struct vocab *v, const char *s, char *out, size_t len);
 /* The name of the item with this code, or "?". */
 const char *vocab_name(const struct vocab *v, int code);
 /* "4k, thp, 2m, 1g, try-2m or try-1g" into buf. */

@@ -5,10 +5,14 @@
 
 .PHONY: kernel initramfs
 
-kernel:
-	@out=$$(scripts/kernel-resolve.sh --build '$(or $(KERNEL),host)') && eval "$$out" && \
+# kernel-resolve.sh reads the catalog and the architecture table through
+# build/plan: build it first, as make bench does (a fresh clone had none:
+# "no build/plan", then an empty command run).
+kernel: config.mk
+	@$(MAKE) -s --no-print-directory $(B)/plan
+	@out=$$(scripts/kernel-resolve.sh --build "$${KERNEL:-host}") && eval "$$out" && \
 	if [ -n "$$K_IMAGE" ]; then echo "$$K_IMAGE"; \
-	else echo "$(or $(KERNEL),host): $$K_RELEASE (no image file to boot; KERNEL=host runs on the machine itself)"; fi
+	else echo "$${KERNEL:-host}: $$K_RELEASE (no image file to boot; KERNEL=host runs on the machine itself)"; fi
 
 initramfs: $(B)/guest/initramfs.cpio.gz
 

@@ -23,14 +23,15 @@ ALL_TARGETS += $(B)/predict $(MODEL_TESTS)
 # (docs/model/calibrated-4k.json; for MODEL=lazy the same family with
 # 7.0's lazy runs, calibrated-4k-lazy.json), moved to PAGES (default 4k)
 # by the stated rules; without CPUS and CLIENTS: the regression report's
-# configuration (predict --report).
+# configuration (predict --report).  The variables reach the recipe through
+# the environment, as data (Makefile: DATA_VARS), never spliced into it.
 MODEL_CALIBRATED = docs/model/calibrated-4k$(if $(filter lazy,$(MODEL)),-lazy).json
 predict: config.mk
 	$(MAKE) $(B)/predict
-	$(B)/predict --inputs '$(or $(INPUTS),$(MODEL_CALIBRATED))' \
-		$(if $(or $(CPUS),$(CLIENTS)),--cpus '$(CPUS)' --clients '$(CLIENTS)',--report) \
-		$(if $(INPUTS),,--extrapolate --pages '$(or $(PAGES),4k)') \
-		$(if $(MODEL),--model '$(MODEL)') $(if $(filter 1,$(SIM)),--sim)
+	$(B)/predict --inputs "$${INPUTS:-$(MODEL_CALIBRATED)}" \
+		$(if $(or $(CPUS),$(CLIENTS)),--cpus "$${CPUS-}" --clients "$${CLIENTS-}",--report) \
+		$(if $(INPUTS),,--extrapolate --pages "$${PAGES:-4k}") \
+		$(if $(MODEL),--model "$$MODEL") $(if $(filter 1,$(SIM)),--sim)
 .PHONY: predict
 
 # make model RUN=results/DIR: the model's inputs from an EVIDENCE run
@@ -40,7 +41,7 @@ $(B)/model: $(B)/lab/model/model_main.o $(MODEL_OBJS)
 ALL_TARGETS += $(B)/model
 
 model: config.mk
-	@if [ -z '$(RUN)' ]; then echo "make model: give RUN=results/DIR (a make bench EVIDENCE=on run)" >&2; exit 2; fi
+	@if [ -z "$${RUN-}" ]; then echo "make model: give RUN=results/DIR (a make bench EVIDENCE=on run)" >&2; exit 2; fi
 	$(MAKE) $(B)/model
-	$(B)/model '$(RUN)'
+	$(B)/model "$$RUN"
 .PHONY: model

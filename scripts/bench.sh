@@ -70,7 +70,8 @@ if [ "$(bconf host)" != 1 ]; then
 	if [ -f "$rundir/plan/probe.qemu" ]; then
 		# shellcheck disable=SC1091 # written just above
 		image=$(. "$rundir/logs/kernel-main.env" && echo "$K_IMAGE")
-		probed=$("$here/qemu-accel.sh" "$rundir/plan/probe.qemu" "$image" "$initrd" "$(bconf probe_timeout_s)")
+		probed=$("$here/qemu-accel.sh" "$rundir/plan/probe.qemu" "$image" "$initrd" "$(bconf probe_timeout_s)" \
+			"$(bconf probe_fail_text)")
 	fi
 	"$plan" --top "$top" --out "$rundir" --initramfs-bytes "$(wc -c < "$initrd")" \
 		${probed:+--accel-probed "$probed"}

@@ -18,7 +18,9 @@ lab_plan() {
 # (Debian's or uname's name; "" is this machine's), "" when it has none.
 # An unknown ARCH exits 2, naming the known ones.
 arch_info() {
-	ai_out=$("$(lab_plan)" --arch-info "$1" "$2") || [ $? -eq 1 ] || exit 2
+	# lab_plan's die ends only its own $(...): stop here, not run "".
+	ai_plan=$(lab_plan) || exit 2
+	ai_out=$("$ai_plan" --arch-info "$1" "$2") || [ $? -eq 1 ] || exit 2
 	echo "$ai_out"
 }
 

@@ -323,8 +323,11 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 			lock_given = true;
 			break;
 		case O_STRATEGY:
-			if (strategy_parse(a, &o->strategy, &o->strategy_parts) != 0)
+			if (strategy_parse(a, &o->strategy, &o->strategy_parts) != 0) {
+				if (vocab_range_error(&vocab_strategies, a))
+					bad_value("--strategy", a, vocab_range_error(&vocab_strategies, a));
 				bad_choice("--strategy", a, &vocab_strategies);
+			}
 			strategy_given = true;
 			break;
 		case O_NUMA:
@@ -379,8 +382,8 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 			break;
 		case O_MITIGATION:
 			if (mitigation_parse(a, &o->mitigation) != 0) {
-				if (vocab_find(&vocab_mitigations, a, NULL))
-					bad_value("--mitigation", a, "rseq:N takes 5..50 us, partitioned:N 1..64 parts");
+				if (vocab_range_error(&vocab_mitigations, a))
+					bad_value("--mitigation", a, vocab_range_error(&vocab_mitigations, a));
 				bad_choice("--mitigation", a, &vocab_mitigations);
 			}
 			break;

@@ -12,13 +12,16 @@
  *       --dirty-patch P  DOC.json...
  *
  * An empty --src-* or --dirty-patch value is null.  Exit 1 when a document
- * or the file list cannot be read, 2 on bad usage.
+ * or the file list cannot be read or is over 64 MiB (capped.h), 2 on bad
+ * usage.
  */
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "capped.h"
 
 enum { RUN, REV, CMD, MADE, DROPPED, PERF, QEMU, CC, HOST, FILES, SCOMMIT, SSHA, SNOTE, DIRTY,
        PATCH, NOPT };
@@ -73,11 +76,13 @@ static json_t *get(json_t *o, const char *k)
 
 static json_t *files(const char *path)
 {
-	FILE *f = fopen(path, "r");
 	char line[8192];
-	json_t *out = json_array();
-	if (!f)
+	FILE *f = capped_open(path, line, sizeof(line));
+	if (!f) {
+		fprintf(stderr, "attach-manifest: --files %s\n", line);
 		return NULL;
+	}
+	json_t *out = json_array();
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
@@ -113,10 +118,10 @@ int main(int argc, char **argv)
 		}
 	json_t *kernels = json_array(), *versions = json_array(), *cmds = json_array();
 	for (; i < argc; i++) {
-		json_error_t err;
-		json_t *doc = json_load_file(argv[i], 0, &err);
+		char err[512];
+		json_t *doc = capped_load(argv[i], 0, err, sizeof(err));
 		if (!doc) {
-			fprintf(stderr, "attach-manifest: %s: %s\n", argv[i], err.text);
+			fprintf(stderr, "attach-manifest: %s\n", err);
 			return 1;
 		}
 		json_t *p = json_object_get(doc, "provenance");
@@ -129,11 +134,9 @@ int main(int argc, char **argv)
 		json_array_append_new(cmds, get(p, "command_line"));
 		json_decref(doc);
 	}
-	json_t *fl = files(opt[FILES]);
-	if (!fl) {
-		fprintf(stderr, "attach-manifest: cannot read %s\n", opt[FILES]);
+	json_t *fl = files(opt[FILES]);	/* it says why not */
+	if (!fl)
 		return 1;
-	}
 	json_t *dropped = json_array();
 	char *d = strdup(opt[DROPPED]);
 	for (char *save = NULL, *w = strtok_r(d, " ", &save); w; w = strtok_r(NULL, " ", &save))

@@ -13,12 +13,15 @@
  * missing path, an object or an array as an empty field.  Control
  * characters in a string (a tab or newline would split the shell's
  * fields or lines) are printed as '?': documents are untrusted input
- * (docs/hostile-input.md).  Exit 1 when a file does not parse (its line
- * is left out), 2 on bad usage.
+ * (docs/hostile-input.md).  A file over 64 MiB or not a regular file is
+ * refused unread (capped.h).  Exit 1 when a file does not parse or is
+ * refused (its line is left out), 2 on bad usage.
  */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "capped.h"
 
 static void put_string(const char *s)
 {
@@ -103,10 +106,10 @@ int main(int argc, char **argv)
 	const char *paths = argv[1 + flag];
 	int rc = 0;
 	for (int f = 2 + flag; f < argc; f++) {
-		json_error_t je;
-		json_t *doc = json_load_file(argv[f], JSON_DECODE_ANY, &je);
+		char err[512];
+		json_t *doc = capped_load(argv[f], JSON_DECODE_ANY, err, sizeof(err));
 		if (!doc) {
-			fprintf(stderr, "jget: %s:%d: %s\n", argv[f], je.line, je.text);
+			fprintf(stderr, "jget: %s\n", err);
 			rc = 1;
 			continue;
 		}

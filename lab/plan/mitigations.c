@@ -43,15 +43,15 @@ void mitigation_settings(struct plan *p, const char *value)
 	if (!value || !value[strspn(value, " \t")])
 		return;
 	list_split(&p->mitigations, "MITIGATIONS", value);
+	for (int i = 0; i < p->mitigations.n; i++)
+		if (!vocab_find(&vocab_mitigations, p->mitigations.item[i], NULL))
+			plan_die("MITIGATIONS: '%s' is not a mitigation; use %s", p->mitigations.item[i],
+				 vocab_choices(&vocab_mitigations, choices, sizeof(choices)));
+	list_canonical(&p->mitigations, &vocab_mitigations, "MITIGATIONS");
 	for (int i = 0; i < p->mitigations.n; i++) {
 		struct mitigation m;
 		const char *it = p->mitigations.item[i];
-		if (!vocab_find(&vocab_mitigations, it, NULL))
-			plan_die("MITIGATIONS: '%s' is not a mitigation; use %s", it,
-				 vocab_choices(&vocab_mitigations, choices, sizeof(choices)));
-		if (mitigation_parse(it, &m) != 0)
-			plan_die("MITIGATIONS: '%s': rseq:N takes 5..50 us (the kernel's bounds), "
-				 "partitioned:N 1..64 parts", it);
+		mitigation_parse(it, &m);
 		/* The architecture table says which guests lack the extension. */
 		if (m.kind == MIT_RSEQ && p->garch->no_rseq_slice &&
 		    strcmp(p->kernel.source, "host") != 0)

@@ -181,14 +181,15 @@ uint64_t parse_size(const char *var, const char *s)
 
 /*
  * The make command that reruns this plan: every variable the user set,
- * single-quoted for the shell when it needs quoting.
+ * single-quoted for the shell when it needs quoting; but not FORCE, so
+ * that whoever reruns a plan past the limits is told so and decides.
  */
 void command_line(char *buf, size_t len)
 {
 	size_t off = (size_t)snprintf(buf, len, "make bench");
 	for (int i = 0; bench_vars[i] && off < len; i++) {
 		const char *v = var_get(bench_vars[i]);
-		if (!v)
+		if (!v || !strcmp(bench_vars[i], "FORCE"))
 			continue;
 		bool plain = *v != '\0';
 		for (const char *c = v; *c; c++)

@@ -201,8 +201,8 @@ static void json_cell(struct json *j, const struct cell *c)
 		json_bool(j, "control", c->control);
 	} else {
 		json_str(j, "huge_pages", c->huge_pages);
-		json_list(j, "models", &c->pg_models);
-		json_list(j, "clients", &c->pg_clients);
+		json_list(j, "models", c->pg_models);
+		json_list(j, "clients", c->pg_clients);
 		json_int(j, "repeat", c->pg_repeat);
 		if (c->mitigation[0]) {
 			json_str(j, "mitigation", c->mitigation);
@@ -283,8 +283,8 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 		const struct cell *c = &u->cells[i];
 		if (strcmp(c->tool, "pgbench") == 0) {
 			char models[512], clients[512];
-			join(models, sizeof(models), &c->pg_models, ",");
-			join(clients, sizeof(clients), &c->pg_clients, ",");
+			join(models, sizeof(models), c->pg_models, ",");
+			join(clients, sizeof(clients), c->pg_clients, ",");
 			fprintf(f, "pgbench\t%s\t%s\t%s\t%s\t%ld", c->id, c->huge_pages, models,
 				clients, c->pg_repeat);
 			/* MITIGATIONS: the mitigation, and the server (major, build) it runs. */
@@ -414,7 +414,8 @@ int plan_write(const struct plan *p, const char *dir, const char *top_dir)
 			p->guest_hp_pages);
 		fprintf(f, "qemu\t%s\n", boot_emulator(p));
 		if (p->nprobe)
-			fprintf(f, "probe_timeout_s\t%ld\n", p->probe_timeout_s);
+			fprintf(f, "probe_timeout_s\t%ld\nprobe_fail_text\t%s\n", p->probe_timeout_s,
+				p->probe_fail_text);
 	}
 	fclose(f);
 	if (!host) {

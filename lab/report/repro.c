@@ -191,11 +191,13 @@ static char *list_value(const struct jr_val *v, int split)
 
 /*
  * " NAME=value", the value quoted; nothing for an empty value, a name
- * outside the vocabulary or a value make or sh could take for code.
+ * outside the vocabulary or a value make or sh could take for code, nor
+ * for FORCE: a reader rerunning a plan past the planner's limits (a
+ * manifest from before the planner left FORCE out) is told so and decides.
  */
 static void put_var(FILE *out, const char *name, const char *value)
 {
-	if (!*value)
+	if (!*value || !strcmp(name, "FORCE"))
 		return;
 	if (!bench_var_known(name)) {
 		fprintf(stderr, "report: '%.40s' is no make bench variable: left out of the "

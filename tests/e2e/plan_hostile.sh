@@ -88,4 +88,33 @@ ok "POOL=32M and POOL=1.5G" KERNEL=host POOL=32M RELATION=1.5G
 ok "ICOUNT_EPOCH=2028-02-29 (a leap day)" KERNEL=7.0 ICOUNT_EPOCH=2028-02-29
 ok "FORCE=1 past the cell limit" KERNEL=host REPEAT=700 CLIENTS=1,2,4,8,16,32,64,128,256,512 FORCE=1
 ok "FORCE=1 past the hour limit" KERNEL=host DURATION=600 REPEAT=200 FORCE=1
+
+# FORCE=1 on the issue's plan (issue 35): 384,000 cells took over 60 s and
+# 2.2 GB (a cell grew the array by one, and each carried two 3 KB lists).
+# Under a 1 GB address-space limit, within 30 s.
+clients=$(seq -s, 1 32)
+t0=$(date +%s)
+rc=0
+# shellcheck disable=SC3045 # dash's and bash's ulimit have -v
+(ulimit -v 1048576; exec "$plan" --check --top "$top" KERNEL=7.0 REPEAT=1000 CLIENTS="$clients" \
+	PGBENCH=off FORCE=1) > "$tmp/out" 2>&1 || rc=$?
+s=$(($(date +%s) - t0))
+check "plan_hostile: FORCE=1 REPEAT=1000 CLIENTS=1..32 plans 384000 cells in 1 GB (rc $rc, ${s} s)" \
+	grep -q '384000 bufbench cells' "$tmp/out"
+check "plan_hostile: ...within 30 s (${s} s)" test "$s" -lt 30
+# FORCE stays out of the reproduce line: the plan's command and, for a
+# manifest that has it, the report's.
+mkdir "$tmp/forced"
+rc=0; "$plan" --top "$top" --out "$tmp/forced" KERNEL=host DURATION=600 REPEAT=200 FORCE=1 > "$tmp/out" 2>&1 || rc=$?
+check "plan_hostile: a FORCE=1 plan's command has no FORCE (rc $rc)" \
+	sh -c "grep -q '\"command\": \"make bench .*REPEAT=200' '$tmp/forced/plan.json' && ! grep -q 'FORCE' '$tmp/forced/plan.json'"
+if [ -x "$top/build/report" ]; then
+	cp -r "$top/tests/data/run-fixture" "$tmp/fx"
+	sed -i 's/"command": "make bench KERNEL=6.12,7.0 /"command": "make bench FORCE=1 KERNEL=6.12,7.0 /' "$tmp/fx/manifest.json"
+	rc=0; "$top/build/report" --reproduce-command "$tmp/fx" > "$tmp/repro" 2> "$tmp/repro.err" || rc=$?
+	check "plan_hostile: a manifest's FORCE=1 is left out of the reproduce command (rc $rc)" \
+		sh -c "grep -q '^make bench KERNEL=' '$tmp/repro' && ! grep -q FORCE '$tmp/repro'"
+else
+	fail "plan_hostile: build/report missing (make first)"
+fi
 tests_done

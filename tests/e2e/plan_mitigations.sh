@@ -40,6 +40,32 @@ refuse "an unknown mitigation" "use none, prefault, touch-before-lock, rseq:N, h
 refuse "rseq:4 (under the kernel's 5 us)" "rseq:N takes 5..50 us" KERNEL=7.0 MITIGATIONS=none,rseq:4
 refuse "rseq:51" "rseq:N takes 5..50 us" KERNEL=7.0 MITIGATIONS=none,rseq:51
 refuse "mitigations without none" "add none" KERNEL=7.0 MITIGATIONS=prefault
+# The ranges read alike, whichever variable (issue 35): partitioned:0 was
+# "not a strategies value", partitioned:65 bufbench's "unknown --strategy".
+refuse "STRATEGY=partitioned:0" "STRATEGY: 'partitioned:0': partitioned:N takes 1..64 parts" KERNEL=host STRATEGY=partitioned:0 PGBENCH=off
+refuse "STRATEGY=partitioned:65" "STRATEGY: 'partitioned:65': partitioned:N takes 1..64 parts" KERNEL=host STRATEGY=partitioned:65 PGBENCH=off
+refuse "partitioned:65" "MITIGATIONS: 'partitioned:65': partitioned:N takes 1..64 parts" KERNEL=7.0 MITIGATIONS=none,partitioned:65
+refuse "partitioned:0" "MITIGATIONS: 'partitioned:0': partitioned:N takes 1..64 parts" KERNEL=7.0 MITIGATIONS=none,partitioned:0
+rc=0; "$top/build/bufbench" --mitigation partitioned:65 > "$tmp/out" 2>&1 || rc=$?
+check "plan_mitigations: bufbench words --mitigation partitioned:65 as the planner does (rc $rc)" \
+	grep -qF "'partitioned:65': partitioned:N takes 1..64 parts" "$tmp/out"
+rc=0; "$top/build/bufbench" --strategy partitioned:65 > "$tmp/out" 2>&1 || rc=$?
+check "plan_mitigations: ...and --strategy partitioned:65 (rc $rc)" \
+	grep -qF "'partitioned:65': partitioned:N takes 1..64 parts" "$tmp/out"
+# rseq:05 and rseq:5, partitioned:016 and partitioned:16: one cell each.
+mkdir -p "$tmp/n1" "$tmp/n2"
+"$plan" --out "$tmp/n1" --top "$top" KERNEL=host MITIGATIONS=none,rseq:05,rseq:5,partitioned:016 \
+	PGBENCH=off > "$tmp/out" 2>&1 || true
+"$plan" --out "$tmp/n2" --top "$top" KERNEL=host MITIGATIONS=none,rseq:5,partitioned:16 \
+	PGBENCH=off > "$tmp/out2" 2>&1 || true
+check "plan_mitigations: rseq:05,rseq:5,partitioned:016 plan the cells of rseq:5,partitioned:16" \
+	sh -c "[ -s '$tmp/n1/plan.json' ] && jq -c '[.units[].cells[].id]' '$tmp/n1/plan.json' > '$tmp/ids1' && jq -c '[.units[].cells[].id]' '$tmp/n2/plan.json' > '$tmp/ids2' && cmp -s '$tmp/ids1' '$tmp/ids2'"
+check "plan_mitigations: ...and record them as rseq:5 and partitioned:16" \
+	jqt "$tmp/n1/plan.json" '.settings.mitigations == ["none", "rseq:5", "partitioned:16"]'
+mkdir -p "$tmp/n3"
+"$plan" --out "$tmp/n3" --top "$top" KERNEL=host STRATEGY=partitioned:016,partitioned:16 PGBENCH=off > "$tmp/out" 2>&1 || true
+check "plan_mitigations: STRATEGY=partitioned:016,partitioned:16 is one strategy, partitioned:16" \
+	jqt "$tmp/n3/plan.json" '.settings.strategies == ["partitioned:16"]'
 refuse "two page sizes beside MITIGATIONS" "give one PAGES" KERNEL=7.0 MITIGATIONS=none,prefault PAGES=4k,2m
 refuse "rseq on an arm64 guest" "GENERIC_ENTRY" ARCH=arm64 KERNEL=7.0 MITIGATIONS=none,rseq:20 PGBENCH=off
 refuse "touch-before-lock on pg19" "STRATEGY=pg19 has none" KERNEL=7.0 MITIGATIONS=none,touch-before-lock STRATEGY=pg19

@@ -2,16 +2,19 @@
 # A newcomer's run, checked: a fresh Debian 12 amd64 root (debootstrap
 # minbase, plus git and make to clone and start), a clean clone of this
 # checkout's HEAD inside, and README's quick start run there exactly as
-# written: `make bench`, then `make test`.  Every machine that ran the lab
+# written: `make bench`, then `make test`; and between them `make kernel
+# KERNEL=7.0` in a second clone with nothing built (it once needed a make
+# build-all first: issue 35).  Every machine that ran the lab
 # before keeps what it installed, so only a root like this one shows a
 # missing install step (QEMU once dropped out of configure's list while CI
 # stayed green).  The chroot shares this machine's kernel: guests, huge
 # pages and tracefs are this kernel's, as they would be on a real machine.
 #
 # Usage: tests/native/fresh_debian.sh [--from-make-test] [STEP...]   (as root)
-#   steps: root (debootstrap when missing), clone, bench, test; default: all
+#   steps: root (debootstrap when missing), clone, bench, kernel, test;
+#     default: all
 #   --from-make-test: tests/run.sh's call: runs what PREEMPTLAB_TEST_DEADLINE
-#     leaves time for (all; or root, clone and bench, SKIPping make test;
+#     leaves time for (all; or root, clone, bench and kernel, SKIPping make test;
 #     or nothing, SKIPping it all with the command to run by hand).
 # Environment: FRESH_ROOT (/work/fresh-debian), FRESH_MIRROR
 #   (http://deb.debian.org/debian), FRESH_KEEP (1: keep an earlier root;
@@ -31,7 +34,7 @@ from_make_test=0
 if [ "${1:-}" = --from-make-test ]; then from_make_test=1; shift; fi
 root=${FRESH_ROOT:-/work/fresh-debian}
 mirror=${FRESH_MIRROR:-http://deb.debian.org/debian}
-steps=${*:-root clone bench test}
+steps=${*:-root clone bench kernel test}
 lab=/root/preemptlab
 
 # Measured here (docs/fresh-debian.md): debootstrap ~4 min, make bench with
@@ -45,9 +48,9 @@ if [ "$from_make_test" = 1 ]; then
 		exit 0
 	fi
 	left=$((PREEMPTLAB_TEST_DEADLINE - $(date +%s)))
-	if [ "$left" -ge "$need_all_s" ]; then steps="root clone bench test"
+	if [ "$left" -ge "$need_all_s" ]; then steps="root clone bench kernel test"
 	elif [ "$left" -ge "$need_bench_s" ]; then
-		steps="root clone bench"
+		steps="root clone bench kernel"
 		skip "fresh_debian: make test in the fresh root needs ~$((need_all_s / 60)) min, $((left / 60)) left: run tests/native/fresh_debian.sh by hand"
 	else
 		skip "fresh_debian: needs ~$((need_bench_s / 60)) min for make bench in a fresh root, $((left / 60)) left: run tests/native/fresh_debian.sh by hand"
@@ -108,6 +111,29 @@ for step in $steps; do
 		git -C "$root$lab" checkout -q "$(git -C "$top" rev-parse HEAD)"
 		pass "fresh_debian: cloned $(git -C "$top" rev-parse --short HEAD) into $root$lab"
 		;;
+	kernel)
+		# A second clone, nothing built and no config.mk, after bench (which
+		# installed the packages: configure here only writes config.mk, and
+		# the bench step stays a newcomer's first command).
+		rm -rf "${root:?}$lab-kernel"
+		git clone -q "$top" "$root$lab-kernel"
+		git -C "$root$lab-kernel" checkout -q "$(git -C "$top" rev-parse HEAD)"
+		bind /proc; bind /sys; bind /dev; bind /dev/pts
+		cp /etc/resolv.conf "$root/etc/resolv.conf"
+		log=$root/root/fresh-kernel.log
+		rc=0
+		lab_bench=$lab lab=$lab-kernel
+		in_root "make kernel KERNEL=7.0" > "$log" 2>&1 || rc=$?
+		lab=$lab_bench
+		tail -n 5 "$log"
+		img=$(tail -n 1 "$log")
+		if [ "$rc" = 0 ] && [ -f "$root$img" ]; then
+			pass "fresh_debian: make kernel KERNEL=7.0 in a fresh clone: $img in $(elapsed "$t0")"
+		else
+			fail "fresh_debian: make kernel KERNEL=7.0 in a fresh clone exited $rc after $(elapsed "$t0") (log: $log)"; status=1
+		fi
+		unmount_all
+		;;
 	bench|test)
 		bind /proc; bind /sys; bind /dev; bind /dev/pts
 		cp /etc/resolv.conf "$root/etc/resolv.conf"
@@ -132,7 +158,7 @@ for step in $steps; do
 		esac
 		unmount_all
 		;;
-	*) fail "fresh_debian: unknown step '$step' (root clone bench test)"; status=1; break ;;
+	*) fail "fresh_debian: unknown step '$step' (root clone bench kernel test)"; status=1; break ;;
 	esac
 done
 exit "$status"

@@ -27,6 +27,7 @@
 #include "check.h"
 #include "hold_events.h"
 #include "mitigation.h"
+#include "vocab.h"
 
 #define NBUF 4096		/* 64 descriptor pages */
 #define STRIDE 64		/* consecutive pops on consecutive pages */
@@ -252,9 +253,45 @@ static void rseq_grants(void)
 	printf("note: rseq:20 counted %llu grants over %llu holds\n", grants, acq);
 }
 
+/* rseq:05 and rseq:5 are one cell (issue 35): one canonical spelling; the
+ * ranges refused alike, partitioned:0 included. */
+static void canonical(void)
+{
+	static const struct { const struct vocab *v; const char *in, *out; } c[] = {
+		{ &vocab_mitigations, "rseq:05", "rseq:5" }, { &vocab_mitigations, "rseq:050", "rseq:50" },
+		{ &vocab_mitigations, "partitioned:016", "partitioned:16" },
+		{ &vocab_strategies, "partitioned:016", "partitioned:16" },
+		{ &vocab_strategies, "pg", "pg" }, { &vocab_mitigations, "prefault", "prefault" },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char out[64] = "";
+		int rc = vocab_canonical(c[i].v, c[i].in, out, sizeof(out));
+		CHECK(rc == 0 && !strcmp(out, c[i].out), "%s '%s' is spelt '%s' ('%s')", c[i].v->key,
+		      c[i].in, c[i].out, out);
+	}
+	char out[64];
+	CHECK(vocab_canonical(&vocab_mitigations, "rseq:x5", out, sizeof(out)) != 0, "'rseq:x5' is no item");
+	static const struct { const struct vocab *v; const char *in, *why; } r[] = {
+		{ &vocab_mitigations, "rseq:4", "rseq:N takes 5..50 us" },
+		{ &vocab_mitigations, "rseq:99999999999999999999", "rseq:N takes 5..50 us" },
+		{ &vocab_mitigations, "partitioned:0", "partitioned:N takes 1..64 parts" },
+		{ &vocab_mitigations, "partitioned:65", "partitioned:N takes 1..64 parts" },
+		{ &vocab_strategies, "partitioned:0", "partitioned:N takes 1..64 parts" },
+		{ &vocab_strategies, "partitioned:65", "partitioned:N takes 1..64 parts" },
+	};
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		const char *why = vocab_range_error(r[i].v, r[i].in);
+		CHECK(why && !strncmp(why, r[i].why, strlen(r[i].why)), "%s '%s' is out of range: %s",
+		      r[i].v->key, r[i].in, why ? why : "(accepted)");
+	}
+	CHECK(!vocab_range_error(&vocab_strategies, "partitioned:064") &&
+	      !vocab_range_error(&vocab_mitigations, "rseq:5"), "partitioned:064 and rseq:5 are in range");
+}
+
 int main(void)
 {
 	names();
+	canonical();
 	faults_in_holds();
 	pg19_locks_on_wrap();
 	rseq_grants();
