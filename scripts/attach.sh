@@ -45,14 +45,33 @@ esac
 
 dir_real=$(realpath "$dir")
 
+# shown NAME: NAME for a message, each byte outside printable ASCII a '?'
+# (a file name may carry escape sequences or a newline).
+shown() { printf '%s' "$1" | LC_ALL=C tr -c '[:print:]' '?'; }
 # own_file FILE [UNDER]: FILE is a regular file (not a link, FIFO or
-# device) whose real path is inside UNDER (default: the run directory), of
-# at most ATTACH_FILE_MAX_KB; otherwise say why it is left out.
+# device) of one link whose real path is inside UNDER (default: the run
+# directory), of at most ATTACH_FILE_MAX_KB, and whose name has no
+# control character; otherwise say why it is left out.
 own_file() {
 	of_under=${2:-$dir_real}
 	[ -e "$1" ] || [ -L "$1" ] || return 1
 	if [ -L "$1" ] || [ ! -f "$1" ]; then
-		note "left out of the attachment: $(basename "$1") is not a regular file (a link, FIFO or device)"
+		note "left out of the attachment: $(shown "$(basename "$1")") is not a regular file (a link, FIFO or device)"
+		return 1
+	fi
+	# The manifest lists one name a line, its fields split by tabs: a
+	# name with a newline, a tab or another control character has no
+	# place there (spaces and glob characters are fine, and kept).
+	case $(basename "$1") in
+	*[[:cntrl:]]*)
+		note "left out of the attachment: '$(shown "$(basename "$1")")' has a control character (a newline, a tab, an escape) in its name"
+		return 1 ;;
+	esac
+	# A hard link passes the realpath test below wherever its other name
+	# is (ln /etc/shadow RUN/logs/failed-x.txt): a run's own file has
+	# one link.
+	if [ "$(stat -c %h "$1")" -gt 1 ]; then
+		note "left out of the attachment: $(shown "$(basename "$1")") has $(stat -c %h "$1") hard links, so it may be any file of this machine, not the run's own"
 		return 1
 	fi
 	case $(realpath "$1") in
@@ -60,7 +79,7 @@ own_file() {
 	*) note "left out of the attachment: $(basename "$1") lies outside $of_under"; return 1 ;;
 	esac
 	if [ "$(stat -c %s "$1")" -gt $((file_max_kb * 1024)) ]; then
-		note "left out of the attachment: $(basename "$1") is over ATTACH_FILE_MAX_KB=$file_max_kb"
+		note "left out of the attachment: $(shown "$(basename "$1")") is over ATTACH_FILE_MAX_KB=$file_max_kb"
 		return 1
 	fi
 }
@@ -262,9 +281,14 @@ dropped=""
 # The machine's own emulator (its row of the architecture table).
 native_qemu=$(arch_info "" qemu)
 write_manifest() {
-	files=$(cd "$st" && find . -type f ! -name manifest.json | sed 's|^\./||' | sort)
-	for f in $files; do
-		printf '%s\t%s\t%s\n' "$f" "$(wc -c < "$st/$f")" "$(sha256sum "$st/$f" | cut -d' ' -f1)"
+	# One name a line, read whole (a name may hold spaces or glob
+	# characters; own_file kept out those with a newline); a file that
+	# cannot be read fails the attachment instead of being listed empty.
+	(cd "$st" && find . -type f ! -name manifest.json) | sed 's|^\./||' | LC_ALL=C sort |
+	while IFS= read -r f; do
+		fb=$(wc -c < "$st/$f") || die "cannot read $(shown "$f") in the attachment"
+		fs=$(sha256sum < "$st/$f") || die "cannot read $(shown "$f") in the attachment"
+		printf '%s\t%s\t%s\n' "$f" "$fb" "${fs%% *}"
 	done > "$tmp/files.tsv"
 	"$top/build/attach-manifest" --run "$(basename "$dir")" --rev "${rev:-unknown}" --reproduce "$cmd" \
 		--made "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --dropped "$dropped" \
@@ -292,7 +316,10 @@ while :; do
 	note "dropping $(basename "$victim") ($(wc -c < "$victim") bytes) to stay under $max_kb KiB"
 	dropped="$dropped ${victim#"$st"/}"
 	rm -f "$victim"
-	sed -i "s|$(basename "$victim")|(dropped from the attachment) $(basename "$victim")|" "$st/report.md"
+	# The name as sed's literal text: its own characters may be sed's
+	# (a '|' would end the pattern and let the rest be sed flags).
+	vb=$(basename "$victim" | sed 's/[][\\.*^$|&/]/\\&/g')
+	sed -i "s|$vb|(dropped from the attachment) $vb|" "$st/report.md"
 done
 # Through a file beside it and rename(): a link at attachment.tar.gz is
 # replaced, never written through.

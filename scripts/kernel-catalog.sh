@@ -150,26 +150,45 @@ kapt_verify() {
 
 # kapt_fetch SUITE PACKAGE VERSION DIR: download the .deb (apt checks its
 # hash against the signed lists) and unpack it into DIR, unless done before;
-# a cached .deb is verified again either way.
+# a cached .deb is verified again either way, and so is DIR against it
+# (issue 35, N2: an unpacked tree was reused unchecked, and with its .deb
+# removed it was trusted outright).  DIR changed since, or a symbolic link,
+# is unpacked again from the verified .deb; a .deb that is gone is
+# downloaded again.
 kapt_fetch() {
+	# Loaded here, not above: tests source this file from elsewhere
+	# (lab_top is the running script's checkout).
+	# shellcheck source=scripts/deb-tree.sh
+	command -v debtree_expect > /dev/null 2>&1 || . "$(lab_top)/scripts/deb-tree.sh"
 	debs="$PREEMPTLAB_CACHE/debs"
 	mkdir -p "$debs"
 	# apt-get download's own file name: an epoch's colon becomes %3a, and
 	# source packages (linux-source-*) are architecture "all".
 	deb="$debs/${2}_$(echo "$3" | sed 's/:/%3a/')_$KAPT_ARCH.deb"
 	[ -f "$deb" ] || [ ! -f "${deb%_"$KAPT_ARCH".deb}_all.deb" ] || deb=${deb%_"$KAPT_ARCH".deb}_all.deb
-	# Unpacked before and its .deb since removed: nothing cached to check.
-	[ -f "$4/.unpacked" ] && [ ! -f "$deb" ] && return 0
-	if [ ! -f "$deb" ]; then
+	fresh=0
+	if [ ! -f "$deb" ] || [ -L "$deb" ]; then
+		rm -f "$deb"
 		note "downloading $2 $3 from $1"
 		(cd "$debs" && kapt "$1" apt-get download "$2=$3") >&2 ||
 			die "apt-get download $2=$3 failed; check the network or PREEMPTLAB_MIRROR"
 		[ -f "$deb" ] || [ ! -f "${deb%_"$KAPT_ARCH".deb}_all.deb" ] || deb=${deb%_"$KAPT_ARCH".deb}_all.deb
 		[ -f "$deb" ] || die "apt-get download left no $deb"
+		fresh=1
 	else
 		kapt_verify "$1" "$2" "$3" "$deb"
 	fi
-	[ -f "$4/.unpacked" ] && return 0
+	if [ "$fresh" = 0 ] && [ -f "$4/.unpacked" ] && [ ! -L "$4" ]; then
+		kf_w=$(mktemp -d)
+		# What unpacking leaves (below): no modules, a .unpacked.
+		debtree_expect "$deb" | awk -F '\t' '$3 !~ /^(usr\/)?lib\/modules\/[^\/]+\/kernel\//' > "$kf_w/expect"
+		printf 'f\t%s\t.unpacked\n' "$(md5sum < /dev/null | cut -c1-32)" >> "$kf_w/expect"
+		debtree_actual "$4" > "$kf_w/actual"
+		kf_diff=$(debtree_diff "$kf_w/expect" "$kf_w/actual")
+		rm -rf "$kf_w"
+		[ -z "$kf_diff" ] && return 0
+		note "$4 is not what $(basename "$deb") unpacks to ($(echo "$kf_diff" | tr '\n' ';' | sed 's/;$//; s/;/; /g')): unpacked again"
+	fi
 	rm -rf "$4"; mkdir -p "$4"
 	dpkg -x "$deb" "$4" || die "dpkg -x $deb failed"
 	# The guest loads no modules: keep the image and config, not 400 MB of .ko.

@@ -52,6 +52,35 @@ here() {
 	sed -e "s|^K_IMAGE='[^']*/$tail/|K_IMAGE='$d/|" -e "s|^K_CONFIG='[^']*/$tail/|K_CONFIG='$d/|" "$1"
 }
 
+# trusted FILE: the resolution FILE may be used again (issue 35, N2): each
+# line a plain K_NAME='value' (the lines reach the caller's eval, so no
+# quote of a value may end it), its image a regular file inside FILE's
+# directory, with the sha256 recorded when it was unpacked or built.
+# Otherwise say why on stderr and fail.
+trusted() {
+	t_out=$(here "$1")
+	if printf '%s\n' "$t_out" | grep -vqE "^K_[A-Z0-9_]+='[^']*'\$"; then
+		note "$1 holds a line that is not K_NAME='value': not used"
+		return 1
+	fi
+	t_img=$(printf '%s\n' "$t_out" | sed -n "s/^K_IMAGE='\(.*\)'\$/\1/p")
+	t_sha=$(printf '%s\n' "$t_out" | sed -n "s/^K_SHA256='\(.*\)'\$/\1/p")
+	t_dir=$(realpath "$(dirname "$1")")
+	case $(realpath "$t_img" 2>/dev/null) in
+	"$t_dir"/*) ;;
+	*) note "$1 names an image outside $t_dir ('$t_img'): not used"; return 1 ;;
+	esac
+	if [ -L "$t_img" ] || [ ! -f "$t_img" ]; then
+		note "$t_img is not a regular file (a link?): $1 not used"
+		return 1
+	fi
+	t_now=$(sha256sum < "$t_img" | cut -c1-64)
+	if [ "$t_now" != "$t_sha" ]; then
+		note "$t_img has sha256 $t_now, not the $t_sha recorded when it was made: changed since, not used"
+		return 1
+	fi
+}
+
 # A user's image: anything that names an existing file.
 case $want in
 */*|*.img|bzImage*|vmlinuz*)
@@ -109,6 +138,8 @@ if [ "$K_SOURCE" = build ]; then
 	if [ -n "$newest" ] && [ "$newest" != "$built" ]; then
 		note "$series: using the build of $built; $(kcat_get "$series" suite) now has $newest (\`make kernel KERNEL=$series\` builds it)"
 	fi
+	trusted "$found/resolved" ||
+		die "the build in $found changed since it was made (above): remove it and rebuild (make kernel KERNEL=$series)"
 	here "$found/resolved"; exit 0
 fi
 [ "$K_SOURCE" = apt ] || die "kernels/$series: unknown source '$K_SOURCE' (apt, build or host)"
@@ -120,7 +151,9 @@ cached() { here "$1"; q K_MODELS "$K_MODELS"; q K_DEFAULT "$K_DEFAULT"; }
 # An exact version fetched before needs no archive at all.
 store="$PREEMPTLAB_CACHE/images/$series"
 kcat_base || store="$store-$KAPT_ARCH"
-if [ "$want" != "$series" ] && [ -f "$store/$want/resolved" ]; then
+# One that fails its check is fetched again below (kapt_fetch unpacks
+# again what no longer matches its verified .deb).
+if [ "$want" != "$series" ] && [ -f "$store/$want/resolved" ] && trusted "$store/$want/resolved"; then
 	cached "$store/$want/resolved"; exit 0
 fi
 
@@ -140,7 +173,8 @@ fi
 set -- $line
 K_PACKAGE=$1 K_VERSION=$2 K_PKGVERSION=$3
 dir="$store/$K_VERSION"
-if [ -f "$dir/resolved" ]; then cached "$dir/resolved"; exit 0; fi
+if [ -f "$dir/resolved" ] && trusted "$dir/resolved"; then cached "$dir/resolved"; exit 0; fi
+rm -f "$dir/resolved"
 
 kapt_fetch "$K_SUITE" "$K_PACKAGE" "$K_PKGVERSION" "$dir/root"
 # "also": packages the main one depends on that carry what we need (config).

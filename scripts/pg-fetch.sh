@@ -39,6 +39,10 @@ top=$(dirname "$here")
 . "$here/pg-apt.sh"
 # shellcheck source=scripts/pg-root-lib.sh
 . "$here/pg-root-lib.sh"
+# shellcheck source=scripts/deb-tree.sh
+. "$here/deb-tree.sh"
+# shellcheck source=scripts/pg-root-check.sh
+. "$here/pg-root-check.sh"
 catalog=${PREEMPTLAB_PG_MAJORS:-$top/pg/majors}
 
 # majors: "major suite" lines of the catalog.
@@ -95,9 +99,26 @@ store=$PREEMPTLAB_CACHE/pg
 RECIPE=1
 key=$(for s in $suite $base; do cat "$(pgapt_list_file "$s" InRelease)"; done |
 	{ echo "$major recipe $RECIPE"; cat; } | sha256sum | cut -c1-16)
-if [ -f "$store/index/$major-$key" ]; then
-	root=$store/$(cat "$store/index/$major-$key")
-	if [ -f "$root/.complete" ]; then echo "$root"; exit 0; fi
+# The index maps the lists to a root's name, MAJOR-<12 hex digits>, and
+# the root is used again only when it is exactly what its packages make
+# (pgroot_verify).  An entry that is not such a name (../../elsewhere) is
+# ignored; a root that fails the check is made again from its package set
+# when that is intact (its .packages hashes to its name), from the lists
+# otherwise.
+versions="" failed=""
+if [ -f "$store/index/$major-$key" ] && [ ! -L "$store/index/$major-$key" ]; then
+	entry=$(head -c 64 "$store/index/$major-$key" | head -n 1)
+	if ! printf '%s\n' "$entry" | grep -qxE "$major-[0-9a-f]{12}"; then
+		note "the index entry $store/index/$major-$key is no root's name ('$(printf '%s' "$entry" | LC_ALL=C tr -c '[:print:]' '?')'): ignored"
+	elif [ -L "$store/$entry" ]; then
+		note "$store/$entry is a symbolic link, not a root of the cache: not used, made again"
+		failed=$store/$entry
+	elif [ -f "$store/$entry/.complete" ]; then
+		pgroot_verify "$store/$entry" "$major" "$suite" && { echo "$store/$entry"; exit 0; }
+		failed=$store/$entry
+		versions=$(pgroot_packages "$store/$entry") || versions=""
+		[ -z "$versions" ] || note "PostgreSQL $major: making $store/$entry again from its verified packages"
+	fi
 fi
 
 # newest SUITE PACKAGE: the package's version in SUITE's lists, or nothing.
@@ -123,41 +144,55 @@ library() {
 	esac
 }
 
-server=$(pick "postgresql-$major" "$suite")
-[ -n "$server" ] || die "pg/majors puts PostgreSQL $major in $suite, but its lists have no postgresql-$major now; \`$0 --survey\` shows where it went (update pg/majors)"
 work=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$work"'
-{
-	echo "$server"
-	pick "postgresql-client-$major" "$suite"
-	pick libpq5 "$suite"
-} > "$work/set"
-cp "$work/set" "$work/queue"
-while [ -s "$work/queue" ]; do
-	read -r p v s < "$work/queue"
-	sed -i 1d "$work/queue"
-	# Depends and Pre-Depends; of alternatives the first that exists.
-	kapt "$s" apt-cache show "$p=$v" 2>/dev/null | awk '/^$/ { exit } { print }' |
-		sed -n 's/^\(Pre-\)\{0,1\}Depends: //p' | tr ',' '\n' > "$work/deps"
-	while read -r alts; do
-		for d in $(echo "$alts" | sed 's/([^)]*)//g; s/|/ /g; s/:any//g'); do
-			library "$d" || continue 2
-			grep -q "^$d " "$work/set" && continue 2
-			line=$(pick "$d")
-			[ -n "$line" ] || continue
-			echo "$line" >> "$work/set"
-			echo "$line" >> "$work/queue"
-			continue 2
-		done
-	done < "$work/deps"
-done
+if [ -n "$versions" ]; then
+	echo "$versions" > "$work/set"
+	server=$(grep "^postgresql-$major " "$work/set")
+else
+	server=$(pick "postgresql-$major" "$suite")
+	[ -n "$server" ] || die "pg/majors puts PostgreSQL $major in $suite, but its lists have no postgresql-$major now; \`$0 --survey\` shows where it went (update pg/majors)"
+	{
+		echo "$server"
+		pick "postgresql-client-$major" "$suite"
+		pick libpq5 "$suite"
+	} > "$work/set"
+	cp "$work/set" "$work/queue"
+	while [ -s "$work/queue" ]; do
+		read -r p v s < "$work/queue"
+		sed -i 1d "$work/queue"
+		# Depends and Pre-Depends; of alternatives the first that exists.
+		kapt "$s" apt-cache show "$p=$v" 2>/dev/null | awk '/^$/ { exit } { print }' |
+			sed -n 's/^\(Pre-\)\{0,1\}Depends: //p' | tr ',' '\n' > "$work/deps"
+		while read -r alts; do
+			for d in $(echo "$alts" | sed 's/([^)]*)//g; s/|/ /g; s/:any//g'); do
+				library "$d" || continue 2
+				grep -q "^$d " "$work/set" && continue 2
+				line=$(pick "$d")
+				[ -n "$line" ] || continue
+				echo "$line" >> "$work/set"
+				echo "$line" >> "$work/queue"
+				continue 2
+			done
+		done < "$work/deps"
+	done
+fi
 versions=$(LC_ALL=C sort "$work/set")
 id=$(echo "$versions" | sha256sum | cut -c1-12)
 root=$store/$major-$id
-# remember: the index entry for these lists (above).
-remember() { mkdir -p "$store/index" && echo "$major-$id" > "$store/index/$major-$key"; }
-if [ -f "$root/.complete" ]; then remember; echo "$root"; exit 0; fi
+# remember: the index entry for these lists (above), written through a
+# file beside it and rename(), never through a link there.
+remember() {
+	mkdir -p "$store/index"
+	echo "$major-$id" > "$store/index/.$major-$key.$$"
+	mv -f "$store/index/.$major-$key.$$" "$store/index/$major-$key"
+}
+if [ -L "$root" ]; then
+	[ "$root" = "$failed" ] || note "$root is a symbolic link, not a root of the cache: not used, made again"
+elif [ "$root" != "$failed" ] && [ -f "$root/.complete" ] && pgroot_verify "$root" "$major" "$suite"; then
+	remember; echo "$root"; exit 0
+fi
 
 pkgver=$(echo "$server" | cut -d' ' -f2)
 note "PostgreSQL $major: postgresql-$major $pkgver from $suite, $(echo "$versions" | wc -l) packages, into $root"
@@ -191,12 +226,7 @@ interp=$(pgroot_interp "$tmp" "$major")
 libc=$(echo "$versions" | awk '$1 == "libc6" { print $2 }')
 
 pgroot_wrap "$tmp" "$major" "$interp" "$pkgver, $suite"
-{
-	echo "PG_MAJOR='$major'"
-	echo "PG_SUITE='$suite'"
-	echo "PG_PACKAGE='postgresql-$major $pkgver ($suite)'"
-	echo "PG_LIBC='$libc'"
-} > "$tmp/.pg"
+pgroot_dotpg "$major" "$suite" "$pkgver" "$libc" > "$tmp/.pg"
 echo "$versions" > "$tmp/.packages"
 cp "$work/closure" "$tmp/.closure"
 # The wrapped server must run here before the root is accepted.

@@ -12,23 +12,29 @@
 # runs it), beside the wrapper, as it would beside the binary.  WHAT names
 # the build in the wrapper's comment.
 pgroot_wrap() {
-	pw_bin=/usr/lib/postgresql/$2/bin pw_lib=/usr/lib/postgresql/$2/lib
-	pw_triplet=$(arch_info "" triplet)
+	pw_bin=/usr/lib/postgresql/$2/bin
 	mv "$1$pw_bin" "$1$pw_bin.elf"
 	mkdir "$1$pw_bin"
 	for f in "$1$pw_bin.elf"/*; do
-		n=${f##*/}
-		cat > "$1$pw_bin/$n" <<WRAP
+		pgroot_wrapper "$2" "$3" "$4" "${f##*/}" > "$1$pw_bin/${f##*/}"
+		chmod 755 "$1$pw_bin/${f##*/}"
+	done
+}
+
+# pgroot_wrapper MAJOR INTERP WHAT NAME: the wrapper pgroot_wrap writes
+# for program NAME (scripts/pg-fetch.sh compares a reused root's with it).
+pgroot_wrapper() {
+	pw_bin=/usr/lib/postgresql/$1/bin pw_lib=/usr/lib/postgresql/$1/lib
+	pw_triplet=$(arch_info "" triplet)
+	cat <<WRAP
 #!/bin/sh
-# preemptlab (scripts/pg-root-lib.sh): PostgreSQL $2 ($4) runs
+# preemptlab (scripts/pg-root-lib.sh): PostgreSQL $1 ($3) runs
 # through its own ld.so and libraries, never the host's.
 r=\$(cd "\$(dirname "\$0")/../../../../.." && pwd)
-exec "\$r$3" --inhibit-cache \\
+exec "\$r$2" --inhibit-cache \\
 	--library-path "\$r/usr/lib/$pw_triplet:\$r/lib/$pw_triplet:\$r$pw_lib" \\
-	--argv0 "\$0" "\$r$pw_bin.elf/$n" "\$@"
+	--argv0 "\$0" "\$r$pw_bin.elf/$4" "\$@"
 WRAP
-		chmod 755 "$1$pw_bin/$n"
-	done
 }
 
 # pgroot_closure ROOT MAJOR OUT: every NEEDED of the programs and modules

@@ -147,13 +147,15 @@ struct jr_val *jr_parse(const char *text, char *err, size_t errlen)
 	return v;
 }
 
-struct jr_val *jr_parse_file(const char *path, char *err, size_t errlen)
+int jr_open_own(const char *path, char *err, size_t errlen)
 {
 	/*
 	 * A FIFO or device named *.json would hang the report or never end;
 	 * a link could bring a file from outside the run into the report and
 	 * the attachment made from it (issue 28, D1): a document is the run's
-	 * own regular file.
+	 * own regular file.  A hard link is a link too (issue 35, N3): `ln
+	 * /etc/shadow results/X/logs/...` passes every path check, so a file
+	 * with a second name anywhere is not the run's own.
 	 */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
 	struct stat st;
@@ -162,12 +164,32 @@ struct jr_val *jr_parse_file(const char *path, char *err, size_t errlen)
 			 errno == ELOOP ? "a symbolic link, not the run's own file" : strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return NULL;
+		return -1;
 	}
-	if (!S_ISREG(st.st_mode) || (size_t)st.st_size > JR_MAX_FILE) {
-		snprintf(err, errlen, "%s: %s", path,
-			 S_ISREG(st.st_mode) ? "larger than 64 MiB: not a result document"
-					     : "not a regular file");
+	const char *why = NULL;
+	if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (st.st_nlink > 1)
+		why = "a file with more than one hard link, not the run's own file "
+		      "(it may be any file of this machine)";
+	else if ((size_t)st.st_size > JR_MAX_FILE)
+		why = "larger than 64 MiB: not a result document";
+	if (why) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+struct jr_val *jr_parse_file(const char *path, char *err, size_t errlen)
+{
+	int fd = jr_open_own(path, err, errlen);
+	struct stat st;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		close(fd);
 		return NULL;
 	}

@@ -28,7 +28,14 @@ struct jr_val {
  */
 struct jr_val *jr_parse(const char *text, char *err, size_t errlen);
 
-/* Read and parse a whole file; err names the file on failure. */
+/*
+ * Open a file of a run for reading: a regular file of one link, not a
+ * symbolic link, of at most 64 MiB.  Returns the descriptor, or -1 with
+ * err naming the file and why it is refused.
+ */
+int jr_open_own(const char *path, char *err, size_t errlen);
+
+/* Read and parse a whole file (through jr_open_own); err names the file on failure. */
 struct jr_val *jr_parse_file(const char *path, char *err, size_t errlen);
 
 void jr_free(struct jr_val *v);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "json_read.h"
 
 void cell_slug(const struct cell *c, char *buf, size_t len)
 {
@@ -34,10 +35,20 @@ void profiles_load(struct profiles *ps, const struct results *r)
 			snprintf(path, sizeof(path), "%s/perf/%s.folded", r->dir, c->runs[i]->name);
 			if (access(path, R_OK))
 				continue;
-			if (fold_read_file(&p->f, path, err, sizeof(err)))
+			/* A run's own file (jr_open_own): its stacks reach the
+			 * flame graphs and the attachment. */
+			int fd = jr_open_own(path, err, sizeof(err));
+			FILE *in = fd < 0 ? NULL : fdopen(fd, "r");
+			if (fd >= 0 && !in) {
+				snprintf(err, sizeof(err), "%.400s: cannot read", path);
+				close(fd);
+			}
+			if (!in || fold_read(&p->f, in, path, err, sizeof(err)))
 				txt_printf(stderr, "report: skipping profile %s\n", err);
 			else
 				p->files++;
+			if (in)
+				fclose(in);
 		}
 		if (p->files && p->f.total > 0) {
 			fold_sort(&p->f);

@@ -58,8 +58,8 @@ plant() {
 	d=$PREEMPTLAB_CACHE/build/$series/$1-$2
 	mkdir -p "$d"
 	printf 'image %s\n' "$1" > "$d/bzImage"
-	printf "K_LABEL='%s'\nK_SOURCE='build'\nK_PKGVERSION='%s'\nK_IMAGE='%s'\nK_MODELS='lazy full'\nK_DEFAULT='lazy'\n" \
-		"$series" "$1" "$d/bzImage" > "$d/resolved"
+	printf "K_LABEL='%s'\nK_SOURCE='build'\nK_PKGVERSION='%s'\nK_IMAGE='%s'\nK_SHA256='%s'\nK_MODELS='lazy full'\nK_DEFAULT='lazy'\n" \
+		"$series" "$1" "$d/bzImage" "$(sha256sum < "$d/bzImage" | cut -c1-64)" > "$d/resolved"
 }
 h=$(recipe_hash "$top/kernels")
 case $h in [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) ;;
@@ -74,6 +74,34 @@ if "$resolve" "$series" > "$tmp/out" 2> "$tmp/err"; then
 else
 	fail "build: a finished build did not resolve: $(cat "$tmp/err")"
 fi
+
+# A build changed since it was made (issue 35, N2) is not used: an image
+# whose sha256 is not the one recorded, an image outside the build, a
+# resolution line that is not K_NAME='value' (callers eval the output).
+d=$PREEMPTLAB_CACHE/build/$series/7.2.13-1-$h
+printf 'changed\n' >> "$d/bzImage"
+if "$resolve" "$series" > "$tmp/out" 2> "$tmp/err"; then
+	fail "build: an image changed since its build resolved: $(grep K_IMAGE "$tmp/out")"
+else
+	check "build: an image changed since its build is refused, naming it" \
+		grep -q "7.2.13-1-$h/bzImage has sha256 [0-9a-f]*, not the [0-9a-f]* recorded" "$tmp/err"
+fi
+plant 7.2.13-1 "$h"
+echo 'not the kernel' > "$tmp/outside-image"
+sed -i "s|^K_IMAGE=.*|K_IMAGE='$tmp/outside-image'|; s|^K_SHA256=.*|K_SHA256='$(sha256sum < "$tmp/outside-image" | cut -c1-64)'|" "$d/resolved"
+if "$resolve" "$series" > "$tmp/out" 2> "$tmp/err"; then
+	fail "build: a resolution naming an image outside its build resolved: $(grep K_IMAGE "$tmp/out")"
+else
+	check "build: an image outside the build is refused" grep -q "names an image outside" "$tmp/err"
+fi
+plant 7.2.13-1 "$h"
+echo "K_RELEASE='x'; touch '$tmp/PWNED_resolved'; : ''" >> "$d/resolved"
+out=$("$resolve" "$series" 2> "$tmp/err") || out=""
+eval "$out"
+check "build: a resolution line carrying a command is refused" grep -q "holds a line that is not K_NAME='value'" "$tmp/err"
+check "build: and no command of it ran in the caller's eval" test ! -e "$tmp/PWNED_resolved"
+plant 7.2.13-1 "$h"
+check "build: the build as it was made resolves again" sh -c "'$resolve' '$series' 2>/dev/null | grep -q '^K_IMAGE=.*7.2.13-1-$h/bzImage'"
 
 # A changed fragment is another recipe: the old builds no longer count.
 mkdir "$tmp/kernels"

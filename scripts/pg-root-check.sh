@@ -1,0 +1,138 @@
+# shellcheck shell=sh
+# Whether a PostgreSQL root scripts/pg-fetch.sh made before may be used
+# again (sourced, not run; needs common.sh, pg-apt.sh, pg-root-lib.sh and
+# deb-tree.sh).  The root was reused whenever its .complete existed, so a
+# changed wrapper or binary in it ran (issue 35, N2).  Now each reuse
+# checks, against the packages it was made from (each .deb verified
+# against the signed lists again), that the root holds exactly what
+# pg-fetch.sh would make of them: every file and link of the packages
+# (the programs moved to bin.elf/, the JIT provider left out), the
+# wrappers, .pg and .closure as pg-fetch.sh writes them, and nothing else.
+# Hashing a root of a few hundred files takes a second or two; nothing is
+# downloaded.
+
+# pgroot_dotpg MAJOR SUITE PKGVER LIBC: the root's .pg, which pg-run.sh
+# reads.
+pgroot_dotpg() {
+	echo "PG_MAJOR='$1'"
+	echo "PG_SUITE='$2'"
+	echo "PG_PACKAGE='postgresql-$1 $3 ($2)'"
+	echo "PG_LIBC='$4'"
+}
+
+# pgroot_deb PACKAGE VERSION: the cached .deb of PACKAGE VERSION (as
+# kapt_fetch names it), or nothing when it is not there.
+pgroot_deb() {
+	pd=$PREEMPTLAB_CACHE/debs/${1}_$(echo "$2" | sed 's/:/%3a/')
+	for a in "$KAPT_ARCH" all; do
+		[ -f "${pd}_$a.deb" ] && [ ! -L "${pd}_$a.deb" ] && { echo "${pd}_$a.deb"; return 0; }
+	done
+	return 0
+}
+
+# pgroot_packages ROOT: ROOT's .packages, when it is the package set
+# ROOT's name was made from (its sha256 begins with the name's 12 hex
+# digits); fails otherwise.
+pgroot_packages() {
+	[ -f "$1/.packages" ] && [ ! -L "$1/.packages" ] || return 1
+	[ "$(sha256sum < "$1/.packages" | cut -c1-12)" = "${1##*-}" ] || return 1
+	# "package version suite" of plain words only: they become file names.
+	grep -vqE '^[a-z0-9][a-z0-9.+-]* [A-Za-z0-9.+~:-]+ [a-z0-9-]+$' "$1/.packages" && return 1
+	cat "$1/.packages"
+}
+
+# pgroot_verify ROOT MAJOR SUITE: ROOT is what pg-fetch.sh makes of its
+# packages; otherwise say why on stderr and fail.  A .deb that no longer
+# matches the signed lists stops here (kapt_verify); a .deb that is gone
+# fails the check, and the caller makes the root again from a download.
+pgroot_verify() {
+	if [ -L "$1" ] || [ ! -d "$1" ]; then
+		note "$1 is not a directory of the cache (a symbolic link?): not used"
+		return 1
+	fi
+	pv_set=$(pgroot_packages "$1") || {
+		note "$1/.packages is not the package set its name was made from: not used"
+		return 1
+	}
+	pv_w=$(mktemp -d)
+	pv_bin=usr/lib/postgresql/$2/bin pv_lib=usr/lib/postgresql/$2/lib
+	# The signed lists' SHA256 of every package, one apt-cache call a
+	# suite (each call reads the lists whole: seconds, not per package).
+	for s in $(echo "$pv_set" | awk '{ print $3 }' | sort -u); do
+		# shellcheck disable=SC2046 # one PACKAGE=VERSION argument each
+		kapt "$s" apt-cache show $(echo "$pv_set" | awk -v s="$s" '$3 == s { print $1 "=" $2 }') 2>/dev/null |
+			awk '/^Package: / { p = $2 } /^Version: / { v = $2 } /^SHA256: / { print p, v, $2 }'
+	done > "$pv_w/sums"
+	echo "$pv_set" | while read -r p v s; do
+		pv_deb=$(pgroot_deb "$p" "$v")
+		if [ -z "$pv_deb" ]; then
+			echo "$p $v" > "$pv_w/gone"
+			break
+		fi
+		pv_want=$(awk -v p="$p" -v v="$v" '$1 == p && $2 == v { print $3; exit }' "$pv_w/sums")
+		pv_have=$(sha256sum < "$pv_deb" | cut -c1-64)
+		[ -n "$pv_want" ] && [ "$pv_have" = "$pv_want" ] ||
+			die "$pv_deb does not match the signed $s lists (sha256 $pv_have, expected ${pv_want:-none}): remove it and rerun"
+		debtree_expect "$pv_deb"
+	done > "$pv_w/packages" || {
+		# die said which .deb (it ends the loop's subshell only).
+		rm -rf "$pv_w"
+		return 1
+	}
+	if [ -f "$pv_w/gone" ]; then
+		note "the .deb of $(cat "$pv_w/gone"), which $1 was made from, is gone: $1 cannot be checked"
+		rm -rf "$pv_w"
+		return 1
+	fi
+	# As pg-fetch.sh made the root: later packages over earlier ones (cp
+	# -al), the programs in bin.elf/, no JIT provider.
+	awk -F '\t' -v OFS='\t' -v bin="$pv_bin/" -v lib="$pv_lib/" '
+		index($3, bin) == 1 { $3 = substr($3, 1, length(bin) - 1) ".elf/" substr($3, length(bin) + 1) }
+		index($3, lib "llvmjit") == 1 && $3 ~ /\.so$/ && index(substr($3, length(lib) + 1), "/") == 0 { next }
+		index($3, lib "bitcode/") == 1 { next }
+		{ if (!($3 in e)) n[++k] = $3; e[$3] = $0 }
+		END { for (i = 1; i <= k; i++) print e[n[i]] }' "$pv_w/packages" > "$pv_w/expect"
+	pv_ver=$(echo "$pv_set" | awk -v p="postgresql-$2" '$1 == p { print $2 }')
+	pv_libc=$(echo "$pv_set" | awk '$1 == "libc6" { print $2 }')
+	{
+		# Debian's merged /usr: the links pg-fetch.sh adds.
+		for l in lib lib64; do
+			awk -F '\t' -v l="$l" '$3 == l || index($3, l "/") == 1 { f = 1 } END { exit !f }' "$pv_w/expect" ||
+				! awk -F '\t' -v l="usr/$l/" 'index($3, l) == 1 { f = 1 } END { exit !f }' "$pv_w/expect" ||
+				printf 'l\tusr/%s\t%s\n' "$l" "$l"
+		done
+		# The wrappers: the interpreter is the (checked) program's own.
+		pv_interp=$(readelf -l "$1/$pv_bin.elf/postgres" 2>/dev/null |
+			sed -n 's/.*Requesting program interpreter: \(.*\)\]$/\1/p')
+		awk -F '\t' -v b="$pv_bin.elf/" '($1 == "f" || $1 == "l") && index($3, b) == 1 &&
+			index(substr($3, length(b) + 1), "/") == 0 { print substr($3, length(b) + 1) }' "$pv_w/expect" |
+		while IFS= read -r n; do
+			printf 'f\t%s\t%s\n' "$(pgroot_wrapper "$2" "$pv_interp" "$pv_ver, $3" "$n" | md5sum | cut -c1-32)" "$pv_bin/$n"
+		done
+		printf 'f\t%s\t.pg\n' "$(pgroot_dotpg "$2" "$3" "$pv_ver" "$pv_libc" | md5sum | cut -c1-32)"
+		printf 'f\t%s\t.packages\n' "$(md5sum < "$1/.packages" | cut -c1-32)"
+		printf 'f\t%s\t.complete\n' "$(md5sum < /dev/null | cut -c1-32)"
+		# .closure (which pg-guest-files.sh copies into a guest) names
+		# libraries by their path in the root: each must lead, through
+		# the root's own links, to a file of the packages.
+		if [ -f "$1/.closure" ] && [ ! -L "$1/.closure" ]; then
+			pv_real=$(realpath "$1")
+			while IFS= read -r c; do
+				r=$(realpath -e "$1$c" 2>/dev/null) || r=""
+				case $r in "$pv_real"/*) echo "${r#"$pv_real"/}" ;; *) echo "/nonexistent" ;; esac
+			done < "$1/.closure" > "$pv_w/closure"
+			if awk -F '\t' 'NR == FNR { if ($1 == "f") have[$3] = 1; next } !($0 in have) { bad = 1 } END { exit bad }' \
+				"$pv_w/expect" "$pv_w/closure"; then
+				printf 'f\t%s\t.closure\n' "$(md5sum < "$1/.closure" | cut -c1-32)"
+			fi
+		fi
+	} > "$pv_w/generated"
+	cat "$pv_w/generated" >> "$pv_w/expect"
+	debtree_actual "$1" > "$pv_w/actual"
+	pv_diff=$(debtree_diff "$pv_w/expect" "$pv_w/actual")
+	rm -rf "$pv_w"
+	if [ -n "$pv_diff" ]; then
+		note "$1 is not what its packages make (first differences: $(echo "$pv_diff" | tr '\n' ';' | sed 's/;$//; s/;/; /g')): not used"
+		return 1
+	fi
+}
