@@ -237,5 +237,7 @@ chmod 755 "$tmp"
 touch "$tmp/.complete"
 rm -rf "$root"
 mv "$tmp" "$root"
+# Made here from verified packages: its first reuse need not check it again.
+pgroot_stamp "$root"
 remember
 echo "$root"

@@ -50,6 +50,59 @@ pgroot_verify() {
 		note "$1 is not a directory of the cache (a symbolic link?): not used"
 		return 1
 	fi
+	pgroot_unchanged "$1" && return 0
+	pgroot_verify_full "$@" || return 1
+	pgroot_stamp "$1"
+}
+
+# The full check costs about a minute of CPU (the packages' trees are
+# listed again); a root that has not changed since it passed need not pay
+# it twice.  "Not changed" is its fingerprint: every entry's type, inode,
+# size, change time and link target.  Changing a file or a directory's
+# entries sets the change time to now, which no user can set back, so a
+# root altered after its check has another fingerprint.  The fingerprint
+# is kept outside the cache, in a directory only this user can write
+# (PREEMPTLAB_VERIFIED_DIR, default ~/.cache/preemptlab-verified): who
+# can write the cache cannot forge it.
+
+# pgroot_stamp_dir: that directory, made 0700; fails (saying why) when it
+# is a link, another user's, or writable by group or others.
+pgroot_stamp_dir() {
+	ps_d=${PREEMPTLAB_VERIFIED_DIR:-${HOME:-/root}/.cache/preemptlab-verified}
+	[ -L "$ps_d" ] || [ -d "$ps_d" ] || (umask 077 && mkdir -p "$ps_d") || return 1
+	if [ -L "$ps_d" ] || [ ! -d "$ps_d" ] || [ "$(stat -c %u "$ps_d")" != "$(id -u)" ] ||
+		[ -n "$(find "$ps_d" -maxdepth 0 -perm /022)" ]; then
+		note "$ps_d is not a directory of yours that only you can write: roots are checked in full each time"
+		return 1
+	fi
+	echo "$ps_d"
+}
+
+pgroot_fingerprint() {
+	(cd "$1" && find . -printf '%p\t%y\t%i\t%s\t%C@\t%l\n' | LC_ALL=C sort | sha256sum | cut -c1-64)
+}
+
+pgroot_stamp_file() {
+	ps_dir=$(pgroot_stamp_dir) || return 1
+	echo "$ps_dir/$(realpath "$1" | sha256sum | cut -c1-32)"
+}
+
+# pgroot_unchanged ROOT: ROOT passed the full check and has not changed since.
+pgroot_unchanged() {
+	pu_f=$(pgroot_stamp_file "$1") || return 1
+	[ -f "$pu_f" ] && [ ! -L "$pu_f" ] && [ "$(stat -c %u "$pu_f")" = "$(id -u)" ] || return 1
+	[ "$(head -c 64 "$pu_f")" = "$(pgroot_fingerprint "$1")" ]
+}
+
+# pgroot_stamp ROOT: remember that ROOT, as it is now, passed the full check.
+pgroot_stamp() {
+	pt_f=$(pgroot_stamp_file "$1") || return 0
+	rm -f "$pt_f"
+	(umask 077 && pgroot_fingerprint "$1" > "$pt_f.$$" && mv -f "$pt_f.$$" "$pt_f")
+}
+
+# pgroot_verify_full ROOT MAJOR SUITE: the whole check, below.
+pgroot_verify_full() {
 	pv_set=$(pgroot_packages "$1") || {
 		note "$1/.packages is not the package set its name was made from: not used"
 		return 1
