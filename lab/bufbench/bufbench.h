@@ -43,6 +43,7 @@ struct bench_opts {
 	uint32_t freelist_stride;
 	double steady_s;	/* 0: run the whole duration */
 	double lock_timeout_ms;	/* resilient kinds */
+	int fixed_spins_per_delay;	/* --spins-per-delay fixed:N; 0 adaptive */
 	long reentrant_hz;	/* SIGPROF rate of the reentrant acquisitions; 0 off */
 	struct mitigation mitigation;	/* --mitigation (docs/mitigations.md) */
 	char mitigation_name[32];

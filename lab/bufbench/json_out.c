@@ -231,6 +231,11 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_bool(&j, "trace_kernel", o->trace_kernel);
 	json_uint(&j, "freelist_stride", o->freelist_stride);
 	json_double(&j, "lock_timeout_ms", o->lock_timeout_ms);
+	/* "adaptive" (PostgreSQL's) or "fixed:N" (issue 36: the many-CPU regime). */
+	char spd[32] = "adaptive";
+	if (o->fixed_spins_per_delay > 0)
+		snprintf(spd, sizeof(spd), "fixed:%d", o->fixed_spins_per_delay);
+	json_str(&j, "spins_per_delay", spd);
 	json_int(&j, "reentrant_signal_hz", o->reentrant_hz);
 	json_double(&j, "steady_s", o->steady_s);
 	json_uint(&j, "segment_bytes", seg->size);

@@ -305,6 +305,7 @@ int main(int argc, char **argv)
 		.strategy_parts = o.strategy_parts,
 		.lock = o.lock,
 		.freelist_stride = o.freelist_stride,
+		.fixed_spins_per_delay = o.fixed_spins_per_delay,
 		.touch_before_lock = o.mitigation.kind == MIT_TOUCH,
 	};
 
