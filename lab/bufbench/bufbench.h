@@ -10,6 +10,7 @@
 #include "freelist.h"
 #include "hold_tail.h"
 #include "lab_lock.h"
+#include "lock_util.h"
 #include "mitigation.h"
 #include "pool.h"
 #include "provenance.h"
@@ -93,6 +94,7 @@ struct bench_phase {
 	struct backend_stats sum;
 	bool tail_valid;		/* hold records were kept (hold_tail.h) */
 	struct hold_tail tail;
+	struct lock_util util;		/* from the hold records; else json_out uses lockstats */
 };
 
 struct bench_result {

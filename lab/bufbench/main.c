@@ -250,7 +250,8 @@ static void join_evidence(struct bench_evidence *ev, const struct bench_opts *o,
 }
 
 /*
- * T_tail per phase from every client's hold records (hold_tail.h), over
+ * T_tail and rho's mean hold (lock_util.h) per phase from every client's
+ * hold records (hold_tail.h), over
  * the part of the window every ring covers.  Before the join, which reads
  * the records in their ring order.
  */
@@ -282,6 +283,9 @@ static void measure_tails(struct bench_result *r, const struct bench_opts *o, ui
 			continue;
 		ph->tail_valid = hold_tail_measure(all, n, from, to < until ? to : until,
 						   &ph->tail) == 0;
+		/* rho's E[hold] from the same whole part of the records. */
+		lock_util_from_records(all, n, from, to < until ? to : until,
+				       ph->sum.strategy.acquisitions, ph->duration_s, &ph->util);
 	}
 	free(all);
 	free(rings);
