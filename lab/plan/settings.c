@@ -13,6 +13,7 @@
 #include "emulation.h"
 #include "plan.h"
 #include "scenario.h"
+#include "spin_backoff.h"
 #include "vocab.h"
 
 /* The user's value, else the scenario's, else the planner's default. */
@@ -387,9 +388,9 @@ static void spins_setting(struct plan *p)
 		return;
 	char *end;
 	long n = strncmp(v, "fixed:", 6) ? -1 : strtol(v + 6, &end, 10);
-	if (n < 0 || end == v + 6 || *end || n < 10 || n > 1000)
+	if (n < 0 || end == v + 6 || *end || n < 1 || n > SPIN_FIXED_MAX)
 		plan_die("SPINS_PER_DELAY=%s: use adaptive (PostgreSQL's) or fixed:N with N in "
-			 "10..1000, e.g. fixed:1000 (the many-CPU regime)", v);
+			 "1..%d, e.g. fixed:1000 (PostgreSQL's most, on many CPUs)", v, SPIN_FIXED_MAX);
 	for (int i = 0; i < p->locks.n; i++)
 		if (!strcmp(p->locks.item[i], "futex") || !strcmp(p->locks.item[i], "mcs"))
 			plan_die("SPINS_PER_DELAY=%s sets s_lock's spinning; LOCKS=%s does not spin "
