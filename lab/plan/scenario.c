@@ -131,8 +131,8 @@ void scenario_select(const char *name, long cpus, long ram_mb, bool guest)
 		set_str("HUGEPAGES", "off");
 		set_str("LOCKS", "tas");
 		set_str("STRATEGY", "pg");
-		set_str("FREELIST_STRIDE", "1");
-		set_str("SPINS_PER_DELAY", HOT_SPINS_PER_DELAY);
+		set_str("FREELIST_STRIDE", guest ? HOT_GUEST_STRIDE : HOT_HOST_STRIDE);
+		set_str("SPINS_PER_DELAY", guest ? HOT_GUEST_SPINS : HOT_HOST_SPINS);
 		/* The host's kernel is shared: its fault-around stays (settings.c says so). */
 		if (guest)
 			set_str("FAULT_AROUND_BYTES", HOT_FAULT_AROUND);

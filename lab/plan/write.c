@@ -79,7 +79,8 @@ static void json_scenario(struct json *j, const struct plan *p)
 		json_bool(j, "pool_capped", h->pool_capped);
 		json_int(j, "relation_mb", h->relation_mb);
 		json_int(j, "relation_over_pool", HOT_RELATION_OVER_POOL);
-		json_str(j, "spins_per_delay", HOT_SPINS_PER_DELAY);
+		json_str(j, "spins_per_delay", h->guest ? HOT_GUEST_SPINS : HOT_HOST_SPINS);
+		json_str(j, "freelist_stride", h->guest ? HOT_GUEST_STRIDE : HOT_HOST_STRIDE);
 		if (h->guest)
 			json_str(j, "fault_around", HOT_FAULT_AROUND);
 		else
