@@ -46,6 +46,8 @@ check "plan_hot_lock: a guest: no fault-around, waiters spinning, 4 KB tas pg si
 	jqt "$p" '.settings.fault_around_bytes == 4096 and .settings.spins_per_delay == .scenario.spins_per_delay and .settings.pages == ["4k"] and .settings.locks == ["tas"] and .settings.strategies == ["pg"] and .settings.workload == "simple-update"'
 check "plan_hot_lock: a guest: stride 64 (one descriptor page a pop), evidence with bare twins, no pgbench" \
 	jqt "$p" '.settings.freelist_stride == 64 and .settings.evidence and .settings.controls and (.settings.pgbench.enabled | not)'
+check "plan_hot_lock: a guest spins 20,000 (a spin is one instruction under icount)" \
+	jqt "$p" '.settings.spins_per_delay == "fixed:20000"'
 spd=$(jq -r '.settings.spins_per_delay' "$p")
 n=$(cat "$run"/plan/*.cells | grep -c '^bufbench')
 check "plan_hot_lock: every one of the $n bufbench cells spins --spins-per-delay $spd" \
@@ -63,8 +65,8 @@ check "plan_hot_lock: adaptive: no --spins-per-delay in the cells" \
 rm -rf "$run"; mkdir -p "$run"
 "$plan" --top "$top" --out "$run" SCENARIO=hot-lock PGBENCH=off > "$tmp/h.out" 2>&1
 cpus=$(nproc)
-check "plan_hot_lock: the host: 32 clients a CPU ($cpus), the spinning, no fault-around setting" \
-	jqt "$p" ".settings.clients == [\"$((32 * cpus))\"] and .settings.spins_per_delay == .scenario.spins_per_delay and .settings.fault_around_bytes == null and (.scenario.fault_around | test(\"host kernel\"))"
+check "plan_hot_lock: the host: 32 clients a CPU ($cpus), PostgreSQL's most spinning, stride 1024, no fault-around setting" \
+	jqt "$p" ".settings.clients == [\"$((32 * cpus))\"] and .settings.spins_per_delay == \"fixed:1000\" and .settings.freelist_stride == 1024 and .settings.fault_around_bytes == null and (.scenario.fault_around | test(\"host kernel\"))"
 check "plan_hot_lock: the host: the plan says its fault-around stays the kernel's" \
 	grep -q "SCENARIO=hot-lock: the host's kernel keeps its own fault-around" "$tmp/h.out"
 check "plan_hot_lock: the host: the pool no more than 30% of RAM, flagged when capped" \
