@@ -48,6 +48,8 @@ check "plan_hot_lock: a guest: stride 64 (one descriptor page a pop), evidence w
 	jqt "$p" '.settings.freelist_stride == 64 and .settings.evidence and .settings.controls and (.settings.pgbench.enabled | not)'
 check "plan_hot_lock: a guest spins 20,000 (a spin is one instruction under icount)" \
 	jqt "$p" '.settings.spins_per_delay == "fixed:20000"'
+check "plan_hot_lock: a guest's runs end a second after the fill, 600 s at most (the cell's host-time limit)" \
+	jqt "$p" '.settings.steady_s == 1 and .settings.duration_s == 600 and .units[0].run.cell_timeout_s >= 600'
 spd=$(jq -r '.settings.spins_per_delay' "$p")
 n=$(cat "$run"/plan/*.cells | grep -c '^bufbench')
 check "plan_hot_lock: every one of the $n bufbench cells spins --spins-per-delay $spd" \
