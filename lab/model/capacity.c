@@ -3,16 +3,16 @@
 
 #include <math.h>
 
-int capacity_calibrate(double m, double mean_hold_us, double h_us, double p_f, int fa_pages,
-		       int shift, struct capacity_calib *out)
+int capacity_calibrate(double m, double h_us, double d_f_us, double p_f, int fa_pages, int shift,
+		       struct capacity_calib *out)
 {
-	if (!(m > 0) || !(p_f > 0) || p_f > 1 || !(h_us >= 0) || !(mean_hold_us >= h_us) ||
-	    fa_pages < 1 || shift < 0)
+	if (!(m > 0) || !(p_f > 0) || p_f > 1 || !(h_us >= 0) || !(d_f_us > 0) || fa_pages < 1 ||
+	    shift < 0)
 		return -1;
 	out->m = m;
 	out->h_us = h_us;
 	out->p_f = p_f;
-	out->d_f_us = (mean_hold_us - h_us) / p_f;
+	out->d_f_us = d_f_us;
 	out->fa_pages = fa_pages;
 	out->shift = shift;
 	return 0;

@@ -34,12 +34,13 @@ struct capacity_pred {
 };
 
 /*
- * The calibration from one cell's measured figures: E[hold] (faults
- * included), the non-faulting hold h and p_f give d_f = (E - h) / p_f.
- * Returns 0, or -1 when they cannot (p_f 0, E < h, m 0).
+ * The calibration: m and p_f measured in one cell, h its hold without a
+ * fault, d_f one fault's cost (provenance.fault_cost_ns: a first-touch
+ * minor fault, timed alone).  Returns 0, or -1 for figures that are no
+ * calibration (m or d_f not positive, p_f outside (0, 1], h negative).
  */
-int capacity_calibrate(double m, double mean_hold_us, double h_us, double p_f, int fa_pages,
-		       int shift, struct capacity_calib *out);
+int capacity_calibrate(double m, double h_us, double d_f_us, double p_f, int fa_pages, int shift,
+		       struct capacity_calib *out);
 void capacity_predict(const struct capacity_calib *c, int fa_pages, int shift,
 		      struct capacity_pred *out);
 

@@ -5,12 +5,15 @@
  *   build/capacity --calibration DOC --h-us H FA_PAGES:SHIFT...
  *
  * DOC: a bufbench document of the calibration cell (SCENARIO=hot-lock,
- * EVIDENCE=on): from its fill phase m = acquisitions / transactions,
- * E[hold] = rho.mean_hold_us, p_f = the evidence's holds_with_fault /
- * holds (else --hold-events' count), and its provenance's
- * fault_around_pages and icount_shift.  H: the hold without a fault at
- * the calibration (not in the document: it mixes both kinds).  Prints one
- * TSV row per cell: fa_pages, shift, p_f, h_us, d_f_us, predicted tps.
+ * EVIDENCE=on): from its fill phase m = acquisitions / transactions and
+ * p_f = the evidence's holds_with_fault / holds (else --hold-events'
+ * count); from its provenance d_f = fault_cost_ns (one first-touch fault
+ * timed alone), fault_around_pages and icount_shift.  H: the hold without
+ * a fault (not in the document: its mean mixes both kinds).  The header
+ * line sets the measured E[hold] (rho.mean_hold_us) beside h + p_f d_f:
+ * their ratio is how far the holds stretched beyond their own work
+ * (holders off CPU, waiters' spinning on the same CPUs).  Prints one TSV
+ * row per cell: fa_pages, shift, p_f, h_us, d_f_us, predicted tps.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +57,7 @@ int main(int argc, char **argv)
 		die(err, NULL);
 	const struct jr_val *fill = phase(jr_path(doc, "results.phases"), "fill");
 	const struct jr_val *ev = phase(jr_path(doc, "evidence.phases"), "fill");
-	double acq, txn, hold, holds, faulted, fa, shift;
+	double acq, txn, hold, holds, faulted, fa, shift, fault_ns;
 	if (!fill || !jr_num(fill, "strategy.acquisitions", &acq) ||
 	    !jr_num(fill, "transactions", &txn) || txn <= 0 ||
 	    !jr_num(fill, "rho.mean_hold_us", &hold))
@@ -72,13 +75,16 @@ int main(int argc, char **argv)
 		die("no provenance.fault_around_pages in ", doc_path);
 	if (!jr_num(doc, "provenance.icount_shift", &shift) || shift < 0)
 		die("no provenance.icount_shift (not an icount guest) in ", doc_path);
+	if (!jr_num(doc, "provenance.fault_cost_ns", &fault_ns) || fault_ns <= 0)
+		die("no provenance.fault_cost_ns in ", doc_path);
 	struct capacity_calib c;
-	if (capacity_calibrate(acq / txn, hold, h_us, faulted / holds, (int)fa, (int)shift, &c) != 0)
-		die("the calibration's figures give no fault cost (p_f 0, or E[hold] < H) in ",
-		    doc_path);
-	printf("# calibration %s: m %.4f, E[hold] %.2f us, h %.2f us, p_f %.4f, d_f %.2f us, "
-	       "fault-around %d pages, icount shift %d\n", doc_path, c.m, hold, c.h_us, c.p_f,
-	       c.d_f_us, c.fa_pages, c.shift);
+	if (capacity_calibrate(acq / txn, h_us, fault_ns / 1e3, faulted / holds, (int)fa, (int)shift,
+			       &c) != 0)
+		die("no calibration from the figures (no faulting hold?) in ", doc_path);
+	printf("# calibration %s: m %.4f, h %.2f us, p_f %.4f, d_f %.2f us, fault-around %d pages, "
+	       "icount shift %d; measured E[hold] %.2f us = %.2f x (h + p_f d_f)\n", doc_path, c.m,
+	       c.h_us, c.p_f, c.d_f_us, c.fa_pages, c.shift, hold,
+	       hold / (c.h_us + c.p_f * c.d_f_us));
 	printf("fa_pages\tshift\tp_f\th_us\td_f_us\tpredicted_tps\n");
 	for (; i < argc; i++) {
 		int f, s;

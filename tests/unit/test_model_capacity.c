@@ -1,6 +1,6 @@
 /*
  * The lock-capacity law (lab/model/capacity.c) on figures worked out by
- * hand: the calibration point gives back 1 / (m E[hold]), fault-around
+ * hand: the calibration point gives back 1 / (m (h + p_f d_f)), fault-around
  * divides p_f, the icount shift scales every time, p_f stops at 1, and
  * figures that give no fault cost are refused.
  */
@@ -18,9 +18,9 @@ int main(void)
 {
 	struct capacity_calib c;
 	struct capacity_pred p;
-	/* m 1, E[hold] 80 us, h 2 us, p_f 0.78 at 1 page, shift 3: d_f = 78 / 0.78 = 100 us. */
-	CHECK(capacity_calibrate(1.0, 80, 2, 0.78, 1, 3, &c) == 0 && near(c.d_f_us, 100),
-	      "d_f = (E - h) / p_f = 100 us (got %g)", c.d_f_us);
+	/* m 1, h 2 us, d_f 100 us, p_f 0.78 at 1 page, shift 3: hold 2 + 78 = 80 us. */
+	CHECK(capacity_calibrate(1.0, 2, 100, 0.78, 1, 3, &c) == 0 && near(c.d_f_us, 100),
+	      "calibrated: d_f 100 us (got %g)", c.d_f_us);
 	capacity_predict(&c, 1, 3, &p);
 	CHECK(near(p.tps, 12500), "the calibration cell: 1 / (1 x 80 us) = 12,500 tps (got %g)", p.tps);
 	capacity_predict(&c, 16, 3, &p);
@@ -31,13 +31,13 @@ int main(void)
 	/* shift 0: every time / 8: h 0.25, d_f 12.5, hold 10 us. */
 	CHECK(near(p.h_us, 0.25) && near(p.d_f_us, 12.5) && near(p.tps, 100000),
 	      "shift 0: times / 8, 100,000 tps (got %g, %g, %g)", p.h_us, p.d_f_us, p.tps);
-	capacity_calibrate(2.0, 12, 2, 0.1, 16, 2, &c);
+	capacity_calibrate(2.0, 2, 100, 0.1, 16, 2, &c);
 	capacity_predict(&c, 1, 2, &p);
-	/* p_f 0.1 x 16 = 1.6 -> 1; d_f = 10 / 0.1 = 100; m 2: 1 / (2 x 102 us). */
+	/* p_f 0.1 x 16 = 1.6 -> 1; m 2: 1 / (2 x 102 us). */
 	CHECK(p.p_f == 1 && near(p.tps, 1e6 / 204), "p_f stops at 1; m 2: %g tps (got p_f %g)",
 	      p.tps, p.p_f);
-	CHECK(capacity_calibrate(1, 80, 2, 0, 1, 3, &c) != 0, "p_f 0: no fault cost, refused");
-	CHECK(capacity_calibrate(1, 1, 2, 0.5, 1, 3, &c) != 0, "E[hold] under h: refused");
-	CHECK(capacity_calibrate(0, 80, 2, 0.5, 1, 3, &c) != 0, "m 0: refused");
+	CHECK(capacity_calibrate(1, 2, 100, 0, 1, 3, &c) != 0, "p_f 0: refused");
+	CHECK(capacity_calibrate(1, 2, 0, 0.5, 1, 3, &c) != 0, "no fault cost: refused");
+	CHECK(capacity_calibrate(0, 2, 100, 0.5, 1, 3, &c) != 0, "m 0: refused");
 	return CHECK_DONE();
 }
