@@ -5,9 +5,22 @@
  * insertions and deletions exclusive.  The lock is a process-shared
  * pthread rwlock: like an LWLock, its waiters sleep.
  *
- * Each partition has its own entry pool, sized with slack because a
- * replacement inserts the new mapping before it deletes the old one and
- * because hashing never spreads blocks perfectly evenly.
+ * Capacity.  The entries form one pool of nbuffers + MAPPING_PARTITIONS,
+ * as PostgreSQL sizes its table (NBuffers + NUM_BUFFER_PARTITIONS): at
+ * most nbuffers blocks are mapped at once, and a replacement inserts the
+ * new mapping before it deletes the old one, which can happen in every
+ * partition at the same instant but only once per partition, since both
+ * happen under that partition's exclusive lock.  So the table cannot run
+ * out.  A fixed share per partition could: which blocks are resident, and
+ * so how many entries a partition holds, is not bounded by its mean.
+ *
+ * Free entries sit on per-partition lock-free stacks (PostgreSQL keeps
+ * per-freelist spinlocks for the same reason: misses in different
+ * partitions should not meet on one cache line); an entry freed by a
+ * delete goes to that partition's stack, and an insert whose own stack is
+ * empty borrows from the next partition that has one.  The stacks are
+ * never touched under another partition's lock, so borrowing cannot
+ * deadlock with the lock order of two-partition replacements.
  */
 #ifndef PREEMPTLAB_BUF_TABLE_H
 #define PREEMPTLAB_BUF_TABLE_H
@@ -22,16 +35,19 @@
 
 struct buf_table_part {
 	_Alignas(64) pthread_rwlock_t lock;
-	int32_t free_head;
+	/* Free-entry stack: low 32 bits index + 1 (0: empty), high 32 bits a
+	 * version that every push and pop advances, so a pop that read a
+	 * stale successor fails its compare-and-swap (ABA). */
+	uint64_t free_top;
 	uint32_t nbuckets;	/* power of two */
-	uint32_t nentries;	/* capacity */
-	uint32_t used;
+	uint32_t used;		/* entries in this partition's chains */
 	size_t buckets_off;	/* from the table's base */
-	size_t entries_off;
 };
 
 struct buf_table {
 	uint32_t npart;
+	uint32_t nentries;	/* nbuffers + MAPPING_PARTITIONS */
+	size_t entries_off;	/* from the table's base */
 	struct buf_table_part part[MAPPING_PARTITIONS];
 };
 
@@ -65,8 +81,13 @@ void buf_table_unlock(struct buf_table *t, uint32_t part, struct lockstats *stat
 
 /* The caller holds the partition lock (exclusive for insert/delete). */
 int32_t buf_table_lookup(struct buf_table *t, uint32_t hash, uint32_t tag);
-/* Returns -1 if inserted, else the buffer id already mapped for tag; -2 when full. */
+/* Returns -1 if inserted, else the buffer id already mapped for tag; -2
+ * when no entry is free, which the sizing above rules out unless a caller
+ * breaks the insert-then-delete contract. */
 int32_t buf_table_insert(struct buf_table *t, uint32_t hash, uint32_t tag, int32_t buf_id);
 void buf_table_delete(struct buf_table *t, uint32_t hash, uint32_t tag);
+
+/* Entries in use over all partitions; read when nobody modifies the table. */
+uint32_t buf_table_entries_used(const struct buf_table *t);
 
 #endif

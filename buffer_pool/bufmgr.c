@@ -215,3 +215,19 @@ void release_buffer(struct backend *b, int32_t buf_id)
 {
 	unpin_buffer(&b->pool->descs[buf_id]);
 }
+
+bool mapping_consistent(struct pool *p, uint32_t *entries, uint32_t *tagged)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < p->ctl->cfg.nbuffers; i++) {
+		const struct buf_desc *d = &p->descs[i];
+		if (!(d->state & BM_TAG_VALID))
+			continue;
+		n++;
+		if (buf_table_lookup(p->table, buf_table_hash(d->tag), d->tag) != (int32_t)i)
+			break;
+	}
+	*tagged = n;
+	*entries = buf_table_entries_used(p->table);
+	return *entries == n;
+}

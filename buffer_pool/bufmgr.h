@@ -33,6 +33,13 @@ void backend_attach(struct backend *b, struct pool *p, uint32_t id, bool instrum
  * "no unpinned buffers available"), or -2 when the mapping table is full.
  */
 int32_t read_buffer(struct backend *b, uint32_t block, bool *hit);
+/*
+ * With every backend gone: each tagged buffer is found through the mapping
+ * table and the table holds nothing else.  A leak here would fill the
+ * table however it is sized.
+ */
+bool mapping_consistent(struct pool *p, uint32_t *entries, uint32_t *tagged);
+
 void release_buffer(struct backend *b, int32_t buf_id);
 
 /* Exclusive access to the page contents (a pin is required). */

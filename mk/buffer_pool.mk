@@ -32,8 +32,8 @@ $(B)/tests/test_bp_%: $(B)/tests/unit/test_bp_%.o $(LAB_COMMON:%.c=$(B)/%.o) $(B
 ALL_TARGETS += $(B)/libbufferpool.a $(B)/bufbench $(B)/bufbench-static $(B)/bufmicro $(BP_TESTS)
 
 # The join of hold records with a trace, replayed on tests/data/evidence.
-EVIDENCE_OBJS = $(B)/lab/evidence/trace_join.o $(B)/lab/evidence/hold_file.o \
-	$(B)/lab/evidence/trace_ns.o
+EVIDENCE_OBJS = $(B)/lab/evidence/trace_join.o $(B)/lab/evidence/census.o $(B)/lab/evidence/hold_file.o \
+	$(B)/lab/evidence/trace_ns.o $(B)/buffer_pool/hold_tail.o
 $(B)/tests/unit/test_evidence_join.o: CFLAGS += -DPREEMPTLAB_TOP='"$(CURDIR)"'
 $(B)/tests/test_evidence_join: $(B)/tests/unit/test_evidence_join.o $(EVIDENCE_OBJS)
 	@mkdir -p $(dir $@)

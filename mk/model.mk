@@ -4,7 +4,7 @@
 # against none at that size (docs/scale.md).
 
 JANSSON_LIBS ?= -ljansson
-MODEL_OBJS = $(addprefix $(B)/lab/model/, inputs.o closed.o eevdf.o sim.o extract.o extrap.o validate.o x0page.o costs.o faultbench.o capacity.o) \
+MODEL_OBJS = $(addprefix $(B)/lab/model/, inputs.o closed.o channels.o blind.o eevdf.o sim.o extract.o extrap.o validate.o x0page.o costs.o faultbench.o capacity.o) \
 	$(B)/lab/report/json_read.o $(B)/lab/report/stats.o \
 	$(B)/buffer_pool/spin_backoff.o
 

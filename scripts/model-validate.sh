@@ -203,6 +203,16 @@ compare)
 		echo "== $run"
 		"$top/build/model" --validate "$run/predictions.tsv" "$run" | tee "$run/validation.txt"
 	done
+	# Every run's cells pooled, against the null "1.000x" (build/model --skill).
+	if [ $# -gt 1 ]; then
+		echo "== all"
+		# Rotate each RUN into RUN/validation.txt (the list is expanded once).
+		for run in "$@"; do
+			set -- "$@" "$run/validation.txt"
+			shift
+		done
+		"$top/build/model" --skill "$@" | tail -n 1
+	fi
 	;;
 *) usage ;;
 esac

@@ -128,6 +128,7 @@ base=$PREEMPTLAB_CACHE/pg/build/$major-$srcver
 root=$base-$key/root-$patch
 if [ -f "$root/.complete" ]; then echo "$root"; exit 0; fi
 mkdir -p "$base-$key"
+pgroot_sweep "$base-$key"
 bdir=$base-$key/tree-$patch
 ndir=$base-$nkey/tree-none
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -183,6 +184,7 @@ fi
 
 note "PostgreSQL $major ($patch): installing into a private root"
 tmp=$(mktemp -d "$base-$key/.root.XXXXXX")
+pgroot_claim "$tmp"
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$work" "$tmp"'
 # src/include/catalog installs postgres.bki, which initdb reads (the

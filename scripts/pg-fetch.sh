@@ -69,6 +69,8 @@ case ${1:-} in
 ''|-*) die "usage: $0 MAJOR | --list | --survey (majors: $(available))" ;;
 esac
 major=$1
+# First, before anything can fail: what a fetch killed mid-way left goes.
+pgroot_sweep "$PREEMPTLAB_CACHE/pg"
 suite=$(majors | awk -v m="$major" '$1 == m { print $2; exit }')
 if [ -z "$suite" ]; then
 	echo "preemptlab: PostgreSQL $major is not in Debian's archive (pg/majors, from \`$0 --survey\` over $PGAPT_SUITES); available: $(available)" >&2
@@ -164,6 +166,7 @@ echo "$versions" | while read -r p v s; do
 	kapt_fetch "$s" "$p" "$v" "$store/pkgs/$p-$v" >&2
 done
 tmp=$(mktemp -d "$store/.root.XXXXXX")
+pgroot_claim "$tmp"
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$work" "$tmp"'
 echo "$versions" | while read -r p v s; do

@@ -50,3 +50,31 @@ pgroot_interp() {
 	{ [ -n "$pi" ] && [ -e "$1$pi" ]; } || die "postgres asks for interpreter '$pi', not in $1"
 	echo "$pi"
 }
+
+# A root is made in a .root.XXXXXX directory beside where it goes and moved
+# into place when complete; a fetch or build killed mid-way (SIGKILL, a
+# reboot) left that directory for ever (issue 35).  Its maker holds a lock
+# on it for as long as it lives (pgroot_claim: flock, which the kernel
+# drops when the last holder dies, whatever killed it), and the next fetch
+# or build removes those nobody holds (pgroot_sweep).
+
+# pgroot_claim DIR: lock DIR (just made) for the rest of this process, on
+# fd 9.
+pgroot_claim() {
+	exec 9< "$1"
+	flock -n 9 || die "cannot lock $1 (flock)"
+}
+
+# pgroot_sweep PARENT: remove PARENT/.root.* that no live fetch or build
+# holds.  One changed within the last 10 minutes is left: its maker may be
+# between mktemp and pgroot_claim (or, while makers from before the locks
+# may still run, busy in it).
+pgroot_sweep() {
+	for ps_d in "$1"/.root.*; do
+		{ [ -d "$ps_d" ] && [ ! -L "$ps_d" ]; } || continue
+		[ -n "$(find "$ps_d" -maxdepth 0 -mmin +10)" ] || continue
+		flock -n "$ps_d" true 2>/dev/null || continue
+		rm -rf "$ps_d"
+		note "removed $ps_d, left by a PostgreSQL fetch or build killed mid-way"
+	done
+}

@@ -250,7 +250,7 @@ run_unit() {
 			setsid sh "$top/guest/runner.sh" "$work/$uid.conf" "$work/todo" "$chan" "$work" \
 				> "$con" 2>&1 < /dev/null &
 			upid=$!
-			run_state_add unit "$upid" host
+			run_state_unit "$upid" host
 			note "host unit: $(uname -r), $(nproc) CPUs"
 		else
 			mkdir -p "$work/boot/plan"
@@ -261,7 +261,7 @@ run_unit() {
 			"$here/qemu-boot.sh" "$plan/$uid.qemu" "$K_IMAGE" "$work/boot.cpio.gz" "$con" "$chan" \
 				"$rundir/logs/qemu-$tag.argv" > "$rundir/logs/qemu-$tag.log" 2>&1 &
 			upid=$!
-			run_state_add unit "$upid" guest
+			run_state_unit "$upid" guest
 			note "booted $K_LABEL ($K_RELEASE) under $accel: $(bconf vcpus) vCPUs, $(bconf mem_mb) MB${guest_hp:+ on $guest_hp pages}, '$cmdline'"
 			# Each vCPU thread on its own host CPU, where the plan pins them.
 			if [ -n "$pins" ]; then

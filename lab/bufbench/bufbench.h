@@ -40,6 +40,8 @@ struct bench_opts {
 	bool trace_kernel;	/* --trace-holds: join the records with tracefs */
 	const char *trace_dump;	/* --trace-dump PREFIX */
 	const char *fault_event;	/* --fault-event: tracepoint | kprobe; NULL: the kernel's best */
+	bool trace_channel;	/* --trace-channel: sched_waking and the folio-lock kprobes too */
+	uint64_t freeze_fault_ns;	/* --freeze-fault-ns; 0: the run's own reference */
 	void *hold_rings;	/* set before fork: clients * hold_ring_bytes(trace_holds) */
 	uint32_t freelist_stride;
 	double steady_s;	/* 0: run the whole duration */

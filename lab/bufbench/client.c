@@ -175,6 +175,15 @@ static void prefault_descriptors(struct pool *p, struct backend_stats *st)
 	st->prefault_pte_kb += c.pte_kb > 0 ? c.pte_kb : 0;
 }
 
+/* Map every page of [p, p + n) writable in this process, values kept. */
+static void touch_for_write(void *p, size_t n)
+{
+	char *c = p;
+	for (size_t off = 0; off < n; off += 4096)
+		__atomic_fetch_add(&c[off], 0, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&c[n - 1], 0, __ATOMIC_RELAXED);
+}
+
 _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t slot,
 			    uint32_t incarnation)
 {
@@ -198,6 +207,15 @@ _Noreturn void bench_client(struct pool *p, const struct bench_opts *o, uint32_t
 	 */
 	if (o->mitigation.kind == MIT_PREFAULT)
 		prefault_descriptors(p, shared);
+	/*
+	 * The lock's counters are written inside the hold, into this slot's
+	 * fill and steady stats, which the client switches to mid-run.  A
+	 * first write to one of their pages would be a first-touch fault
+	 * inside a hold that the instrument made, not the buffer manager:
+	 * take those faults now, before any lock.
+	 */
+	touch_for_write(shared, sizeof(*shared));
+	touch_for_write(steady, sizeof(*steady));
 	memset(&scratch, 0, sizeof(scratch));
 	memset(&r0, 0, sizeof(r0));
 	rng = o->seed * 0x100000001b3ull + slot * 7919u + incarnation * 104729u;

@@ -254,6 +254,8 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_end_array(&j);
 	json_uint(&j, "trace_holds", o->trace_holds);
 	json_bool(&j, "trace_kernel", o->trace_kernel);
+	json_bool(&j, "trace_channel", o->trace_channel);
+	json_uint(&j, "freeze_fault_ns", o->freeze_fault_ns);
 	json_uint(&j, "freelist_stride", o->freelist_stride);
 	json_double(&j, "lock_timeout_ms", o->lock_timeout_ms);
 	/* "adaptive" (PostgreSQL's) or "fixed:N" (issue 36: the many-CPU regime). */

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bufbench.h"
+#include "bufmgr.h"
 #include "clock.h"
 #include "hold_events.h"
 #include "out_file.h"
@@ -241,6 +242,15 @@ static void join_evidence(struct bench_evidence *ev, const struct bench_opts *o,
 			fprintf(stderr, "bufbench: --trace-holds: a switch no rule classifies:\n%s",
 				trace_unclassified(t, i));
 		trace_join(t, all, n, fill_ns, ev->phase);
+		struct census_phase cz[2];
+		trace_census(t, all, n, fill_ns, o->freeze_fault_ns, cz);
+		/* Armed, whether or not anything was contended: "traced" is the probes'. */
+		for (int p = 0; p < 2; p++) {
+			cz[p].wakes_traced = tfs->channel;
+			cz[p].folios_traced = tfs->folio_probes[1][0] != 0;
+		}
+		ev->phase[0].census = cz[0];
+		ev->phase[1].census = cz[1];
 		trace_events_free(t);
 	} else {
 		fprintf(stderr, "bufbench: --trace-holds: cannot read %s: %s\n", path,
@@ -396,7 +406,10 @@ int main(int argc, char **argv)
 		uint64_t lo = (uint64_t)(uintptr_t)seg.base;
 		uint64_t hi = lo + pool.ctl->table_off;
 		if (o.hold_rings == MAP_FAILED ||
-		    (o.trace_kernel && tracefs_open(&tfs, lo, hi, o.fault_event, err, sizeof(err)) != 0)) {
+		    (o.trace_kernel && tracefs_open(&tfs, lo, hi, o.fault_event, err, sizeof(err)) != 0) ||
+		    (o.trace_channel && tracefs_channel(&tfs, err, sizeof(err)) != 0)) {
+			if (o.trace_channel && tfs.dir[0])
+				tracefs_close(&tfs);
 			if (o.hold_rings == MAP_FAILED)
 				snprintf(err, sizeof(err), "hold records: %s", strerror(errno));
 			fprintf(stderr, "bufbench: --trace-holds: %s\n", err);
@@ -482,6 +495,11 @@ int main(int argc, char **argv)
 	r.elapsed_s = (stop - start) / 1e9;
 	r.interrupted = interrupted;
 	stop_children(&c, &pool, &o, &r);
+	uint32_t entries, tagged;
+	if (!interrupted && !r.error[0] && !mapping_consistent(&pool, &entries, &tagged))
+		snprintf(r.error, sizeof(r.error),
+			 "buffer mapping table inconsistent: %u entries for %u tagged buffers", entries,
+			 tagged);
 
 	bench_collect(&r, &pool, &o, t, start, stop);
 	if (o.trace_holds) {

@@ -50,7 +50,7 @@ int mitigation_set_slice_ext(long us, char *err, size_t errlen)
 			 "CONFIG_RSEQ_SLICE_EXTENSION, or debugfs not mounted)%s", SLICE_EXT_FILE,
 #ifdef __aarch64__
 			 "; on arm64 the extension needs GENERIC_ENTRY, which arm64 does not "
-			 "select (7.0-7.2)"
+			 "select in 7.2 (init/Kconfig:2004, arch/arm64/Kconfig)"
 #else
 			 ""
 #endif

@@ -77,6 +77,13 @@ static const char usage[] =
 	"                       (exceptions:page_fault_user, x86) or kprobe (a kprobe\n"
 	"                       on handle_mm_fault, every architecture); default: the\n"
 	"                       tracepoint where the kernel has it\n"
+	"  --trace-channel      with --trace-holds: also trace sched_waking and the\n"
+	"                       contended folio locks (kprobes on __folio_lock and\n"
+	"                       on folio_unlock with waiters): the census's wakeup\n"
+	"                       latency and folio holders (docs/evidence.md)\n"
+	"  --freeze-fault-ns N  with --trace-holds: the fault time the freeze census\n"
+	"                       doubles (costbench's); default: the median of the\n"
+	"                       run's own faulting holds that nothing interrupted\n"
 	"  --trace-dump PREFIX  with --trace-holds: also keep the raw trace and the hold\n"
 	"                       records as PREFIX.trace and PREFIX.holds\n"
 	"  --segment-size       print the shared segment's size in bytes and exit\n"
@@ -245,7 +252,7 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 {
 	enum { O_CLIENTS = 256, O_DURATION, O_WARMUP, O_WORKLOAD, O_RELATION, O_POOL, O_PAGES,
 	       O_LOCK, O_STRATEGY, O_NUMA, O_RECONNECT, O_SEED, O_JSON, O_NOINSTR,
-	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_HOLDREC, O_TRACEDUMP, O_FAULTEV, O_STRIDE, O_STEADY, O_LOCKTO, O_SPD, O_REENTRANT, O_MITIGATION, O_UNITCONF, O_HELP };
+	       O_SEGSIZE, O_HOLDEV, O_TRACEHOLDS, O_HOLDREC, O_TRACEDUMP, O_FAULTEV, O_TRACECHAN, O_FREEZEF, O_STRIDE, O_STEADY, O_LOCKTO, O_SPD, O_REENTRANT, O_MITIGATION, O_UNITCONF, O_HELP };
 	static const struct option longopts[] = {
 		{ "clients", required_argument, 0, O_CLIENTS },
 		{ "duration", required_argument, 0, O_DURATION },
@@ -268,6 +275,8 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		{ "hold-records", optional_argument, 0, O_HOLDREC },
 		{ "trace-dump", required_argument, 0, O_TRACEDUMP },
 		{ "fault-event", required_argument, 0, O_FAULTEV },
+		{ "trace-channel", no_argument, 0, O_TRACECHAN },
+		{ "freeze-fault-ns", required_argument, 0, O_FREEZEF },
 		{ "freelist-stride", required_argument, 0, O_STRIDE },
 		{ "steady", required_argument, 0, O_STEADY },
 		{ "lock-timeout-ms", required_argument, 0, O_LOCKTO },
@@ -357,6 +366,10 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 			o->trace_holds = a ? (uint32_t)parse_long("--hold-records", a, 1, 1L << 24) : 65536;
 			break;
 		case O_TRACEDUMP: o->trace_dump = a; break;
+		case O_TRACECHAN: o->trace_channel = true; break;
+		case O_FREEZEF:
+			o->freeze_fault_ns = (uint64_t)parse_long("--freeze-fault-ns", a, 1, 1L << 40);
+			break;
 		case O_FAULTEV:
 			if (strcmp(a, "tracepoint") && strcmp(a, "kprobe"))
 				bad("unknown --fault-event '%s': expected tracepoint or kprobe", a);
@@ -404,6 +417,10 @@ void bench_parse_args(struct bench_opts *o, int argc, char **argv)
 		bad("--trace-holds needs the instrumentation that --no-instrument%s removes", "");
 	if (o->fault_event && !o->trace_kernel)
 		bad("--fault-event chooses what --trace-holds traces: add --trace-holds%s", "");
+	if (o->trace_channel && !o->trace_kernel)
+		bad("--trace-channel adds events to what --trace-holds traces: add --trace-holds%s", "");
+	if (o->freeze_fault_ns && !o->trace_kernel)
+		bad("--freeze-fault-ns sets the census of --trace-holds: add --trace-holds%s", "");
 	if (o->trace_dump && !o->trace_kernel)
 		bad("--trace-dump keeps what --trace-holds records: add --trace-holds%s", "");
 	if (o->pool_bytes < 16 * BLCKSZ)

@@ -1,52 +1,9 @@
 #include "trace_join.h"
+#include "trace_events.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum ev_type { EV_FAULT, EV_OUT, EV_IN, EV_TIMER };
-
-struct ev {
-	uint64_t ts;
-	int32_t pid;
-	int32_t cpu;
-	int32_t next_pid;	/* EV_OUT: who runs instead */
-	int16_t next_prio;
-	uint8_t type;
-	uint8_t kind;		/* EV_OUT: enum switch_kind */
-	uint8_t place;		/* EV_OUT: enum fault_place */
-	uint8_t has_stack;
-	uint8_t runnable;	/* EV_OUT: prev_state R or R+ */
-	uint8_t irq;		/* EV_OUT: index + 1 into irqs[], 0 for none */
-	uint32_t stack;		/* EV_OUT: index + 1 into the stack table, 0 for none */
-};
-
-#define UNCLASSIFIED_KEPT 4
-#define IRQ_NAMES 63
-#define COMMS 4096
-#define STACK_SLOTS 65536	/* distinct stacks kept: up to half of it */
-
-struct trace_events {
-	struct ev *ev;
-	uint64_t n, cap;
-	uint64_t stacks;
-	uint32_t res_ns;
-	bool timer;
-	/* Stacks of runnable switches that named no known entry point, to name them. */
-	char unclassified[UNCLASSIFIED_KEPT][1024];
-	int nunclassified;
-	/* Interrupt entries seen under preemptions, interned. */
-	char irqs[IRQ_NAMES][48];
-	int nirqs;
-	/* The first stack of each kind and place, any task. */
-	uint32_t first[SW_KINDS][3];
-	/* Distinct stacks, interned (open addressing on their hash; slot 0 free). */
-	char **stk;
-	uint32_t nstk;
-	uint32_t stk_slot[STACK_SLOTS];
-	/* The last comm each pid switched in with (open addressing, pid 0 free). */
-	struct { int32_t pid; char comm[17]; } comm[COMMS];
-};
 
 const char *switch_kind_name(enum switch_kind k)
 {
@@ -308,7 +265,7 @@ static void comm_put(struct trace_events *t, int32_t pid, const char *comm, size
 		}
 }
 
-static const char *comm_get(const struct trace_events *t, int32_t pid)
+const char *trace_comm(const struct trace_events *t, int32_t pid)
 {
 	for (uint32_t i = 0, h = (uint32_t)pid * 2654435761u % COMMS; pid > 0 && i < COMMS;
 	     i++, h = (h + 1) % COMMS) {
@@ -343,6 +300,7 @@ static void attach_stack(struct trace_events *t, int64_t *last_out, char (*pendi
 		if (k == SW_IRQ)
 			e->irq = irq_of(t, stack);
 		e->kind = (uint8_t)k;
+		e->dcat = (uint8_t)dwait_classify(stack);
 		e->stack = intern_stack(t, stack);
 		if (!t->first[k][where])
 			t->first[k][where] = e->stack;
@@ -419,6 +377,10 @@ struct trace_events *trace_parse(FILE *f)
 			e->next_pid = next;
 			e->next_prio = (int16_t)nprio;
 			e->runnable = ps && ps[11] == 'R';
+			e->dstate = ps && ps[11] == 'D';
+			const char *pc = strstr(name, "prev_comm=");
+			e->foreign = pc && strncmp(pc + 10, "bufbench ", 9) != 0;
+			e->dcat = DW_NOSTACK;
 			e->kind = e->runnable ? SW_UNKNOWN : SW_BLOCKED;
 			last_out[cpu] = (int64_t)(t->n - 1);
 			if (pending_pid[cpu] == prev) {
@@ -432,6 +394,26 @@ struct trace_events *trace_parse(FILE *f)
 			   strncmp(name, TRACE_KPROBE_FAULT ":",
 				   sizeof(TRACE_KPROBE_FAULT)) == 0) {
 			push(t, ts, pid, cpu, EV_FAULT);
+		} else if (strncmp(name, "sched_waking:", 13) == 0 ||
+			   strncmp(name, "sched_wakeup:", 13) == 0) {
+			/* The header is the waker's; pid= the woken, target_cpu= where it goes. */
+			int32_t woken, target = -1;
+			if (!field_int(name, " pid=", &woken))
+				continue;
+			field_int(name, "target_cpu=", &target);
+			struct ev *e = push(t, ts, woken, cpu, EV_WAKE);
+			e->next_pid = pid;
+			e->aux = target;
+			t->wakes = true;
+		} else if (strncmp(name, TRACE_FOLIO_WAIT ":", sizeof(TRACE_FOLIO_WAIT)) == 0 ||
+			   strncmp(name, TRACE_FOLIO_UNLOCK ":", sizeof(TRACE_FOLIO_UNLOCK)) == 0) {
+			const char *a = strstr(name, "folio=");
+			if (!a)
+				continue;
+			bool wait = name[sizeof("preemptlab_folio_") - 1] == 'w';
+			struct ev *e = push(t, ts, pid, cpu, wait ? EV_FWAIT : EV_FUNLOCK);
+			e->addr = strtoull(a + 6, NULL, 0);
+			t->folios = true;
 		} else if (strncmp(name, "local_timer_entry:", 18) == 0) {
 			push(t, ts, pid, cpu, EV_TIMER);
 			t->timer = true;
@@ -471,7 +453,7 @@ const char *trace_unclassified(const struct trace_events *t, int i)
 	return i < t->nunclassified ? t->unclassified[i] : NULL;
 }
 
-static int by_pid_ts(const void *a, const void *b)
+int trace_ev_by_pid_ts(const void *a, const void *b)
 {
 	const struct ev *x = a, *y = b;
 	if (x->pid != y->pid)
@@ -541,7 +523,7 @@ static void describe(const struct trace_events *t, const struct ev *e, uint64_t 
 	d->fault_age_ns = faulted && e[i].ts > since ? e[i].ts - since : 0;
 	d->next_pid = e[i].next_pid;
 	d->next_prio = e[i].next_prio;
-	snprintf(d->next_comm, sizeof(d->next_comm), "%s", comm_get(t, e[i].next_pid));
+	snprintf(d->next_comm, sizeof(d->next_comm), "%s", trace_comm(t, e[i].next_pid));
 	snprintf(d->irq, sizeof(d->irq), "%s", e[i].irq ? t->irqs[e[i].irq - 1] : "");
 	snprintf(d->stack, sizeof(d->stack), "%s", e[i].stack ? t->stk[e[i].stack - 1] : "");
 	d->timer_ticks = -1;
@@ -567,7 +549,7 @@ void trace_join(const struct trace_events *t, const struct hold_rec *holds, uint
 		exit(1);
 	}
 	memcpy(e, t->ev, n * sizeof(*e));
-	qsort(e, n, sizeof(*e), by_pid_ts);
+	qsort(e, n, sizeof(*e), trace_ev_by_pid_ts);
 	memset(out, 0, 2 * sizeof(*out));
 
 	for (uint64_t h = 0; h < nholds; h++) {

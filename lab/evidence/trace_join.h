@@ -49,10 +49,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "census.h"
 #include "hold_trace.h"
 
 /* The kprobe event's name: a fault, as page_fault_user is. */
 #define TRACE_KPROBE_FAULT "preemptlab_fault"
+/* The channel's kprobe events (tracefs_channel): a contended folio lock, and its unlock. */
+#define TRACE_FOLIO_WAIT "preemptlab_folio_wait"
+#define TRACE_FOLIO_UNLOCK "preemptlab_folio_unlock"
 
 enum switch_kind { SW_IRQ, SW_PREEMPT, SW_USER, SW_VOLUNTARY, SW_BLOCKED, SW_UNKNOWN, SW_KINDS };
 const char *switch_kind_name(enum switch_kind k);
@@ -107,6 +111,7 @@ struct evidence_phase {
 	char example[SW_KINDS][3][EXAMPLE_LEN];
 	/* The same of any traced task's switches in the window, holding or not. */
 	char example_any[SW_KINDS][3][EXAMPLE_LEN];
+	struct census_phase census;	/* trace_census, after trace_join */
 };
 
 struct trace_events;	/* parsed trace, opaque */

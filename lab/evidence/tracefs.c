@@ -123,7 +123,29 @@ static int find_root(struct tracefs *t, char *err, size_t errlen)
 			return 0;
 		}
 	}
-	/* The busybox guest mounts nothing it does not need: mount it here. */
+	/*
+	 * The busybox guest mounts nothing it does not need: mount it here,
+	 * attached nowhere (fsopen, fsmount: Linux 5.2) and reached through
+	 * /proc/self/fd/N, the same in the clients forked later.  Such a
+	 * mount goes with the last descriptor of it, so with bufbench and its
+	 * clients however they end: one at /sys/kernel/tracing stayed for ever
+	 * after a bufbench killed outright (issue 35).  Where that cannot be
+	 * had, mounted there as before (tracefs_close unmounts it).
+	 */
+	int fs = fsopen("tracefs", FSOPEN_CLOEXEC);
+	if (fs >= 0) {
+		int m = -1;
+		if (fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+			m = fsmount(fs, FSMOUNT_CLOEXEC, 0);
+		close(fs);
+		if (m >= 0) {
+			snprintf(t->root, sizeof(t->root), "/proc/self/fd/%d", m);
+			t->mounted_here = true;
+			t->detached = true;
+			t->detached_fd = m;
+			return 0;
+		}
+	}
 	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
 		snprintf(t->root, sizeof(t->root), "/sys/kernel/tracing");
 		t->mounted_here = true;
@@ -195,6 +217,46 @@ int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi,
 		tracefs_close(t);
 		return -1;
 	}
+	return 0;
+}
+
+/* Define the kprobe event i ("p:group/name FUNC folio=$arg1:x64 ...") and enable it, filtered. */
+static int folio_probe(struct tracefs *t, int i, const char *name, const char *func,
+		       const char *fetch, const char *filter, char *err, size_t errlen)
+{
+	char def[256], file[192];
+	snprintf(t->folio_probes[i], sizeof(t->folio_probes[i]), "preemptlab_%d/%s",
+		 (int)getpid(), name);
+	snprintf(def, sizeof(def), "p:%s %s %s\n", t->folio_probes[i], func, fetch);
+	if (put_root(t, "kprobe_events", def) != 0) {
+		snprintf(err, errlen, "cannot define the kprobe event %s on %s in %s/kprobe_events "
+			 "(%s; the kernel needs CONFIG_KPROBE_EVENTS)", t->folio_probes[i], func,
+			 t->root, strerror(errno));
+		t->folio_probes[i][0] = 0;
+		return -1;
+	}
+	snprintf(file, sizeof(file), "events/%s/filter", t->folio_probes[i]);
+	if (filter && put(t, file, filter, err, errlen))
+		return -1;
+	snprintf(file, sizeof(file), "events/%s/enable", t->folio_probes[i]);
+	return put(t, file, "1", err, errlen);
+}
+
+int tracefs_channel(struct tracefs *t, char *err, size_t errlen)
+{
+	if (put(t, "events/sched/sched_waking/enable", "1", err, errlen))
+		return -1;
+	t->channel = true;
+	/*
+	 * The folios need kprobe events (CONFIG_KPROBE_EVENTS): without them
+	 * the census says "not traced" and the wakeups are still measured.
+	 */
+	char why[256];
+	if (folio_probe(t, 0, TRACE_FOLIO_WAIT, "__folio_lock", "folio=$arg1:x64", NULL, why,
+			sizeof(why)) ||
+	    folio_probe(t, 1, TRACE_FOLIO_UNLOCK, "folio_unlock",
+			"folio=$arg1:x64 flags=+0($arg1):x64", "flags & 0x80", why, sizeof(why)))
+		fprintf(stderr, "bufbench: --trace-channel: no folio census: %s\n", why);
 	return 0;
 }
 
@@ -299,6 +361,12 @@ void tracefs_close(struct tracefs *t)
 			snprintf(file, sizeof(file), "events/%s/enable", t->kprobe);
 			put(t, file, "0", NULL, 0);
 		}
+		for (int i = 0; i < 2; i++)
+			if (t->folio_probes[i][0]) {
+				char file[160];
+				snprintf(file, sizeof(file), "events/%s/enable", t->folio_probes[i]);
+				put(t, file, "0", NULL, 0);
+			}
 		if (rmdir(t->dir) != 0)
 			fprintf(stderr, "bufbench: cannot remove the tracefs instance %s: %s\n",
 				t->dir, strerror(errno));
@@ -317,8 +385,21 @@ void tracefs_close(struct tracefs *t)
 		unlink(t->merged);
 		t->merged[0] = 0;
 	}
+	for (int i = 0; i < 2; i++)
+		if (t->folio_probes[i][0]) {
+			char undef[96];
+			snprintf(undef, sizeof(undef), "-:%s\n", t->folio_probes[i]);
+			if (put_root(t, "kprobe_events", undef) != 0)
+				fprintf(stderr, "bufbench: cannot remove the kprobe event %s: %s\n",
+					t->folio_probes[i], strerror(errno));
+			t->folio_probes[i][0] = 0;
+		}
 	/* Another run's instance still there: the mount is in use, leave it to the last. */
-	if (t->mounted_here && !instances_left(t)) {
+	if (t->mounted_here && t->detached) {
+		close(t->detached_fd);
+		t->detached = false;
+		t->mounted_here = false;
+	} else if (t->mounted_here && !instances_left(t)) {
 		umount(t->root);
 		t->mounted_here = false;
 	}

@@ -15,10 +15,14 @@ struct tracefs {
 	char dir[256];		/* the instance; empty: none */
 	char root[128];		/* where tracefs is mounted */
 	bool mounted_here;	/* mounted by us: unmounted at close */
+	bool detached;		/* that mount is attached nowhere: root is /proc/self/fd/N */
+	int detached_fd;	/* its N, closed at close */
 	char kprobe[64];	/* "group/event" we defined; empty: none */
 	const char *fault_event; /* what marks a fault (tracefs_open) */
 	char merged[256];	/* the trace with nanoseconds (tracefs_trace_path); empty: none */
 	bool timer;		/* irq_vectors:local_timer_entry is traced */
+	bool channel;		/* sched_waking and the folio-lock kprobes are traced */
+	char folio_probes[2][64];	/* "group/event" of the folio kprobes we defined */
 };
 
 /*
@@ -33,6 +37,17 @@ struct tracefs {
  */
 int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi,
 		 const char *fault_event, char *err, size_t errlen);
+/*
+ * The channel census's events (bufbench --trace-channel), after
+ * tracefs_open: sched:sched_waking (the woken task is filtered, so a
+ * waker outside bufbench is seen too), and kprobe events on __folio_lock
+ * (the slow path of folio_lock: a contended folio lock, the waiter) and on
+ * folio_unlock filtered to folios with PG_waiters set (bit 7 of the flags,
+ * which folio_xor_flags_has_waiters requires: the unlock that wakes
+ * someone, by the folio's holder).  Both probes fire only on contention.
+ * -1 with err saying why not.
+ */
+int tracefs_channel(struct tracefs *t, char *err, size_t errlen);
 int tracefs_on(struct tracefs *t, bool on);
 /* Events the ring buffer lost (overrun + dropped, all CPUs). */
 uint64_t tracefs_lost(struct tracefs *t);

@@ -54,11 +54,15 @@ int tracefs_reap(const char *root, FILE *say)
 			fprintf(say, "bufbench: cannot remove the tracefs instance %s of a run "
 				     "killed outright (pid %d): %s\n", p, pid, strerror(errno));
 		}
-		/* Its kprobe event, if it defined one (arm64 without the tracepoint). */
-		char undef[96];
-		snprintf(undef, sizeof(undef), "-:preemptlab_%d/%s\n", pid, TRACE_KPROBE_FAULT);
-		if (snprintf(p, sizeof(p), "%s/kprobe_events", root) < (int)sizeof(p))
-			put_existing(p, undef);
+		/* Its kprobe events, if it defined any (arm64's faults, --trace-channel's folios). */
+		static const char *const ours[] = { TRACE_KPROBE_FAULT, TRACE_FOLIO_WAIT,
+						    TRACE_FOLIO_UNLOCK };
+		for (int i = 0; i < 3; i++) {
+			char undef[96];
+			snprintf(undef, sizeof(undef), "-:preemptlab_%d/%s\n", pid, ours[i]);
+			if (snprintf(p, sizeof(p), "%s/kprobe_events", root) < (int)sizeof(p))
+				put_existing(p, undef);
+		}
 	}
 	closedir(d);
 	return removed;

@@ -1,9 +1,10 @@
-/* The closed form and its Monte Carlo interval (see closed.h). */
+/* The closed form, the lock's capacity and the Monte Carlo interval (see closed.h). */
 #include "closed.h"
 
 #include <math.h>
 #include <stdlib.h>
 
+#include "channels.h"
 #include "rng.h"
 
 double cf_k(double m, double p_f, double q, double t_us)
@@ -11,12 +12,77 @@ double cf_k(double m, double p_f, double q, double t_us)
 	return m * p_f * q * t_us * 1e-6;
 }
 
-double cf_throughput(double x0, double k)
+double cf_throughput(double x_free, double k)
 {
 	if (k <= 0)
-		return x0;
-	/* Rationalised form: no cancellation when 4 X0 k is tiny. */
-	return 2 * x0 / (1 + sqrt(1 + 4 * x0 * k));
+		return x_free;
+	return x_free / (1 + x_free * k);
+}
+
+double cf_stalled_share(double x_free, double k)
+{
+	if (k <= 0)
+		return 0;
+	/* X k = X_free k / (1 + X_free k), written so that it cannot round to 1 early. */
+	return 1 / (1 + 1 / (x_free * k));
+}
+
+double cf_lock_rate(int n, double think_s, double service_s)
+{
+	if (service_s <= 0)
+		return think_s > 0 ? n / think_s : INFINITY;
+	/* Exact MVA, one queueing station (the lock) and one delay (the think time). */
+	double q = 0, rate = 0;
+	for (int i = 1; i <= n; i++) {
+		double r = service_s * (1 + q);
+		rate = i / (r + think_s);
+		q = rate * r;
+	}
+	return rate;
+}
+
+double cf_service_s(double hold_us, double p_f, double fault_us)
+{
+	return (hold_us + p_f * fault_us) * 1e-6;
+}
+
+double cf_free(double x0_cpu, int n, double m, double service_s)
+{
+	if (service_s <= 0 || m <= 0 || n < 1)
+		return x0_cpu;
+	/* What the CPU-bound fill leaves between one backend's lock needs. */
+	double think = n / (m * x0_cpu) - service_s;
+	if (think < 0)
+		think = 0;
+	return cf_lock_rate(n, think, service_s) / m;
+}
+
+static double model_x(double x0, double k, int n, double m, double s)
+{
+	return cf_throughput(cf_free(x0, n, m, s), k);
+}
+
+int cf_x0_for(double x, double k, int n, double m, double service_s, double *x0)
+{
+	if (!(x > 0) || x * k >= 1 || x * (m * service_s + k) >= 1)
+		return -1;
+	double lo = x, hi = 2 * x;
+	while (model_x(hi, k, n, m, service_s) < x) {
+		lo = hi;
+		hi *= 2;
+		if (hi > 1e18)
+			return -1;
+	}
+	/* X grows with x0: bisect to a relative 1e-12. */
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (model_x(mid, k, n, m, service_s) < x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*x0 = (lo + hi) / 2;
+	return 0;
 }
 
 double mi_draw(const struct mi_value *v, uint64_t *rng, double min, double max)
@@ -37,7 +103,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double pct(const double *sorted, int n, double p)
+double cf_pct(const double *sorted, int n, double p)
 {
 	double pos = p * (n - 1);
 	int i = (int)pos;
@@ -52,12 +118,20 @@ int cf_predict(const struct model_inputs *in, enum pmodel model, int cpus, int c
 	if (!in->have_q[model] || !in->have_q[PM_NONE] || draws < 1)
 		return -1;
 	double x0 = mi_x0_at(in, in->x0_tps.v, cpus, clients);
-	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
-	double km = cf_k(in->m.v, in->p_f.v, in->q[model].v, in->t_stall_us.v);
-	out->x_none = cf_throughput(x0, kn);
-	out->x_model = cf_throughput(x0, km);
-	out->kx_none = kn * out->x_none;
-	out->kx_model = km * out->x_model;
+	double fault = mi_dist_mean(&in->fault_us);
+	double s = cf_service_s(in->hold_us.v, in->p_f.v, fault);
+	/* Holder descheduling (q_M T), plus every other channel measured and applicable here. */
+	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v) +
+		    ch_k(in, PM_NONE, cpus, in->m.v, in->p_f.v, NULL);
+	double km = cf_k(in->m.v, in->p_f.v, in->q[model].v, in->t_stall_us.v) +
+		    ch_k(in, model, cpus, in->m.v, in->p_f.v, NULL);
+	out->x_free = cf_free(x0, clients, in->m.v, s);
+	out->x_lock = s > 0 ? 1 / (in->m.v * s) : INFINITY;
+	out->service_us = s * 1e6;
+	out->x_none = cf_throughput(out->x_free, kn);
+	out->x_model = cf_throughput(out->x_free, km);
+	out->kx_none = cf_stalled_share(out->x_free, kn);
+	out->kx_model = cf_stalled_share(out->x_free, km);
 	out->ratio = out->x_model / out->x_none;
 	out->draws = draws;
 
@@ -72,11 +146,15 @@ int cf_predict(const struct model_inputs *in, enum pmodel model, int cpus, int c
 		double t = mi_draw(&in->t_stall_us, &rng, 0, INFINITY);
 		double qn = mi_draw(&in->q[PM_NONE], &rng, 0, 1);
 		double qm = model == PM_NONE ? qn : mi_draw(&in->q[model], &rng, 0, 1);
-		r[i] = cf_throughput(dx0, cf_k(m, pf, qm, t)) / cf_throughput(dx0, cf_k(m, pf, qn, t));
+		double h = mi_draw(&in->hold_us, &rng, 0, INFINITY);
+		double xf = cf_free(dx0, clients, m, cf_service_s(h, pf, fault));
+		double cn = ch_k(in, PM_NONE, cpus, m, pf, &rng);
+		double cm = model == PM_NONE ? cn : ch_k(in, model, cpus, m, pf, &rng);
+		r[i] = cf_throughput(xf, cf_k(m, pf, qm, t) + cm) / cf_throughput(xf, cf_k(m, pf, qn, t) + cn);
 	}
 	qsort(r, (size_t)draws, sizeof(double), cmp_double);
-	out->lo = pct(r, draws, 0.025);
-	out->hi = pct(r, draws, 0.975);
+	out->lo = cf_pct(r, draws, 0.025);
+	out->hi = cf_pct(r, draws, 0.975);
 	free(r);
 	return 0;
 }

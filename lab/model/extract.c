@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "closed.h"
 #include "report/json_read.h"
 #include "report/stats.h"
 
@@ -112,6 +113,16 @@ static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps, in
 		g->block_size = num(d, "config.block_size");
 		g->segment_bytes = num(d, "config.segment_bytes");
 	}
+	/* Runs of one family made by different code: name every revision, so
+	 * that a dirty one among them is not hidden behind the first. */
+	const char *rev = jr_str(d, "provenance.lab_revision", "?");
+	size_t rl = strlen(g->revision), vl = strlen(rev);
+	int rseen = 0;
+	for (const char *k = g->revision; (k = strstr(k, rev)) != NULL; k += vl)
+		if ((k == g->revision || k[-1] == '+') && (k[vl] == '\0' || k[vl] == '+'))
+			rseen = 1;
+	if (!rseen && rl + vl + 2 <= sizeof(g->revision))
+		snprintf(g->revision + rl, sizeof(g->revision) - rl, "+%s", rev);
 	/* A family may span kernels (a baseline's none beside 7.0's lazy): name them all. */
 	const char *label = jr_str(d, "provenance.kernel_label", "?");
 	size_t kl = strlen(g->kernel), ll = strlen(label);
@@ -331,9 +342,9 @@ static void put_value(FILE *f, const char *key, double v, double lo, double hi, 
  * histogram's top holds_fault holds below its top `switched` ones.  Each
  * still includes the hold's own microseconds, which the median subtracts.
  */
-static void put_faults(FILE *f, const struct mx_group *g, double hold_med_us)
+/* The faulting holds' histogram buckets (their counts in take). */
+static void fault_take(const struct mx_group *g, double take[32])
 {
-	double take[32] = { 0 };
 	double qk = 0;
 	for (int i = 0; i < PM_COUNT; i++)
 		qk += g->qk[i];
@@ -347,19 +358,51 @@ static void put_faults(FILE *f, const struct mx_group *g, double hold_med_us)
 		take[i] = c < want ? c : want;
 		want -= take[i];
 	}
+}
+
+/* The run's own fault microbenchmark: the one point used when no hold faulted. */
+static double fault_point_us(const struct mx_group *g)
+{
+	return g->nfault ? st_median(g->fault_ns, (size_t)g->nfault) / 1000 : 1;
+}
+
+/* A bucket's edges less the median hold (a fault's own time). */
+static void fault_edges(int i, double hold_med_us, double *lo, double *hi)
+{
+	*lo = fmax(0, ldexp(1, i) / 1000 - hold_med_us);
+	*hi = fmax(0, ldexp(1, i + 1) / 1000 - hold_med_us);
+}
+
+/* The mean of the distribution put_faults writes (uniform inside a bucket). */
+static double fault_mean_us(const struct mx_group *g, double hold_med_us)
+{
+	double take[32] = { 0 }, n = 0, sum = 0, lo, hi;
+	fault_take(g, take);
+	for (int i = 0; i < 32; i++) {
+		fault_edges(i, hold_med_us, &lo, &hi);
+		n += take[i];
+		sum += take[i] * (lo + hi) / 2;
+	}
+	return n > 0 ? sum / n : fault_point_us(g);
+}
+
+static void put_faults(FILE *f, const struct mx_group *g, double hold_med_us)
+{
+	double take[32] = { 0 };
+	fault_take(g, take);
 	fprintf(f, "  \"fault_us\": { \"histogram\": [");
 	int first = 1;
 	for (int i = 0; i < 32; i++) {
 		if (take[i] <= 0)
 			continue;
-		double lo = ldexp(1, i) / 1000 - hold_med_us, hi = ldexp(1, i + 1) / 1000 - hold_med_us;
-		fprintf(f, "%s[%.4g, %.4g, %.0f]", first ? "" : ", ", lo > 0 ? lo : 0, hi > 0 ? hi : 0,
-			take[i]);
+		double lo, hi;
+		fault_edges(i, hold_med_us, &lo, &hi);
+		fprintf(f, "%s[%.4g, %.4g, %.0f]", first ? "" : ", ", lo, hi, take[i]);
 		first = 0;
 	}
 	if (first) {
 		/* No faulting hold: the run's own fault microbenchmark, one point. */
-		double c = g->nfault ? st_median(g->fault_ns, (size_t)g->nfault) / 1000 : 1;
+		double c = fault_point_us(g);
 		fprintf(f, "[%.4g, %.4g, 1]", c, c);
 	}
 	fprintf(f, "] },\n");
@@ -431,14 +474,30 @@ int mx_write(FILE *f, const struct mx_group *g, const char *source, char *err, s
 			ql[i] = qv[i];
 	}
 
-	/* X0 inverts the closed form at none's measured tps: X0 = X (1 + X k). */
+	/*
+	 * X0 inverts the closed form at none's measured tps (closed.h): the
+	 * x0 whose lock-limited, stall-added fill is X.  Refused where no x0
+	 * can give X (the stalls or the lock would take all the time).
+	 */
+	double hlo, hhi;
+	double hm = mx_hist_median_us(g->hold_hist, 32, &hlo, &hhi);
+	double kn = cf_k(m, pf, qv[PM_NONE], t);
+	double s = cf_service_s(hm, pf, fault_mean_us(g, hm));
+	int n = (int)g->clients;
+	double x0[3];
 	gmean_ci(g->tps[PM_NONE], g->ntps[PM_NONE], &v, &lo, &hi);
-	double kn = m * pf * qv[PM_NONE] * t * 1e-6;
-	put_value(f, "x0_tps", v * (1 + v * kn), lo * (1 + lo * kn), hi * (1 + hi * kn), ",");
+	double xs[3] = { v, lo, hi };
+	for (int i = 0; i < 3; i++)
+		if (cf_x0_for(xs[i], kn, n, m, s, &x0[i]) != 0) {
+			snprintf(err, errlen, "none's fill tps %.6g with k %.3g s and lock service %.3g us: "
+				 "no stall-free X0 gives it (X k %.3g, X m s %.3g; their sum must stay below 1)",
+				 xs[i], kn, s * 1e6, xs[i] * kn, xs[i] * m * s);
+			return MX_ERR;
+		}
+	put_value(f, "x0_tps", x0[0], x0[1], x0[2], ",");
 	put_value(f, "m", m, mlo, mhi, ",");
 	put_value(f, "p_f", pf, pflo < pf ? pflo : pf, pfhi > pf ? pfhi : pf, ",");
-	double hm = mx_hist_median_us(g->hold_hist, 32, &lo, &hi);
-	put_value(f, "hold_us", hm, lo, hi, ",");
+	put_value(f, "hold_us", hm, hlo, hhi, ",");
 	put_value(f, "t_stall_us", t, tlo, thi, ",");
 	fprintf(f, "  \"t_parts_us\": { \"offcpu_mean\": %.6g, \"tail_mean\": %.6g, "
 		   "\"offcpu_intervals\": %.0f, \"tail_gaps\": %.0f },\n",

@@ -23,7 +23,11 @@ struct mx_group {
 	char page[16];			/* provenance.page_policy */
 	int clients, cpus, hz;
 	char hz_source[96];
-	char kernel[64], virt[32], revision[64];
+	char kernel[64], virt[32];
+	/* provenance.lab_revision of the group's runs ("a85a679", "-dirty" for
+	 * uncommitted changes; several joined by '+'); build/model adds the
+	 * hash of a dirty tree's recorded diff. */
+	char revision[256];
 	int fault_around_pages;		/* provenance's measurement, -1 unknown */
 	double pool_pages, block_size;	/* the pool: its descriptors are what faults */
 	int runs;

@@ -201,11 +201,16 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 	return 0;
 }
 
-void xr_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients)
+int xr_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients)
 {
 	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
-	double f = xnone * (1 + xnone * kn) / mi_x0_at(in, in->x0_tps.v, cpus, clients);
+	double s = cf_service_s(in->hold_us.v, in->p_f.v, mi_dist_mean(&in->fault_us));
+	double x0;
+	if (cf_x0_for(xnone, kn, clients, in->m.v, s, &x0) != 0)
+		return -1;
+	double f = x0 / mi_x0_at(in, in->x0_tps.v, cpus, clients);
 	in->x0_tps.v *= f;
 	in->x0_tps.lo *= f;
 	in->x0_tps.hi *= f;
+	return 0;
 }

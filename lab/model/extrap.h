@@ -77,8 +77,11 @@ struct xr_trace {
 /*
  * The regression report's configuration (FACTS 1): 96 vCPUs, 1024
  * clients, shared_buffers 120 GB (15,728,640 buffers of 8 KB), the default
- * fault-around (64 KB, 16 pages).  Its kernel's HZ is not in the report:
- * 250 (arm64 defconfig, Debian) is assumed.  None ran 98,565.86 tps
+ * fault-around (64 KB, 16 pages).  Its kernel's HZ is not in the report
+ * (linux-next, config not published): 250, the upstream default
+ * (kernel/Kconfig.hz) and Debian's arm64 setting (linux-base-7.2.13+deb14-arm64
+ * 7.2.13-1, /usr/lib/modules/7.2.13+deb14-arm64/config: CONFIG_HZ=250).
+ * None ran 98,565.86 tps
  * (the revert); lazy 50,751.96 (0.51x).
  */
 #define XR_REPORT_CPUS 96
@@ -111,10 +114,13 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 	     struct xr_trace *tr, char *err, size_t errlen);
 
 /*
- * Set X0 so that the closed form gives none xnone tps at cpus/clients:
- * X0 = X (1 + X k_none), the interval moved with it.  The lab's X0 is
- * emulated time on 2 CPUs; the report's none tps is the real machine's.
+ * Set X0 so that the closed form gives none xnone tps at cpus/clients
+ * (cf_x0_for: 1/X = 1/X_free + k, the lock's capacity in X_free), the
+ * interval moved with it.  The lab's X0 is emulated time on 2 CPUs; the
+ * report's none tps is the real machine's.  -1 (in unchanged) when no X0
+ * gives xnone: none's own stalls and lock service would take more than
+ * all the time (X (m s + k) >= 1).
  */
-void xr_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients);
+int xr_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients);
 
 #endif

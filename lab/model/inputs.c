@@ -140,7 +140,12 @@ static bool get_page_fields(const struct jr_val *root, struct model_inputs *in, 
 {
 	double x;
 	in->segment_bytes = jr_num(root, "segment_bytes", &x) ? x : 0;
-	in->block_size = jr_num(root, "block_size", &x) ? x : 8192;
+	/* No default: a guessed block size would move X0 by a made-up number of faults. */
+	in->block_size = jr_num(root, "block_size", &x) ? x : 0;
+	if (jr_get(root, "block_size") && !(in->block_size >= 512 && in->block_size <= 1048576)) {
+		snprintf(err, errlen, "block_size %g: expected PostgreSQL's 512 B..1 MB", in->block_size);
+		return false;
+	}
 	if (!get_value(root, "faults_per_txn", &in->faults_per_txn, false, err, errlen))
 		return false;
 	const struct jr_val *fb = jr_get(root, "faults_per_txn_by_page");
@@ -165,6 +170,42 @@ static bool get_page_fields(const struct jr_val *root, struct model_inputs *in, 
 	if (in->faults_per_txn.lo < 0 || in->segment_bytes < 0) {
 		snprintf(err, errlen, "faults_per_txn and segment_bytes must be >= 0");
 		return false;
+	}
+	return true;
+}
+
+/* "channels": {"blocked_in_fault": {"p": {model: value}, "t_us": value}, ...}; absent: unmeasured. */
+static const char *const ch_keys[MI_CHANNELS] = { "blocked_in_fault", "wakeup_latency", "tick_span",
+						  "emulator_freeze" };
+
+static bool get_channels(const struct jr_val *root, struct model_inputs *in, char *err, size_t errlen)
+{
+	const struct jr_val *chs = jr_get(root, "channels");
+	for (int c = 0; chs && c < MI_CHANNELS; c++) {
+		const struct jr_val *ch = jr_get(chs, ch_keys[c]);
+		if (!ch)
+			continue;
+		struct mi_channel *o = &in->ch[c];
+		const struct jr_val *p = jr_get(ch, "p");
+		for (int i = 0; p && i < PM_COUNT; i++)
+			if (jr_get(p, names[i])) {
+				if (!get_value(p, names[i], &o->p[i], true, err, errlen))
+					return false;
+				if (o->p[i].lo < 0 || o->p[i].hi > 1) {
+					snprintf(err, errlen, "channels.%s.p.%s must lie in [0, 1]", ch_keys[c], names[i]);
+					return false;
+				}
+				o->have_p[i] = true;
+			}
+		if (jr_get(ch, "t_us")) {
+			if (!get_value(ch, "t_us", &o->t_us, true, err, errlen))
+				return false;
+			if (!(o->t_us.lo >= 0 && o->t_us.hi <= 1e8)) {
+				snprintf(err, errlen, "channels.%s.t_us must lie in 0..1e8", ch_keys[c]);
+				return false;
+			}
+			o->have_t = true;
+		}
 	}
 	return true;
 }
@@ -227,15 +268,34 @@ static bool from_tree(struct jr_val *root, const char *path, struct model_inputs
 				goto out;
 			in->have_q[i] = true;
 		}
+	if (!get_channels(root, in, err, errlen))
+		goto out;
 	if (!in->have_q[PM_NONE]) {
 		snprintf(err, errlen, "%s: q.none is required (ratios are against none)", path);
 		goto out;
 	}
-	if (in->x0_tps.lo <= 0 || in->m.lo <= 0 || in->p_f.lo < 0 || in->p_f.hi > 1 ||
-	    in->hold_us.lo < 0 || in->t_stall_us.lo < 0) {
-		snprintf(err, errlen, "%s: x0_tps and m must be > 0, p_f in [0, 1], times >= 0", path);
+	/*
+	 * Ranges a measurement can have: an X0 below one transaction per
+	 * second (1e-300, say) or an hour-long hold is a broken file, and would
+	 * otherwise print "0 tps" as a prediction.
+	 */
+	if (!(in->x0_tps.lo >= 1 && in->x0_tps.hi <= 1e9) || !(in->m.lo > 0 && in->m.hi <= 1e3) ||
+	    in->p_f.lo < 0 || in->p_f.hi > 1 || !(in->hold_us.lo >= 0 && in->hold_us.hi <= 1e6) ||
+	    !(in->t_stall_us.lo >= 0 && in->t_stall_us.hi <= 1e8)) {
+		snprintf(err, errlen, "%s: expected x0_tps in 1..1e9 tps, m in (0, 1000] per transaction, "
+			 "p_f in [0, 1], hold_us in 0..1e6, t_stall_us in 0..1e8 (each interval too)", path);
 		goto out;
 	}
+	for (int i = 0; i < PM_COUNT; i++)
+		if (in->have_q[i] && (in->q[i].lo < 0 || in->q[i].hi > 1)) {
+			snprintf(err, errlen, "%s: q.%s must lie in [0, 1]", path, names[i]);
+			goto out;
+		}
+	for (int i = 0; i < in->fault_us.n; i++)
+		if (!(in->fault_us.x[i] >= 0 && in->fault_us.x[i] <= 1e7)) {
+			snprintf(err, errlen, "%s: fault_us point %g us: expected 0..1e7", path, in->fault_us.x[i]);
+			goto out;
+		}
 	ok = true;
 out:
 	jr_free(root);

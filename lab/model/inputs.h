@@ -11,6 +11,9 @@
 
 enum pmodel { PM_NONE, PM_VOLUNTARY, PM_FULL, PM_LAZY, PM_COUNT };
 
+/* The channels other than holder descheduling (channels.h). */
+#define MI_CHANNELS 4
+
 const char *pmodel_name(enum pmodel m);
 int pmodel_parse(const char *s, enum pmodel *out);
 
@@ -66,6 +69,16 @@ struct model_inputs {
 	double segment_bytes, block_size;
 	double fault_alloc_us[MI_PAGES], fault_map_us[MI_PAGES];
 	char fault_cost_source[160];
+	/*
+	 * Optional: the other channels of outage (channels.h), each measured
+	 * or absent; indexed by enum channel.
+	 */
+	struct mi_channel {
+		bool have_p[PM_COUNT];
+		struct mi_value p[PM_COUNT];	/* P(the channel stalls | faulting hold, model) */
+		bool have_t;
+		struct mi_value t_us;		/* its stall */
+	} ch[MI_CHANNELS];
 };
 
 /* Read a model-inputs.json; false with a message in err on any error. */

@@ -6,13 +6,84 @@
  * other error.
  *
  * build/model --validate PREDICTIONS RUN: predictions made before RUN was
- * measured against its measurements (validate.c).
+ * measured against its measurements (validate.c), with the skill against
+ * the null predictor "1.000x".  build/model --skill TABLE...: the skill of
+ * committed validation tables (docs/model/validation-NAME/validation.txt).
+ *
+ * Calibrations name the code that measured them (issue 37): runs of a tree
+ * with uncommitted changes ("-dirty") are used only with the diff their
+ * runner saved, whose hash goes into the inputs' source; without it the
+ * run is refused (exit 2) and nothing is written.
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "extract.h"
+#include "sha256.h"
 #include "validate.h"
+
+/*
+ * build/model --skill TABLE...: each validation table's skill against the
+ * null "1.000x", then all their cells pooled.
+ */
+static int skill_tables(int n, char **paths)
+{
+	static double p[MV_MAX_CELLS], m[MV_MAX_CELLS], t[MV_MAX_CELLS];
+	int all = 0, eq_all = 0;
+	char err[512];
+	for (int i = 0; i < n; i++) {
+		int got = mv_read_table(paths[i], p + all, m + all, t + all, MV_MAX_CELLS - all, err, sizeof(err));
+		if (got < 0) {
+			printf("%s: %s\n", paths[i], err);
+			continue;
+		}
+		struct mv_skill k;
+		mv_skill(p + all, m + all, t + all, got, 37, &k);
+		mv_skill_print(stdout, paths[i], &k);
+		int cells, eq = mv_table_equivalent(paths[i], &cells);
+		printf("  equivalent to the prediction within +-%.2f (the measured 95%% interval inside): "
+		       "%d/%d cells\n", MV_EQ_MARGIN, eq, cells);
+		eq_all += eq;
+		all += got;
+	}
+	if (!all) {
+		fprintf(stderr, "model: --skill: no measured cells in the tables given\n");
+		return MX_ERR;
+	}
+	struct mv_skill k;
+	mv_skill(p, m, t, all, 37, &k);
+	printf("  all pooled: equivalent within +-%.2f in %d/%d cells\n", MV_EQ_MARGIN, eq_all, all);
+	mv_skill_print(stdout, "all pooled", &k);
+	return MX_OK;
+}
+
+/*
+ * A dirty revision among the group's: RUN/logs/lab-dirty.patch (written by
+ * scripts/common.sh lab_record_source when the run started) must be there,
+ * a regular file with content; its sha256 is appended to the revision.
+ */
+static int record_dirty_diff(const char *run, struct mx_group *g, char *err, size_t errlen)
+{
+	if (!strstr(g->revision, "-dirty"))
+		return MX_OK;
+	char path[4200], hex[65];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/logs/lab-dirty.patch", run);
+	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0 ||
+	    sha256_file(path, hex) != 0) {
+		snprintf(err, errlen, "%.16s pages, %d clients: the runs ran lab %.120s, a tree with "
+			 "uncommitted changes, and %.500s, which would record them, is missing, empty or "
+			 "unreadable: a calibration must name the code that measured it (make bench "
+			 "from a committed tree, or keep the run's logs/lab-dirty.patch)",
+			 g->page, g->clients, g->revision, path);
+		return MX_ERR;
+	}
+	size_t l = strlen(g->revision);
+	snprintf(g->revision + l, sizeof(g->revision) - l,
+		 ", diff sha256 %s in logs/lab-dirty.patch", hex);
+	return MX_OK;
+}
 
 int main(int argc, char **argv)
 {
@@ -23,9 +94,12 @@ int main(int argc, char **argv)
 			fprintf(stderr, "model: %s\n", err);
 		return rc;
 	}
+	if (argc >= 3 && strcmp(argv[1], "--skill") == 0)
+		return skill_tables(argc - 2, argv + 2);
 	if (argc != 2 || strcmp(argv[1], "--help") == 0) {
 		fprintf(argc == 2 ? stdout : stderr, "usage: model RUN   (a make bench EVIDENCE=on results directory)\n"
-			"       model --validate PREDICTIONS RUN\n");
+			"       model --validate PREDICTIONS RUN\n"
+			"       model --skill VALIDATION.txt...\n");
 		return argc == 2 ? 0 : 2;
 	}
 	static struct mx_set s;
@@ -34,6 +108,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "model: %s\n", err);
 		return rc;
 	}
+	for (int i = 0; i < s.ngroups; i++)
+		if (record_dirty_diff(argv[1], &s.g[i], err, sizeof(err)) != MX_OK) {
+			fprintf(stderr, "model: %s\n", err);
+			return MX_ERR;
+		}
 	int written = 0;
 	for (int i = 0; i < s.ngroups; i++) {
 		const struct mx_group *g = &s.g[i];

@@ -40,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blind.h"
+#include "channels.h"
 #include "closed.h"
 #include "costs.h"
 #include "extrap.h"
@@ -47,6 +49,8 @@
 #include "inputs.h"
 #include "rng.h"
 #include "sim.h"
+
+#define SIM_MAX_WORK (1024.0 * 2 * 9)
 
 static void usage(FILE *f)
 {
@@ -87,9 +91,13 @@ static int run_closed(const struct model_inputs *in, int cpus, int clients, int 
 			continue;
 		}
 		printf("closed %-9s/none %.3fx  95%% interval %.3f..%.3f  (%d draws, seed %llu; "
-		       "X_none %.0f tps, X k %.3g none, %.3g %s)\n",
+		       "X_none %.0f tps, stalled share X k %.3g none, %.3g %s; stall-free %.0f tps, "
+		       "the lock's capacity 1/(m s) %.0f tps at s %.3g us)\n",
 		       pmodel_name(m), p.ratio, p.lo, p.hi, p.draws, (unsigned long long)seed,
-		       p.x_none, p.kx_none, p.kx_model, pmodel_name(m));
+		       p.x_none, p.kx_none, p.kx_model, pmodel_name(m), p.x_free, p.x_lock, p.service_us);
+		if (ch_describe(in, (enum pmodel)m, cpus, stdout) > 0)
+			printf("  (the ratio is the included channels' alone: an unmeasured channel may move it "
+			       "either way)\n");
 		shown++;
 	}
 	return shown ? 0 : 1;
@@ -97,34 +105,24 @@ static int run_closed(const struct model_inputs *in, int cpus, int clients, int 
 
 /*
  * What q_M / q_none (at equal T) the closed form needs for a ratio of
- * `need` at the target, by bisection: the ratio falls as q_M grows.
+ * `need` at the target.  With a = X_free k_none the ratio is
+ * (1 + a) / (1 + r a), so r = ((1 + a) / need - 1) / a; it tends to
+ * 1/need as a grows (the saturated limit k_none / k_M), never below.
  */
 static int run_need(const struct model_inputs *in, int cpus, int clients, double need)
 {
 	double x0 = mi_x0_at(in, in->x0_tps.v, cpus, clients);
+	double s = cf_service_s(in->hold_us.v, in->p_f.v, mi_dist_mean(&in->fault_us));
+	double xf = cf_free(x0, clients, in->m.v, s);
 	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
-	double xn = cf_throughput(x0, kn);
 	if (kn <= 0) {
 		printf("need %.3fx: q_none is 0 here, so no multiple of it reaches it\n", need);
 		return 1;
 	}
-	double lo = 1, hi = 1;
-	while (cf_throughput(x0, kn * hi) / xn > need && hi < 1e9)
-		hi *= 2;
-	if (hi >= 1e9) {
-		printf("need %.3fx: not reached by any q_M / q_none up to 1e9\n", need);
-		return 1;
-	}
-	for (int i = 0; i < 100; i++) {
-		double mid = (lo + hi) / 2;
-		if (cf_throughput(x0, kn * mid) / xn > need)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	printf("need %.3fx: q_M / q_none = %.3g at equal T (or T that many times longer); "
-	       "X k none %.3g; q_none %.4g -> q_M %.4g\n", need, hi, kn * xn, in->q[PM_NONE].v,
-	       in->q[PM_NONE].v * hi);
+	double a = xf * kn, r = ((1 + a) / need - 1) / a;
+	printf("need %.3fx: q_M / q_none = %.3g at equal T (or T that many times longer; at least "
+	       "1/%.3g = %.3g however saturated); stalled share X k none %.3g; q_none %.4g -> q_M %.4g\n",
+	       need, r, need, 1 / need, cf_stalled_share(xf, kn), in->q[PM_NONE].v, in->q[PM_NONE].v * r);
 	return 0;
 }
 
@@ -189,12 +187,69 @@ static int run_sim(const struct model_inputs *in, int cpus, int clients, int mod
 		const char *nm[2] = { "none", pmodel_name(m) };
 		for (int i = 0; i < 2; i++)
 			printf("  %-9s %.0f tps, %ld acquisitions, q %.3f (%ld of %ld faulting holds), "
-			       "T %.0f us, spin share %.3f, %ld sleeps, %ld preemptions\n",
+			       "T %.0f us, spin share %.3f, %ld sleeps, %ld preemptions, %ld blocked in fault\n",
 			       nm[i], rs[i]->tps, rs[i]->acquisitions, rs[i]->q, rs[i]->desched_faulted,
 			       rs[i]->faulted, rs[i]->t_stall_us, rs[i]->spin_share, rs[i]->sleeps,
-			       rs[i]->preemptions);
+			       rs[i]->preemptions, rs[i]->blocked);
 	}
 	return 0;
+}
+
+/*
+ * --report: the blind prediction (blind.h), over the whole run, with the
+ * rules' spans drawn; one block per model with a q.
+ */
+static int run_blind(const struct model_inputs *in, const struct xr_target *t, int model, double xnone,
+		     int draws, uint64_t seed)
+{
+	struct bl_bounds b;
+	char err[512];
+	if (bl_bounds_for(in, t, &b, err, sizeof(err)) != 0) {
+		fprintf(stderr, "predict: --report: %s\n", err);
+		return 2;
+	}
+	printf("blind: %d vCPUs, %d clients, %s pages, pool %.0f buffers, fault-around %d pages, HZ %d; "
+	       "none anchored at %.0f tps averaged over the whole %.0f s run (fill, then steady state)\n",
+	       t->cpus, t->clients, t->page, t->pool_pages, t->fault_around_pages, t->hz, xnone, BL_RUN_S);
+	printf("  rules' spans, drawn log-uniformly: p_f %.3g..%.3g (pops per run L %.3g..1), T %.0f..%.0f us "
+	       "(free tail .. T rule), m %.3g..%.3g, fault %.3g..%.3g us (q moved with it from %.3g us); "
+	       "q and the hold from their measured intervals\n",
+	       b.pf.lo, b.pf.hi, b.l.hi, b.t_us.lo, b.t_us.hi, b.m.lo, b.m.hi, b.fault_us.lo, b.fault_us.hi,
+	       b.fault_measured_us);
+	int shown = 0;
+	for (int m = 0; m < PM_COUNT; m++) {
+		if ((model >= 0 && m != model) || (model < 0 && m == PM_NONE))
+			continue;
+		struct bl_result r;
+		if (bl_predict(in, &b, (enum pmodel)m, xnone, BL_RUN_S, draws, seed, &r) != 0) {
+			if (model >= 0 || in->have_q[m])
+				printf("blind  %-9s/none: no draw gives none %.0f tps (or no q for %s)\n",
+				       pmodel_name(m), xnone, pmodel_name(m));
+			continue;
+		}
+		printf("blind  %-9s/none whole run %.3fx  95%% interval %.3f..%.3f  (fill phase alone %.3fx "
+		       "[%.3f, %.3f]; the fill lasts %.0f s [%.0f, %.0f] under none, %.0f s [%.0f, %.0f] under %s; "
+		       "%d of %d draws can give none its tps, seed %llu)\n",
+		       pmodel_name(m), r.run.med, r.run.lo, r.run.hi, r.fill.med, r.fill.lo, r.fill.hi,
+		       r.fill_s_none.med, r.fill_s_none.lo, r.fill_s_none.hi, r.fill_s_model.med,
+		       r.fill_s_model.lo, r.fill_s_model.hi, pmodel_name(m), r.kept, r.draws,
+		       (unsigned long long)seed);
+		int best = 0;
+		printf("  the interval's width %.3f; with one input pinned at its middle:", r.width);
+		for (int i = 0; i < BL_INPUTS; i++) {
+			printf(" %s %.3f", bl_input_name((enum bl_input)i), r.width_fixed[i]);
+			if (r.width_fixed[i] < r.width_fixed[best])
+				best = i;
+		}
+		printf("\n  the one measurement that narrows it most: %s\n", bl_measurement((enum bl_input)best));
+		ch_describe(in, (enum pmodel)m, t->cpus, stdout);
+		/* The report's own 0.515x and "no effect" both inside: the lab cannot tell them apart. */
+		if (r.run.lo <= XR_REPORT_LAZY_RATIO && r.run.hi >= 1)
+			printf("  => the interval holds both the report's %.3fx and 1.000x: the 2-vCPU lab cannot "
+			       "predict the 96-vCPU ratio\n", XR_REPORT_LAZY_RATIO);
+		shown++;
+	}
+	return shown ? 0 : 1;
 }
 
 /* What X0 per page size did (x0page.h), or why it did not. */
@@ -237,7 +292,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 }
 	};
 	const char *path = NULL;
-	int cpus = 0, clients = 0, model = -1, draws = 4000, reps = 8, sim = 0;
+	int cpus = 0, clients = 0, model = -1, draws = 0, reps = 8, sim = 0;
 	long duration_s = 2, rseq_us = 0, rr_us = 0;
 	uint64_t seed = 27;
 	int extrap = 0, hz = 0, fa = 0;
@@ -322,6 +377,19 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/*
+	 * The simulation's work grows with clients x simulated seconds x runs:
+	 * bounded at the report's configuration at the defaults (1024 clients,
+	 * 2 s, 8 draws + the central run; ~3 minutes here), so a typo of a
+	 * size does not run for hours.
+	 */
+	if (sim && (double)clients * (double)duration_s * (reps + 1) > SIM_MAX_WORK) {
+		fprintf(stderr, "predict: --sim with %d clients x %ld s x %d runs is %.0f client-seconds, "
+			"more than the bound %.0f (1024 clients x 2 s x 9 runs): fewer clients, a shorter "
+			"--duration-s or fewer --reps\n", clients, duration_s, reps + 1,
+			(double)clients * (double)duration_s * (reps + 1), SIM_MAX_WORK);
+		return 2;
+	}
 	if (rseq_us && rseq_us < 5) {
 		fprintf(stderr, "predict: --rseq-us %ld: the kernel grants 5..50 us\n", rseq_us);
 		return 2;
@@ -383,6 +451,14 @@ int main(int argc, char **argv)
 		       costbench, in.fault_alloc_us[MI_4K], in.fault_map_us[MI_4K],
 		       in.fault_alloc_us[MI_2M], in.fault_map_us[MI_2M]);
 	}
+	if (report && !sim && need <= 0) {
+		struct xr_target t = { .cpus = cpus, .clients = clients, .hz = hz, .pool_pages = pool,
+				       .fault_around_pages = fa, .faults_per_txn = faults_txn,
+				       .fault_map_scale = map_scale, .base_slice_us = (double)slice_us };
+		snprintf(t.page, sizeof(t.page), "%s", pages ? pages : in.page_size);
+		/* Each draw anchors X0 through the lock's queue: 1000 by default (~5 s of CPU a model). */
+		return run_blind(&in, &t, model, xnone, draws ? draws : 1000, seed);
+	}
 	if (extrap) {
 		struct xr_target t = { .cpus = cpus, .clients = clients, .hz = hz ? hz : in.hz,
 				       .pool_pages = pool > 0 ? pool : in.pool_pages,
@@ -411,8 +487,17 @@ int main(int argc, char **argv)
 		in = moved;
 	}
 	if (xnone > 0) {
-		/* Anchor none at a measured tps of the target (the report's own): X0 = X (1 + X k). */
-		xr_anchor_none(&in, xnone, cpus, clients);
+		/* Anchor none at a measured tps of the target (the report's own): 1/X = 1/X_free + k. */
+		if (xr_anchor_none(&in, xnone, cpus, clients) != 0) {
+			double kn = cf_k(in.m.v, in.p_f.v, in.q[PM_NONE].v, in.t_stall_us.v);
+			double s = cf_service_s(in.hold_us.v, in.p_f.v, mi_dist_mean(&in.fault_us));
+			fprintf(stderr, "predict: none cannot run at %.0f tps with these inputs: its stalls "
+				"take X k = %.3g and the lock's service X m s = %.3g of the time (s = h + "
+				"p_f d_f = %.3g us), and the two must sum below 1; the inputs (p_f, T, q, "
+				"the fault's length) describe another machine than that tps\n", xnone,
+				xnone * kn, xnone * in.m.v * s, s * 1e6);
+			return 4;
+		}
 		printf("X0 anchored: none at %.0f tps at the target, X0 %.0f tps\n", xnone,
 		       mi_x0_at(&in, in.x0_tps.v, cpus, clients));
 	}
@@ -421,5 +506,5 @@ int main(int argc, char **argv)
 	if (sim)
 		return run_sim(&in, cpus, clients, model, reps, seed, (double)duration_s,
 			       (double)rseq_us, (double)rr_us, (double)slice_us);
-	return run_closed(&in, cpus, clients, model, draws, seed);
+	return run_closed(&in, cpus, clients, model, draws ? draws : 4000, seed);
 }

@@ -14,10 +14,11 @@
 #include <string.h>
 
 #include "eevdf.h"
+#include "channels.h"
 #include "rng.h"
 #include "spin_backoff.h"
 
-enum phase { PH_WORK, PH_SPIN, PH_FAULT, PH_HOLD, PH_SLEEP };
+enum phase { PH_WORK, PH_SPIN, PH_FAULT, PH_HOLD, PH_SLEEP, PH_BLOCKED };
 enum { NEED_NO, NEED_LAZY, NEED_FULL };
 enum evtype { EV_TICK, EV_DONE, EV_WAKE, EV_GRANT, EV_KICK };
 
@@ -39,6 +40,7 @@ struct task {
 	double v, deadline;	/* EEVDF virtual runtime and deadline */
 	int cpu;
 	bool granted;		/* rseq slice extension granted in this hold */
+	bool blocked_once;	/* this fault already slept in the blocked channel */
 };
 
 struct cpu {
@@ -431,7 +433,23 @@ static int phase_done(struct sim *s, int c)
 		return pick(s, c);
 	}
 	case PH_FAULT:
+		/*
+		 * The blocked-in-fault channel: the fault waits for a kernel
+		 * lock, asleep with the strategy lock held, then finishes.
+		 * (Drawn only when measured, so runs without it keep their stream.)
+		 */
+		if (s->p->block_p > 0 && !t->blocked_once && mrng_unit(&s->rng) < s->p->block_p) {
+			t->blocked_once = true;
+			t->ph = PH_BLOCKED;
+			if (measuring(s))
+				s->r.blocked++;
+			note_desched(s, id);
+			if (push(s, s->now + s->p->block_ns, EV_WAKE, id, 0))
+				return -1;
+			return pick(s, c);
+		}
 		/* Return to user: every model acts on a pending request here. */
+		t->blocked_once = false;
 		t->ph = PH_HOLD;
 		t->rem = s->p->hold_ns;
 		if (arm_done(s, c))
@@ -459,6 +477,7 @@ static int phase_done(struct sim *s, int c)
 		return hand_over(s);
 	}
 	case PH_SLEEP:
+	case PH_BLOCKED:
 		break;
 	}
 	return 0;
@@ -474,10 +493,20 @@ static int wake(struct sim *s, int id)
 	if (cp->cur >= 0 || cp->nrq > 0)
 		t->v = fmax(t->v, avg_v(s, c));
 	t->deadline = t->v + s->slice;
-	t->ph = PH_SPIN;
-	t->spins = 0;
+	if (t->ph == PH_BLOCKED) {
+		/* The blocked holder's fault resumes where it slept: its end is due at once. */
+		t->ph = PH_FAULT;
+		t->rem = 0;
+	} else {
+		t->ph = PH_SPIN;
+		t->spins = 0;
+	}
 	if (cp->cur < 0) {
 		cp->cur = id;
+		if (id == s->holder && s->holder_off) {
+			s->off_sum += s->now - s->off_since;
+			s->holder_off = false;
+		}
 		if (s->holder < 0)
 			return acquire(s, id);
 		return arm_done(s, c);
@@ -578,6 +607,12 @@ void sim_params_from_inputs(struct sim_params *p, const struct model_inputs *in,
 	p->duration_ns = 2e9;
 	p->warmup_ns = 0.2e9;
 	p->seed = seed;
+	/* The one other channel the simulation carries; the wakeup's latency and a
+	 * fault spanning a tick are the scheduler's own here, freezes the round robin's. */
+	if (ch_applies(in, CH_BLOCKED, cpus) && ch_measured(in, CH_BLOCKED, model)) {
+		p->block_p = in->ch[CH_BLOCKED].p[model].v;
+		p->block_ns = in->ch[CH_BLOCKED].t_us.v * 1000;
+	}
 }
 
 int sim_run(const struct sim_params *p, struct sim_result *r)

@@ -27,6 +27,13 @@ struct sim_params {
 	double rseq_grant_ns;	/* 0: no slice extension; else 5000..50000 */
 	double vcpu_rr_ns;	/* 0: CPUs run at once; else one runs at a time (icount) */
 	double base_slice_ns;	/* 0: the kernel's default at cpus; else sched/base_slice_ns as set */
+	/*
+	 * The blocked-in-fault channel (channels.h): with probability block_p
+	 * a faulting holder sleeps block_ns at the end of its fault (waiting
+	 * for a kernel lock), off CPU with the strategy lock; its wakeup is
+	 * placed and preempts as any wakeup under the model.  0: not measured.
+	 */
+	double block_p, block_ns;
 	double duration_ns, warmup_ns;
 	uint64_t seed;
 };
@@ -41,9 +48,11 @@ struct sim_result {
 	double spin_share;	/* CPU time spent spinning / busy CPU time */
 	long sleeps;
 	long preemptions;
+	long blocked;		/* faulting holds that slept in the blocked-in-fault channel */
 };
 
-/* Parameters from inputs, for a target size and model (no rseq, no round robin). */
+/* Parameters from inputs, for a target size and model (no rseq, no round robin); the
+ * blocked-in-fault channel where the inputs measure it for the model. */
 void sim_params_from_inputs(struct sim_params *p, const struct model_inputs *in, int cpus,
 			    int clients, enum pmodel model, uint64_t seed);
 

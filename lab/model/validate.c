@@ -11,9 +11,11 @@
 #include "validate.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/stats.h"
+#include "rng.h"
 
 /* cpus 0: a predictions file from before the column (any CPU count). */
 static const struct mx_group *find(const struct mx_set *s, const char *page, int clients, int cpus)
@@ -60,9 +62,12 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
 	}
 	char line[1024];
 	int lines = 0, cells = 0, hits = 0, resolved = 0, sign_right = 0, pf_cells = 0, pf_hits = 0;
-	fprintf(out, "%-5s %4s %7s %-9s %9s %-15s %9s %-15s %6s %-4s %-5s %9s %9s %-4s %8s %8s\n",
+	int eq_cells = 0, eq = 0;
+	static double kp[MV_MAX_CELLS], km[MV_MAX_CELLS], kt[MV_MAX_CELLS];
+	int nk = 0;
+	fprintf(out, "%-5s %4s %7s %-9s %9s %-15s %9s %-15s %6s %-4s %-5s %9s %9s %-4s %8s %8s %s\n",
 		"pages", "cpus", "clients", "model", "predicted", "interval", "measured", "interval", "tol",
-		"hit", "sign", "p_f pred", "p_f meas", "hit", "T pred", "T meas");
+		"hit", "sign", "p_f pred", "p_f meas", "hit", "T pred", "T meas", "equiv");
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#' || strncmp(line, "pages\t", 6) == 0)
 			continue;
@@ -97,6 +102,13 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
 		int hit = fabs(pred - r.est) <= tol;
 		int res = r.ok && (r.lo > 1 || r.hi < 1);
 		int sr = res && ((pred - 1) * (r.est - 1) > 0);
+		/* none against itself is an identity, not a prediction: not scored. */
+		if (pm != PM_NONE && nk < MV_MAX_CELLS) {
+			kp[nk] = pred;
+			km[nk] = r.est;
+			kt[nk] = tol;
+			nk++;
+		}
 		cells++;
 		hits += hit;
 		resolved += res;
@@ -111,15 +123,31 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
 			snprintf(pfh_s, sizeof(pfh_s), "%s", pfh ? "hit" : "miss");
 			snprintf(tm_s, sizeof(tm_s), "%.0f", group_t_us(g));
 		}
+		/*
+		 * Equivalence at a fixed margin: the measured ratio's whole 95%
+		 * interval inside the prediction +- MV_EQ_MARGIN (two one-sided
+		 * tests at 2.5% each), so a wide interval cannot pass.
+		 */
+		int equiv = r.ok && r.lo >= pred - MV_EQ_MARGIN && r.hi <= pred + MV_EQ_MARGIN;
+		if (pm != PM_NONE && r.ok) {
+			eq_cells++;
+			eq += equiv;
+		}
 		snprintf(piv, sizeof(piv), "[%.3f, %.3f]", plo, phi);
 		snprintf(miv, sizeof(miv), "[%.3f, %.3f]", r.lo, r.hi);
-		fprintf(out, "%-5s %4s %7d %-9s %9.3f %-15s %9.3f %-15s %6.3f %-4s %-5s %9.4g %9s %-4s %8.0f %8s\n",
+		fprintf(out, "%-5s %4s %7d %-9s %9.3f %-15s %9.3f %-15s %6.3f %-4s %-5s %9.4g %9s %-4s %8.0f %8s %s\n",
 			page, cpu_text(cpus, g), clients, model, pred, piv, r.est, miv, tol, hit ? "hit" : "miss",
-			res ? (sr ? "right" : "wrong") : "-", pf, pfm_s, pfh_s, t, tm_s);
+			res ? (sr ? "right" : "wrong") : "-", pf, pfm_s, pfh_s, t, tm_s,
+			!r.ok ? "-" : equiv ? "yes" : "no");
 	}
 	fclose(f);
 	fprintf(out, "ratio within max(mde, 0.02): %d of %d cells; sign right in %d of %d resolved; "
 		     "p_f within 20%%: %d of %d\n", hits, cells, sign_right, resolved, pf_hits, pf_cells);
+	fprintf(out, "equivalent to the prediction within +-%.2f (the measured 95%% interval inside): "
+		     "%d/%d cells\n", MV_EQ_MARGIN, eq, eq_cells);
+	struct mv_skill k;
+	mv_skill(kp, km, kt, nk, 37, &k);
+	mv_skill_print(out, "these cells", &k);
 	if (s.bare)
 		fprintf(out, "(%d runs without EVIDENCE: ratios from their own fill tps; p_f and T not "
 			     "measured, so not judged)\n", s.bare);
@@ -128,4 +156,146 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
 	if (!lines)
 		snprintf(err, errlen, "%s: no prediction lines", tsv);
 	return lines ? MX_OK : MX_ERR;
+}
+
+static double skill_of(const double *pred, const double *meas, const int *idx, int n, double *sm,
+		       double *sn)
+{
+	double a = 0, b = 0;
+	for (int i = 0; i < n; i++) {
+		int j = idx ? idx[i] : i;
+		a += (meas[j] - pred[j]) * (meas[j] - pred[j]);
+		b += (meas[j] - 1) * (meas[j] - 1);
+	}
+	*sm = a;
+	*sn = b;
+	return b > 0 ? 1 - a / b : NAN;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+void mv_skill(const double *pred, const double *meas, const double *tol, int n, uint64_t seed,
+	      struct mv_skill *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	for (int i = 0; i < n; i++)
+		out->tests += fabs(pred[i] - 1) > tol[i];
+	out->skill = skill_of(pred, meas, NULL, n, &out->sse_model, &out->sse_null);
+	out->lo = out->hi = NAN;
+	if (n < 2 || !(out->sse_null > 0))
+		return;
+	static int idx[MV_MAX_CELLS];
+	static double boot[MV_BOOT];
+	int nb = 0;
+	uint64_t rng = seed;
+	for (int b = 0; b < MV_BOOT; b++) {
+		for (int i = 0; i < n; i++)
+			idx[i] = (int)(mrng_unit(&rng) * n);
+		double sm, sn, v = skill_of(pred, meas, idx, n, &sm, &sn);
+		/*
+		 * A resample whose cells all measured exactly 1.000 has no null
+		 * error: the model ties the null there (0) or loses to it.
+		 */
+		if (isnan(v))
+			v = sm > 0 ? -INFINITY : 0;
+		boot[nb++] = v;
+	}
+	if (nb < 2)
+		return;
+	qsort(boot, (size_t)nb, sizeof(double), cmp_double);
+	out->lo = boot[(int)(0.025 * (nb - 1))];
+	out->hi = boot[(int)(0.975 * (nb - 1) + 0.5)];
+	/* A validation: beats the null, with at least one cell whose predicted effect is a test. */
+	out->beats = out->lo > 0 && out->tests > 0;
+}
+
+void mv_skill_print(FILE *out, const char *label, const struct mv_skill *k)
+{
+	if (isnan(k->skill)) {
+		fprintf(out, "skill against the null 1.000x (%s): not defined over %d cells (no measured "
+			     "effect to beat)\n", label, k->n);
+		return;
+	}
+	char iv[64];
+	if (isnan(k->lo))
+		snprintf(iv, sizeof(iv), "no interval from %d cell%s", k->n, k->n == 1 ? "" : "s");
+	else
+		snprintf(iv, sizeof(iv), "[%.3f, %.3f]", k->lo, k->hi);
+	fprintf(out, "skill against the null 1.000x (%s): %.3f %s over %d cells (SSE model %.4g, "
+		     "null %.4g); cells testing the model (predicted effect beyond tolerance): %d/%d; "
+		     "%s\n", label, k->skill, iv, k->n, k->sse_model, k->sse_null, k->tests, k->n,
+		k->beats ? "beats the null: counts as a validation"
+		: !(k->lo > 0) ? "does not beat the null: not a validation"
+			       : "beats the null, but no cell's predicted effect exceeds its tolerance: not a test");
+}
+
+/* One row of a validation table: predicted, measured and its interval, tol; 0 when not a cell. */
+static int table_row(char *line, double *pred, double *meas, double *mlo, double *mhi, double *tol)
+{
+	if (strncmp(line, "pages ", 6) == 0 || strstr(line, "not measured"))
+		return 0;
+	/* none against itself is an identity, not a prediction. */
+	if (strstr(line, " none ") && !strstr(line, "/none"))
+		return 0;
+	char *tok[40];
+	int nt = 0;
+	for (char *p = strtok(line, " \t\n"); p && nt < 40; p = strtok(NULL, " \t\n"))
+		tok[nt++] = p;
+	/* predicted [lo, hi] measured [lo, hi] tol */
+	int i = 0;
+	while (i < nt && tok[i][0] != '[')
+		i++;
+	if (i < 1 || i + 5 >= nt || tok[i + 3][0] != '[')
+		return 0;
+	char *e[5];
+	*pred = strtod(tok[i - 1], &e[0]);
+	*meas = strtod(tok[i + 2], &e[1]);
+	*mlo = strtod(tok[i + 3] + 1, &e[2]);
+	*mhi = strtod(tok[i + 4], &e[3]);
+	*tol = strtod(tok[i + 5], &e[4]);
+	return !*e[0] && !*e[1] && *e[2] == ',' && *e[3] == ']' && !*e[4];
+}
+
+int mv_read_table(const char *path, double *pred, double *meas, double *tol, int max, char *err,
+		  size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot read", path);
+		return -1;
+	}
+	char line[1024];
+	int n = 0;
+	double lo, hi;
+	while (fgets(line, sizeof(line), f) && n < max)
+		n += table_row(line, &pred[n], &meas[n], &lo, &hi, &tol[n]);
+	fclose(f);
+	if (!n) {
+		snprintf(err, errlen, "%s: no measured cells", path);
+		return -1;
+	}
+	return n;
+}
+
+int mv_table_equivalent(const char *path, int *cells)
+{
+	FILE *f = fopen(path, "r");
+	*cells = 0;
+	if (!f)
+		return 0;
+	char line[1024];
+	int eq = 0;
+	double p, m, lo, hi, t;
+	while (fgets(line, sizeof(line), f))
+		if (table_row(line, &p, &m, &lo, &hi, &t)) {
+			(*cells)++;
+			eq += lo >= p - MV_EQ_MARGIN && hi <= p + MV_EQ_MARGIN;
+		}
+	fclose(f);
+	return eq;
 }

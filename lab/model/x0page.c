@@ -42,9 +42,11 @@ int x0p_move(const struct model_inputs *in, const char *page, double faults_give
 	    need(in->fault_alloc_us[tr->from], "an allocating fault's cost", tr->from, err, errlen) ||
 	    need(in->fault_map_us[tr->from], "a mapping fault's cost", tr->from, err, errlen) ||
 	    need(in->fault_alloc_us[tr->to], "an allocating fault's cost", tr->to, err, errlen) ||
-	    need(in->fault_map_us[tr->to], "a mapping fault's cost", tr->to, err, errlen))
+	    need(in->fault_map_us[tr->to], "a mapping fault's cost", tr->to, err, errlen) ||
+	    need(in->block_size, "block_size (the allocating faults per transaction are m x block_size / page)",
+		 -1, err, errlen))
 		return -1;
-	double m = in->m.v, b = in->block_size > 0 ? in->block_size : 8192;
+	double m = in->m.v, b = in->block_size;
 	int run = in->clients < in->cpus ? in->clients : in->cpus;
 	tr->cpu_us = run * 1e6 / in->x0_tps.v;
 	tr->allocs_from = m * b / x0p_page_bytes(tr->from);

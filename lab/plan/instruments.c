@@ -21,6 +21,8 @@ static const struct {
 	{ 0, "-ctl", "" },
 	{ INST_TRACE, "-trace", " --trace-holds" },
 	{ INST_TRACE | INST_KPROBE, "-kprobe", " --trace-holds --fault-event kprobe" },
+	/* The census's channel events (issue 36): sched_waking, the folio-lock kprobes. */
+	{ INST_TRACE | INST_CHANNEL, "-channel", " --trace-holds --trace-channel" },
 	{ INST_RECORDS, "-records", " --hold-records" },
 	{ INST_EVENTS, "-events", " --hold-events" },
 	{ INST_PROFILE, "-profile", "" },
@@ -29,7 +31,8 @@ static const struct {
 
 unsigned plan_instruments(const struct plan *p)
 {
-	return (p->evidence ? INST_TRACE : 0) | (p->hold_events ? INST_EVENTS : 0) |
+	return (p->evidence ? INST_TRACE : 0) | (p->evidence && p->channel ? INST_CHANNEL : 0) |
+	       (p->hold_events ? INST_EVENTS : 0) |
 	       (p->profile ? INST_PROFILE : 0);
 }
 
@@ -72,13 +75,39 @@ int plan_variants(const struct plan *p, long rep, struct variant *out, int max)
 	return n;
 }
 
+/*
+ * An entry of set that another entry of set contains: the trace alone
+ * inside the kprobe's or the channel's, which repeat its --trace-holds.
+ */
+static bool subsumed(unsigned set, int i)
+{
+	for (int k = 1; k < NKNOWN; k++)
+		if (k != i && (set & known[k].set) == known[k].set &&
+		    (known[k].set & known[i].set) == known[i].set && known[k].set != known[i].set)
+			return true;
+	return false;
+}
+
+/* The kprobe and channel entries both carry --trace-holds: printed once. */
+static void put_args(const char *args, bool *trace, FILE *f)
+{
+	const char *th = " --trace-holds";
+	if (!strncmp(args, th, strlen(th))) {
+		if (!*trace)
+			fputs(th, f);
+		*trace = true;
+		args += strlen(th);
+	}
+	fputs(args, f);
+}
+
 /* bufbench's options for the instruments in set (the profile is the runner's). */
 void plan_instrument_args(unsigned set, FILE *f)
 {
+	bool trace = false;
 	for (int i = 1; i < NKNOWN; i++)
-		if ((set & known[i].set) == known[i].set && known[i].args[0] &&
-		    !((set & INST_KPROBE) && known[i].set == INST_TRACE))
-			fputs(known[i].args, f);
+		if ((set & known[i].set) == known[i].set && known[i].args[0] && !subsumed(set, i))
+			put_args(known[i].args, &trace, f);
 }
 
 /* Names for plan.json: "trace", "kprobe", "records", "events", "profile". */
@@ -86,8 +115,7 @@ void plan_instrument_names(unsigned set, const char **names, int *n)
 {
 	*n = 0;
 	for (int i = 1; i < NKNOWN; i++)
-		if ((set & known[i].set) == known[i].set &&
-		    !((set & INST_KPROBE) && known[i].set == INST_TRACE))
+		if ((set & known[i].set) == known[i].set && !subsumed(set, i))
 			names[(*n)++] = known[i].suffix + 1;
 }
 

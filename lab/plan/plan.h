@@ -128,6 +128,7 @@ struct plan {
 	uint64_t fault_around_bytes;	/* debugfs fault_around_bytes in a guest; 0: the kernel's */
 	long base_slice_us;	/* debugfs sched/base_slice_ns in a guest, in us; 0: the kernel's */
 	bool evidence;		/* bufbench --trace-holds: the kernel's trace joined */
+	bool channel;		/* with it, --trace-channel (CHANNEL, on with EVIDENCE) */
 	bool costbench;		/* lab/costbench once per model per unit, after its cells */
 	bool controls;		/* CONTROLS: a bare twin beside each instrumented run */
 	char pool[32], relation[32], workload[32];
@@ -261,6 +262,7 @@ void plan_sizing(struct plan *p, const char *bufbench);
 #define INST_RECORDS 4u		/* --hold-records: the records alone (T_tail) */
 #define INST_EVENTS 8u		/* --hold-events=window: perf counters around the hold */
 #define INST_PROFILE 16u	/* perf record around the run (the runner's) */
+#define INST_CHANNEL 32u	/* with INST_TRACE: --trace-channel, sched_waking and folio kprobes */
 struct variant {
 	unsigned set;
 	bool control;

@@ -503,6 +503,13 @@ void plan_settings(struct plan *p, const char *top)
 	}
 	if (p->evidence && no_trace)
 		plan_die("EVIDENCE=on: %s; or EVIDENCE=off", no_trace);
+	/* The census's channel events ride on the trace (issue 36); CHANNEL=off drops them. */
+	p->channel = on_off("CHANNEL", p->evidence ? "on" : "off");
+	if (p->channel && !p->evidence) {
+		if (var_get("CHANNEL"))
+			plan_die("CHANNEL=on adds events to the EVIDENCE trace: add EVIDENCE=on");
+		p->channel = false;
+	}
 	/* The model's own cost per fault and system call (issue 24): wherever
 	 * a guest's models are compared, and wherever the evidence is asked to
 	 * explain a difference; a few seconds a model. */

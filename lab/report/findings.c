@@ -72,11 +72,6 @@ static const struct cell *on_largest_pages(const struct results *r, const struct
 	return best;
 }
 
-static int is_6x_none(const struct cell *c)
-{
-	return c->kernel_label[0] == '6' && c->kernel_label[1] == '.' && !strcmp(c->model, "none");
-}
-
 /* One kernel build: the same label and the same release string. */
 static int same_kernel(const struct cell *a, const struct cell *b)
 {
@@ -96,6 +91,22 @@ static int is_version(const char *label)
 {
 	return isdigit((unsigned char)label[0]) && !label[strspn(label, "0123456789.")] &&
 	       strlen(label) < 24;
+}
+
+/*
+ * The comparison a regzbot suggestion rests on, as Results prints it
+ * (cell ids, tool, load, the change and its test), so that a reader can
+ * find it in the same report and nothing is suggested from a comparison
+ * the report does not show.
+ */
+static void regzbot_evidence(const struct comparison *c, char *buf, size_t len)
+{
+	char pg[32], p[160];
+	describe_p(c, p, sizeof(p));
+	snprintf(buf, len, "Results, C%d %.100s -> C%d %.100s: %.16s %.32s tps at %ld clients "
+		 "on %.32s pages (lock %.32s) %+.1f%% (%.160s)", c->base->id, c->base->variant, c->cell->id,
+		 c->cell->variant, c->cell->tool, c->cell->workload, c->cell->clients,
+		 page_name(c->cell->page_kb, pg, sizeof(pg)), c->cell->lock, c->change_pct, p);
 }
 
 /* "(p = 0.012, significant)" and the like, short enough for a list. */
@@ -369,42 +380,40 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 				best = c;
 				have = 1;
 			}
-			/* Remember a kernel range for regzbot from any bad pair. */
-			/* The known 6.x/none -> 7.x/lazy case wins over a plain range. */
 			/*
-			 * On one kernel that offers none (7.2-lab), none good
-			 * and lazy bad names the default 7dadeaa6e851 chose,
-			 * with the rest of the kernel version held fixed.
+			 * A regzbot suggestion from a bad pair.  Only one kernel
+			 * with none good and 7.x lazy bad names a cause: there
+			 * only the model differs, and PREEMPT_LAZY is the default
+			 * 7dadeaa6e851 chose.  Across two kernels the version,
+			 * the build (configuration, a distribution's patches) and
+			 * the model change together, so no commit is named, only
+			 * the range to bisect; a cause found later replaces it.
 			 */
+			char ev[640];
 			if (c.worse && same_kernel(b, x) && !strcmp(b->model, "none") &&
-			    is_7x_lazy(x) && !fd->regzbot[0]) {
+			    is_7x_lazy(x) && strcmp(fd->regzbot, "7dadeaa6e851")) {
+				regzbot_evidence(&c, ev, sizeof(ev));
 				snprintf(fd->regzbot, sizeof(fd->regzbot), "7dadeaa6e851");
 				snprintf(fd->regzbot_why, sizeof(fd->regzbot_why),
 					 "on one kernel (%.64s, release %.64s) %.100s is good and %.100s is bad: "
-					 "only the model differs, and PREEMPT_LAZY is the default "
+					 "%s. Only the model differs, and PREEMPT_LAZY is the default "
 					 "that commit 7dadeaa6e851 \"sched: Further restrict the "
 					 "preemption modes\" (v7.0-rc1) made, removing PREEMPT_NONE "
 					 "on x86 and arm64.",
-					 x->kernel_label, x->kernel_release, b->variant, x->variant);
-			}
-			if (c.worse && strcmp(b->kernel_label, x->kernel_label) &&
-			    strcmp(fd->regzbot, "7dadeaa6e851")) {
-				if (is_6x_none(b) && is_7x_lazy(x)) {
-					snprintf(fd->regzbot, sizeof(fd->regzbot), "7dadeaa6e851");
-					snprintf(fd->regzbot_why, sizeof(fd->regzbot_why),
-						 "%s is good and %s is bad; commit 7dadeaa6e851 "
-						 "\"sched: Further restrict the preemption modes\" "
-						 "(v7.0-rc1) made PREEMPT_LAZY the default and "
-						 "removed PREEMPT_NONE on x86 and arm64.",
-						 b->variant, x->variant);
-				} else if (!fd->regzbot[0] && is_version(b->kernel_label) &&
-					   is_version(x->kernel_label)) {
-					snprintf(fd->regzbot, sizeof(fd->regzbot), "v%s..v%s",
-						 b->kernel_label, x->kernel_label);
-					snprintf(fd->regzbot_why, sizeof(fd->regzbot_why),
-						 "%s is good and %s is bad; bisect that range to "
-						 "name the commit.", b->variant, x->variant);
-				}
+					 x->kernel_label, x->kernel_release, b->variant, x->variant, ev);
+			} else if (c.worse && !fd->regzbot[0] && !same_kernel(b, x) &&
+				   strcmp(b->kernel_label, x->kernel_label) &&
+				   is_version(b->kernel_label) && is_version(x->kernel_label)) {
+				regzbot_evidence(&c, ev, sizeof(ev));
+				snprintf(fd->regzbot, sizeof(fd->regzbot), "v%s..v%s",
+					 b->kernel_label, x->kernel_label);
+				snprintf(fd->regzbot_why, sizeof(fd->regzbot_why),
+					 "%.100s is good and %.100s is bad: %s. The two are different "
+					 "kernels: version, build and model change together, so this "
+					 "names no commit; bisect between them (v%.24s..v%.24s) to name "
+					 "it, or compare the models on one kernel that offers both "
+					 "(KERNEL=7.2-lab).",
+					 b->variant, x->variant, ev, b->kernel_label, x->kernel_label);
 			}
 		}
 		free(pairs);

@@ -17,7 +17,7 @@ struct findings {
 	char headline[4096];   /* one to three sentences per tool */
 	char caveats[2048];    /* emulation, spread and the like; may be "" */
 	char regzbot[64];      /* e.g. "7dadeaa6e851" or "v6.12..v7.0"; "" */
-	char regzbot_why[1024];
+	char regzbot_why[2048]; /* names the comparison in Results it rests on */
 	/* The comparison behind the first headline, for the differential
 	 * flame graph; NULL when there is nothing to compare. */
 	const struct cell *base, *worst;

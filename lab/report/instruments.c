@@ -14,6 +14,9 @@ unsigned run_instruments(const struct jr_val *doc, const char *dir, const char *
 		set |= RI_TRACE;
 		if (!strncmp(jr_str(doc, "evidence.fault_event", ""), "kprobe", 6))
 			set |= RI_KPROBE;
+		const struct jr_val *ch = jr_path(doc, "config.trace_channel");
+		if (ch && ch->type == JR_BOOL && ch->b)
+			set |= RI_CHANNEL;
 	} else if (jr_num(doc, "config.trace_holds", &holds) && holds > 0) {
 		set |= RI_RECORDS;
 	}
@@ -43,8 +46,9 @@ void instruments_label(unsigned set, char *buf, size_t len)
 			continue;
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? " + " : "", names[i].name);
 		if (names[i].bit == RI_TRACE && off < len)
-			off += (size_t)snprintf(buf + off, len - off, " (%s faults)",
-						set & RI_KPROBE ? "kprobe" : "tracepoint");
+			off += (size_t)snprintf(buf + off, len - off, " (%s faults%s)",
+						set & RI_KPROBE ? "kprobe" : "tracepoint",
+						set & RI_CHANNEL ? ", channel probes" : "");
 	}
 	if (!off)
 		snprintf(buf, len, "none");
@@ -53,7 +57,7 @@ void instruments_label(unsigned set, char *buf, size_t len)
 void control_name(const char *name, char *buf, size_t len)
 {
 	static const char *const suffix[] = { "-trace", "-kprobe", "-records", "-events",
-					      "-profile" };
+					      "-profile", "-channel" };
 	size_t n = strlen(name);
 	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
 		size_t s = strlen(suffix[i]);

@@ -17,6 +17,7 @@
 #define RI_RECORDS 4u	/* --hold-records alone */
 #define RI_EVENTS 8u	/* --hold-events (window) */
 #define RI_PROFILE 16u	/* perf record around the run */
+#define RI_CHANNEL 32u	/* --trace-channel: sched_waking and the folio-lock kprobes too */
 
 /* The instruments of runs/<name>.json under dir. */
 unsigned run_instruments(const struct jr_val *doc, const char *dir, const char *name);

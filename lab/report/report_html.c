@@ -166,7 +166,10 @@ void write_html(FILE *f, const struct report *rp)
 	if (rp->fd.regzbot[0]) {
 		fputs("<p>Suggested (verify before sending): <code>#regzbot introduced: ", f);
 		h(f, rp->fd.regzbot);
-		fputs("</code></p>", f);
+		/* What it rests on, as report.txt and report.md say it. */
+		fputs("</code> &mdash; ", f);
+		h(f, rp->fd.regzbot_why);
+		fputs("</p>", f);
 	}
 	fputs("</div>\n", f);
 	if (rp->ncharts) {

@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "pairs.h"
 #include "evidence.h"
+#include "separates.h"
 #include "atscale.h"
 #include "modelcost.h"
 #include "fillphase.h"
@@ -143,6 +144,8 @@ void write_md(FILE *f, const struct report *rp)
 		write_fill_md(f, r);
 	if (evidence_present(r)) {
 		write_evidence_md(f, r);
+		if (separates_present(r))
+			write_separates_md(f, r);
 		write_atscale_md(f, r);
 	}
 	struct modelcost mc;

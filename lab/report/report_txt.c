@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "pairs.h"
 #include "evidence.h"
+#include "separates.h"
 #include "atscale.h"
 #include "modelcost.h"
 #include "fillphase.h"
@@ -305,6 +306,10 @@ void write_txt(FILE *f, const struct report *rp)
 	if (evidence_present(r)) {
 		tw_heading(f, "Why: how holders lost the CPU");
 		write_evidence_txt(f, r);
+		if (separates_present(r)) {
+			tw_heading(f, "What separates the models");
+			write_separates_txt(f, r);
+		}
 		tw_heading(f, "At the report's scale");
 		write_atscale_txt(f, r);
 	}

@@ -296,6 +296,23 @@ void st_wilson(double k, double n, double *lo, double *hi)
 	*hi = k >= n ? 1 : fmin(1, c + h);
 }
 
+struct risk_ratio st_risk_ratio(double k1, double n1, double k0, double n0)
+{
+	struct risk_ratio r = { NAN, NAN, NAN, 0 };
+	if (n1 <= 0 || n0 <= 0 || (k1 <= 0 && k0 <= 0))
+		return r;
+	if (k1 <= 0 || k0 <= 0 || k1 >= n1 || k0 >= n0) {
+		k1 += 0.5, k0 += 0.5, n1 += 1, n0 += 1;
+		r.corrected = 1;
+	}
+	const double z = 1.959963984540054;
+	double l = log((k1 / n1) / (k0 / n0)), se = sqrt(1 / k1 - 1 / n1 + 1 / k0 - 1 / n0);
+	r.est = exp(l);
+	r.lo = exp(l - z * se);
+	r.hi = exp(l + z * se);
+	return r;
+}
+
 struct ratio st_ratio_paired(const double *a, const double *b, size_t n)
 {
 	struct ratio r = { .est = NAN, .lo = NAN, .hi = NAN, .mde = NAN };

@@ -111,4 +111,17 @@ void st_holm(const double *p, size_t n, double *adjusted);
 /* Wilson score interval of k successes in n at 95%; 0, 1 bounds when n == 0. */
 void st_wilson(double k, double n, double *lo, double *hi);
 
+/*
+ * The risk ratio (k1/n1) / (k0/n0) with Katz's 95% log interval,
+ * exp(log RR -+ 1.96 sqrt(1/k1 - 1/n1 + 1/k0 - 1/n0)).  A zero count
+ * (k1 or k0 == 0, or k == n) takes 0.5 added to every cell (Haldane), and
+ * says so in *corrected.  NAN when n0 or n1 is 0, or both k are 0 (no
+ * event in either group: nothing to compare).
+ */
+struct risk_ratio {
+	double est, lo, hi;
+	int corrected;
+};
+struct risk_ratio st_risk_ratio(double k1, double n1, double k0, double n0);
+
 #endif

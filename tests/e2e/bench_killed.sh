@@ -35,8 +35,8 @@ HUGEPAGES=$hp PAGES=$pages DURATION=60 REPEAT=1 setsid sh "$top/scripts/bench.sh
 group=$!
 wait_cell "$tmp/killed.out"
 state=$(find "$tmp/state" -name 'run-*.state' | head -n 1)
-check "bench_killed: the run keeps a state file with its runner and work directory" \
-	sh -c "grep -q '^unit [0-9]* host' '$state' && grep -q '^work /' '$state'"
+check "bench_killed: the run keeps a state file with its runner (and its start time) and work directory" \
+	sh -c "grep -q '^unit [0-9]* [0-9][0-9]* host' '$state' && grep -q '^work /' '$state'"
 runner=$(awk '$1 == "unit" { print $2; exit }' "$state")
 work=$(awk '$1 == "work" { print $2; exit }' "$state")
 hp_mid=$(hp_total)

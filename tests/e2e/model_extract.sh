@@ -135,6 +135,9 @@ check "compare over both: the measured 2-vCPU cell judged with its tolerance, th
 	sh -c "grep -q '^4k       2      21 full .* \(hit\|miss\) ' '$tmp/cmp' &&
 		grep -q '^4k       1      21 full .*ratio not measured' '$tmp/cmp' &&
 		[ \$(grep -c 'of 1 cells' '$tmp/cmp') -eq 1 ]"
+check "compare: each run's skill against the null 1.000x, then every run's cells pooled" \
+	sh -c "grep -q '^skill against the null 1\.000x (these cells): .* over 1 cells' '$tmp/cmp' &&
+		grep -A1 '^== all' '$tmp/cmp' | grep -q '^skill against the null 1\.000x (all pooled): .* over 1 cells'"
 
 # The report's section "At the report's scale" from the run's own inputs.
 build/report "$tmp/run" > /dev/null 2>&1

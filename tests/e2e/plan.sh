@@ -219,7 +219,7 @@ check "plan: seed: simple-update, pg against pg19, 4k 2m 1g, relation 1.06x the 
 	jqt "$p" '.settings.workload == "simple-update" and .settings.strategies == ["pg", "pg19"] and .settings.pages == ["4k", "2m", "1g"] and (.scenario.relation_mb / .scenario.pool_mb - 1.06 | fabs) < 0.01'
 # Counted without an instrument inside the hold (issue 24): the trace where
 # this host can trace (root, tracefs), else --hold-events' window mode.
-if [ "$(id -u)" -eq 0 ] && grep -q '	tracefs$' /proc/filesystems; then seed_count=--trace-holds; else seed_count=--hold-events; fi
+if [ "$(id -u)" -eq 0 ] && grep -q '	tracefs$' /proc/filesystems; then seed_count='--trace-holds --trace-channel'; else seed_count=--hold-events; fi
 check "plan: seed: each run ends after its fill (--steady), counts faulting holds ($seed_count)" \
 	grep -q -- "--steady 5 $seed_count\$" "$run/plan/host.cells"
 check "plan: seed: pgbench cold per run, fillfactor 90, pg_buffercache, tables ~ shared_buffers" \
@@ -240,10 +240,17 @@ check "plan: seed gets controls: every instrumented cell has a bare twin, same s
 	awk -F '$TAB' '\$1 == \"bufbench\" { id = \$2; sub(/-ctl\$/, \"\", id); s = \$7; sub(/.*--seed /, \"\", s); sub(/ .*/, \"\", s); seed[id] = seed[id] \" \" s } END { for (i in seed) { split(seed[i], a, \" \"); if (a[1] != a[2]) exit 1 } }' '$cells' &&
 	! grep -- '-ctl$TAB' '$cells' | grep -q -- '--trace-holds'"
 check "plan: seed: plan.json marks the twins (control, no instruments)" \
-	jqt "$run/plan.json" '.settings.controls and ([.units[].cells[] | select(.tool == "bufbench" and .control) | .instruments == []] | length > 0 and all) and ([.units[].cells[] | select(.tool == "bufbench" and (.control | not)) | .instruments == ["trace"]] | all)'
+	jqt "$run/plan.json" '.settings.controls and ([.units[].cells[] | select(.tool == "bufbench" and .control) | .instruments == []] | length > 0 and all) and ([.units[].cells[] | select(.tool == "bufbench" and (.control | not)) | .instruments == ["channel"]] | all)'
 "$plan" --top "$top" --out "$run" KERNEL=7.0 MODELS=full BASELINE=none PAGES=4k EVIDENCE=on REPEAT=2 PGBENCH=off > /dev/null 2>&1
 check "plan: EVIDENCE=on: the twin alternates, instrumented first in r1, bare first in r2" \
 	sh -c "cut -f2 '$run/plan/main.full.cells' | tr '\n' ' ' | grep -qx 'bufbench-7.0-full-4k-tas-c8-r1 bufbench-7.0-full-4k-tas-c8-r1-ctl bufbench-7.0-full-4k-tas-c8-r2-ctl bufbench-7.0-full-4k-tas-c8-r2 '"
+"$plan" --top "$top" --out "$run" KERNEL=7.0 MODELS=full BASELINE=none PAGES=4k EVIDENCE=on CONTROLS=off REPEAT=2 PGBENCH=off > /dev/null 2>&1
+check "plan: EVIDENCE=on carries the census's channel events (--trace-channel) unless CHANNEL=off" \
+	sh -c "grep -- '-r1$TAB' '$run/plan/main.full.cells' | grep -q -- '--trace-holds --trace-channel\$'"
+"$plan" --top "$top" --out "$run" KERNEL=7.0 MODELS=full BASELINE=none PAGES=4k EVIDENCE=on CHANNEL=off CONTROLS=off REPEAT=1 PGBENCH=off > /dev/null 2>&1
+check "plan: CHANNEL=off: the trace without the channel events" \
+	sh -c "grep -- '-r1$TAB' '$run/plan/main.full.cells' | grep -q -- '--trace-holds\$' && jq -e '[.units[].cells[] | select(.tool == \"bufbench\") | .instruments] == [[\"trace\"]]' '$run/plan.json' >/dev/null"
+refuse "CHANNEL=on without the trace" "CHANNEL=on adds events to the EVIDENCE trace: add EVIDENCE=on" KERNEL=7.0 CHANNEL=on
 "$plan" --top "$top" --out "$run" KERNEL=7.0 MODELS=full BASELINE=none PAGES=4k EVIDENCE=on CONTROLS=off REPEAT=2 PGBENCH=off > /dev/null 2>&1
 check "plan: CONTROLS=off: no twins" sh -c "! grep -q -- '-ctl$TAB' '$run/plan/main.full.cells' && [ \$(wc -l < '$run/plan/main.full.cells') = 2 ]"
 refuse "an unknown CONTROLS" "CONTROLS=maybe: use on or off" CONTROLS=maybe
@@ -257,18 +264,19 @@ cells=$run/plan/main.full.cells
 check "plan: overhead: one kernel (no 6.12 baseline), one boot per model, no pgbench, no repro-min" \
 	jqt "$run/plan.json" '[.units[].id] == ["main.full", "main.lazy"] and (.settings.pgbench.enabled | not) and (.settings.repro_min | not) and .scenario.name == "overhead"'
 check "plan: overhead: a warm-up run first, then per repetition the bare run and each instrument" \
-	sh -c "[ \$(wc -l < '$cells') = 13 ] && head -n1 '$cells' | cut -f2 | grep -qx 'bufbench-7.0-full-4k-tas-c8-r0-warm' &&
-	for v in ctl trace kprobe records events profile; do [ \$(cut -f2 '$cells' | grep -c -- \"-\$v\$\") = 2 ] || exit 1; done"
+	sh -c "[ \$(wc -l < '$cells') = 15 ] && head -n1 '$cells' | cut -f2 | grep -qx 'bufbench-7.0-full-4k-tas-c8-r0-warm' &&
+	for v in ctl trace kprobe channel records events profile; do [ \$(cut -f2 '$cells' | grep -c -- \"-\$v\$\") = 2 ] || exit 1; done"
 check "plan: overhead: the instruments' options, one each; the profile in its own column" \
 	sh -c "grep -- '-r1-trace$TAB' '$cells' | grep -q -- '--trace-holds\$' &&
 	grep -- '-r1-kprobe$TAB' '$cells' | grep -q -- '--trace-holds --fault-event kprobe\$' &&
+	grep -- '-r1-channel$TAB' '$cells' | grep -q -- '--trace-holds --trace-channel\$' &&
 	grep -- '-r1-records$TAB' '$cells' | grep -q -- '--hold-records\$' &&
 	grep -- '-r1-events$TAB' '$cells' | grep -q -- '--hold-events\$' &&
 	[ \$(awk -F '$TAB' '\$6 == \"on\"' '$cells' | wc -l) = 2 ] && awk -F '$TAB' '\$6 == \"on\"' '$cells' | cut -f2 | grep -qv -- '-profile\$' && exit 1;
 	grep -- '-ctl$TAB' '$cells' | grep -q -- '--steady 1\$' || grep -- '-ctl$TAB' '$cells' | grep -qv -- '--trace\\|--hold'"
 check "plan: overhead: each repetition's runs share one seed, and the order rotates" \
-	sh -c "[ \$(grep -- '-r1-' '$cells' | grep -cE -- '--seed 1( |\$)') = 6 ] && [ \$(grep -- '-r2-' '$cells' | grep -cE -- '--seed 2( |\$)') = 6 ] &&
-	[ \$(sed -n 2p '$cells' | cut -f2) = bufbench-7.0-full-4k-tas-c8-r1-ctl ] && [ \$(sed -n 8p '$cells' | cut -f2) = bufbench-7.0-full-4k-tas-c8-r2-trace ]"
+	sh -c "[ \$(grep -- '-r1-' '$cells' | grep -cE -- '--seed 1( |\$)') = 7 ] && [ \$(grep -- '-r2-' '$cells' | grep -cE -- '--seed 2( |\$)') = 7 ] &&
+	[ \$(sed -n 2p '$cells' | cut -f2) = bufbench-7.0-full-4k-tas-c8-r1-ctl ] && [ \$(sed -n 9p '$cells' | cut -f2) = bufbench-7.0-full-4k-tas-c8-r2-trace ]"
 refuse "SCENARIO=overhead with EVIDENCE=on" "leave EVIDENCE, HOLD_EVENTS and PROFILE unset" KERNEL=7.0 SCENARIO=overhead EVIDENCE=on
 rc=0; "$plan" --check --top "$top" STEADY=20 DURATION=10 PGBENCH=off > "$tmp/sc.out" 2>&1 || rc=$?
 check "plan: STEADY longer than DURATION is refused" sh -c "[ $rc -eq 2 ] && grep -q 'STEADY=20' '$tmp/sc.out'"

@@ -1,8 +1,11 @@
 #!/bin/sh
 # build/report on the recorded fixture run (tests/data/run-fixture): the
 # headline and the table agree with the ratio of geometric means computed
-# here with jq (the estimator the star tests: Welch on log tps), report.txt fits 80 columns, the regzbot suggestion
-# appears only for 6.x/none -> 7.x/lazy, and bad input gets clear errors.
+# here with jq (the estimator the star tests: Welch on log tps), report.txt fits 80 columns, the regzbot
+# suggestion for a drop across two kernels (6.12/none -> 7.0/lazy) is the
+# range to bisect, names no commit, and cites the comparison Results prints
+# (issue 37: version and build are confounded there), and bad input gets
+# clear errors.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
@@ -40,7 +43,32 @@ case $row in
 *"%"*) pass "2 MB lazy tps row has no star" ;;
 *) fail "2 MB lazy tps row missing" ;;
 esac
-check "regzbot suggestion for 6.12/none -> 7.0/lazy" grep -qx '#regzbot introduced: 7dadeaa6e851' "$txt"
+check "a drop across two kernels suggests the range: #regzbot introduced: v6.12..v7.0" \
+	grep -qx '#regzbot introduced: v6.12..v7.0' "$txt"
+joined=$(tr '\n' ' ' < "$txt" | tr -s ' ')
+check "...names no commit anywhere (version and build are confounded)" \
+	sh -c "! grep -q '7dadeaa6e851' '$txt' '$run/report.md' '$run/report.html'"
+case $joined in
+*"version, build and model change together, so this names no commit; bisect between them (v6.12..v7.0)"*)
+	pass "...and says to bisect between them" ;;
+*) fail "...no 'bisect between them' in the suggestion" ;;
+esac
+check "...in report.md and report.html too" \
+	sh -c "grep -q 'bisect between them (v6.12..v7.0)' '$run/report.md' && tr '\\n' ' ' < '$run/report.html' | grep -q 'v6.12..v7.0</code> &mdash; 6.12/none is good and .* bisect between them'"
+# The suggestion rests on a comparison the report prints: its cells, its
+# change (the same figure as the Results row) and its test.
+why=$(sed -n '/^#regzbot introduced:/,$p' "$txt" | tr '\n' ' ' | tr -s ' ')
+pair=$(echo "$why" | sed -n 's/.* is bad: Results, \(C[0-9]* 6.12\/[a-z]* -> C[0-9]* 7.0\/[a-z]*\): \(bufbench\|pgbench\) .* \([-+][0-9.]*%\) (p .*/\1|\3/p')
+case $pair in
+*"|"*) pass "the suggestion cites a Results comparison: ${pair%|*}, ${pair#*|}" ;;
+*) fail "the suggestion cites no Results comparison: $why" ;;
+esac
+cmp=${pair%|*} pct=${pair#*|}
+block=$(awk -v h="$cmp:" 'index($0, h) == 1 { f = 1 } f && / tps$/ { print; exit }' "$txt")
+case $block in
+*" $pct"*) pass "...and Results prints that comparison with the same change ($block)" ;;
+*) fail "...Results' row for '$cmp' does not show $pct: '$block'" ;;
+esac
 check "the environment says emulated (TCG)" grep -q 'emulated (TCG)' "$txt"
 check "reproduce command from manifest.json" grep -q 'make bench KERNEL=6.12,7.0' "$txt"
 check "provenance line for every cell" test "$(grep -c '^C[0-9]\{1,3\} ' "$txt")" -ge 14

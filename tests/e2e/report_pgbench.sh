@@ -47,7 +47,8 @@ case $r in
 *) fail "SpinDelay share row: want $share, got: '$r'" ;;
 esac
 check "the 2 MB comparison is in the finding" sh -c "tr '\n' ' ' < '$txt' | grep -q 'With 2 MB pages the same comparison gives'"
-check "regzbot suggestion for 6.12/none -> 7.0/lazy" grep -qx '#regzbot introduced: 7dadeaa6e851' "$txt"
+check "a drop across two kernels suggests the range to bisect, no commit" \
+	sh -c "grep -qx '#regzbot introduced: v6.12..v7.0' '$txt' && ! grep -q 7dadeaa6e851 '$txt'"
 
 # Side by side: one group per kernel/model and page size obtained.
 check "four kernel/model x page-size groups" test "$(grep -c '^[0-9.]*/[a-z]* (.*), [0-9]* [KM]B pages obtained$' "$txt")" -eq 4

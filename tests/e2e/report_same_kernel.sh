@@ -39,6 +39,9 @@ check "the headline says only the model differs" \
 check "no caveat about kernel and model changing together" \
 	sh -c "! grep -q 'differs in kernel' '$txt'"
 check "the regzbot line names 7dadeaa6e851 on one kernel" grep -qx '#regzbot introduced: 7dadeaa6e851' "$txt"
+check "...resting on a one-kernel none -> lazy comparison that Results prints" \
+	sh -c "sed -n '/^#regzbot introduced:/,\$p' '$txt' | tr '\\n' ' ' | tr -s ' ' |
+		grep -q 'is bad: Results, C[0-9]* 7.2-lab/none -> C[0-9]* 7.2-lab/lazy: bufbench .* tps .*%.*runs)\. Only the model differs'"
 check "the summary has an rseq table" grep -q '^rseq slice extension per cell' "$sum"
 # 3 runs per cell: 120 granted, 93 yielded, 27 revoked; kernel 123/27.
 row=$(awk '/^rseq slice extension/ { f = 1 } f && /^7.2-lab +lazy +(2m|on|try)/ { print; exit }' "$sum")

@@ -2,6 +2,8 @@
  * The mapping table under concurrent misses from many processes: every
  * page read matches its block (no buffer mapped to the wrong block), no
  * block is mapped twice, no mapping is lost, and every pin is returned.
+ * And the table's capacity: every resident block can hash to one
+ * partition, and every partition can hold one insert in flight.
  */
 #include <string.h>
 #include <sys/wait.h>
@@ -132,8 +134,64 @@ static void run(int update)
 	shmem_destroy(&seg);
 }
 
+/* Tags that hash to partition part, in increasing order from *from. */
+static uint32_t next_tag_in(uint32_t part, uint32_t *from)
+{
+	while (buf_table_partition(buf_table_hash(*from)) != part)
+		(*from)++;
+	return (*from)++;
+}
+
+static void capacity(void)
+{
+	enum { N = 256 };
+	size_t sz = buf_table_size(N);
+	struct buf_table *t = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				   -1, 0);
+	buf_table_init(t, N);
+
+	/* A fixed share per partition (2 x mean + 32 = 36 here) failed at 37. */
+	uint32_t from = 0, inserted = 0;
+	for (int i = 0; i < N; i++) {
+		uint32_t tag = next_tag_in(0, &from);
+		inserted += buf_table_insert(t, buf_table_hash(tag), tag, i) == -1;
+	}
+	CHECK(inserted == N && t->part[0].used == N,
+	      "all %d mapped blocks in one partition fit (%u inserted)", N, inserted);
+
+	/* One insert-before-delete in flight in each partition at once. */
+	uint32_t extra = 0;
+	for (uint32_t part = 0; part < MAPPING_PARTITIONS; part++) {
+		uint32_t f = 1u << 20, tag = next_tag_in(part, &f);
+		extra += buf_table_insert(t, buf_table_hash(tag), tag, 0) == -1;
+	}
+	CHECK(extra == MAPPING_PARTITIONS && buf_table_entries_used(t) == N + MAPPING_PARTITIONS,
+	      "then one more in each of the %d partitions (%u), %u entries in use",
+	      MAPPING_PARTITIONS, extra, buf_table_entries_used(t));
+	uint32_t f = 1u << 24, tag = next_tag_in(5, &f);
+	CHECK(buf_table_insert(t, buf_table_hash(tag), tag, 0) == -2,
+	      "the pool holds exactly nbuffers + partitions entries: one more is refused");
+
+	/* Deletes give entries back to whichever partition asks next. */
+	from = 0;
+	for (int i = 0; i < N; i++) {
+		uint32_t old = next_tag_in(0, &from);
+		buf_table_delete(t, buf_table_hash(old), old);
+	}
+	uint32_t again = 0;
+	f = 1u << 26;
+	for (int i = 0; i < N; i++) {
+		tag = next_tag_in(77, &f);
+		again += buf_table_insert(t, buf_table_hash(tag), tag, i) == -1;
+	}
+	CHECK(again == N && t->part[0].used == 1 && t->part[77].used == N + 1,
+	      "entries freed in partition 0 serve partition 77 (%u inserted)", again);
+	munmap(t, sz);
+}
+
 int main(void)
 {
+	capacity();
 	run(0);
 	run(1);
 	return CHECK_DONE();

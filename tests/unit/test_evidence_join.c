@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "hold_file.h"
+#include "hold_tail.h"
 #include "trace_join.h"
 #include "trace_ns.h"
 
@@ -304,12 +305,163 @@ static void test_fault_exit(void)
 	free(h);
 }
 
+#define C(ns) ((unsigned long long)(ns))
+
+/*
+ * The census on census-constructed.trace/.holds (tests/data/evidence/README.md
+ * tells the story line by line); every number below is the hand
+ * computation written beside it, in ns after 100 s.
+ */
+static void test_census(void)
+{
+	FILE *f = fixture("census-constructed.trace");
+	struct trace_events *t = trace_parse(f);
+	fclose(f);
+	f = fixture("census-constructed.holds");
+	uint64_t n;
+	struct hold_rec *h = hold_file_read(f, &n);
+	fclose(f);
+	CHECK(h && n == 11, "census: eleven hold records");
+	struct evidence_phase e[2];
+	trace_join(t, h, n, 0, e);
+	/* Faulting holds: 104's (fault 40100), 105's (209000), 102's (400100); 105's switched. */
+	CHECK(e[0].holds_with_fault == 3 && e[0].fault_switched == 1 &&
+	      e[0].q_split[Q_BLOCKED_IN_FAULT] == 1,
+	      "census: q_M 1 of 3, blocked in the fault (%llu of %llu)", C(e[0].fault_switched),
+	      C(e[0].holds_with_fault));
+
+	struct census_phase c[2];
+	trace_census(t, h, n, 0, 0, c);
+	const struct census_phase *z = &c[0];
+	/* Durations: 700, six of 1000, 30000 (101, 4100-34100), 30000 (102's calm fault),
+	 * 57000 (105), 100000 (104): the median is the 6th of 11, 1000. */
+	CHECK(z->holds == 11 && z->hold_median_ns == 1000 && z->lock_ns == 223700,
+	      "census: 11 holds, median 1000 ns, 223700 ns of lock time (%llu, %llu)",
+	      C(z->hold_median_ns), C(z->lock_ns));
+	/* Faulting holds with no switch: 104's (a tick at 60000) and 102's (none): the
+	 * reference is 102's alone, 30000 ns. */
+	CHECK(z->fault_ref_ns == 30000 && z->fault_ref_n == 1 && !z->fault_ref_given,
+	      "census: the fault reference is the one undisturbed faulting hold, 30000 ns (%llu)",
+	      C(z->fault_ref_ns));
+	/* 101's 30000 ns > 10 x 1000, no fault, no switch; 104's 100000 > 2 x 30000 with its tick. */
+	CHECK(z->freeze_n[0] == 1 && z->freeze_ns[0] == 30000 && z->freeze_ticked[0] == 0,
+	      "census: one freeze without a fault, 30000 ns, no timer interrupt in it");
+	CHECK(z->freeze_n[1] == 1 && z->freeze_ns[1] == 100000 && z->freeze_ticked[1] == 1 &&
+	      z->freeze_ticks[1] == 1, "census: one faulting freeze, 100000 ns, one tick in it");
+	/* 104's tick at 60000 came after its fault at 40100; 105 and 102 had none. */
+	CHECK(z->fault_holds == 3 && z->fault_holds_ticked == 1,
+	      "census: 1 of 3 faulting holds spans a tick (%llu of %llu)", C(z->fault_holds_ticked),
+	      C(z->fault_holds));
+	/*
+	 * T_tail gaps: 1000->1200 (102 preempted at 600), 2200->3000 (103 asleep since
+	 * 2100), 262000->263000 (103 woken at 261000, not yet in), 601000->601300 (102 in
+	 * on CPU 1 since 301000, the releaser 101 on CPU 0).
+	 */
+	CHECK(z->tail_gaps == 4 && z->tail_ns == 2300, "census: 4 T_tail gaps, 2300 ns (%llu, %llu)",
+	      C(z->tail_gaps), C(z->tail_ns));
+	CHECK(z->tail_n[AQ_PREEMPTED] == 1 && z->tail_state_ns[AQ_PREEMPTED] == 200 &&
+	      z->tail_n[AQ_ASLEEP] == 1 && z->tail_state_ns[AQ_ASLEEP] == 800 &&
+	      z->tail_n[AQ_WOKEN] == 1 && z->tail_state_ns[AQ_WOKEN] == 1000 &&
+	      z->tail_n[AQ_RUN_OTHER] == 1 && z->tail_state_ns[AQ_RUN_OTHER] == 300 &&
+	      z->tail_n[AQ_RUN_SAME] == 0 && z->tail_n[AQ_SELF] == 0 && z->tail_n[AQ_UNKNOWN] == 0,
+	      "census: T_tail by the next acquirer: preempted 200, asleep 800, woken 1000, "
+	      "running on the other CPU 300");
+	/* 105 off CPU 210100-260000; 103 waited 220000-263000, 40000 ns of it inside. */
+	CHECK(z->route_n[Q_BLOCKED_IN_FAULT] == 1 && z->route_off_ns[Q_BLOCKED_IN_FAULT] == 49900 &&
+	      z->route_waiter_ns[Q_BLOCKED_IN_FAULT] == 40000 && z->route_n[Q_IN_FAULT] == 0,
+	      "census: blocked in the fault stalls 49900 ns off CPU, 40000 ns of waiting (%llu, %llu)",
+	      C(z->route_off_ns[Q_BLOCKED_IN_FAULT]), C(z->route_waiter_ns[Q_BLOCKED_IN_FAULT]));
+	/* D: 105 on the folio 210100-260000 (holding), 102 on mmap_lock 300000-301000,
+	 * 101 on the hugetlb fault mutex 310001-312000; the S sleeps are not counted. */
+	CHECK(z->d_n[DW_FOLIO] == 1 && z->d_ns[DW_FOLIO] == 49900 && z->d_in_hold[DW_FOLIO] == 1,
+	      "census: D in a folio wait, 49900 ns, by a lock holder");
+	CHECK(z->d_n[DW_RWSEM] == 1 && z->d_ns[DW_RWSEM] == 1000 && z->d_in_hold[DW_RWSEM] == 0,
+	      "census: D in rwsem_down_read_slowpath, 1000 ns, outside a hold");
+	CHECK(z->d_n[DW_HUGETLB_MUTEX] == 1 && z->d_ns[DW_HUGETLB_MUTEX] == 1999 &&
+	      z->d_n[DW_MUTEX] == 0 && z->d_n[DW_OTHER] == 0 && z->d_n[DW_NOSTACK] == 0,
+	      "census: D on the hugetlb fault mutex, 1999 ns; no other D switch");
+	/*
+	 * The folio join: 105 waits on F at 210000; the unlock of F at 100000 came
+	 * before, G's at 240000 is another folio; 104 unlocks F at 251000, and at
+	 * 210000 it was preempted (R+ at 200000, inside its fault), off CPU until
+	 * 250000: 40000 ns of the 41000 ns wait.
+	 */
+	CHECK(z->folios_traced && z->folio_waits == 1 && z->folio_joined == 1 &&
+	      z->folio_self == 0 && z->folio_waiter_in_hold == 1,
+	      "census: one contended folio, joined to its unlock, the waiter a lock holder");
+	CHECK(z->folio_holder_off == 1 && z->folio_holder_preempted == 1 &&
+	      z->folio_holder_off_ns == 40000 && z->folio_wait_ns == 41000,
+	      "census: the folio's holder was preempted, off CPU 40000 of the 41000 ns wait "
+	      "(%llu, %llu)", C(z->folio_holder_off_ns), C(z->folio_wait_ns));
+	/* 105 woken at 251100 by 104 on CPU 1 onto CPU 0, in at 260000: remote, 8900 ns. */
+	CHECK(z->wakes_traced && z->slept_in_fault == 1 && z->slept_no_wake == 0 &&
+	      z->wake[1].n == 1 && z->wake[1].total_ns == 8900 && z->wake[1].max_ns == 8900 &&
+	      z->wake[0].n == 0, "census: the holder asleep in its fault ran 8900 ns after a "
+	      "remote wakeup (%llu)", C(z->wake[1].total_ns));
+
+	/* Given costbench's fault (60000 ns): 104's 100000 is under 2 x 60000. */
+	trace_census(t, h, n, 0, 60000, c);
+	CHECK(c[0].fault_ref_given && c[0].fault_ref_ns == 60000 && c[0].freeze_n[1] == 0 &&
+	      c[0].freeze_n[0] == 1, "census: with a given 60000 ns fault, no faulting freeze");
+	/* A fill boundary at 300000: the D switches at 300000 and 310001 are steady's. */
+	trace_census(t, h, n, 100000300000ull, 0, c);
+	CHECK(c[0].d_n[DW_RWSEM] == 0 && c[1].d_n[DW_RWSEM] == 1 && c[1].d_n[DW_HUGETLB_MUTEX] == 1 &&
+	      c[0].d_n[DW_FOLIO] == 1 && c[0].holds == 7 && c[1].holds == 4,
+	      "census: phases split the holds by acquire and the D switches by time");
+	trace_events_free(t);
+	free(h);
+}
+
+/*
+ * The census on a real trace with sched_waking (host-6.18-channel: the
+ * host's 6.18, bufbench --trace-holds --trace-channel, no kprobe events
+ * there): its T_tail is hold_tail.c's, gap for gap, every gap has a state,
+ * and the D switches of other tasks (the grep bufbench ran) are counted apart.
+ */
+static void test_census_real(void)
+{
+	FILE *f = fixture("host-6.18-channel.trace");
+	struct trace_events *t = trace_parse(f);
+	rewind(f);
+	char line[1024];
+	uint64_t foreign = 0;
+	while (fgets(line, sizeof(line), f))
+		foreign += strstr(line, "prev_state=D ") && !strstr(line, "prev_comm=bufbench ");
+	fclose(f);
+	f = fixture("host-6.18-channel.holds");
+	uint64_t n;
+	struct hold_rec *h = hold_file_read(f, &n);
+	fclose(f);
+	struct census_phase c[2];
+	trace_census(t, h, n, 0, 0, c);
+	struct hold_tail ht;
+	hold_tail_measure(h, n, 0, UINT64_MAX, &ht);
+	uint64_t sum_n = 0, sum_ns = 0;
+	for (int s = 0; s < AQ_STATES; s++) {
+		sum_n += c[0].tail_n[s];
+		sum_ns += c[0].tail_state_ns[s];
+	}
+	CHECK(ht.count > 0 && c[0].tail_gaps == ht.count && c[0].tail_ns == ht.total_ns,
+	      "census, real trace: T_tail is hold_tail.c's, %llu gaps, %llu ns", C(ht.count),
+	      C(ht.total_ns));
+	CHECK(sum_n == c[0].tail_gaps && sum_ns == c[0].tail_ns && c[0].tail_n[AQ_WOKEN] > 0,
+	      "census, real trace: every gap has a state, some woken (sched_waking read: %llu)",
+	      C(c[0].tail_n[AQ_WOKEN]));
+	CHECK(foreign > 0 && c[0].d_foreign + c[1].d_foreign == foreign &&
+	      c[0].d_n[DW_FOLIO] == 0, "census, real trace: %llu D switches of programs bufbench "
+	      "ran (grep's folio waits), counted apart", C(foreign));
+	trace_events_free(t);
+	free(h);
+}
+
 int main(void)
 {
 	test_host_fixture();
 	test_kprobe_faults();
 	test_ns_merge();
 	test_fault_exit();
+	test_census();
+	test_census_real();
 	CHECK(test_stacks("stacks-host-6.18.trace") == 8, "stacks: the host's 8 cases");
 	CHECK(test_stacks("stacks-guest-7.0.trace") == 9, "stacks: the guests' 9 cases");
 	CHECK(test_stacks("stacks-constructed.trace") == 7, "stacks: the 7 constructed cases");

@@ -15,6 +15,7 @@
 #include "lab_lock.h"
 #include "model/closed.h"
 #include "model/inputs.h"
+#include "model/channels.h"
 #include "model/sim.h"
 #include "spin_backoff.h"
 
@@ -214,6 +215,38 @@ static void test_round_robin(const struct model_inputs *in)
 	}
 }
 
+/*
+ * The blocked-in-fault channel (channels.h) in the simulation: measured
+ * for full only (none 0, full 0.5 of faulting holds, 2 ms each), the
+ * full holder sleeps with the lock and none's never does (none's run is
+ * the same as without the channel); full's faulting holds are descheduled
+ * far more often and full loses throughput.
+ */
+static void test_blocked_channel(const struct model_inputs *small)
+{
+	struct model_inputs in = *small;
+	struct sim_result plain = run(&in, 2, 21, PM_NONE, 27, 0, 0);
+	in.ch[CH_BLOCKED].have_p[PM_NONE] = in.ch[CH_BLOCKED].have_p[PM_FULL] = true;
+	in.ch[CH_BLOCKED].p[PM_NONE] = (struct mi_value){ 0, 0, 0 };
+	in.ch[CH_BLOCKED].p[PM_FULL] = (struct mi_value){ 0.5, 0.5, 0.5 };
+	in.ch[CH_BLOCKED].have_t = true;
+	in.ch[CH_BLOCKED].t_us = (struct mi_value){ 2000, 2000, 2000 };
+	struct sim_result n = run(&in, 2, 21, PM_NONE, 27, 0, 0);
+	struct sim_result f = run(&in, 2, 21, PM_FULL, 27, 0, 0);
+	CHECK(n.blocked == 0 && n.tps == plain.tps,
+	      "none, p 0: no hold blocked, the same run as without the channel (%.0f tps)", n.tps);
+	CHECK(f.blocked > 0 && fabs((double)f.blocked - f.faulted / 2.0) < f.faulted / 5.0 + 5,
+	      "full, p 0.5: %ld of %ld faulting holds blocked", f.blocked, f.faulted);
+	CHECK(f.q > 0.4 && f.q > n.q + 0.3, "q full %.3f (blocked holders are off CPU with the lock), none %.3f", f.q,
+	      n.q);
+	CHECK(f.tps < n.tps, "full/none %.3fx with full's holders blocked 2 ms in half their faults", f.tps / n.tps);
+	/* At 96 CPUs the channel still applies (only the emulator's freezes do not). */
+	struct sim_params p;
+	sim_params_from_inputs(&p, &in, 96, 1024, PM_FULL, 27);
+	CHECK(p.block_p == 0.5 && p.block_ns == 2e6, "the parameters carry it at 96 CPUs: p %.2f, %.0f ns", p.block_p,
+	      p.block_ns);
+}
+
 int main(void)
 {
 	struct model_inputs small, lf;
@@ -224,5 +257,6 @@ int main(void)
 	test_linear_agreement(&lf);
 	test_pair(&lf);
 	test_round_robin(&small);
+	test_blocked_channel(&small);
 	return CHECK_DONE();
 }

@@ -168,6 +168,22 @@ int main(void)
 	CHECK(lo == 0, "wilson 0/7 starts at 0 exactly (%.17g)", lo);
 	st_wilson(10, 10, &lo, &hi);
 	CHECK(hi == 1, "wilson 10/10 ends at 1 exactly (%.17g)", hi);
+	/*
+	 * Katz's risk ratio on issue 36's pooled fault-around 4 KB counts: full
+	 * 17 + 31 of 6,652 + 9,878, none 18 + 20 of 6,924 + 10,000: RR =
+	 * (48/16530)/(38/16924) = 1.29327, se = sqrt(1/48 - 1/16530 + 1/38 -
+	 * 1/16924) = 0.216860, exp(-+1.959964 se) = 0.653760, 1.529613: [0.8455,
+	 * 1.9782], the issue's "1.29 [0.85, 1.98]".
+	 */
+	struct risk_ratio rr = st_risk_ratio(48, 16530, 38, 16924);
+	CHECK(NEAR(rr.est, 1.29327, 1e-4) && NEAR(rr.lo, 0.84549, 1e-4) && NEAR(rr.hi, 1.97822, 1e-4) &&
+	      !rr.corrected, "risk ratio 48/16530 against 38/16924: 1.2933 [%.4f, %.4f]", rr.lo, rr.hi);
+	/* 0 of 10 against 2 of 10: Haldane's 0.5 in every cell, 0.5/11 over 2.5/11 = 0.2. */
+	rr = st_risk_ratio(0, 10, 2, 10);
+	CHECK(rr.corrected && NEAR(rr.est, 0.2, 1e-12) && rr.lo < 0.2 && rr.hi > 1,
+	      "risk ratio with a zero count: corrected, 0.2, interval spans 1");
+	rr = st_risk_ratio(0, 10, 0, 10);
+	CHECK(isnan(rr.est), "risk ratio of no event in either group: not defined");
 	CHECK(NEAR(st_betai(2, 3, 0.4), 0.5248, 1e-12), "I_0.4(2,3) = 0.5248");
 	CHECK(NEAR(st_betai(0.5, 0.5, 0.5), 0.5, 1e-12), "I_0.5(0.5,0.5) = 0.5");
 

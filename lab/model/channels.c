@@ -1,0 +1,76 @@
+/* The channels of outage besides holder descheduling (see channels.h). */
+#include "channels.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "closed.h"
+
+_Static_assert(CH_COUNT == MI_CHANNELS, "inputs.h carries one mi_channel per channel");
+
+static const char *const keys[CH_COUNT] = { "blocked_in_fault", "wakeup_latency", "tick_span",
+					    "emulator_freeze" };
+static const char *const titles[CH_COUNT] = {
+	"blocked in fault behind a preempted task's kernel lock",
+	"wakeup latency of a holder that slept in its fault",
+	"faults spanning a tick (lazy's upgrade)",
+	"emulator freezes (icount's round robin)",
+};
+
+const char *ch_key(enum channel c)
+{
+	return c < CH_COUNT ? keys[c] : "?";
+}
+
+const char *ch_title(enum channel c)
+{
+	return c < CH_COUNT ? titles[c] : "?";
+}
+
+bool ch_applies(const struct model_inputs *in, enum channel c, int cpus)
+{
+	/* A freeze needs another vCPU to run, and exists only on the emulated machine. */
+	if (c == CH_EMU_FREEZE)
+		return cpus >= 2 && cpus <= in->cpus;
+	return true;
+}
+
+bool ch_measured(const struct model_inputs *in, enum channel c, enum pmodel model)
+{
+	const struct mi_channel *ch = &in->ch[c];
+	return ch->have_t && ch->have_p[model] && ch->have_p[PM_NONE];
+}
+
+double ch_k(const struct model_inputs *in, enum pmodel model, int cpus, double m, double p_f,
+	    uint64_t *rng)
+{
+	double k = 0;
+	for (int c = 0; c < CH_COUNT; c++) {
+		if (!ch_applies(in, (enum channel)c, cpus) || !ch_measured(in, (enum channel)c, model))
+			continue;
+		const struct mi_channel *ch = &in->ch[c];
+		double p = rng ? mi_draw(&ch->p[model], rng, 0, 1) : ch->p[model].v;
+		double t = rng ? mi_draw(&ch->t_us, rng, 0, INFINITY) : ch->t_us.v;
+		k += cf_k(m, p_f, p, t);
+	}
+	return k;
+}
+
+int ch_describe(const struct model_inputs *in, enum pmodel model, int cpus, FILE *f)
+{
+	int missing = 0;
+	fprintf(f, "  channels for %s: holder descheduling (q_M, T): included, measured\n", pmodel_name(model));
+	for (int c = 0; c < CH_COUNT; c++) {
+		const char *what;
+		if (!ch_applies(in, (enum channel)c, cpus)) {
+			what = "excluded: does not exist on the target (real hardware, not the emulator)";
+		} else if (ch_measured(in, (enum channel)c, model)) {
+			what = "included, measured";
+		} else {
+			what = "NOT INCLUDED: unmeasured, so the prediction cannot include it";
+			missing++;
+		}
+		fprintf(f, "    %s (%s): %s\n", ch_title((enum channel)c), keys[c], what);
+	}
+	return missing;
+}
