@@ -51,6 +51,7 @@ struct lab_lock {
 struct spin_shared {
 	int spins_per_delay;	/* estimate new backends start from */
 	int stuck_limit;	/* sleeps before "stuck spinlock" */
+	int fixed_spins_per_delay;	/* > 0: every backend spins this many, never adapts */
 };
 
 /* Per backend, per lock in use: where to count, who we are. */
@@ -100,6 +101,13 @@ void spin_backend_start(struct spin_shared *sh, uint32_t seed);
 /* Call at backend exit: folds the local estimate into the shared one. */
 void spin_backend_exit(struct spin_shared *sh);
 void spin_shared_init(struct spin_shared *sh, int stuck_limit);
+/*
+ * Fix spins_per_delay at n for every backend started after this (0: back
+ * to PostgreSQL's adaptation).  On 2 CPUs the adaptive value sinks to 10
+ * and waiters sleep; fixed at 1000 they spin as on a many-CPU machine,
+ * where spinning succeeds (issue 36, bufbench --spins-per-delay).
+ */
+void spin_shared_fix(struct spin_shared *sh, int n);
 int spin_local_spins_per_delay(void);
 /* The backend's backoff random stream, for tests that replay it. */
 uint32_t spin_local_rng_state(void);

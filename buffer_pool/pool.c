@@ -52,6 +52,7 @@ void pool_init(struct pool *p, void *base, const struct pool_config *cfg, int re
 	ctl->relation_fd = relation_fd;
 	layout(cfg, ctl);
 	spin_shared_init(&ctl->spin, cfg->stuck_limit);
+	spin_shared_fix(&ctl->spin, cfg->fixed_spins_per_delay);
 	attach(p, base);
 	for (uint32_t i = 0; i < cfg->nbuffers; i++) {
 		struct buf_desc *d = &p->descs[i];

@@ -51,6 +51,7 @@ struct pool_config {
 	int stuck_limit;
 	uint32_t freelist_stride;	/* 0 or 1: PostgreSQL's order */
 	int touch_before_lock;		/* the mitigation (freelist.c, touch_head) */
+	int fixed_spins_per_delay;	/* > 0: tas waits never adapt (spin_shared_fix) */
 };
 
 struct pool_ctl {

@@ -39,6 +39,7 @@
 /* Process-local, as in PostgreSQL: each backend learns for itself. */
 static int spins_per_delay = SPIN_DEFAULT_SPINS_PER_DELAY;
 static int stuck_limit = DEFAULT_STUCK_LIMIT;
+static bool spins_fixed;	/* spin_shared_fix: no adaptation, no fold */
 static uint32_t rng_state = 2463534242u;
 
 static uint32_t next_random(void)
@@ -50,17 +51,29 @@ void spin_shared_init(struct spin_shared *sh, int limit)
 {
 	sh->spins_per_delay = SPIN_DEFAULT_SPINS_PER_DELAY;
 	sh->stuck_limit = limit > 0 ? limit : DEFAULT_STUCK_LIMIT;
+	sh->fixed_spins_per_delay = 0;
+}
+
+void spin_shared_fix(struct spin_shared *sh, int n)
+{
+	sh->fixed_spins_per_delay = n > 0 ? n : 0;
+	sh->spins_per_delay = n > 0 ? n : SPIN_DEFAULT_SPINS_PER_DELAY;
 }
 
 void spin_backend_start(struct spin_shared *sh, uint32_t seed)
 {
 	spins_per_delay = __atomic_load_n(&sh->spins_per_delay, __ATOMIC_RELAXED);
 	stuck_limit = sh->stuck_limit;
+	spins_fixed = sh->fixed_spins_per_delay > 0;
+	if (spins_fixed)
+		spins_per_delay = sh->fixed_spins_per_delay;
 	rng_state = spin_backoff_seed(seed);
 }
 
 void spin_backend_exit(struct spin_shared *sh)
 {
+	if (spins_fixed)
+		return;	/* nothing was learnt: the estimate stays the fixed value */
 	int old = __atomic_load_n(&sh->spins_per_delay, __ATOMIC_RELAXED);
 	int new;
 	/* A lost update would only skew an estimate, but CAS is cheap here. */
@@ -135,7 +148,8 @@ bool tas_acquire(volatile uint8_t *lock, struct lock_wait *w, const char *name)
 		spins = 0;
 	}
 
-	spins_per_delay = spin_backoff_adapt(spins_per_delay, cur_delay != 0);
+	if (!spins_fixed)
+		spins_per_delay = spin_backoff_adapt(spins_per_delay, cur_delay != 0);
 	return true;
 }
 

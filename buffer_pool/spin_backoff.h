@@ -14,6 +14,8 @@
 #define SPIN_MIN_SPINS_PER_DELAY 10
 #define SPIN_MAX_SPINS_PER_DELAY 1000
 #define SPIN_DEFAULT_SPINS_PER_DELAY 100
+/* The most --spins-per-delay fixed:N takes (an emulation knob, not PostgreSQL's range). */
+#define SPIN_FIXED_MAX 1000000
 #define SPIN_MIN_DELAY_USEC 1000L
 #define SPIN_MAX_DELAY_USEC 1000000L
 

@@ -144,6 +144,7 @@ static const struct vocab_item scenarios[] = {
 	{ "seed", 1, "the report's ratios scaled to the machine: a cold pool filling (docs/scenarios.md)" },
 	{ "overhead", 2, "each instrument's cost: every cell bare and with each instrument, same seed, one boot (docs/evidence.md)" },
 	{ "mitigations", 3, "seed's fill regime, every mitigation x model against none/none (docs/mitigations.md)" },
+	{ "hot-lock", 4, "the report's regime in miniature: a strategy lock busy most of a 20 s fill, waiters spinning (docs/scenarios.md)" },
 };
 const struct vocab vocab_scenarios = {
 	"scenarios", "SCENARIO", NULL, "named defaults for the other variables", ITEMS(scenarios)

@@ -4,7 +4,7 @@
 # against none at that size (docs/scale.md).
 
 JANSSON_LIBS ?= -ljansson
-MODEL_OBJS = $(addprefix $(B)/lab/model/, inputs.o closed.o channels.o blind.o eevdf.o sim.o extract.o extrap.o validate.o x0page.o costs.o faultbench.o) \
+MODEL_OBJS = $(addprefix $(B)/lab/model/, inputs.o closed.o channels.o blind.o eevdf.o sim.o extract.o extrap.o validate.o x0page.o costs.o faultbench.o capacity.o) \
 	$(B)/lab/report/json_read.o $(B)/lab/report/stats.o \
 	$(B)/buffer_pool/spin_backoff.o
 
@@ -17,7 +17,11 @@ $(B)/tests/test_model_%: $(B)/tests/unit/test_model_%.o $(MODEL_OBJS) $(B)/libbu
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(JANSSON_LIBS) $(NUMA_LIBS) $(LDLIBS)
 
-ALL_TARGETS += $(B)/predict $(MODEL_TESTS)
+# The lock-capacity law's grid (capacity.h), calibrated on one hot-lock cell.
+$(B)/capacity: $(B)/lab/model/capacity_main.o $(MODEL_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
+
+ALL_TARGETS += $(B)/predict $(B)/capacity $(MODEL_TESTS)
 
 # Without INPUTS: the calibrated inputs published with docs/scale.md
 # (docs/model/calibrated-4k.json; for MODEL=lazy the same family with

@@ -18,6 +18,13 @@
 #       RUNBASE-v2, each with its predictions.tsv written now and
 #       bench-command.txt, the command that measures it afterwards (same
 #       pool as the calibration, EVIDENCE on, 5 runs a cell).
+#   scripts/model-validate.sh capacity DOC H_US RUNBASE [KERNEL]
+#       the lock-capacity law's grid (issue 36, build/capacity): fault-around
+#       4K/64K/256K x ICOUNT_SHIFT 0/2/3 under none, calibrated on DOC (a
+#       hot-lock cell's bufbench document, EVIDENCE=on) with H_US its hold
+#       without a fault; RUNBASE/capacity-predictions.tsv written now, and
+#       RUNBASE/bench-command.txt, one hot-lock run per cell afterwards
+#       (KERNEL default 7.2-lab, the kernel with none).
 #   scripts/model-validate.sh compare RUN...
 #       build/model --validate for each RUN: predicted against measured,
 #       hit or miss with tolerance max(mde at 80% power, 2 points), into
@@ -30,7 +37,7 @@ top=$(lab_top)
 TAB=$(printf '\t')
 
 usage() {
-	die "usage: $0 predict [--fault-around-pages F] [--base-slice-us U] INPUTS RUN MODELS PAGES:CLIENTS[:CPUS]... | grid INPUTS RUNBASE KERNEL [MODELS] | compare RUN..."
+	die "usage: $0 predict [--fault-around-pages F] [--base-slice-us U] INPUTS RUN MODELS PAGES:CLIENTS[:CPUS]... | grid INPUTS RUNBASE KERNEL [MODELS] | capacity DOC H_US RUNBASE [KERNEL] | compare RUN..."
 }
 
 # whole OPTION VALUE MIN MAX WHAT: VALUE, checked before predictions.tsv is
@@ -134,6 +141,32 @@ grid() {
 	done
 }
 
+# The capacity grid's predictions, then the commands that measure them.
+capacity() {
+	doc=$1 h_us=$2 base=$3 kernel=${4:-7.2-lab}
+	[ -f "$doc" ] || die "$doc: no such document"
+	case $kernel in *[!A-Za-z0-9._-]*) die "$kernel: not a kernel name" ;; esac
+	fresh_run "$base"
+	out=$base/capacity-predictions.tsv
+	said=$("$top/build/capacity" --calibration "$doc" --h-us "$h_us" 1:0 1:2 1:3 16:0 16:2 16:3 64:0 64:2 64:3) ||
+		die "build/capacity refused the calibration; nothing written"
+	{
+		echo "# written $(date -u +%Y-%m-%dT%H:%M:%SZ), lab $(lab_revision "$top"), before any run in $base"
+		echo "# calibration $doc sha256 $(sha256sum "$doc" | cut -d' ' -f1)"
+		printf '%s\n' "$said"
+	} >"$out"
+	{
+		echo "# Measure after the predictions in $out; from the checkout, one run a cell:"
+		echo "make build-all"
+		for fa in 4K:1 64K:16 256K:64; do
+			for s in 0 2 3; do
+				echo "KERNEL=$kernel MODELS=none BASELINE= SCENARIO=hot-lock FAULT_AROUND_BYTES=${fa%:*} ICOUNT_SHIFT=$s PGBENCH=off scripts/bench.sh $base/fa${fa#*:}-s$s"
+			done
+		done
+	} >"$base/bench-command.txt"
+	echo "preemptlab: predictions in $out; measure with $base/bench-command.txt"
+}
+
 [ $# -ge 1 ] || usage
 case $1 in
 predict)
@@ -157,6 +190,11 @@ grid)
 	if [ $# -lt 4 ] || [ $# -gt 5 ]; then usage; fi
 	shift
 	grid "$@"
+	;;
+capacity)
+	if [ $# -lt 4 ] || [ $# -gt 5 ]; then usage; fi
+	shift
+	capacity "$@"
 	;;
 compare)
 	[ $# -ge 2 ] || usage

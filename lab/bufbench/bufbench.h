@@ -10,6 +10,7 @@
 #include "freelist.h"
 #include "hold_tail.h"
 #include "lab_lock.h"
+#include "lock_util.h"
 #include "mitigation.h"
 #include "pool.h"
 #include "provenance.h"
@@ -45,6 +46,7 @@ struct bench_opts {
 	uint32_t freelist_stride;
 	double steady_s;	/* 0: run the whole duration */
 	double lock_timeout_ms;	/* resilient kinds */
+	int fixed_spins_per_delay;	/* --spins-per-delay fixed:N; 0 adaptive */
 	long reentrant_hz;	/* SIGPROF rate of the reentrant acquisitions; 0 off */
 	struct mitigation mitigation;	/* --mitigation (docs/mitigations.md) */
 	char mitigation_name[32];
@@ -94,6 +96,7 @@ struct bench_phase {
 	struct backend_stats sum;
 	bool tail_valid;		/* hold records were kept (hold_tail.h) */
 	struct hold_tail tail;
+	struct lock_util util;		/* from the hold records; else json_out uses lockstats */
 };
 
 struct bench_result {

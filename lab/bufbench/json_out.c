@@ -82,6 +82,30 @@ static void write_tail(struct json *j, const struct bench_phase *ph)
 }
 
 /*
+ * The strategy lock's utilisation rho = X m E[hold] (lock_util.h): E[hold]
+ * from the hold records where they were kept, else from lockstats; the
+ * source says which.  Null without counted acquisitions (--no-instrument).
+ */
+static void write_util(struct json *j, const struct bench_phase *ph)
+{
+	struct lock_util u = ph->util;
+	if (u.source == UTIL_NONE)
+		lock_util_from_stats(ph->sum.strategy.hold_ns, ph->sum.strategy.acquisitions,
+				     ph->duration_s, &u);
+	if (u.source == UTIL_NONE) {
+		json_null(j, "rho");
+		return;
+	}
+	json_begin_object(j, "rho");
+	json_double(j, "value", u.rho);
+	json_str(j, "source", lock_util_source_name(u.source));
+	json_double(j, "acquisitions_per_s", u.acq_per_s);
+	json_double(j, "mean_hold_us", u.mean_hold_ns / 1e3);
+	json_uint(j, "holds", u.holds);
+	json_end_object(j);
+}
+
+/*
  * --mitigation prefault: what it cost each backend (docs/mitigations.md):
  * wall clock (ms_*, ns_per_page) and the thread's CPU time (cpu_*).
  * pte_bytes is the arithmetic (8 bytes of PTE per base page populated);
@@ -123,6 +147,7 @@ static void write_phase(struct json *j, const char *name, const struct bench_pha
 	json_uint(j, "transactions", s->transactions);
 	json_double(j, "tps", per(txn, ph->duration_s));
 	write_shares(j, s, o->clients * ph->duration_s, prov);
+	write_util(j, ph);
 	write_tail(j, ph);
 	json_begin_object(j, "waiter_sleeps");
 	json_uint(j, "count", s->strategy.sleeps);
@@ -233,6 +258,11 @@ void bench_write_json(FILE *out, const struct bench_opts *o, const struct proven
 	json_uint(&j, "freeze_fault_ns", o->freeze_fault_ns);
 	json_uint(&j, "freelist_stride", o->freelist_stride);
 	json_double(&j, "lock_timeout_ms", o->lock_timeout_ms);
+	/* "adaptive" (PostgreSQL's) or "fixed:N" (issue 36: the many-CPU regime). */
+	char spd[32] = "adaptive";
+	if (o->fixed_spins_per_delay > 0)
+		snprintf(spd, sizeof(spd), "fixed:%d", o->fixed_spins_per_delay);
+	json_str(&j, "spins_per_delay", spd);
 	json_int(&j, "reentrant_signal_hz", o->reentrant_hz);
 	json_double(&j, "steady_s", o->steady_s);
 	json_uint(&j, "segment_bytes", seg->size);

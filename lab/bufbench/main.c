@@ -260,7 +260,8 @@ static void join_evidence(struct bench_evidence *ev, const struct bench_opts *o,
 }
 
 /*
- * T_tail per phase from every client's hold records (hold_tail.h), over
+ * T_tail and rho's mean hold (lock_util.h) per phase from every client's
+ * hold records (hold_tail.h), over
  * the part of the window every ring covers.  Before the join, which reads
  * the records in their ring order.
  */
@@ -292,6 +293,9 @@ static void measure_tails(struct bench_result *r, const struct bench_opts *o, ui
 			continue;
 		ph->tail_valid = hold_tail_measure(all, n, from, to < until ? to : until,
 						   &ph->tail) == 0;
+		/* rho's E[hold] from the same whole part of the records. */
+		lock_util_from_records(all, n, from, to < until ? to : until,
+				       ph->sum.strategy.acquisitions, ph->duration_s, &ph->util);
 	}
 	free(all);
 	free(rings);
@@ -315,6 +319,7 @@ int main(int argc, char **argv)
 		.strategy_parts = o.strategy_parts,
 		.lock = o.lock,
 		.freelist_stride = o.freelist_stride,
+		.fixed_spins_per_delay = o.fixed_spins_per_delay,
 		.touch_before_lock = o.mitigation.kind == MIT_TOUCH,
 	};
 

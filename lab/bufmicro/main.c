@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	struct provenance prov;
 	struct pool p;
 	char err[256];
-	struct pool_config cfg = { 1024, 4096, 1, STRATEGY_PG, 1, LOCK_TAS, 0, 1, 0 };
+	struct pool_config cfg = { 1024, 4096, 1, STRATEGY_PG, 1, LOCK_TAS, 0, 1, 0, 0 };
 	int fd = memfd_create("bufmicro", 0);
 
 	if (fd < 0 || ftruncate(fd, (off_t)cfg.relation_blocks * BLCKSZ) != 0 ||

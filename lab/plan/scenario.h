@@ -28,6 +28,60 @@
 #define SCENARIO_MITIGATIONS \
 	"none,prefault,touch-before-lock,rseq:5,rseq:20,rseq:50,hugepages,pg19,partitioned:8"
 
+/*
+ * hot-lock (issue 36): the report's regime in miniature, a strategy lock
+ * busy most of the fill.  Every access misses (the relation 8x the pool),
+ * every first touch of a descriptor page faults inside the hold (no
+ * fault-around), enough backends that one always wants the lock, and
+ * waiters that spin as on a many-CPU machine instead of sleeping.
+ */
+#define HOT_CLIENTS_PER_CPU 32		/* the issue's 32 a CPU (64 on 2 vCPUs) */
+#define HOT_RELATION_OVER_POOL 8	/* hit share during the fill <= 1/8 */
+#define HOT_FILL_S 20			/* the fill lasts this long at least */
+#define HOT_FAULT_AROUND "4K"		/* one descriptor page per fault */
+/*
+ * Waiters spin as on a many-CPU machine: PostgreSQL's most, 1000, on the
+ * host.  Under icount one spin costs one instruction's time (48 ns at
+ * shift 3) while a fault costs 55 us, so 1000 spins cover one fault where
+ * hardware's 40-140-cycle PAUSE covers dozens: guests spin 20,000, about
+ * a millisecond, as long as the first backoff sleep.  Measured on 7.0
+ * (docs/scenarios.md): 20,000 gave rho 0.37, 100,000 made the fill too
+ * slow to finish within the cell's limit.
+ */
+#define HOT_HOST_SPINS "fixed:1000"
+#define HOT_GUEST_SPINS "fixed:20000"
+/*
+ * The freelist strided by one fault window's descriptors (64 to a 4 KB
+ * page): consecutive pops touch a new window, as 1024 backends on 96 CPUs
+ * do, where on 2 CPUs one backend pops a run of neighbours in its slice.
+ * Guests: FAULT_AROUND_BYTES=4K, one page; the host: its kernel's default
+ * fault-around, 64 KB.
+ */
+#define HOT_GUEST_STRIDE "64"
+#define HOT_HOST_STRIDE "1024"
+/*
+ * Buffers taken in per second of the fill, measured in the hot cell
+ * (docs/scenarios.md, hot-lock): a 2-vCPU 7.0 guest under icount
+ * (shift 3, guest time) and this project's host.  The pool is sized from
+ * them for HOT_FILL_S seconds.
+ */
+#define HOT_GUEST_FILL_RATE 1700.0
+#define HOT_HOST_FILL_RATE 30000.0
+
+struct hot_sizing {
+	/* In. */
+	long cpus;
+	long ram_mb;		/* the host's MemTotal; 0 unknown (guests: unused) */
+	bool guest;
+	/* Out. */
+	long clients;
+	long pool_mb, relation_mb;
+	long duration_s, steady_s, repeat;
+	bool pool_capped;	/* host: 30% of RAM is less than HOT_FILL_S seconds need */
+};
+
+void hot_size(struct hot_sizing *s);
+
 struct seed_sizing {
 	/* In: the machine the cells run on. */
 	long cpus;
@@ -47,11 +101,12 @@ struct seed_sizing {
 /* The scaling arithmetic alone, for the planner and its unit test. */
 void seed_size(struct seed_sizing *s);
 
-/* "default", "seed" or "overhead"; dies on anything else, naming the valid ones. */
+/* "default", "seed", "overhead", "mitigations" or "hot-lock"; dies on anything else, naming the valid ones. */
 void scenario_select(const char *name, long cpus, long ram_mb, bool guest);
 /* The scenario's value for a make variable, or NULL: the planner's default. */
 const char *scenario_default(const char *var);
 const char *scenario_name(void);
 const struct seed_sizing *scenario_seed(void);	/* NULL unless seed */
+const struct hot_sizing *scenario_hot(void);	/* NULL unless hot-lock */
 
 #endif

@@ -13,6 +13,7 @@
 #include "emulation.h"
 #include "plan.h"
 #include "scenario.h"
+#include "spin_backoff.h"
 #include "vocab.h"
 
 /* The user's value, else the scenario's, else the planner's default. */
@@ -355,6 +356,13 @@ static void fault_around_setting(struct plan *p)
 {
 	const char *v = var_get("FAULT_AROUND_BYTES");
 	p->fault_around_bytes = 0;
+	if (!v && !strcmp(p->kernel.source, "host") && !strcmp(p->scenario, "hot-lock"))
+		plan_note("SCENARIO=hot-lock: the host's kernel keeps its own fault-around (shared "
+			  "with whoever else runs here), so fewer holds fault than in a guest with "
+			  "FAULT_AROUND_BYTES=%s; each run's provenance.fault_around_pages says how many "
+			  "pages one fault maps", HOT_FAULT_AROUND);
+	if (!v)
+		v = scenario_default("FAULT_AROUND_BYTES");	/* guests only (scenario.c) */
 	if (!v || !*v)
 		return;
 	uint64_t b = parse_size("FAULT_AROUND_BYTES", v);
@@ -363,6 +371,32 @@ static void fault_around_setting(struct plan *p)
 			 "to 2M (one page table), e.g. 4K, 64K (the kernel's default), 256K", v);
 	guest_only(p, "FAULT_AROUND_BYTES", v, "kernel");
 	p->fault_around_bytes = b;
+}
+
+/*
+ * SPINS_PER_DELAY: adaptive (PostgreSQL's s_lock: 10..1000 by experience,
+ * which sinks to 10 on 2 CPUs, so waiters sleep) or fixed:N, bufbench's
+ * --spins-per-delay: waiters spin N times between sleeps, as on the
+ * many-CPU machine where spinning succeeds (issue 36).  Only the spinning
+ * locks have it.
+ */
+static void spins_setting(struct plan *p)
+{
+	const char *v = get_or("SPINS_PER_DELAY", "adaptive");
+	p->fixed_spins_per_delay = 0;
+	if (!strcmp(v, "adaptive"))
+		return;
+	char *end;
+	long n = strncmp(v, "fixed:", 6) ? -1 : strtol(v + 6, &end, 10);
+	if (n < 0 || end == v + 6 || *end || n < 1 || n > SPIN_FIXED_MAX)
+		plan_die("SPINS_PER_DELAY=%s: use adaptive (PostgreSQL's) or fixed:N with N in "
+			 "1..%d, e.g. fixed:1000 (PostgreSQL's most, on many CPUs)", v, SPIN_FIXED_MAX);
+	for (int i = 0; i < p->locks.n; i++)
+		if (!strcmp(p->locks.item[i], "futex") || !strcmp(p->locks.item[i], "mcs"))
+			plan_die("SPINS_PER_DELAY=%s sets s_lock's spinning; LOCKS=%s does not spin "
+				 "that way: LOCKS from tas, rseq, resilient, resilient-late", v,
+				 p->locks.item[i]);
+	p->fixed_spins_per_delay = n;
 }
 
 /*
@@ -418,6 +452,10 @@ void plan_settings(struct plan *p, const char *top)
 	snprintf(p->scenario, sizeof(p->scenario), "%s", get_or("SCENARIO", "default"));
 	scenario_select(p->scenario, p->vcpus, host ? mem_total_mb() : p->mem_given ? p->mem_mb : 0,
 			!host);
+	if (scenario_hot() && scenario_hot()->pool_capped && !var_get("POOL"))
+		plan_note("SCENARIO=hot-lock: POOL=%s, 30%% of this host's RAM, is less than %d s "
+			  "of fill at the measured %.0f buffers/s: the fill is shorter",
+			  scenario_default("POOL"), HOT_FILL_S, HOT_HOST_FILL_RATE);
 	if (scenario_default("SEED_GUEST_MEM_MB"))
 		p->seed_guest_mem_mb = strtol(scenario_default("SEED_GUEST_MEM_MB"), NULL, 10);
 	snprintf(p->hugepages, sizeof(p->hugepages), "%s", get_or("HUGEPAGES", "compare"));
@@ -491,6 +529,7 @@ void plan_settings(struct plan *p, const char *top)
 		plan_note("SLICE_EXT_US=%ld changes nothing without LOCKS=...,rseq", p->slice_ext_us);
 	fault_around_setting(p);
 	base_slice_setting(p);
+	spins_setting(p);
 	mitigation_settings(p, get_or("MITIGATIONS", NULL));
 	snprintf(p->bufbench_args, sizeof(p->bufbench_args), "%s", get_or("BUFBENCH_ARGS", ""));
 	p->bufbench_argv.n = 0;

@@ -68,6 +68,26 @@ static void json_scenario(struct json *j, const struct plan *p)
 		json_int(j, "steady_s", s->steady_s);
 		json_int(j, "pg_duration_s", s->pg_duration_s);
 	}
+	const struct hot_sizing *h = scenario_hot();
+	if (h) {
+		json_int(j, "cpus", h->cpus);
+		json_int(j, "clients", h->clients);
+		json_int(j, "clients_per_cpu", HOT_CLIENTS_PER_CPU);
+		json_int(j, "pool_mb", h->pool_mb);
+		json_double(j, "fill_rate_per_s", h->guest ? HOT_GUEST_FILL_RATE : HOT_HOST_FILL_RATE);
+		json_int(j, "fill_s_wanted", HOT_FILL_S);
+		json_bool(j, "pool_capped", h->pool_capped);
+		json_int(j, "relation_mb", h->relation_mb);
+		json_int(j, "relation_over_pool", HOT_RELATION_OVER_POOL);
+		json_str(j, "spins_per_delay", h->guest ? HOT_GUEST_SPINS : HOT_HOST_SPINS);
+		json_str(j, "freelist_stride", h->guest ? HOT_GUEST_STRIDE : HOT_HOST_STRIDE);
+		if (h->guest)
+			json_str(j, "fault_around", HOT_FAULT_AROUND);
+		else
+			json_str(j, "fault_around", "the host kernel's own (not settable here)");
+		json_int(j, "duration_limit_s", h->duration_s);
+		json_int(j, "steady_s", h->steady_s);
+	}
 	json_end_object(j);
 }
 
@@ -130,6 +150,10 @@ static void json_settings(struct json *j, const struct plan *p)
 		json_int(j, "fault_around_bytes", (long)p->fault_around_bytes);
 	else
 		json_null(j, "fault_around_bytes");
+	char spd[32] = "adaptive";
+	if (p->fixed_spins_per_delay)
+		snprintf(spd, sizeof(spd), "fixed:%ld", p->fixed_spins_per_delay);
+	json_str(j, "spins_per_delay", spd);
 	if (p->base_slice_us)
 		json_int(j, "base_slice_us", p->base_slice_us);
 	else
@@ -306,6 +330,8 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 			fprintf(f, " --mitigation %s", c->mitigation);
 		if (p->steady_s > 0)
 			fprintf(f, " --steady %ld", p->steady_s);
+		if (p->fixed_spins_per_delay)
+			fprintf(f, " --spins-per-delay fixed:%ld", p->fixed_spins_per_delay);
 		plan_instrument_args(c->inst, f);
 		for (int a = 0; a < p->bufbench_argv.n; a++)
 			fprintf(f, " %s", p->bufbench_argv.item[a]);

@@ -1,5 +1,6 @@
 #include "fillphase.h"
 #include "evidence.h"
+#include "rho.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 static const struct metric m_fill_tps = { "fill tps", "results.phase.fill.tps", "", 1, true, true };
 static const struct metric m_fill_spin = { "fill wait", "results.phase.fill.wait_share", "", 100,
 					   false, true };
+static const struct metric m_fill_cpu_spin = { "fill CPU spin", "results.phase.fill.cpu_spin_share",
+					       "", 100, false, true };
 static const struct metric m_steady_tps = { "steady tps", "results.phase.steady.tps", "", 1, true,
 					    true };
 static const struct metric m_ttf = { "time to fill", "results.time_to_fill_s", "", 1, false, true };
@@ -236,9 +239,11 @@ void fill_headline(const struct results *r, char *buf, size_t len)
 
 struct row {
 	const struct cell *c;
-	struct side tps, spin, steady, ttf, pgttf;
-	bool has_tps, has_spin, has_steady, has_ttf, has_pgttf;
+	struct side tps, spin, cpu_spin, steady, ttf, pgttf;
+	bool has_tps, has_spin, has_cpu_spin, has_steady, has_ttf, has_pgttf;
 	double fault_pct, switch_pct;
+	double rho;		/* -1: none */
+	bool rho_records;	/* from hold records, not lockstats */
 };
 
 static void row_of(const struct cell *c, struct row *w)
@@ -247,6 +252,8 @@ static void row_of(const struct cell *c, struct row *w)
 	w->c = c;
 	w->has_tps = side_of(c, &m_fill_tps, &w->tps);
 	w->has_spin = side_of(c, &m_fill_spin, &w->spin);
+	w->has_cpu_spin = side_of(c, &m_fill_cpu_spin, &w->cpu_spin);
+	w->rho = cell_fill_rho(c, &w->rho_records);
 	w->has_steady = side_of(c, &m_steady_tps, &w->steady);
 	w->has_ttf = side_of(c, &m_ttf, &w->ttf);
 	w->has_pgttf = side_of(c, &m_pg_ttf, &w->pgttf);
@@ -297,6 +304,28 @@ static void comparisons(FILE *f, const struct results *r, bool md)
 			else
 				tw_para(f, "  ", line, 4);
 		}
+		/* Between models (kernel/model): the same cell on another variant. */
+		for (size_t j = k + 1; j < r->ncells; j++) {
+			const struct cell *o = &r->cells[j];
+			struct fill_ratio q;
+			char cold[96];
+			if (!is_bufbench(o) || !strcmp(o->variant, c->variant) ||
+			    strcmp(o->lock, c->lock) || strcmp(o->workload, c->workload) ||
+			    o->clients != c->clients || o->page_kb != c->page_kb ||
+			    strcmp(o->strategy, c->strategy) || strcmp(o->mitigation, c->mitigation) ||
+			    !fill_ratio_of(o, c, &m_fill_tps, &q))
+				continue;
+			ratio_text(&q, t, sizeof(t));
+			int n = snprintf(line, sizeof(line), "C%d/C%d fill tps, %s / %s (%s, %s): %s",
+					 o->id, c->id, o->variant, c->variant,
+					 page_name(c->page_kb, pg, sizeof(pg)), c->strategy, t);
+			if (cold_lock_line(o, c, cold, sizeof(cold)) && n > 0 && (size_t)n < sizeof(line))
+				snprintf(line + n, sizeof(line) - (size_t)n, "; %s", cold);
+			if (md)
+				md_printf(f, "- %s\n", line);
+			else
+				tw_para(f, "  ", line, 4);
+		}
 		struct fill_ratio q;
 		if (!strcmp(c->strategy, "pg") &&
 		    fill_ratio_of(c, twin(r, c, c->page_kb, "pg19"), &m_fill_tps, &q)) {
@@ -315,15 +344,31 @@ static const char *intro =
 	"The fill phase runs from the start until every buffer has been handed out "
 	"once (the freelist first empty; for pg19 the clock hand's first pass); the "
 	"steady phase is the rest. Medians over repetitions; spread = (max - min) / "
-	"median; faulted = strategy-lock holds in which the holder took a page fault, "
-	"switched = in which it was switched out, both pooled over the runs (counted, "
-	"not timed). A ratio is of the geometric means with its 95% interval, p and "
+	"median; in report.txt fill = time to fill (s), sprd = spread %, flt% = "
+	"faulted, swt% = switched, steady = steady-phase tps. Faulted = strategy-lock "
+	"holds in which the holder took a page fault, switched = in which it was switched out, both pooled over the runs (counted, "
+	"not timed). rho = the strategy lock's utilisation X m E[hold] (acquisitions per "
+	"second times the mean hold, faults included) from the hold records (EVIDENCE=on), "
+	"or from lockstats' hold time where a cell has none (marked *); spin = the CPU "
+	"spin share (spin iterations times their cost over the clients' CPU time, as a "
+	"profile's s_lock share); below rho 0.3 the lock is cold, not the report's regime. "
+	"A ratio is of the geometric means with its 95% interval, p and "
 	"80%-power mde from Welch's t-test on log tps; with one run on a side, its band "
 	"is [min/max .. max/min] of the runs. Resolved when the interval excludes 1.";
 
+/* A share in % in at most 5 characters, for report.txt's 80 columns. */
+static void pct5(double v, bool has, char *buf, size_t len)
+{
+	if (!has || v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, v >= 99.95 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+}
+
 /* A row's figures as both writers print them. */
 struct row_text {
-	char ttf[32], tps[32], spin[32], fault[32], sw[32], steady[32];
+	char ttf[32], tps[32], spin[32], cpu_spin[32], rho[32], fault[32], sw[32], steady[32];
+	char spin5[8], cpu_spin5[8], fault5[8], sw5[8];	/* report.txt's */
 	double spread;
 };
 
@@ -332,10 +377,19 @@ static void row_format(const struct row *w, struct row_text *t)
 	num(w->ttf.median, w->has_ttf, t->ttf, sizeof(t->ttf));
 	num(w->tps.median, w->has_tps, t->tps, sizeof(t->tps));
 	num(w->spin.median, w->has_spin, t->spin, sizeof(t->spin));
+	num(w->cpu_spin.median, w->has_cpu_spin, t->cpu_spin, sizeof(t->cpu_spin));
+	if (w->rho < 0)
+		snprintf(t->rho, sizeof(t->rho), "-");
+	else
+		snprintf(t->rho, sizeof(t->rho), "%.2f%s", w->rho, w->rho_records ? "" : "*");
 	num(w->fault_pct, true, t->fault, sizeof(t->fault));
 	num(w->switch_pct, true, t->sw, sizeof(t->sw));
 	num(w->steady.median, w->has_steady, t->steady, sizeof(t->steady));
 	t->spread = spread(&w->tps);
+	pct5(w->spin.median, w->has_spin, t->spin5, sizeof(t->spin5));
+	pct5(w->cpu_spin.median, w->has_cpu_spin, t->cpu_spin5, sizeof(t->cpu_spin5));
+	pct5(w->fault_pct, true, t->fault5, sizeof(t->fault5));
+	pct5(w->switch_pct, true, t->sw5, sizeof(t->sw5));
 }
 
 /* What pg_buffercache saw of a pgbench cell, or false when it was not asked. */
@@ -379,15 +433,15 @@ void write_fill_txt(FILE *f, const struct results *r)
 		if (strcmp(this, grp)) {
 			snprintf(grp, sizeof(grp), "%s", this);
 			txt_printf(f, "\n%s\n", grp);
-			txt_printf(f, "%-5s %-5s %-8s %2s %6s %9s %5s %6s %6s %6s %10s\n", "cell", "pages",
-				"strategy", "n", "fill_s", "fill_tps", "sprd%", "wait%", "fault%",
-				"swtch%", "steady_tps");
+			txt_printf(f, "%-4s %-5s %-6s %2s %5s %8s %4s %5s %5s %5s %5s %5s %8s\n", "cell",
+				"pages", "strat", "n", "fill", "fill_tps", "sprd", "rho", "spin%",
+				"wait%", "flt%", "swt%", "steady");
 		}
 		snprintf(cid, sizeof(cid), "C%d", c->id);
 		row_format(&w, &t);
-		txt_printf(f, "%-5s %-5s %-8.8s %2zu %6s %9s %5.0f %6s %6s %6s %10s\n", cid,
+		txt_printf(f, "%-4s %-5s %-6.6s %2zu %5s %8s %4.0f %5s %5s %5s %5s %5s %8s\n", cid,
 			page_name(c->page_kb, pg, sizeof(pg)), c->strategy, c->nruns, t.ttf, t.tps,
-			t.spread, t.spin, t.fault, t.sw, t.steady);
+			t.spread, t.rho, t.cpu_spin5, t.spin5, t.fault5, t.sw5, t.steady);
 		fill_states(c, st, sizeof(st));
 		if (st[0])
 			tw_para(f, "      ", st, 6);
@@ -413,8 +467,9 @@ void write_fill_md(FILE *f, const struct results *r)
 	fputs(intro, f);
 	fputs("\n\n", f);
 	md_printf(f, "| cell | kernel/model | pages | strategy | lock | clients | n | time to fill s | "
-		   "fill tps | spread %% | fill wait %% | faulted %% | switched %% | steady tps |\n"
-		   "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+		   "fill tps | spread %% | rho | fill CPU spin %% | fill wait %% | faulted %% | "
+		   "switched %% | steady tps |\n"
+		   "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];
 		struct row w;
@@ -425,9 +480,11 @@ void write_fill_md(FILE *f, const struct results *r)
 			continue;
 		char pg[16];
 		row_format(&w, &t);
-		md_printf(f, "| C%d | %s | %s | %s | %s | %ld | %zu | %s | %s | %.1f | %s | %s | %s | %s |\n",
+		md_printf(f, "| C%d | %s | %s | %s | %s | %ld | %zu | %s | %s | %.1f | %s | %s | %s | %s | "
+			"%s | %s |\n",
 			c->id, c->variant, page_name(c->page_kb, pg, sizeof(pg)), c->strategy, c->lock,
-			c->clients, c->nruns, t.ttf, t.tps, t.spread, t.spin, t.fault, t.sw, t.steady);
+			c->clients, c->nruns, t.ttf, t.tps, t.spread, t.rho, t.cpu_spin, t.spin, t.fault,
+			t.sw, t.steady);
 	}
 	fputc('\n', f);
 	comparisons(f, r, true);

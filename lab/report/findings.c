@@ -5,6 +5,7 @@
  * a finding.
  */
 #include "findings.h"
+#include "rho.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -439,6 +440,13 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 		if (same_kernel(best.base, best.cell) && strcmp(best.base->model, best.cell->model)) {
 			snprintf(s, sizeof(s), " Same kernel (%s, release %s): only the preemption "
 				 "model differs.", best.cell->kernel_label, best.cell->kernel_release);
+			append(fd->headline, sizeof(fd->headline), "%s", s);
+		}
+		/* A model comparison on a lock that is rarely held (issue 36). */
+		char cold[96];
+		if (cold_lock_line(best.base, best.cell, cold, sizeof(cold))) {
+			cold[0] = (char)toupper((unsigned char)cold[0]);
+			snprintf(s, sizeof(s), " %s.", cold);
 			append(fd->headline, sizeof(fd->headline), "%s", s);
 		}
 		if (!fd->worst) {

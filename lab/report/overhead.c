@@ -113,10 +113,18 @@ void overhead_line(const struct results *r, const struct overhead *o, char *buf,
 				alone = false;
 		if (!pooled && !alone)
 			continue;
-		char iv[64];
-		off += (size_t)snprintf(buf + off, len - off, "%s%s %s (%zu pair%s)",
+		char iv[64], budget[96] = "";
+		/* Issue 36: an instrument may cost at most 3% of the tps it explains. */
+		if (w->q.est > 0 && w->q.est < 1 - OVERHEAD_BUDGET)
+			snprintf(budget, sizeof(budget), ", over the %.0f%% budget by %.1f points",
+				 100 * OVERHEAD_BUDGET, 100 * (1 - OVERHEAD_BUDGET - w->q.est));
+		else if (w->q.est > 0)
+			snprintf(budget, sizeof(budget), ", within the %.0f%% budget",
+				 100 * OVERHEAD_BUDGET);
+		off += (size_t)snprintf(buf + off, len - off, "%s%s %s (%zu pair%s%s)",
 					off ? "; " : "", w->label,
-					interval(&w->q, iv, sizeof(iv)), w->n, w->n == 1 ? "" : "s");
+					interval(&w->q, iv, sizeof(iv)), w->n, w->n == 1 ? "" : "s",
+					budget);
 	}
 	if (off) {
 		if (off < len)

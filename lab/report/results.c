@@ -257,7 +257,7 @@ static void null_keys(struct jr_val *obj, const char *const *keys)
 static void refuse_timings(struct jr_val *doc, bool keep_tail)
 {
 	static const char *const run_keys[] = { "tps", "wait_share", "spin_share",
-		"cpu_spin_share", "latency_us", "latency_p99_us", "time_to_fill_s", "t_tail",
+		"cpu_spin_share", "rho", "latency_us", "latency_p99_us", "time_to_fill_s", "t_tail",
 		"timeline", "waiter_sleeps", NULL };
 	/* T_tail and the waiters' sleeps exist only where the holds were
 	 * recorded: an instrumented run with a bare twin keeps them. */

@@ -234,7 +234,7 @@ check "plan: seed: what the user sets wins over the scenario" \
 check "plan: seed in a guest: a TCG-sized pool, RAM sized so it is 30% of it beside 1 GB pages" \
 	jqt "$p" '.scenario.pool_mb == 384 and .sizing.guest_mem_mb >= 1280 + 1024'
 rc=0; "$plan" --check --top "$top" SCENARIO=bogus > "$tmp/sc.out" 2>&1 || rc=$?
-check "plan: SCENARIO=bogus exits 2 naming every scenario" sh -c "[ $rc -eq 2 ] && grep -q 'use default, seed, overhead or mitigations' '$tmp/sc.out'"
+check "plan: SCENARIO=bogus exits 2 naming every scenario" sh -c "[ $rc -eq 2 ] && grep -q 'use default, seed, overhead, mitigations or hot-lock' '$tmp/sc.out'"
 # --- CONTROLS: timings never from an instrumented run (issue 24) ------------
 "$plan" --top "$top" --out "$run" KERNEL=7.0 SCENARIO=seed PGBENCH=off > /dev/null 2>&1
 cells=$run/plan/main.full.cells

@@ -57,7 +57,7 @@ share=$(jq -rs 'map(select(.tool == "bufbench" and .provenance.page_size_kb == 4
 check "the finding counts the faulting holds of the fill phase ($share%)" \
 	grep -q "$share% of its fill-phase strategy-lock holds took" "$txt"
 check "pg19 takes the strategy lock once per pass: no faulting holds in its rows" \
-	sh -c "grep -E '^C[0-9]+ +(4 KB|2 MB) +pg19 ' '$txt' | awk '{ if (\$10 != 0) exit 1 }'"
+	sh -c "grep -E '^C[0-9]+ +(4 KB|2 MB) +pg19 ' '$txt' | awk '{ if (\$12 != 0) exit 1 }'"
 
 # Charts: one panel per cell, one dashed fill line per run that filled.
 svg=$run/timeline-bufbench.svg

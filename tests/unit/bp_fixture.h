@@ -16,7 +16,7 @@ static inline struct pool *fixture_pool(uint32_t nbuffers, uint32_t relation_blo
 {
 	char err[256];
 	static struct pool p;
-	struct pool_config cfg = { nbuffers, relation_blocks, backends, kind, parts, LOCK_TAS, 0, 1, 0 };
+	struct pool_config cfg = { nbuffers, relation_blocks, backends, kind, parts, LOCK_TAS, 0, 1, 0, 0 };
 	int fd = memfd_create("test-relation", 0);
 	if (fd < 0 || ftruncate(fd, (off_t)relation_blocks * BLCKSZ) != 0 ||
 	    shmem_create(seg, pool_segment_size(&cfg), PAGES_4K, "none", err, sizeof(err)) != 0) {

@@ -173,6 +173,48 @@ static void test_adaptive(void)
 	munmap(s, sizeof(*s));
 }
 
+/*
+ * spin_shared_fix (bufbench --spins-per-delay fixed:N): every wait spins
+ * exactly N times between sleeps, an acquisition that slept does not
+ * lower it (adaptive: -1), and the shared estimate stays N at exit.
+ */
+static void test_fixed(void)
+{
+	enum { N = 500 };
+	struct shared *s = new_shared(LOCK_TAS, 0);
+	spin_shared_fix(&s->spin, N);
+	spin_backend_start(&s->spin, 5);
+	CHECK(spin_local_spins_per_delay() == N, "fixed: a backend starts at %d (asked %d)",
+	      spin_local_spins_per_delay(), N);
+	struct lock_wait w = { 0, 0, 0 };
+	s->lock.tas = 1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		usleep(3000);	/* past the first 1 ms sleep of the waiter */
+		__atomic_store_n(&s->lock.tas, 0, __ATOMIC_RELEASE);
+		_exit(0);
+	}
+	bool contended = tas_acquire(&s->lock.tas, &w, "t");
+	waitpid(pid, NULL, 0);
+	CHECK(contended && w.sleeps >= 1, "fixed: the wait slept (%llu sleeps)",
+	      (unsigned long long)w.sleeps);
+	/* Acquired right after a sleep or during the N spins that follow it. */
+	CHECK(w.spins >= w.sleeps * N && w.spins < (w.sleeps + 1) * N,
+	      "fixed: %d spins between sleeps (%llu spins, %llu sleeps)", N,
+	      (unsigned long long)w.spins, (unsigned long long)w.sleeps);
+	CHECK(spin_local_spins_per_delay() == N, "fixed: still %d after a wait that slept "
+	      "(adaptive would be %d)", spin_local_spins_per_delay(), N - 1);
+	__atomic_store_n(&s->lock.tas, 0, __ATOMIC_RELEASE);
+	spin_backend_exit(&s->spin);
+	CHECK(s->spin.spins_per_delay == N, "fixed: shared estimate stays %d", s->spin.spins_per_delay);
+	/* Back to adaptive: a fresh backend adapts again. */
+	spin_shared_fix(&s->spin, 0);
+	spin_backend_start(&s->spin, 6);
+	CHECK(spin_local_spins_per_delay() == 100 && s->spin.fixed_spins_per_delay == 0,
+	      "fix(0): adaptive again from PostgreSQL's 100 (%d)", spin_local_spins_per_delay());
+	munmap(s, sizeof(*s));
+}
+
 static void test_rseq_reports(void)
 {
 	char err[256] = "";
@@ -190,6 +232,7 @@ int main(void)
 	test_exclusion(LOCK_MCS, 3000);
 	test_stuck();
 	test_adaptive();
+	test_fixed();
 	test_rseq_reports();
 	return CHECK_DONE();
 }

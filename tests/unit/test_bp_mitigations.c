@@ -48,7 +48,7 @@ static struct pool *make_pool(struct shmem_seg *seg, enum strategy_kind kind, in
 {
 	char err[256];
 	static struct pool p;
-	struct pool_config cfg = { NBUF, NBUF * 2, 2, kind, 1, LOCK_TAS, 0, STRIDE, touch };
+	struct pool_config cfg = { NBUF, NBUF * 2, 2, kind, 1, LOCK_TAS, 0, STRIDE, touch, 0 };
 	int fd = memfd_create("test-mitigations", 0);
 	if (fd < 0 || ftruncate(fd, (off_t)cfg.relation_blocks * BLCKSZ) != 0 ||
 	    shmem_create(seg, pool_segment_size(&cfg), PAGES_4K, "none", err, sizeof(err)) != 0) {

@@ -1,0 +1,90 @@
+#!/bin/sh
+# The strategy lock's utilisation rho = X m E[hold] in the fill-phase
+# table (issue 36), with the CPU spin share beside it, and the line a
+# model comparison carries when the lock is cold: made from the fill
+# fixture's 4 KB pg cell, run under two models of one kernel, its
+# documents given rho (from hold records or from lockstats) and spin
+# shares set here, so the expected figures are known.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$(dirname "$here")")
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+fixture_run report_rho run-fill report
+
+# setup DIR RHO_NONE_1 SRC_NONE_1 RHO_NONE_2 RHO_FULL_1 RHO_FULL_2: the
+# 4 KB pg cell under none and under full, fill-phase rho and spin share
+# per run (the second none run and both full runs from hold records).
+setup() {
+	d=$1
+	rm -rf "$d"
+	mkdir -p "$d/runs"
+	# run-fill has no manifest: run-fixture's, with a one-kernel baseline.
+	jq '.plan.settings.baseline_variant = "7.2-lab/none" | .plan.settings.baseline_same_kernel = true |
+	    .plan.settings.baseline = null' "$top/tests/data/run-fixture/manifest.json" > "$d/manifest.json"
+	i=0
+	for m in none full; do
+		for r in 1 2; do
+			i=$((i + 1))
+			case $m$r in
+			none1) rho=$2 src=$3 ;;
+			none2) rho=$4 src=hold_records ;;
+			full1) rho=$5 src=hold_records ;;
+			full2) rho=$6 src=hold_records ;;
+			esac
+			jq --arg m "$m" --argjson rho "$rho" --arg src "$src" --argjson spin "0.2$i" '
+			  .config.in_hold_syscalls = [] |
+			  .provenance.kernel_label = "7.2-lab" | .provenance.kernel_release = "7.2.13-lab" |
+			  .provenance.preempt_model = $m |
+			  .results.phases |= map(if .name == "fill" then
+			      .rho = {value: $rho, source: $src, acquisitions_per_s: 1000, mean_hold_us: 1,
+			              holds: 10} | .cpu_spin_share = $spin else . end)' \
+			  "$run/runs/bufbench-host-4k-tas-c21-r$r.json" > "$d/runs/bufbench-7.2-lab-$m-4k-tas-c21-r$r.json"
+		done
+	done
+	"$top/build/report" "$d" > /dev/null 2>&1
+}
+
+# A hot lock: none's rho from its hold-record run only (0.40, not the
+# lockstats run's 0.90), full's the median of 0.36 and 0.38.
+setup "$tmp/hot" 0.90 lockstats 0.40 0.36 0.38
+txt=$tmp/hot/report.txt
+check "report runs on the hot cell" test -s "$txt"
+check "report.txt within 80 columns" test "$(awk 'length > 80' "$txt" | wc -l)" -eq 0
+check "the fill table has rho and spin% columns" grep -qE '^cell .* rho +spin% +wait%' "$txt"
+# cell pages(2 words) strat n fill fill_tps sprd rho spin%
+row() { grep -E "^$1 +4 KB +pg " "$txt" | awk '{ print $9, $10 }'; }
+none=$(grep -A2 '7.2-lab/none' "$txt" | grep -oE '^C[0-9]+' | head -1)
+full=$(grep -A2 '7.2-lab/full' "$txt" | grep -oE '^C[0-9]+' | head -1)
+# none's spin shares 0.21, 0.22 -> median 21.5%; full's 0.23, 0.24 -> 23.5%.
+check "none: rho from the hold records (0.40), spin 21.5%: $(row "$none")" test "$(row "$none")" = "0.40 21.5"
+check "full: rho the median of its runs (0.37), spin 23.5%: $(row "$full")" test "$(row "$full")" = "0.37 23.5"
+check "a hot lock: no cold-lock line" sh -c "! grep -qi 'cold lock' '$txt'"
+check "the model comparison of fill tps is there" \
+	grep -qE "^  C[0-9]+/C[0-9]+ fill tps, 7.2-lab/(none|full) / 7.2-lab/(none|full)" "$txt"
+
+# A cold lock: none 0.02/0.03 (median 0.025), full 0.040/0.044 (0.042):
+# the hotter side, 0.042, is under 0.3.
+setup "$tmp/cold" 0.02 hold_records 0.03 0.040 0.044
+txt=$tmp/cold/report.txt
+check "cold: the model comparison in the fill section carries the line" \
+	sh -c "tr '\n' ' ' < '$txt' | tr -s ' ' | grep -qF \"; cold lock (rho = 0.042): not the report's regime\""
+check "cold: so does the finding's model comparison" \
+	sh -c "sed -n '/^Finding/,/^Fill phase:/p' '$txt' | tr '\n' ' ' | tr -s ' ' | grep -qF \"Cold lock (rho = 0.042): not the report's regime.\""
+
+# Only lockstats: rho marked *, still compared with 0.3.
+setup "$tmp/stats" 0.5 lockstats 0.5 0.5 0.5
+txt=$tmp/stats/report.txt
+jq '.results.phases |= map(if .name == "fill" then .rho.source = "lockstats" else . end)' \
+	"$tmp/stats/runs/bufbench-7.2-lab-none-4k-tas-c21-r2.json" > "$tmp/x.json"
+mv "$tmp/x.json" "$tmp/stats/runs/bufbench-7.2-lab-none-4k-tas-c21-r2.json"
+"$top/build/report" "$tmp/stats" > /dev/null 2>&1
+none=$(grep -A2 '7.2-lab/none' "$txt" | grep -oE '^C[0-9]+' | head -1)
+check "lockstats only: rho marked * ($(row "$none"))" test "$(row "$none" | cut -d' ' -f1)" = "0.50*"
+check "documents without rho: '-' in the column" sh -c "
+	rm -rf '$tmp/old' && cp -r '$tmp/stats' '$tmp/old' &&
+	for f in '$tmp/old'/runs/*.json; do jq 'del(.results.phases[].rho)' \"\$f\" > '$tmp/o.json' && mv '$tmp/o.json' \"\$f\"; done &&
+	'$top/build/report' '$tmp/old' > /dev/null 2>&1 &&
+	grep -E '^C[0-9]+ +4 KB +pg ' '$tmp/old/report.txt' | awk '{ if (\$9 != \"-\") exit 1 }' &&
+	! grep -qi 'cold lock' '$tmp/old/report.txt'"
+tests_done
