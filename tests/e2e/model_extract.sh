@@ -89,6 +89,13 @@ check "predictions are written with their time, commit and inputs' checksum" \
 	sh -c "grep -q '^# written 20' '$tmp/next/predictions.tsv' &&
 		grep -q 'sha256 [0-9a-f]\{64\}' '$tmp/next/predictions.tsv' &&
 		[ \$(grep -c '^4k	21	full	1\.0' '$tmp/next/predictions.tsv') -eq 1 ]"
+# The row is build/predict --tsv's numbers, found by column name (issue 38).
+cpus_in=$(build/jget cpus "$in")
+build/predict --tsv --inputs "$in" --cpus "$cpus_in" --clients 21 --extrapolate --pages 2m --model full > "$tmp/tsv"
+want=$(awk -F '\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ print $c["pages"], $c["clients"], $c["model"], $c["ratio"], $c["lo"], $c["hi"], $c["p_f"], $c["t_us"], $c["cpus"] }' "$tmp/tsv")
+check "predictions.tsv's row is build/predict --tsv's columns by name (2m 21 full)" \
+	sh -c "grep -qxF '$want' '$tmp/next/predictions.tsv'"
 scripts/model-validate.sh predict --fault-around-pages 1 --base-slice-us 8000 "$in" "$tmp/knobs" full 4k:21 > /dev/null
 check "predictions for a run with FAULT_AROUND_BYTES and BASE_SLICE_US name both and move p_f and T" \
 	sh -c "grep -q -- '--fault-around-pages 1 --base-slice-us 8000' '$tmp/knobs/predictions.tsv' &&
