@@ -55,6 +55,23 @@ fresh_run() {
 	mkdir -p "$1"
 }
 
+# tsv_row PAGES CLIENTS MODEL CPUS < build/predict --tsv: the row of
+# predictions.tsv, its numbers found by the table's column names (so that a
+# column added or moved changes nothing here); fails unless the table has
+# those columns and exactly one row.
+tsv_row() {
+	r_pages=$1 r_clients=$2 r_model=$3 r_cpus=$4
+	awk -F "$TAB" -v p="$r_pages" -v c="$r_clients" -v m="$r_model" -v v="$r_cpus" -v OFS="$TAB" '
+		NR == 1 {
+			for (i = 1; i <= NF; i++) col[$i] = i
+			split("ratio lo hi p_f t_us", want, " ")
+			for (w in want) if (!(want[w] in col)) bad = 1
+			next
+		}
+		{ print p, c, m, $col["ratio"], $col["lo"], $col["hi"], $col["p_f"], $col["t_us"], v }
+		END { if (bad || NR != 2) exit 1 }'
+}
+
 # predict_cells INPUTS RUN MODELS CELL...; $fa_pages: the fault-around the
 # run will have ("": the kernel's, as measured in the calibration);
 # $slice_us: its BASE_SLICE_US ("": the kernel's).
@@ -79,23 +96,15 @@ predict_cells() {
 		*[!0-9a-z:]* | :* | *::* | *:) die "$cell: not PAGES:CLIENTS[:CPUS]" ;;
 		esac
 		for model in $(echo "$models" | tr ',' ' '); do
-			# Its output first, so that a refusal stops here instead of
+			# Its table first, so that a refusal stops here instead of
 			# reaching the file as an empty row through a pipe.
-			said=$("$top/build/predict" --inputs "$inputs" --cpus "$cpus" --clients "$clients" \
+			said=$("$top/build/predict" --tsv --inputs "$inputs" --cpus "$cpus" --clients "$clients" \
 				--extrapolate --pages "$pages" --model "$model" ${fa_pages:+--fault-around-pages "$fa_pages"} \
 				${slice_us:+--base-slice-us "$slice_us"}) ||
 				die "build/predict refused cell $cell, model $model; $out is incomplete"
-			printf '%s\n' "$said" |
-				awk -v p="$pages" -v c="$clients" -v m="$model" -v v="$cpus" -v OFS="$TAB" '
-					$1 == "p_f" { pf = $4 }
-					$1 == "T" { t = $4 }
-					$1 == "closed" {
-						for (i = 2; i <= NF; i++) {
-							if ($i ~ /^[0-9.]+x$/) { r = $i; sub(/x$/, "", r) }
-							if ($i ~ /^[0-9.]+\.\.[0-9.]+$/) split($i, iv, /\.\./)
-						}
-					}
-					END { print p, c, m, r, iv[1], iv[2], pf, t, v }' >>"$out"
+			row=$(printf '%s\n' "$said" | tsv_row "$pages" "$clients" "$model" "$cpus") ||
+				die "build/predict --tsv gave no row with ratio, lo, hi, p_f and t_us for cell $cell, model $model; $out is incomplete"
+			printf '%s\n' "$row" >>"$out"
 		done
 	done
 	echo "preemptlab: predictions in $out"

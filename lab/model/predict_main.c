@@ -9,7 +9,13 @@
  *                                [--fault-around-pages F] [--base-slice-us U]
  *                                [--faults-per-txn F]]
  *                 [--costbench FILE] [--fault-bench FILE] [--x-none-tps X] [--report]
- *                 [--need RATIO]
+ *                 [--need RATIO] [--tsv]
+ *
+ * --tsv: the closed form's predictions as a table for scripts (one header
+ * line naming the columns, TSV_COLUMNS, then one row a model), no prose; a
+ * script reads them by column name, so prose can change without breaking
+ * it.  The numbers are the human output's, printed the same way.  --sim,
+ * --report and --need print other things and are refused with it.
  *
  * --base-slice-us U: the target sets sched/base_slice_ns to U us
  * (BASE_SLICE_US), the slice every task then gets whatever the CPU count;
@@ -52,6 +58,16 @@
 
 #define SIM_MAX_WORK (1024.0 * 2 * 9)
 
+/*
+ * --tsv's columns: the target (model, page size, clients, CPUs), the ratio
+ * against none and its 95% interval, the p_f and T the prediction used
+ * (extrapolated when asked), and the central tps of none and the model.
+ */
+#define TSV_COLUMNS "model\tpages\tclients\tcpus\tratio\tlo\thi\tp_f\tt_us\tnone_tps\tmodel_tps\n"
+
+/* --tsv: the prose goes nowhere, only the table reaches stdout. */
+static int tsv;
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: predict --inputs FILE --cpus N --clients N [--model none|voluntary|full|lazy]\n"
@@ -60,7 +76,7 @@ static void usage(FILE *f)
 		   "               [--extrapolate [--pages P] [--pool-pages N] [--hz H] [--fault-around-pages F]\n"
 		   "                              [--base-slice-us U]]\n"
 		   "               [--faults-per-txn F] [--costbench FILE] [--fault-bench FILE]\n"
-		   "               [--x-none-tps X] [--report] [--need RATIO]\n");
+		   "               [--x-none-tps X] [--report] [--need RATIO] [--tsv]\n");
 }
 
 static long num(const char *opt, const char *s, long min, long max)
@@ -75,10 +91,12 @@ static long num(const char *opt, const char *s, long min, long max)
 	return v;
 }
 
-static int run_closed(const struct model_inputs *in, int cpus, int clients, int model,
-		      int draws, uint64_t seed)
+static int run_closed(const struct model_inputs *in, const char *page, int cpus, int clients,
+		      int model, int draws, uint64_t seed)
 {
 	int shown = 0;
+	if (tsv)
+		fputs(TSV_COLUMNS, stdout);
 	for (int m = 0; m < PM_COUNT; m++) {
 		if ((model >= 0 && m != model) || (model < 0 && m == PM_NONE))
 			continue;
@@ -88,6 +106,13 @@ static int run_closed(const struct model_inputs *in, int cpus, int clients, int 
 				fprintf(stderr, "predict: the inputs give no q for %s\n", pmodel_name(m));
 				return 1;
 			}
+			continue;
+		}
+		if (tsv) {
+			printf("%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.4g\t%.0f\t%.0f\t%.0f\n", pmodel_name(m),
+			       page, clients, cpus, p.ratio, p.lo, p.hi, in->p_f.v, in->t_stall_us.v, p.x_none,
+			       p.x_model);
+			shown++;
 			continue;
 		}
 		printf("closed %-9s/none %.3fx  95%% interval %.3f..%.3f  (%d draws, seed %llu; "
@@ -289,6 +314,7 @@ int main(int argc, char **argv)
 		{ "faults-per-txn", required_argument, NULL, 'F' },
 		{ "costbench", required_argument, NULL, 'B' },
 		{ "fault-bench", required_argument, NULL, 'M' },
+		{ "tsv", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 }
 	};
 	const char *path = NULL;
@@ -353,6 +379,7 @@ int main(int argc, char **argv)
 		case 'B': costbench = optarg; break;
 		case 'M': faultbench = optarg; break;
 		case 'X': xnone = (double)num("--x-none-tps", optarg, 1, 1000000000); break;
+		case 'T': tsv = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -375,6 +402,12 @@ int main(int argc, char **argv)
 	}
 	if (!path || cpus < 1 || clients < 1 || optind != argc) {
 		usage(stderr);
+		return 2;
+	}
+	/* The table has the closed form's columns: the others print other things. */
+	if (tsv && (sim || report || need > 0)) {
+		fprintf(stderr, "predict: --tsv prints the closed form's predictions: not with --sim, "
+			"--report or --need\n");
 		return 2;
 	}
 	/*
@@ -406,8 +439,9 @@ int main(int argc, char **argv)
 			"describe the instrument: measure without it\n", path);
 		return 3;
 	}
-	printf("inputs %s (%s; %s pages, measured at %d CPUs, %d clients, HZ %d); predicting %d CPUs, %d clients\n",
-	       path, in.source, in.page_size, in.cpus, in.clients, in.hz, cpus, clients);
+	if (!tsv)
+		printf("inputs %s (%s; %s pages, measured at %d CPUs, %d clients, HZ %d); predicting %d CPUs, %d clients\n",
+		       path, in.source, in.page_size, in.cpus, in.clients, in.hz, cpus, clients);
 	if (!extrap && (pages || pool > 0 || hz || fa || slice_us || faults_txn > 0 || faultbench)) {
 		fprintf(stderr, "predict: --pages, --pool-pages, --hz, --fault-around-pages, "
 			"--base-slice-us, --faults-per-txn and --fault-bench need --extrapolate\n");
@@ -428,10 +462,11 @@ int main(int argc, char **argv)
 		map_scale = fb_growth(&fb, in.clients, clients, &clamped);
 		for (int i = 0; i < in.fault_us.n; i++)
 			in.fault_us.x[i] *= map_scale;
-		printf("fault durations x %.3g: median fault CPU %.0f ns at %d processes -> %.0f ns at %d "
-		       "(%s)%s\n", map_scale, fb_cpu_at(&fb, in.clients, &clamped), in.clients,
-		       fb_cpu_at(&fb, clients, &clamped), clients, fb.source,
-		       clamped ? "; outside the measured counts: the nearest one's" : "");
+		if (!tsv)
+			printf("fault durations x %.3g: median fault CPU %.0f ns at %d processes -> %.0f ns at %d "
+			       "(%s)%s\n", map_scale, fb_cpu_at(&fb, in.clients, &clamped), in.clients,
+			       fb_cpu_at(&fb, clients, &clamped), clients, fb.source,
+			       clamped ? "; outside the measured counts: the nearest one's" : "");
 	}
 	if (costbench) {
 		/* Fault costs for X0 per page size from a costbench document, over the inputs' own. */
@@ -447,9 +482,10 @@ int main(int argc, char **argv)
 				in.fault_map_us[p] = fc.map_us[p];
 		}
 		snprintf(in.fault_cost_source, sizeof(in.fault_cost_source), "%s", fc.source);
-		printf("fault costs from %s: 4k alloc %.3g map %.3g us, 2m alloc %.3g map %.3g us\n",
-		       costbench, in.fault_alloc_us[MI_4K], in.fault_map_us[MI_4K],
-		       in.fault_alloc_us[MI_2M], in.fault_map_us[MI_2M]);
+		if (!tsv)
+			printf("fault costs from %s: 4k alloc %.3g map %.3g us, 2m alloc %.3g map %.3g us\n",
+			       costbench, in.fault_alloc_us[MI_4K], in.fault_map_us[MI_4K],
+			       in.fault_alloc_us[MI_2M], in.fault_map_us[MI_2M]);
 	}
 	if (report && !sim && need <= 0) {
 		struct xr_target t = { .cpus = cpus, .clients = clients, .hz = hz, .pool_pages = pool,
@@ -472,18 +508,20 @@ int main(int argc, char **argv)
 			fprintf(stderr, "predict: --extrapolate: %s\n", err);
 			return 2;
 		}
-		printf("extrapolated to %s pages, pool %.0f buffers, HZ %d, fault-around %d pages:\n"
-		       "  p_f %.4g -> %.4g  (window %.0f -> %.0f descriptors; interleaved %.4g -> %.4g; "
-		       "pops per run L %.3g -> %.3g%s; few-CPU factor s %.3g -> %.3g)\n"
-		       "  T %.0f -> %.0f us  (off CPU %.0f -> %.0f us: runnable/CPU %.3g -> %.3g, "
-		       "slice %.3g -> %.3g ms; tail %.0f us kept)\n",
-		       t.page, t.pool_pages, t.hz, t.fault_around_pages, in.p_f.v, moved.p_f.v,
-		       tr.w_measured, tr.w_target, tr.pf_raw_measured, tr.pf_raw_target, tr.l_measured,
-		       tr.l_target, tr.l_from_fit ? " from the fit's curve: no fault measured" : "",
-		       tr.s_measured, tr.s_target, in.t_stall_us.v, moved.t_stall_us.v, in.t_offcpu_us,
-		       tr.t_offcpu_target_us, tr.run_measured, tr.run_target, tr.slice_measured_ms,
-		       tr.slice_target_ms, in.t_tail_us);
-		print_x0(&tr, in.x0_tps.v, moved.x0_tps.v);
+		if (!tsv)
+			printf("extrapolated to %s pages, pool %.0f buffers, HZ %d, fault-around %d pages:\n"
+			       "  p_f %.4g -> %.4g  (window %.0f -> %.0f descriptors; interleaved %.4g -> %.4g; "
+			       "pops per run L %.3g -> %.3g%s; few-CPU factor s %.3g -> %.3g)\n"
+			       "  T %.0f -> %.0f us  (off CPU %.0f -> %.0f us: runnable/CPU %.3g -> %.3g, "
+			       "slice %.3g -> %.3g ms; tail %.0f us kept)\n",
+			       t.page, t.pool_pages, t.hz, t.fault_around_pages, in.p_f.v, moved.p_f.v,
+			       tr.w_measured, tr.w_target, tr.pf_raw_measured, tr.pf_raw_target, tr.l_measured,
+			       tr.l_target, tr.l_from_fit ? " from the fit's curve: no fault measured" : "",
+			       tr.s_measured, tr.s_target, in.t_stall_us.v, moved.t_stall_us.v, in.t_offcpu_us,
+			       tr.t_offcpu_target_us, tr.run_measured, tr.run_target, tr.slice_measured_ms,
+			       tr.slice_target_ms, in.t_tail_us);
+		if (!tsv)
+			print_x0(&tr, in.x0_tps.v, moved.x0_tps.v);
 		in = moved;
 	}
 	if (xnone > 0) {
@@ -498,13 +536,14 @@ int main(int argc, char **argv)
 				xnone * kn, xnone * in.m.v * s, s * 1e6);
 			return 4;
 		}
-		printf("X0 anchored: none at %.0f tps at the target, X0 %.0f tps\n", xnone,
-		       mi_x0_at(&in, in.x0_tps.v, cpus, clients));
+		if (!tsv)
+			printf("X0 anchored: none at %.0f tps at the target, X0 %.0f tps\n", xnone,
+			       mi_x0_at(&in, in.x0_tps.v, cpus, clients));
 	}
 	if (need > 0)
 		return run_need(&in, cpus, clients, need);
 	if (sim)
 		return run_sim(&in, cpus, clients, model, reps, seed, (double)duration_s,
 			       (double)rseq_us, (double)rr_us, (double)slice_us);
-	return run_closed(&in, cpus, clients, model, draws ? draws : 4000, seed);
+	return run_closed(&in, in.page_size, cpus, clients, model, draws ? draws : 4000, seed);
 }

@@ -89,6 +89,39 @@ check "predictions are written with their time, commit and inputs' checksum" \
 	sh -c "grep -q '^# written 20' '$tmp/next/predictions.tsv' &&
 		grep -q 'sha256 [0-9a-f]\{64\}' '$tmp/next/predictions.tsv' &&
 		[ \$(grep -c '^4k	21	full	1\.0' '$tmp/next/predictions.tsv') -eq 1 ]"
+# The row is build/predict --tsv's numbers, found by column name (issue 38).
+cpus_in=$(build/jget cpus "$in")
+build/predict --tsv --inputs "$in" --cpus "$cpus_in" --clients 21 --extrapolate --pages 2m --model full > "$tmp/tsv"
+want=$(awk -F '\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ print $c["pages"], $c["clients"], $c["model"], $c["ratio"], $c["lo"], $c["hi"], $c["p_f"], $c["t_us"], $c["cpus"] }' "$tmp/tsv")
+check "predictions.tsv's row is build/predict --tsv's columns by name (2m 21 full)" \
+	sh -c "grep -qxF '$want' '$tmp/next/predictions.tsv'"
+# By name, not by position: a tree whose build/predict prints the same
+# table with its columns reversed gives the same rows; one without lo is
+# refused and writes no row.
+for kind in reversed nolo; do
+	mkdir -p "$tmp/$kind/scripts" "$tmp/$kind/build"
+	cp scripts/model-validate.sh scripts/common.sh "$tmp/$kind/scripts/"
+	ln -s "$top/build/jget" "$tmp/$kind/build/jget"
+	echo test > "$tmp/$kind/.lab-revision"
+done
+cat > "$tmp/reversed/build/predict" <<EOF
+#!/bin/sh
+"$top/build/predict" "\$@" | awk -F '\t' -v OFS='\t' '{ for (i = NF; i > 0; i--) printf "%s%s", \$i, (i > 1 ? OFS : "\n") }'
+EOF
+cat > "$tmp/nolo/build/predict" <<EOF
+#!/bin/sh
+"$top/build/predict" "\$@" | cut -f1-5,7-
+EOF
+chmod +x "$tmp/reversed/build/predict" "$tmp/nolo/build/predict"
+sh "$tmp/reversed/scripts/model-validate.sh" predict "$in" "$tmp/rev-run" full 4k:21 2m:21 > /dev/null
+check "model-validate.sh reads build/predict --tsv by column name: columns reversed, the same rows" \
+	sh -c "[ \"\$(grep -v '^#' '$tmp/rev-run/predictions.tsv')\" = \"\$(grep -v '^#' '$tmp/next/predictions.tsv')\" ]"
+rc=0
+sh "$tmp/nolo/scripts/model-validate.sh" predict "$in" "$tmp/nolo-run" full 4k:21 > /dev/null 2> "$tmp/err" || rc=$?
+check "a --tsv table without the lo column is refused, naming the columns, and no row is written" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'no row with ratio, lo, hi, p_f and t_us' '$tmp/err' &&
+		! grep -q '^4k' '$tmp/nolo-run/predictions.tsv'"
 scripts/model-validate.sh predict --fault-around-pages 1 --base-slice-us 8000 "$in" "$tmp/knobs" full 4k:21 > /dev/null
 check "predictions for a run with FAULT_AROUND_BYTES and BASE_SLICE_US name both and move p_f and T" \
 	sh -c "grep -q -- '--fault-around-pages 1 --base-slice-us 8000' '$tmp/knobs/predictions.tsv' &&

@@ -2,7 +2,8 @@
 # build/predict and make predict (lab/model/, docs/scale.md): the closed
 # form's ratio and interval for the issue's worked example (1/X = 1/X0 + k,
 # issue 37), the blind prediction over the whole run (--report), the
-# simulation through the same CLI, and the refusals: inputs measured with
+# simulation through the same CLI, --tsv's table against the human output,
+# and the refusals: inputs measured with
 # an instrument inside the hold, inputs out of range, a none tps no X0 can
 # give, a simulation too large to finish.
 set -eu
@@ -51,6 +52,38 @@ cat "$tmp/sim"
 check "simulation: a full/none ratio, a range over input draws, q and T per model" \
 	sh -c "grep -q '^sim    full     /none [01]\.[0-9]*x  range ' '$tmp/sim' &&
 		grep -q '^  full .* q 0\.[0-9]* (.*T [0-9]* us' '$tmp/sim'"
+
+# --tsv (issue 38): the same prediction as a table read by column name, no prose.
+tsvargs="--inputs docs/model/calibrated-72lab-4k-c21-twins.json --cpus 2 --clients 64 --extrapolate --pages 4k --fault-around-pages 1"
+# shellcheck disable=SC2086 # tsvargs is a word list
+build/predict $tsvargs --model full > "$tmp/human"
+# shellcheck disable=SC2086
+build/predict $tsvargs --model full --tsv > "$tmp/tsv"
+cat "$tmp/tsv"
+check "--tsv: a header naming the columns, then one row, nothing else" \
+	sh -c "[ \"\$(head -n 1 '$tmp/tsv')\" = \"\$(printf 'model\tpages\tclients\tcpus\tratio\tlo\thi\tp_f\tt_us\tnone_tps\tmodel_tps')\" ] &&
+		[ \$(wc -l < '$tmp/tsv') -eq 2 ] && [ \$(awk -F '\t' 'NF != 11' '$tmp/tsv' | wc -l) -eq 0 ]"
+# The human output's numbers, in the table's order: full 4k 64 2, ratio, interval, p_f and T moved, X_none.
+sed -n -e 's/^  p_f [^ ]* -> \([^ ]*\) .*/pf \1/p' -e 's/^  T [^ ]* -> \([^ ]*\) us .*/t \1/p' \
+	-e 's/^closed full *\/none \([0-9.]*\)x  95% interval \([0-9.]*\)\.\.\([0-9.]*\) .*X_none \([0-9]*\) tps.*/r \1 \2 \3 \4/p' \
+	"$tmp/human" > "$tmp/said"
+want=$(awk '$1 == "r" { r = $2 "\t" $3 "\t" $4; x = $5 } $1 == "pf" { pf = $2 } $1 == "t" { t = $2 }
+	END { print "full\t4k\t64\t2\t" r "\t" pf "\t" t "\t" x }' "$tmp/said")
+got=$(sed -n 2p "$tmp/tsv" | cut -f1-10)
+echo "human: $want"
+check "--tsv row: model, pages, clients, cpus, ratio, interval, p_f, T and none's tps equal the human output's" \
+	test "$got" = "$want"
+build/predict --inputs $data/worked-3.8.json --cpus 96 --clients 1024 --tsv > "$tmp/all"
+check "--tsv without --model: a row for each model with a q but none (full here), a ratio each" \
+	sh -c "[ \$(wc -l < '$tmp/all') -ge 2 ] && ! cut -f1 '$tmp/all' | grep -qx none &&
+		[ \$(awk -F '\t' 'NR > 1 && \$5 !~ /^[0-9]+\.[0-9][0-9][0-9]\$/' '$tmp/all' | wc -l) -eq 0 ]"
+for other in --sim --report "--need 0.5"; do
+	rc=0
+	# shellcheck disable=SC2086 # other is one option, or one with its value
+	build/predict --inputs $data/worked-3.8.json --cpus 96 --clients 1024 --tsv $other > "$tmp/out" 2> "$tmp/err" || rc=$?
+	check "--tsv with $other is refused (exit 2), nothing on stdout" \
+		sh -c "[ $rc -eq 2 ] && grep -q -- '--tsv prints the closed form' '$tmp/err' && [ ! -s '$tmp/out' ]"
+done
 
 rc=0
 build/predict --inputs $data/in-hold.json --cpus 96 --clients 1024 > "$tmp/out" 2> "$tmp/err" || rc=$?
