@@ -3,8 +3,8 @@
  * kernel's lkp and mmtests tables use, so a reader can check a number the
  * way they are used to.
  */
-#ifndef PREEMPTLAB_STATS_H
-#define PREEMPTLAB_STATS_H
+#ifndef PREEMPTLAB_STATISTICS_H
+#define PREEMPTLAB_STATISTICS_H
 
 #include <stddef.h>
 
