@@ -25,10 +25,10 @@ ifneq ($(CROSS_ARCH),)
 CFLAGS += -include $(B)/config.h -static
 endif
 
-# test_json_read, test_manifest and the model's tests (lab/model reads its inputs with the
-# report's JSON reader) need libjansson, which only host-side tools (the
-# report, build/predict; never a cross guest) link: they are not
-# cross-built.
+# test_json_read, test_manifest and the model's tests (lab/model reads its
+# inputs with the host tools' JSON reader, lab/common/json_read.c) need
+# libjansson, which only host-side tools (the report, build/predict; never
+# a cross guest) link: they are not cross-built.
 CROSS_UNIT_BINS := $(filter-out %/test_json_read %/test_manifest $(MODEL_TESTS),$(UNIT_TEST_BINS))
 cross-unit-tests: $(CROSS_UNIT_BINS)
 

@@ -5,7 +5,7 @@
 
 JANSSON_LIBS ?= -ljansson
 MODEL_OBJS = $(addprefix $(B)/lab/model/, inputs.o closed.o channels.o blind.o eevdf.o sim.o extract.o extrap.o validate.o x0page.o costs.o faultbench.o capacity.o) \
-	$(B)/lab/report/json_read.o $(B)/lab/report/stats.o \
+	$(B)/lab/common/json_read.o $(B)/lab/common/statistics.o \
 	$(B)/buffer_pool/spin_backoff.o
 
 $(B)/predict: $(B)/lab/model/predict_main.o $(MODEL_OBJS)

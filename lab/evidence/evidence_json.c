@@ -1,23 +1,8 @@
 #include "evidence_json.h"
 
-#include <math.h>
 #include <stdio.h>
 
-/* Wilson's 95% score interval of k in n (the report's stats.c has the same). */
-static void wilson(double k, double n, double *lo, double *hi)
-{
-	const double z = 1.959963984540054, z2 = z * z;
-	if (n <= 0) {
-		*lo = 0;
-		*hi = 1;
-		return;
-	}
-	double p = k / n, c = (p + z2 / (2 * n)) / (1 + z2 / n);
-	double h = z / (1 + z2 / n) * sqrt(p * (1 - p) / n + z2 / (4 * n * n));
-	/* At k = 0 and k = n the bound is p itself, which c -+ h misses by an ulp. */
-	*lo = k <= 0 || c - h < 0 ? 0 : c - h;
-	*hi = k >= n || c + h > 1 ? 1 : c + h;
-}
+#include "statistics.h"
 
 static double per(double a, double b)
 {
@@ -153,7 +138,7 @@ void evidence_phase_json(struct json *j, const char *name, const struct evidence
 	json_end_object(j);
 
 	double lo, hi;
-	wilson((double)e->fault_switched, (double)e->holds_with_fault, &lo, &hi);
+	st_wilson((double)e->fault_switched, (double)e->holds_with_fault, &lo, &hi);
 	json_begin_object(j, "q_m");
 	json_uint(j, "k", e->fault_switched);
 	json_uint(j, "n", e->holds_with_fault);

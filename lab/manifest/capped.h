@@ -1,6 +1,6 @@
 /*
  * The manifest tools' readers of files (build/jget, build/attach-manifest),
- * capped as the report's and predict's (lab/report/json_read.c): a
+ * capped as the report's and predict's (lab/common/json_read.c): a
  * document is a regular file of at most 64 MiB, refused with a message
  * before anything of it is read, so that a 100 MB or endless input is not
  * read whole.

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "capacity.h"
-#include "report/json_read.h"
+#include "json_read.h"
 
 static _Noreturn void die(const char *msg, const char *arg)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/json_read.h"
-#include "report/stats.h"
+#include "json_read.h"
+#include "statistics.h"
 
 static const char *const ops[MI_PAGES][2] = {
 	{ "ops.fault_4k_alloc", "ops.fault_4k_map" },

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "closed.h"
-#include "report/json_read.h"
-#include "report/stats.h"
+#include "json_read.h"
+#include "statistics.h"
 
 /*
  * HZ is not in the documents.  7.2-lab is built from x86 defconfig

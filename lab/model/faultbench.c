@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/json_read.h"
+#include "json_read.h"
 
 bool fb_read(const char *path, struct fb_sweep *s, char *err, size_t errlen)
 {

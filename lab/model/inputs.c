@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/json_read.h"
+#include "json_read.h"
 
 static const char *const names[PM_COUNT] = { "none", "voluntary", "full", "lazy" };
 

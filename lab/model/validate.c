@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/stats.h"
+#include "statistics.h"
 #include "rng.h"
 
 /* cpus 0: a predictions file from before the column (any CPU count). */

@@ -18,7 +18,7 @@
 #include "model/closed.h"
 #include "model/extract.h"
 #include "model/extrap.h"
-#include "stats.h"
+#include "statistics.h"
 #include "textfmt.h"
 
 #define DRAWS 4000

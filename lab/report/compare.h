@@ -10,7 +10,7 @@
 
 #include "metrics.h"
 #include "results.h"
-#include "stats.h"
+#include "statistics.h"
 
 struct side {
 	size_t n;

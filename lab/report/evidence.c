@@ -8,7 +8,7 @@
 #include "escape.h"
 #include "modelcost.h"
 #include "pairs.h"
-#include "stats.h"
+#include "statistics.h"
 #include "textfmt.h"
 
 enum { E_HOLDS, E_FAULT, E_SWITCHED, E_IRQ, E_IRQ_FAULT, E_USER, E_VOL, E_BLOCKED, E_UNKNOWN,

@@ -118,7 +118,7 @@ static const struct cell *twin(const struct results *r, const struct cell *c, lo
 
 /*
  * a / b as the ratio of geometric means with its 95% interval from Welch
- * on the logs (stats.h), the estimator tested; with a single run on a
+ * on the logs (statistics.h), the estimator tested; with a single run on a
  * side there is no interval, and the band [min/max .. max/min] of the
  * runs is all there is.
  */

@@ -8,7 +8,7 @@
 #include "escape.h"
 #include "hl_ratio.h"
 #include "json_read.h"
-#include "stats.h"
+#include "statistics.h"
 #include "textfmt.h"
 
 const char *const mc_op_names[MC_NOPS] = {

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "results.h"
-#include "stats.h"
+#include "statistics.h"
 
 #define OVERHEAD_ROWS 48
 /* The most an instrument may cost (issue 36: EVIDENCE=on under 3% of fill tps). */

@@ -17,7 +17,7 @@
 
 #include "escape.h"
 #include "pairs.h"
-#include "stats.h"
+#include "statistics.h"
 #include "textfmt.h"
 
 /* What the section summarizes: tps, and the fill phase's where measured. */

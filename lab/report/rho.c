@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "statistics.h"
 
 double cell_fill_rho(const struct cell *c, bool *from_records)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "escape.h"
-#include "stats.h"
+#include "statistics.h"
 #include "textfmt.h"
 
 /* The fill phase's numbers a cell sums over its runs, by their document paths. */

@@ -17,7 +17,7 @@
 
 #include "escape.h"
 #include "report.h"
-#include "stats.h"
+#include "statistics.h"
 #include "vocab.h"
 
 #define MAX_COLS 18

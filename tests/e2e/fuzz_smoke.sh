@@ -26,7 +26,7 @@ rep=$top/lab/report
 # srcs_of TARGET: the sources a target needs beside its harness.
 srcs_of() {
 	case $1 in
-	json) echo "$rep/json_read.c $rep/escape.c $rep/repro.c $top/lab/common/bench_vars.c" ;;
+	json) echo "$top/lab/common/json_read.c $rep/escape.c $rep/repro.c $top/lab/common/bench_vars.c" ;;
 	fold) echo "$rep/fold.c $rep/flame.c $rep/svg.c" ;;
 	perf) echo "$rep/perf_script.c $rep/fold.c $rep/flame.c $rep/svg.c" ;;
 	plan) echo "$top/lab/plan/vars.c $top/lab/common/bench_vars.c $top/lab/common/size.c" ;;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # build/jget, build/jobj and build/attach-manifest read capped input (issue
-# 35), as the report and predict do (64 MiB, lab/report/json_read.c): a
+# 35), as the report and predict do (64 MiB, lab/common/json_read.c): a
 # 100 MB document was read whole (and printed by jget), a FIFO blocked
 # them.  Each is refused with a message naming the cap, within a small
 # address space; documents of the usual size still read.

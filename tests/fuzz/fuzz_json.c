@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the report's JSON reader (lab/report/json_read.c) on
+ * libFuzzer target: the report's JSON reader (lab/common/json_read.c) on
  * any bytes, then what the report does with a document's strings: the
  * sanitiser of both modes (escape.c) and the shell quoting (repro.c).
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "report/escape.h"
-#include "report/json_read.h"
+#include "json_read.h"
 #include "report/report.h"
 
 static void strings(const struct jr_val *v)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "report/json_read.h"
+#include "json_read.h"
 
 int main(void)
 {

@@ -17,7 +17,7 @@
 #include "model/extrap.h"
 #include "model/inputs.h"
 #include "model/sim.h"
-#include "report/stats.h"
+#include "statistics.h"
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))
 #define DATA PREEMPTLAB_TOP "/tests/data/"

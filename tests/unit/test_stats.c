@@ -10,7 +10,7 @@
 #include <math.h>
 
 #include "check.h"
-#include "report/stats.h"
+#include "statistics.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define NEAR(x, y, tol) (fabs((x) - (y)) <= (tol))

@@ -4,7 +4,7 @@
  * (modified Lentz), which converges quickly for the small degrees of
  * freedom a handful of repetitions gives.
  */
-#include "stats.h"
+#include "statistics.h"
 
 #include <math.h>
 #include <stdlib.h>

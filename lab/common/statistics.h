@@ -1,10 +1,12 @@
 /*
  * Statistics for comparing repetitions of two cells: the same summaries the
  * kernel's lkp and mmtests tables use, so a reader can check a number the
- * way they are used to.
+ * way they are used to.  One copy for the report, the model and bufbench's
+ * evidence (Wilson's interval of q_M): libm only, so the static guest
+ * binary links it too.
  */
-#ifndef PREEMPTLAB_STATS_H
-#define PREEMPTLAB_STATS_H
+#ifndef PREEMPTLAB_STATISTICS_H
+#define PREEMPTLAB_STATISTICS_H
 
 #include <stddef.h>
 
