@@ -145,7 +145,9 @@ bool fill_ratio_of(const struct cell *a, const struct cell *b, const struct metr
 		out->lo = sa.min / sb.max;
 		out->hi = sa.max / sb.min;
 	}
-	out->resolved = out->lo > 1 || out->hi < 1;
+	/* One run a side: the band is a point, and a point resolves nothing. */
+	out->single = !out->tested && sa.n < 2 && sb.n < 2;
+	out->resolved = !out->single && (out->lo > 1 || out->hi < 1);
 	return true;
 }
 
@@ -155,6 +157,11 @@ static void ratio_text(const struct fill_ratio *q, char *buf, size_t len)
 		snprintf(buf, len, "%.3fx [%.3f, %.3f], p %.2g, mde %.1f%% (80%% power)%s",
 			 q->ratio, q->lo, q->hi, q->p, q->mde_pct,
 			 q->resolved ? "" : ", not resolved");
+		return;
+	}
+	if (q->single) {
+		snprintf(buf, len, "%.2fx [one run a side: not resolved, no difference can be]",
+			 q->ratio);
 		return;
 	}
 	/* The band's half-width: the smallest difference these runs can tell. */

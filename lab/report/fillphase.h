@@ -25,6 +25,7 @@ struct fill_ratio {
 	double ratio, lo, hi;
 	double p, mde_pct;		/* when tested */
 	bool tested;
+	bool single;			/* one run on each side: nothing to resolve */
 	bool resolved;			/* the interval excludes 1 */
 };
 

@@ -87,4 +87,17 @@ check "documents without rho: '-' in the column" sh -c "
 	'$top/build/report' '$tmp/old' > /dev/null 2>&1 &&
 	grep -E '^C[0-9]+ +4 KB +pg ' '$tmp/old/report.txt' | awk '{ if (\$9 != \"-\") exit 1 }' &&
 	! grep -qi 'cold lock' '$tmp/old/report.txt'"
+# One run a side: the band [min/max .. max/min] is a point, which resolved
+# a 1.01x "difference" (a 6.12 hot-lock census run printed "1.01x
+# [1.01..1.01, resolved]" beside a Resolution section that said nothing
+# could be).  Now it says that nothing can be resolved.
+setup "$tmp/one" 0.5 holds 0.5 0.5 0.5
+rm -f "$tmp/one"/runs/*-r2.json
+jq '(.results.phases[] | select(.name == "fill") | .tps) *= 1.01' \
+	"$tmp/one/runs/bufbench-7.2-lab-full-4k-tas-c21-r1.json" > "$tmp/x.json"
+mv "$tmp/x.json" "$tmp/one/runs/bufbench-7.2-lab-full-4k-tas-c21-r1.json"
+"$top/build/report" "$tmp/one" > /dev/null 2>&1
+check "one run a side: the fill ratio is not resolved, and says why" \
+	sh -c "tr '\\n' ' ' < '$tmp/one/report.txt' | tr -s ' ' | grep -qF 'one run a side: not resolved' &&
+		! grep -qF ', resolved]' '$tmp/one/report.txt'"
 tests_done
