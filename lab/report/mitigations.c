@@ -11,6 +11,7 @@
 #include "evidence.h"
 #include "fillphase.h"
 #include "metrics.h"
+#include "separates.h"
 #include "report.h"
 #include "textfmt.h"
 
@@ -384,7 +385,10 @@ static void thread_paragraph(const struct results *r, const struct row *rows, si
 	    "touch-before-lock and PostgreSQL 19's strategy do not depend on the architecture. "
 	    "What these runs cannot resolve: a 96-CPU machine's concurrency (%s), and effects "
 	    "smaller than each interval.", cpus);
-	(void)r;
+	/* The thread asks which model does what: the run's own census, when it has one. */
+	char sep[2048];
+	if (separates_sentence(r, sep, sizeof(sep)))
+		ADD(" What separates the models here: %s", sep);
 #undef ADD
 }
 

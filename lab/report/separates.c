@@ -490,6 +490,23 @@ static void write_groups(FILE *f, const struct results *r, bool md)
 	free(z);
 }
 
+bool separates_sentence(const struct results *r, char *buf, size_t len)
+{
+	struct cz *z = calloc(r->ncells ? r->ncells : 1, sizeof(*z));
+	bool found = false;
+	for (size_t k = 0; z && k < r->ncells && !found; k++) {
+		if (!first_of_group(r, k))
+			continue;
+		size_t n = group_cells(r, k, z);
+		if (models_in(z, n) < 2)
+			continue;
+		sentence(z, n, buf, len);
+		found = true;
+	}
+	free(z);
+	return found;
+}
+
 void write_separates_txt(FILE *f, const struct results *r)
 {
 	tw_para(f, "", intro, 0);

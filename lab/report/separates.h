@@ -16,12 +16,16 @@
 #define PREEMPTLAB_REPORT_SEPARATES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "results.h"
 
 /* A group with census evidence for at least two models. */
 bool separates_present(const struct results *r);
+/* The first such group's sentence, as the section prints it; false when
+ * there is none.  The thread paragraph (SCENARIO=mitigations) quotes it. */
+bool separates_sentence(const struct results *r, char *buf, size_t len);
 void write_separates_txt(FILE *f, const struct results *r);
 void write_separates_md(FILE *f, const struct results *r);
 

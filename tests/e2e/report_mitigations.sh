@@ -82,4 +82,16 @@ cp -r "$top/tests/data/run-fill" "$tmp/fill"
 "$top/build/report" "$tmp/fill" > /dev/null 2>&1
 check "a run without mitigations has no mitigations section" \
 	sh -c "! grep -q '^Mitigations: every fix' '$tmp/fill/report.txt'"
+# The thread paragraph quotes "What separates the models" when the run has
+# census evidence for two models (here the census fixture's 7.0 full and
+# lazy documents beside the mitigations), and says nothing of it otherwise.
+cp -r "$top/tests/data/run-mitigations" "$tmp/sep"
+cp "$top"/tests/data/run-census/runs/*.json "$tmp/sep/runs/"
+"$top/build/report" "$tmp/sep" > /dev/null 2>&1
+sect_sentence=$(sed -n '/^What separates the models/,$p' "$tmp/sep/report.txt" | tr '\n' ' ' | tr -s ' ' |
+	grep -o 'No channel resolved a difference[^:]*' | head -1)
+check "with a census of two models, the thread paragraph quotes the section's sentence ($sect_sentence)" \
+	sh -c "[ -n '$sect_sentence' ] && tr '\n' ' ' < '$tmp/sep/report.txt' | tr -s ' ' |
+		grep -qF 'What separates the models here: $sect_sentence'"
+check "without one, it does not" sh -c "! grep -q 'What separates the models here' '$txt'"
 tests_done
