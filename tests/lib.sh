@@ -144,3 +144,14 @@ built_kernel() {
 		tail -n 20 "$tmp/k.err"; fail "$bk_test: building $bk_what"; tests_done; exit 1
 	fi
 }
+
+# git_checkout_or_skip NAME: end the test with a SKIP (exit 0) unless
+# $top is the top of a git checkout (a test that reads git ls-files or
+# archives the source).  $top is the caller's.
+git_checkout_or_skip() {
+	# shellcheck disable=SC2154 # top is the caller's
+	if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" != "$(cd "$top" && pwd -P)" ]; then
+		skip "$1: $top is not a git checkout (git clone the lab)"
+		exit 0
+	fi
+}

@@ -13,11 +13,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
+git_checkout_or_skip extending_paths
 cd "$top"
-if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" != "$(pwd -P)" ]; then
-	skip "extending_paths: $top is not a git checkout (git clone the lab)"
-	exit 0
-fi
 tmp=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$tmp"'
