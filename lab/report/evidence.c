@@ -386,7 +386,7 @@ static void lazy_details(FILE *f, const struct results *r, bool md)
 			if (described && on_tick == described)
 				o += snprintf(buf + o, sizeof(buf) - (size_t)o, " All %zu came on the "
 					      "timer interrupt's return with at least one tick inside the "
-					      "fault, %.1f-%.1f ms after it began: the tick (every 4 ms at Debian's HZ=250) "
+					      "fault, %.1f-%.1f ms after it began: the tick (every 4 ms at HZ 250, 1 ms at HZ 1000) "
 					      "upgraded the lazy request to an immediate one, which faults "
 					      "that long (an emulated fault) span.", described, amin / 1e6,
 					      amax / 1e6);
