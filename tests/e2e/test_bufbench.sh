@@ -220,8 +220,13 @@ check "...--steady 1 ends the run about 1 s after the fill" jq -e \
 check "...the phases' transactions and acquisitions add up to the run's" jq -e '
 	([.results.phases[].transactions] | add) == .results.transactions and
 	([.results.phases[].strategy.acquisitions] | add) == .locks.strategy.acquisitions' "$tmp/phases.json"
-check "...the fill phase pops every buffer once (one acquisition per miss, at most pool_pages)" jq -e '
-	.results.phases[0].strategy.acquisitions == .results.phases[0].misses and
+# One acquisition per miss, but for a race: two clients that miss on the
+# same block at once both pop a buffer, and the one whose insert finds the
+# other's mapping counts a hit and leaves its popped buffer unused (as
+# PostgreSQL's BufferAlloc does); at most one such pop per other client.
+check "...the fill phase pops every buffer once (one acquisition per miss but for at most 3 races, at most pool_pages)" jq -e '
+	.results.phases[0].strategy.acquisitions >= .results.phases[0].misses and
+	.results.phases[0].strategy.acquisitions <= .results.phases[0].misses + 3 and
 	.results.phases[0].misses <= .config.pool_pages and .results.phases[0].misses > .config.pool_pages * 0.9' \
 	"$tmp/phases.json"
 # shellcheck disable=SC2016 # $t is jq's
