@@ -215,17 +215,17 @@ void fill_headline(const struct results *r, char *buf, size_t len)
 		if (o->page_kb > c->page_kb && twin(r, c, o->page_kb, "pg") == o &&
 		    fill_ratio_of(c, o, &m_fill_tps, &q)) {
 			ratio_text(&q, t, sizeof(t));
-			off += (size_t)snprintf(buf + off, len - off, " %s pages: %s the fill-phase "
-						"tps of %s;", page_name(c->page_kb, pg, sizeof(pg)), t,
-						page_name(o->page_kb, pg2, sizeof(pg2)));
+			off += (size_t)snprintf(buf + off, len - off, " fill-phase tps of %s pages "
+						"against %s: %s;", page_name(c->page_kb, pg, sizeof(pg)),
+						page_name(o->page_kb, pg2, sizeof(pg2)), t);
 		}
 	}
 	struct fill_ratio q;
 	if (fill_ratio_of(c, twin(r, c, c->page_kb, "pg19"), &m_fill_tps, &q)) {
 		ratio_text(&q, t, sizeof(t));
 		off += (size_t)snprintf(buf + off, len - off,
-					" PostgreSQL 15-18's freelist (pg): %s the fill-phase tps of "
-					"PostgreSQL 19's clock sweep (pg19);", t);
+					" fill-phase tps of PostgreSQL 15-18's freelist (pg) against "
+					"PostgreSQL 19's clock sweep (pg19): %s;", t);
 	}
 	double fh = pooled_share(c, "results.phase.fill.strategy.holds_with_fault",
 				 "results.phase.fill.strategy.acquisitions");
