@@ -101,6 +101,18 @@ static void set(const char *var, const char *fmt, long v)
 	set_str(var, buf);
 }
 
+/* The six sizes every sized scenario sets, in one order. */
+static void set_sizes(long clients, long pool_mb, long relation_mb, long duration_s,
+		      long steady_s, long repeat)
+{
+	set("CLIENTS", "%ld", clients);
+	set("POOL", "%ldM", pool_mb);
+	set("RELATION", "%ldM", relation_mb);
+	set("DURATION", "%ld", duration_s);
+	set("STEADY", "%ld", steady_s);
+	set("REPEAT", "%ld", repeat);
+}
+
 void scenario_select(const char *name, long cpus, long ram_mb, bool guest)
 {
 	char choices[256];
@@ -124,12 +136,8 @@ void scenario_select(const char *name, long cpus, long ram_mb, bool guest)
 		hot.ram_mb = ram_mb;
 		hot.guest = guest;
 		hot_size(&hot);
-		set("CLIENTS", "%ld", hot.clients);
-		set("POOL", "%ldM", hot.pool_mb);
-		set("RELATION", "%ldM", hot.relation_mb);
-		set("DURATION", "%ld", hot.duration_s);
-		set("STEADY", "%ld", hot.steady_s);
-		set("REPEAT", "%ld", hot.repeat);
+		set_sizes(hot.clients, hot.pool_mb, hot.relation_mb, hot.duration_s, hot.steady_s,
+			  hot.repeat);
 		set_str("WORKLOAD", "simple-update");
 		set_str("HUGEPAGES", "off");
 		set_str("LOCKS", "tas");
@@ -154,12 +162,8 @@ void scenario_select(const char *name, long cpus, long ram_mb, bool guest)
 	seed.ram_mb = ram_mb;
 	seed.guest = guest;
 	seed_size(&seed);
-	set("CLIENTS", "%ld", seed.clients);
-	set("POOL", "%ldM", seed.pool_mb);
-	set("RELATION", "%ldM", seed.relation_mb);
-	set("DURATION", "%ld", seed.duration_s);
-	set("STEADY", "%ld", seed.steady_s);
-	set("REPEAT", "%ld", seed.repeat);
+	set_sizes(seed.clients, seed.pool_mb, seed.relation_mb, seed.duration_s, seed.steady_s,
+		  seed.repeat);
 	set("PG_SHARED_BUFFERS", "%ldM", seed.pg_shared_buffers_mb);
 	set("PG_SCALE", "%ld", seed.pg_scale);
 	set("PG_DURATION", "%ld", seed.pg_duration_s);
