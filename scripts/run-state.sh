@@ -96,9 +96,15 @@ run_state_unit() {
 }
 
 # rs_same PID START: PID runs and started at START (so it is the process
-# recorded, not another that reused its pid).
+# recorded, not another that reused its pid).  A zombie does not run: a
+# run killed outright whose parent has not waited for it yet (a shell that
+# started it in the background) keeps its /proc entry and start time, and
+# would otherwise be taken for a live run and its state left alone.
 rs_same() {
 	case $2 in '' | *[!0-9]*) return 1 ;; esac
+	case $(sed -n 's/^.*) //p' "/proc/$1/stat" 2>/dev/null | cut -d ' ' -f 1) in
+	'' | Z | X) return 1 ;;
+	esac
 	[ "$(rs_start "$1")" = "$2" ]
 }
 
