@@ -174,7 +174,12 @@ done < "$out/fragment.ops"
 kmake olddefconfig
 # An option whose dependencies are missing is dropped by olddefconfig
 # without a word: refuse to build a kernel that lacks what was asked.
+# scripts/config applied the operations in order, so a later fragment's
+# setting of a symbol overrides an earlier one's (hz250.config's release
+# over rseq-stats.config's): only each symbol's last is checked.
 bad=""
+awk '{ last[$2] = NR; l[NR] = $0 } END { for (i = 1; i <= NR; i++) { split(l[i], f, " "); if (last[f[2]] == i) print l[i] } }' \
+	"$out/fragment.ops" > "$out/fragment.final"
 while read -r op sym val; do
 	case $op in
 	e) grep -qx "CONFIG_$sym=y" "$tree/.config" || bad="$bad $sym=y" ;;
@@ -182,7 +187,7 @@ while read -r op sym val; do
 	d) grep -q "^CONFIG_$sym=" "$tree/.config" && bad="$bad $sym(unset)" ;;
 	v) grep -qx "CONFIG_$sym=$val" "$tree/.config" || bad="$bad $sym=$val" ;;
 	esac
-done < "$out/fragment.ops"
+done < "$out/fragment.final"
 [ -z "$bad" ] || die "${frag_list}: these options did not survive olddefconfig (missing dependencies?):$bad"
 
 # install IMAGE CONFIG RELEASE NOTE: the finished build, then its resolved file.
