@@ -15,6 +15,7 @@
 struct side {
 	size_t n;
 	double median, mean, hmean, stddev;
+	double gmean;       /* geometric mean; NAN unless every value is positive */
 	double pct_stddev;  /* stddev / mean, in % (lkp's %stddev) */
 	double min, max;
 };

@@ -118,6 +118,24 @@ static void short_p(const struct comparison *c, char *buf, size_t len)
 		snprintf(buf, len, "p %s, %s", p_text(c), c->significant ? "significant" : "not significant");
 }
 
+/*
+ * The two values a change is the ratio of, so that "falls 18.2% (A -> B)"
+ * reads true: the geometric means where the change is their ratio (the
+ * estimator tested), else the arithmetic means.  Not the medians, which
+ * the tables show and which give another percentage.
+ */
+static const char *change_ends(const struct comparison *c, double *a, double *b)
+{
+	if (!isnan(c->ratio.est) && !isnan(c->a.gmean) && !isnan(c->b.gmean)) {
+		*a = c->a.gmean;
+		*b = c->b.gmean;
+		return "geometric means ";
+	}
+	*a = c->a.mean;
+	*b = c->b.mean;
+	return "means ";
+}
+
 /* Metrics named beside tps in an axis sentence: what the page size or
  * the lock is expected to move. */
 static const struct metric secondary[] = {
@@ -167,10 +185,12 @@ static void axis_headline(const struct results *r, const struct pair *p, size_t 
 		side_name(pp->axis, pp->base, a, sizeof(a));
 		side_name(pp->axis, pp->cell, b, sizeof(b));
 		short_p(t, pv, sizeof(pv));
-		int l = snprintf(s, sizeof(s), "%s%s: %s%s against %s: tps %+.1f%% (%.0f -> %.0f; %s)",
+		double ea, eb;
+		const char *ends = change_ends(t, &ea, &eb);
+		int l = snprintf(s, sizeof(s), "%s%s: %s%s against %s: tps %+.1f%% (%s%.0f -> %.0f; %s)",
 				 fd->headline[0] ? " " : "", what, b,
 				 pp->axis == AX_PAGES ? " pages" : pp->axis == AX_LOCK ? " lock" : "",
-				 a, t->change_pct, t->a.median, t->b.median, pv);
+				 a, t->change_pct, ends, ea, eb, pv);
 		for (size_t i = 0; i < sizeof(secondary) / sizeof(secondary[0]); i++) {
 			struct comparison x;
 			if (!compare_cells(pp->base, pp->cell, &secondary[i], &x) ||
@@ -178,8 +198,10 @@ static void axis_headline(const struct results *r, const struct pair *p, size_t 
 				continue;
 			short_p(&x, pv, sizeof(pv));
 			char va[32], vb[32];
-			fmt_val(x.a.median, va, sizeof(va));
-			fmt_val(x.b.median, vb, sizeof(vb));
+			double xa, xb;
+			change_ends(&x, &xa, &xb);
+			fmt_val(xa, va, sizeof(va));
+			fmt_val(xb, vb, sizeof(vb));
 			/* A percentage of a near-zero baseline reads as news; a
 			 * ratio with both values does not. */
 			if (fabs(x.change_pct) < 1000)
@@ -420,6 +442,8 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 		if (!have)
 			continue;
 		char pg[32], p[160], s[1024];
+		double ea, eb;
+		const char *ends = change_ends(&best, &ea, &eb);
 		describe_p(&best, p, sizeof(p));
 		if (!best.significant)
 			append(fd->headline, sizeof(fd->headline), "%s",
@@ -429,13 +453,12 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 			       "p < 0.05) against the baseline; the largest:", tools[t]);
 		snprintf(s, sizeof(s),
 			 "%s%s %s tps at %ld clients on %s pages (lock %s) %s %.1f%% from "
-			 "%s to %s (%.0f -> %.0f; %s).",
+			 "%s to %s (%s%.0f -> %.0f; %s).",
 			 fd->headline[0] ? " " : "", tools[t], best.cell->workload,
 			 best.cell->clients, page_name(best.cell->page_kb, pg, sizeof(pg)),
 			 best.cell->lock,
 			 best.change_pct < 0 ? "falls" : "rises", fabs(best.change_pct),
-			 best.base->variant, best.cell->variant, best.a.median,
-			 best.b.median, p);
+			 best.base->variant, best.cell->variant, ends, ea, eb, p);
 		append(fd->headline, sizeof(fd->headline), "%s", s);
 		if (same_kernel(best.base, best.cell) && strcmp(best.base->model, best.cell->model)) {
 			snprintf(s, sizeof(s), " Same kernel (%s, release %s): only the preemption "

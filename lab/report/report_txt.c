@@ -321,7 +321,9 @@ void write_txt(FILE *f, const struct report *rp)
 	tw_heading(f, "Results");
 	tw_para(f, "",
 		"Medians over the repetitions of each cell; %stddev = stddev/mean; "
-		"%change of the medians against the baseline cell: the baseline "
+		"%change = the ratio of the geometric means (the estimator the star "
+		"tests; of the means where a value can be 0), so not the medians' "
+		"ratio, against the baseline cell: the baseline "
 		"kernel/model with the same tool, workload, lock, strategy, page size "
 		"and clients; where only one kernel/model ran, the smallest page size "
 		"(page size) or lock tas (lock), all else equal. * = p < 0.05 in "
