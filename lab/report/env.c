@@ -72,6 +72,30 @@ void fmt_model(const struct jr_val *d, char *buf, size_t len)
 		 jr_str(d, "provenance.preempt_model_source", "an unrecorded source"));
 }
 
+/*
+ * The kernel's tick: lazy acts on a resched request at the next tick, so
+ * the tick belongs beside the model.  Documents from before the field
+ * say so rather than guess.
+ */
+void fmt_tick(const struct jr_val *d, char *buf, size_t len)
+{
+	const char *label = jr_str(d, "provenance.kernel_label", "?");
+	const char *src = jr_str(d, "provenance.kernel_tick_source", NULL);
+	const char *nohz = jr_str(d, "provenance.kernel_nohz", "unknown");
+	double hz;
+	if (!src) {
+		snprintf(buf, len, "%s: HZ not recorded", label);
+		return;
+	}
+	if (!jr_num(d, "provenance.kernel_hz", &hz)) {
+		snprintf(buf, len, "%s: HZ %s", label, src);
+		return;
+	}
+	snprintf(buf, len, "%s: HZ %.0f, %s (from %s)", label, hz,
+		 !strcmp(nohz, "full") ? "NO_HZ_FULL" : !strcmp(nohz, "idle") ? "NO_HZ_IDLE" :
+		 !strcmp(nohz, "periodic") ? "HZ_PERIODIC" : "tick mode unknown", src);
+}
+
 void fmt_pages(const struct jr_val *d, char *buf, size_t len)
 {
 	double kb = 0;
@@ -118,6 +142,7 @@ void fmt_virt(const struct jr_val *d, char *buf, size_t len)
 const struct env_row env_rows[] = {
 	{ "Kernel: ", "kernel", fmt_kernel, NULL, ENV_TXT_LINE, 1 },
 	{ "Model: ", "preemption model (source)", fmt_model, NULL, ENV_TXT_LINE, 1 },
+	{ "Tick: ", "tick (CONFIG_HZ, NO_HZ; source)", fmt_tick, NULL, ENV_TXT_LINE, 1 },
 	{ "Pages: ", "pages asked -> obtained (how verified)", fmt_pages, NULL, ENV_TXT_LINE, 1 },
 	{ "Lock/strategy: ", "lock/strategy", fmt_lock, NULL, ENV_TXT_LINE, 1 },
 	{ "CPUs: ", "CPUs", fmt_cpus, NULL, ENV_TXT_LINE, 1 },
