@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int kernel_tick_parse(FILE *f, struct kernel_tick *t)
@@ -108,5 +110,83 @@ int kernel_tick_read(const char *const *paths, struct kernel_tick *t)
 	t->hz = -1;
 	snprintf(t->nohz, sizeof(t->nohz), "unknown");
 	snprintf(t->source, sizeof(t->source), "unknown: %s", wl ? why : "no config named");
+	return -1;
+}
+
+/* "now at N nsecs" and the first "jiffies: N" of a timer_list text. */
+static int timer_list_point(const char *text, double *now_ns, double *jiffies)
+{
+	const char *n = strstr(text, "now at ");
+	const char *j = strstr(text, "\njiffies: ");
+	if (!n || !j)
+		return -1;
+	*now_ns = strtod(n + 7, NULL);
+	*jiffies = strtod(j + 10, NULL);
+	return 0;
+}
+
+double kernel_tick_rate(const char *before, const char *after)
+{
+	double n0, j0, n1, j1;
+	if (timer_list_point(before, &n0, &j0) || timer_list_point(after, &n1, &j1) || n1 <= n0)
+		return -1;
+	return (j1 - j0) / ((n1 - n0) / 1e9);
+}
+
+/* The whole of /proc/timer_list (a few KB a CPU), malloc'd; NULL when unreadable. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 16, len = 0, got;
+	char *buf = f ? malloc(cap) : NULL;
+	if (!buf) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	while ((got = fread(buf + len, 1, cap - 1 - len, f)) > 0) {
+		len += got;
+		if (len + 1 == cap) {
+			char *more = realloc(buf, cap * 2);
+			if (!more)
+				break;
+			buf = more;
+			cap *= 2;
+		}
+	}
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+int kernel_tick_measure(struct kernel_tick *t, const char *why)
+{
+	static const int choice[] = { 100, 250, 300, 1000 };
+	const char *path = "/proc/timer_list";
+	struct timespec gap = { 0, 200 * 1000 * 1000 };
+	char *a = slurp(path);
+	if (a)
+		nanosleep(&gap, NULL);
+	char *b = a ? slurp(path) : NULL;
+	double rate = a && b ? kernel_tick_rate(a, b) : -1;
+	free(a);
+	free(b);
+	t->hz = -1;
+	snprintf(t->nohz, sizeof(t->nohz), "unknown");
+	if (rate < 0) {
+		snprintf(t->source, sizeof(t->source), "unknown: %s; %s gave no jiffies rate", why,
+			 path);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(choice) / sizeof(choice[0]); i++)
+		if (fabs(rate - choice[i]) <= 0.05 * choice[i]) {
+			t->hz = choice[i];
+			snprintf(t->source, sizeof(t->source),
+				 "measured: %.1f jiffies/s over 200 ms of %s (no config: %s)", rate, path,
+				 why);
+			return 0;
+		}
+	snprintf(t->source, sizeof(t->source),
+		 "unknown: %s; %s: %.1f jiffies/s, within 5%% of no CONFIG_HZ choice", why, path, rate);
 	return -1;
 }

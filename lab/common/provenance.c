@@ -102,7 +102,12 @@ static void detect_tick(struct provenance *p)
 	paths[n++] = boot;
 	paths[n++] = "/proc/config.gz";
 	paths[n] = NULL;
-	kernel_tick_read(paths, &p->tick);
+	if (kernel_tick_read(paths, &p->tick) == 0)
+		return;
+	/* No config (Debian's 7.0 ships none): count the ticks themselves. */
+	char why[sizeof(p->tick.source)];
+	snprintf(why, sizeof(why), "%s", p->tick.source + strlen("unknown: "));
+	kernel_tick_measure(&p->tick, why);
 }
 
 /* buffer_pool/emulation.h says how. */

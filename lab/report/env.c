@@ -91,9 +91,11 @@ void fmt_tick(const struct jr_val *d, char *buf, size_t len)
 		snprintf(buf, len, "%s: HZ %s", label, src);
 		return;
 	}
-	snprintf(buf, len, "%s: HZ %.0f, %s (from %s)", label, hz,
+	/* A config is named as the file read; a measurement says itself. */
+	snprintf(buf, len, "%s: HZ %.0f, %s (%s%s)", label, hz,
 		 !strcmp(nohz, "full") ? "NO_HZ_FULL" : !strcmp(nohz, "idle") ? "NO_HZ_IDLE" :
-		 !strcmp(nohz, "periodic") ? "HZ_PERIODIC" : "tick mode unknown", src);
+		 !strcmp(nohz, "periodic") ? "HZ_PERIODIC" : "tick mode unknown",
+		 strncmp(src, "measured", 8) ? "from " : "", src);
 }
 
 void fmt_pages(const struct jr_val *d, char *buf, size_t len)

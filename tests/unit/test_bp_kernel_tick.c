@@ -56,6 +56,36 @@ int main(void)
 	CHECK(kernel_tick_read(no_hz, &t) == -1 && strstr(t.source, "config-no-hz has no CONFIG_HZ"),
 	      "a config without CONFIG_HZ: unknown, said so: %s", t.source);
 
+	/* No config: the jiffies rate from two real /proc/timer_list texts of
+	 * this lab's host (6.18, CONFIG_HZ=250), 526 ms apart: 131 jiffies. */
+	char *ta = NULL, *tb = NULL;
+	size_t la = 0, lb = 0;
+	FILE *fa = fopen(DATA "timer_list-6.18-a", "r"), *fb = fopen(DATA "timer_list-6.18-b", "r");
+	if (fa && fb && getdelim(&ta, &la, '\0', fa) > 0 && getdelim(&tb, &lb, '\0', fb) > 0) {
+		double rate = kernel_tick_rate(ta, tb);
+		CHECK(rate > 248 && rate < 250, "timer_list texts: %.2f jiffies/s (131 in 0.526 s)", rate);
+		CHECK(kernel_tick_rate(tb, ta) < 0, "time running backwards: no rate");
+		CHECK(kernel_tick_rate("now at 5 nsecs\n", tb) < 0, "a text without jiffies: no rate");
+	} else {
+		CHECK(0, "the timer_list fixtures are readable");
+	}
+	free(ta);
+	free(tb);
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	/* This machine, measured, against its own config where it has one. */
+	const char *here[] = { "/proc/config.gz", NULL };
+	struct kernel_tick cfg, meas;
+	if (kernel_tick_read(here, &cfg) == 0 && access("/proc/timer_list", R_OK) == 0) {
+		kernel_tick_measure(&meas, "test");
+		CHECK(meas.hz == cfg.hz && !strncmp(meas.source, "measured: ", 10),
+		      "measured here: HZ %d (%s), the config says %d", meas.hz, meas.source, cfg.hz);
+	} else {
+		SKIP("no /proc/config.gz or /proc/timer_list here: the measurement is not checked against a config");
+	}
+
 	if (!mkdtemp(tmp)) {
 		CHECK(0, "mkdtemp");
 		return CHECK_DONE();
