@@ -98,6 +98,28 @@ void fmt_tick(const struct jr_val *d, char *buf, size_t len)
 		 strncmp(src, "measured", 8) ? "from " : "", src);
 }
 
+void fmt_hz(const struct jr_val *d, char *buf, size_t len)
+{
+	double hz;
+	if (!jr_str(d, "provenance.kernel_tick_source", NULL))
+		snprintf(buf, len, "HZ not recorded");
+	else if (jr_num(d, "provenance.kernel_hz", &hz))
+		snprintf(buf, len, "HZ %.0f", hz);
+	else
+		snprintf(buf, len, "HZ unknown");
+}
+
+int docs_vary(const struct results *r, doc_fmt fn)
+{
+	char first[1024], v[1024];
+	for (size_t i = 0; i < r->nruns; i++) {
+		fn(r->runs[i].doc, i ? v : first, sizeof(v));
+		if (i && strcmp(v, first))
+			return 1;
+	}
+	return 0;
+}
+
 void fmt_pages(const struct jr_val *d, char *buf, size_t len)
 {
 	double kb = 0;

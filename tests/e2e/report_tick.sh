@@ -4,7 +4,8 @@
 # kernel_config), records its CONFIG_HZ and tick mode: Debian 6.12's
 # config (HZ 250, NO_HZ_FULL) and 7.2-lab's (HZ 1000, NO_HZ_IDLE), from
 # tests/data/kconfig.  report.txt, .md and .html print them beside the
-# model; documents from before the field say "HZ not recorded", a config
+# model, and each cell its own where the runs' ticks differ; documents
+# from before the field say "HZ not recorded", a config
 # nobody could read says why; and on a recorded fixture the field changes
 # one line of each report, no other.
 set -eu
@@ -37,6 +38,12 @@ want="6.12: HZ 250, NO_HZ_FULL (from $kc/config-6.12-debian), 7.2-lab: HZ 1000, 
 check "report.txt: Tick: $want" test "$(para 'Tick: ' "$d/report.txt")" = "Tick: $want"
 check "report.md: the tick row" grep -qxF -- "- tick (CONFIG_HZ, NO_HZ; source): $want" "$d/report.md"
 check "report.html: the tick row" grep -qxF -- "<li>tick (CONFIG_HZ, NO_HZ; source): $want</li>" "$d/report.html"
+# Two ticks in one run: each cell says its own (report.txt's Cells, report.md's release column).
+rel=$(jq -r .provenance.kernel_release "$d/runs/bufbench-6.12.json")
+for k in 6.12:250 7.2-lab:1000; do
+	check "report.txt: the ${k%%:*} cell says HZ ${k#*:}" grep -qE "^C[0-9]+ +bufbench ${k%%:*}/[a-z]+ $rel HZ ${k#*:}," "$d/report.txt"
+	check "report.md: the ${k%%:*} cell's release says HZ ${k#*:}" grep -qF "| bufbench | ${k%%:*} | $rel, HZ ${k#*:} |" "$d/report.md"
+done
 
 # Before the field: said so.  A config nobody could read: unknown, and why.
 for f in "$d"/runs/*.json; do
