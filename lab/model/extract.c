@@ -15,8 +15,8 @@
  * The tick: the document's provenance.kernel_hz where it is recorded (from
  * the kernel's config, or measured: kernel_tick_source says which).
  * Documents from before the field: 7.2-lab is built from x86 defconfig
- * (CONFIG_HZ=1000 in its .config); Debian's amd64 kernels and the host
- * are HZ=250.  Named so a reader can check it.
+ * (CONFIG_HZ=1000 in its .config), 7.2-lab-hz250 with HZ=250; Debian's
+ * amd64 kernels and the host are HZ=250.  Named so a reader can check it.
  */
 static int hz_of(const struct jr_val *d, const char *label, char *src, size_t len)
 {
@@ -29,6 +29,11 @@ static int hz_of(const struct jr_val *d, const char *label, char *src, size_t le
 			if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
 				*c = '?';
 		return (int)hz;
+	}
+	/* kernels/7.2-lab-hz250: 7.2-lab with fragments/hz250.config. */
+	if (strncmp(label, "7.2-lab-hz250", 13) == 0) {
+		snprintf(src, len, "7.2-lab-hz250's fragments/hz250.config: CONFIG_HZ=250");
+		return 250;
 	}
 	if (strncmp(label, "7.2-lab", 7) == 0) {
 		snprintf(src, len, "7.2-lab's .config (x86 defconfig): CONFIG_HZ=1000");

@@ -192,6 +192,15 @@ static void test_recorded_hz(void)
 	      !strcmp(s.g[0].hz_source, "provenance.kernel_hz (/plan/kernel.config)"),
 	      "the recorded HZ wins over the label's: %d from %s", rc == MX_OK ? s.g[0].hz : -1,
 	      rc == MX_OK ? s.g[0].hz_source : err);
+	/* Before the field: 7.2-lab-hz250's label is not 7.2-lab's 1000. */
+	snprintf(cmd, sizeof(cmd), "for f in '%s'run-model/runs/*.json; do "
+		 "sed 's|\"kernel_label\": \"6.12\"|\"kernel_label\": \"7.2-lab-hz250\"|' "
+		 "\"$f\" > '%s/runs/'\"$(basename \"$f\")\"; done", DATA, dir);
+	rc = system(cmd) == 0 ? mx_scan(dir, &s, err, sizeof(err)) : -1;
+	CHECK(rc == MX_OK && s.g[0].hz == 250 && strstr(s.g[0].hz_source, "hz250.config") &&
+	      strstr(s.g[0].kernel, "7.2-lab-hz250"),
+	      "7.2-lab-hz250 without the field: HZ 250 (%d from %s)", rc == MX_OK ? s.g[0].hz : -1,
+	      rc == MX_OK ? s.g[0].hz_source : err);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		CHECK(0, "rm %s", dir);
