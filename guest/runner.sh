@@ -12,7 +12,8 @@
 #   pg_builtins, pg_scale, pg_duration, pg_fillfactor, pg_cold,
 #   pg_buffercache_ms, repro_min, costbench, pg_version, bufbench, top,
 #   virt, perf_dir, repro_min_bin, costbench_bin, icount_shift,
-#   icount_epoch, static_model: all the planner's (lab/plan/write.c);
+#   icount_epoch, static_model, kernel_config (where a guest finds its
+#   kernel's config, read by the programs): all the planner's (lab/plan/write.c);
 #   pg_root and pg_package, what scripts/run-plan.sh fetched for PG_VERSION;
 #   pg_root.VERSION.BUILD and pg_package.VERSION.BUILD, each MITIGATIONS
 #   cell's server (scripts/pg-roots.sh).

@@ -256,6 +256,12 @@ run_unit() {
 			mkdir -p "$work/boot/plan"
 			cp "$work/$uid.conf" "$work/boot/plan/unit.conf"
 			cp "$work/todo" "$work/boot/plan/cells"
+			# The config the kernel's resolution names, where the plan's
+			# kernel_config looks for it (its tick, CONFIG_HZ, goes into
+			# every result's provenance); none for a kernel shipped without
+			# one, and never the previous unit's.
+			rm -f "$work/boot/plan/kernel.config"
+			[ -z "${K_CONFIG:-}" ] || cp "$K_CONFIG" "$work/boot/plan/kernel.config"
 			repro_cpio "$work/boot" > "$work/plan.cpio.gz"
 			cat "$base_initrd" "$work/plan.cpio.gz" > "$work/boot.cpio.gz"
 			"$here/qemu-boot.sh" "$plan/$uid.qemu" "$K_IMAGE" "$work/boot.cpio.gz" "$con" "$chan" \

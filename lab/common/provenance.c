@@ -85,6 +85,31 @@ static void detect_preempt(struct provenance *p)
 			 "; kernel is PREEMPT_DYNAMIC, so uname cannot tell" : "");
 }
 
+/*
+ * The tick the run ran under (kernel_tick.h).  A guest's initramfs has
+ * no /boot: the plan names the config it shipped (--unit-conf's
+ * kernel_config); the host's is /boot/config-RELEASE or /proc/config.gz.
+ */
+static void detect_tick(struct provenance *p)
+{
+	char boot[200];
+	const char *paths[4];
+	size_t n = 0;
+	const char *planned = unit_conf_get("kernel_config");
+	if (planned && *planned)
+		paths[n++] = planned;
+	snprintf(boot, sizeof(boot), "/boot/config-%s", p->kernel_release);
+	paths[n++] = boot;
+	paths[n++] = "/proc/config.gz";
+	paths[n] = NULL;
+	if (kernel_tick_read(paths, &p->tick) == 0)
+		return;
+	/* No config (Debian's 7.0 ships none): count the ticks themselves. */
+	char why[sizeof(p->tick.source)];
+	snprintf(why, sizeof(why), "%s", p->tick.source + strlen("unknown: "));
+	kernel_tick_measure(&p->tick, why);
+}
+
 /* buffer_pool/emulation.h says how. */
 int prov_under_qemu_user(void)
 {
@@ -280,6 +305,7 @@ void prov_collect(struct provenance *p, int argc, char **argv)
 		copy(p->arch, sizeof(p->arch), "unknown");
 	}
 	detect_preempt(p);
+	detect_tick(p);
 	p->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	prov_detect_virt(p->virtualization, sizeof(p->virtualization));
 	if (read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
@@ -331,6 +357,12 @@ void prov_write(struct json *j, const struct provenance *p)
 	json_str(j, "preempt_model", p->preempt_model);
 	json_str(j, "preempt_model_source", p->preempt_model_source);
 	json_str(j, "preempt_model_raw", p->preempt_model_raw);
+	if (p->tick.hz > 0)
+		json_int(j, "kernel_hz", p->tick.hz);
+	else
+		json_null(j, "kernel_hz");
+	json_str(j, "kernel_nohz", p->tick.nohz[0] ? p->tick.nohz : "unknown");
+	json_str(j, "kernel_tick_source", p->tick.source[0] ? p->tick.source : "unknown: not collected");
 	json_str(j, "page_policy", p->page_policy);
 	json_int(j, "page_size_kb", p->page_size_kb);
 	json_str(j, "page_size_source", p->page_size_source);

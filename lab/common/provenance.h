@@ -8,6 +8,7 @@
 #define PREEMPTLAB_PROVENANCE_H
 
 #include "json.h"
+#include "kernel_tick.h"
 
 struct provenance {
 	char kernel_label[64];
@@ -16,6 +17,7 @@ struct provenance {
 	char preempt_model[32];
 	char preempt_model_source[160];
 	char preempt_model_raw[128];
+	struct kernel_tick tick;	/* CONFIG_HZ and NO_HZ from the kernel's config */
 	/* Set by the caller: what was asked and what was obtained. */
 	char page_policy[32];
 	long page_size_kb;

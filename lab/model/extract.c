@@ -12,12 +12,29 @@
 #include "statistics.h"
 
 /*
- * HZ is not in the documents.  7.2-lab is built from x86 defconfig
- * (CONFIG_HZ=1000 in its .config); Debian's amd64 kernels and the host
- * are HZ=250.  Named so a reader can check it.
+ * The tick: the document's provenance.kernel_hz where it is recorded (from
+ * the kernel's config, or measured: kernel_tick_source says which).
+ * Documents from before the field: 7.2-lab is built from x86 defconfig
+ * (CONFIG_HZ=1000 in its .config), 7.2-lab-hz250 with HZ=250; Debian's
+ * amd64 kernels and the host are HZ=250.  Named so a reader can check it.
  */
-static int hz_of(const char *label, char *src, size_t len)
+static int hz_of(const struct jr_val *d, const char *label, char *src, size_t len)
 {
+	double hz;
+	if (jr_num(d, "provenance.kernel_hz", &hz) && hz >= 1) {
+		snprintf(src, len, "provenance.kernel_hz (%s)",
+			 jr_str(d, "provenance.kernel_tick_source", "?"));
+		/* A path of the document's goes into model-inputs.json as it is. */
+		for (char *c = src; *c; c++)
+			if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
+				*c = '?';
+		return (int)hz;
+	}
+	/* kernels/7.2-lab-hz250: 7.2-lab with fragments/hz250.config. */
+	if (strncmp(label, "7.2-lab-hz250", 13) == 0) {
+		snprintf(src, len, "7.2-lab-hz250's fragments/hz250.config: CONFIG_HZ=250");
+		return 250;
+	}
 	if (strncmp(label, "7.2-lab", 7) == 0) {
 		snprintf(src, len, "7.2-lab's .config (x86 defconfig): CONFIG_HZ=1000");
 		return 1000;
@@ -105,7 +122,7 @@ static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps, in
 		snprintf(g->kernel, sizeof(g->kernel), "%s", label);
 		snprintf(g->virt, sizeof(g->virt), "%s", jr_str(d, "provenance.virtualization", "?"));
 		snprintf(g->revision, sizeof(g->revision), "%s", jr_str(d, "provenance.lab_revision", "?"));
-		g->hz = hz_of(label, g->hz_source, sizeof(g->hz_source));
+		g->hz = hz_of(d, label, g->hz_source, sizeof(g->hz_source));
 		double fa;
 		if (jr_num(d, "provenance.fault_around_pages", &fa))
 			g->fault_around_pages = (int)fa;

@@ -22,7 +22,7 @@ enum { MX_OK = 0, MX_ERR = 2, MX_IN_HOLD = 3 };
 struct mx_group {
 	char page[16];			/* provenance.page_policy */
 	int clients, cpus, hz;
-	char hz_source[96];
+	char hz_source[256];
 	char kernel[64], virt[32];
 	/* provenance.lab_revision of the group's runs ("a85a679", "-dirty" for
 	 * uncommitted changes; several joined by '+'); build/model adds the

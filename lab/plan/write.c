@@ -390,6 +390,13 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 		"costbench_bin\t/bin/costbench\n");
 	fprintf(f, "virt\t%s\nicount_shift\t%ld\n",
 		!strcmp(p->accel, "icount") ? "tcg-icount" : p->accel, p->icount_shift);
+	/* The booted kernel's config, for its tick (CONFIG_HZ, NO_HZ): the
+	 * guest has no /boot, so scripts/run-plan.sh puts the config the
+	 * kernel's resolution names (K_CONFIG) here, beside this file.  A
+	 * kernel without one (Debian's 7.0 linux-binary) leaves it absent:
+	 * the provenance then says unknown, and why.  The host's programs
+	 * read /boot/config-RELEASE or /proc/config.gz themselves. */
+	fprintf(f, "kernel_config\t/plan/kernel.config\n");
 	/* A kernel the catalog gives one model (no PREEMPT_DYNAMIC, no
 	 * debugfs file) runs that model: the runner is told which. */
 	if (u->kernel->models.n == 1)

@@ -72,6 +72,54 @@ void fmt_model(const struct jr_val *d, char *buf, size_t len)
 		 jr_str(d, "provenance.preempt_model_source", "an unrecorded source"));
 }
 
+/*
+ * The kernel's tick: lazy acts on a resched request at the next tick, so
+ * the tick belongs beside the model.  Documents from before the field
+ * say so rather than guess.
+ */
+void fmt_tick(const struct jr_val *d, char *buf, size_t len)
+{
+	const char *label = jr_str(d, "provenance.kernel_label", "?");
+	const char *src = jr_str(d, "provenance.kernel_tick_source", NULL);
+	const char *nohz = jr_str(d, "provenance.kernel_nohz", "unknown");
+	double hz;
+	if (!src) {
+		snprintf(buf, len, "%s: HZ not recorded", label);
+		return;
+	}
+	if (!jr_num(d, "provenance.kernel_hz", &hz)) {
+		snprintf(buf, len, "%s: HZ %s", label, src);
+		return;
+	}
+	/* A config is named as the file read; a measurement says itself. */
+	snprintf(buf, len, "%s: HZ %.0f, %s (%s%s)", label, hz,
+		 !strcmp(nohz, "full") ? "NO_HZ_FULL" : !strcmp(nohz, "idle") ? "NO_HZ_IDLE" :
+		 !strcmp(nohz, "periodic") ? "HZ_PERIODIC" : "tick mode unknown",
+		 strncmp(src, "measured", 8) ? "from " : "", src);
+}
+
+void fmt_hz(const struct jr_val *d, char *buf, size_t len)
+{
+	double hz;
+	if (!jr_str(d, "provenance.kernel_tick_source", NULL))
+		snprintf(buf, len, "HZ not recorded");
+	else if (jr_num(d, "provenance.kernel_hz", &hz))
+		snprintf(buf, len, "HZ %.0f", hz);
+	else
+		snprintf(buf, len, "HZ unknown");
+}
+
+int docs_vary(const struct results *r, doc_fmt fn)
+{
+	char first[1024], v[1024];
+	for (size_t i = 0; i < r->nruns; i++) {
+		fn(r->runs[i].doc, i ? v : first, sizeof(v));
+		if (i && strcmp(v, first))
+			return 1;
+	}
+	return 0;
+}
+
 void fmt_pages(const struct jr_val *d, char *buf, size_t len)
 {
 	double kb = 0;
@@ -118,6 +166,7 @@ void fmt_virt(const struct jr_val *d, char *buf, size_t len)
 const struct env_row env_rows[] = {
 	{ "Kernel: ", "kernel", fmt_kernel, NULL, ENV_TXT_LINE, 1 },
 	{ "Model: ", "preemption model (source)", fmt_model, NULL, ENV_TXT_LINE, 1 },
+	{ "Tick: ", "tick (CONFIG_HZ, NO_HZ; source)", fmt_tick, NULL, ENV_TXT_LINE, 1 },
 	{ "Pages: ", "pages asked -> obtained (how verified)", fmt_pages, NULL, ENV_TXT_LINE, 1 },
 	{ "Lock/strategy: ", "lock/strategy", fmt_lock, NULL, ENV_TXT_LINE, 1 },
 	{ "CPUs: ", "CPUs", fmt_cpus, NULL, ENV_TXT_LINE, 1 },

@@ -41,6 +41,10 @@ void distinct_fmt(const struct results *r, doc_fmt fn, char *buf, size_t len);
 /* Per-document provenance texts for the environment block. */
 void fmt_kernel(const struct jr_val *d, char *buf, size_t len);  /* label = release version */
 void fmt_model(const struct jr_val *d, char *buf, size_t len);   /* label/model (from source) */
+void fmt_tick(const struct jr_val *d, char *buf, size_t len);    /* label: HZ N, NO_HZ_* (from) */
+void fmt_hz(const struct jr_val *d, char *buf, size_t len);      /* "HZ N", "HZ unknown", "HZ not recorded" */
+/* Whether the runs differ in fn's text: then each cell says its own. */
+int docs_vary(const struct results *r, doc_fmt fn);
 void fmt_pages(const struct jr_val *d, char *buf, size_t len);   /* asked -> obtained (how) */
 void fmt_lock(const struct jr_val *d, char *buf, size_t len);    /* tool lock/strategy */
 void fmt_cpus(const struct jr_val *d, char *buf, size_t len);    /* N x model (arch) */

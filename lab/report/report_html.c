@@ -17,6 +17,7 @@
 #include "pairs.h"
 #include "report.h"
 #include "resolution.h"
+#include "separates.h"
 #include "textfmt.h"
 
 /* s as HTML text: sanitised as for report.txt, then entities. */
@@ -184,9 +185,13 @@ void write_html(FILE *f, const struct report *rp)
 			fputs("\">SVG</a>)</figcaption></figure>\n", f);
 		}
 	}
-	/* As in report.txt and report.md: the model on this run's own inputs, where it has evidence. */
-	if (evidence_present(r))
+	/* As in report.txt and report.md: what separates the models, where two or more
+	 * have the census, and the model on this run's own inputs, where it has evidence. */
+	if (evidence_present(r)) {
+		if (separates_present(r))
+			write_separates_html(f, r);
 		write_atscale_html(f, r);
+	}
 	fputs("<h2>Results</h2>\n<p>Medians &plusmn; %stddev over repetitions; %change of medians "
 	      "against the baseline cell; * = p &lt; 0.05 (Welch); ? = not computable; mde = the "
 	      "smallest change the runs could resolve. Headline metrics only: report.md has every "

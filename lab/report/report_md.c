@@ -185,12 +185,18 @@ void write_md(FILE *f, const struct report *rp)
 	}
 
 	md_printf(f, "\n## Cells\n\n| cell | tool | kernel | release | model (source) | pages asked -> obtained (source) | lock | strategy | workload | clients | runs | virt |\n|---|---|---|---|---|---|---|---|---|---:|---:|---|\n");
+	/* Kernels built with different ticks: each release says its HZ. */
+	int many_ticks = docs_vary(r, fmt_hz);
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];
 		const struct jr_val *d = c->runs[0]->doc;
-		char pg[32];
-		md_printf(f, "| C%d | %s | %s | %s | %s (%s) | %s -> %s (%s) | %s | %s | %s | %ld | %zu | %s |\n",
-			c->id, c->tool, c->kernel_label, c->kernel_release, c->model,
+		char pg[32], hz[32] = "";
+		if (many_ticks) {
+			memcpy(hz, ", ", 3);
+			fmt_hz(d, hz + 2, sizeof(hz) - 2);
+		}
+		md_printf(f, "| C%d | %s | %s | %s%s | %s (%s) | %s -> %s (%s) | %s | %s | %s | %ld | %zu | %s |\n",
+			c->id, c->tool, c->kernel_label, c->kernel_release, hz, c->model,
 			jr_str(d, "provenance.preempt_model_source", "?"),
 			jr_str(d, "provenance.page_policy", "?"), page_name(c->page_kb, pg, sizeof(pg)),
 			jr_str(d, "provenance.page_size_source", "?"), c->lock, c->strategy,

@@ -177,18 +177,6 @@ static void fmt_source(const struct jr_val *d, char *buf, size_t len)
 	snprintf(buf, len, "%s", jr_str(d, "provenance.preempt_model_source", "?"));
 }
 
-/* Whether runs differ in fn's text: then each cell line says its own. */
-static int varies(const struct results *r, doc_fmt fn)
-{
-	char first[1024], v[1024];
-	for (size_t i = 0; i < r->nruns; i++) {
-		fn(r->runs[i].doc, i ? v : first, sizeof(v));
-		if (i && strcmp(v, first))
-			return 1;
-	}
-	return 0;
-}
-
 /* bufmicro's uncontended costs, one line per machine measured. */
 static void txt_micro(FILE *f, const struct report *rp)
 {
@@ -370,8 +358,10 @@ void write_txt(FILE *f, const struct report *rp)
 	txt_environment(f, rp);
 
 	tw_heading(f, "Cells");
-	int many_sources = varies(r, fmt_source);
-	int many_env = varies(r, fmt_virt) || varies(r, fmt_cpus);
+	int many_sources = docs_vary(r, fmt_source);
+	int many_env = docs_vary(r, fmt_virt) || docs_vary(r, fmt_cpus);
+	/* Kernels built with different ticks (Debian's HZ 250, 7.2-lab's 1000): each cell says its own. */
+	int many_ticks = docs_vary(r, fmt_hz);
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];
 		const struct jr_val *d = c->runs[0]->doc;
@@ -389,9 +379,16 @@ void write_txt(FILE *f, const struct report *rp)
 			fell_back |= c->page_kb <= 4 && (strstr(a, "2m") || strstr(a, "1g") ||
 							 strstr(a, "=on") || strstr(a, "try"));
 		}
+		char hz[32] = "";
+		if (many_ticks) {
+			hz[0] = ' ';
+			fmt_hz(d, hz + 1, sizeof(hz) - 1);
+		}
 		if (many_sources)
-			snprintf(src, sizeof(src), " (model from %s)",
+			snprintf(src, sizeof(src), "%s (model from %s)", hz,
 				 jr_str(d, "provenance.preempt_model_source", "?"));
+		else
+			snprintf(src, sizeof(src), "%s", hz);
 		if (many_env) {
 			double cpus = 0;
 			char v[256];

@@ -179,9 +179,61 @@ static void kn(double k, double n, char *buf, size_t len)
 	snprintf(buf, len, "%.0f of %.0f (%.2f%%, %.2f-%.2f%%)", k, n, pct(k, n), 100 * lo, 100 * hi);
 }
 
+/* The three reports: txt's paragraphs, md's and html's tables. */
+enum sep_mode { SEP_TXT, SEP_MD, SEP_HTML };
+
+static enum esc_mode esc_of(enum sep_mode m)
+{
+	return m == SEP_MD ? ESC_MD : m == SEP_HTML ? ESC_HTML : ESC_TXT;
+}
+
+/* A table's head (the lab's own words): md's row and rule, html's <th>s. */
+static void head(FILE *f, enum sep_mode m, const char *const *col, size_t n)
+{
+	if (m == SEP_MD) {
+		fputc('|', f);
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, " %s |", col[i]);
+		fputs("\n|", f);
+		for (size_t i = 0; i < n; i++)
+			fputs("---|", f);
+		fputc('\n', f);
+		return;
+	}
+	fputs("<div class=\"scroll\"><table><tr>", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs("<th>", f);
+		esc_put(f, col[i], ESC_HTML);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+/* One row of cells, each already escaped for m (numbers, and names through esc_dup). */
+static void row(FILE *f, enum sep_mode m, char cell[][320], size_t n)
+{
+	if (m == SEP_MD) {
+		fputc('|', f);
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, " %s |", cell[i]);
+		fputc('\n', f);
+		return;
+	}
+	fputs("<tr>", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "<td>%s</td>", cell[i]);
+	fputs("</tr>\n", f);
+}
+
+static void table_end(FILE *f, enum sep_mode m)
+{
+	if (m == SEP_HTML)
+		fputs("</table></div>\n", f);
+}
+
 /* "1.29 [0.85, 1.98]", "-" for the base, "no event" when not defined. */
 static void rr_text(const struct cz *b, const struct cz *c, double kb, double kc, char *buf,
-		    size_t len, bool md)
+		    size_t len, enum sep_mode m)
 {
 	if (b == c) {
 		snprintf(buf, len, "base");
@@ -192,57 +244,70 @@ static void rr_text(const struct cz *b, const struct cz *c, double kb, double kc
 		snprintf(buf, len, "no switch in either");
 	else
 		snprintf(buf, len, "%.2f [%.2f, %.2f]%s", rr.est, rr.lo, rr.hi,
-			 rr.corrected ? (md ? "\\*" : "*") : "");
+			 rr.corrected ? (m == SEP_MD ? "\\*" : "*") : "");
 }
 
 static const char *const route_name[4] = { "in fault", "at fault exit", "blocked in fault",
 					   "other" };
 
 /* q_M by route, per cell, with the stall each route caused. */
-static void route_table(FILE *f, const struct cz *z, size_t n, bool md)
+static void route_table(FILE *f, const struct cz *z, size_t n, enum sep_mode m)
 {
-	char line[1024], a[96], b[64];
-	if (md)
-		fputs("| cell | kernel/model | route | k of n (95% Wilson) | risk ratio vs base "
-		      "[95% Katz] | holder off CPU ms | waiters' ms in it |\n"
-		      "|---|---|---|---|---|---|---|\n", f);
+	static const char *const col[] = { "cell", "kernel/model", "route", "k of n (95% Wilson)",
+					   "risk ratio vs base [95% Katz]", "holder off CPU ms",
+					   "waiters' ms in it" };
+	char line[1024], a[96], b[64], cell[7][320];
+	if (m != SEP_TXT)
+		head(f, m, col, 7);
 	else
 		fprintf(f, "%-4s %-14s %-17s %-36s %-24s %9s %9s\n", "cell", "kernel/model", "route",
 			"k of n (95% Wilson)", "risk ratio [Katz]", "off ms", "waiter ms");
 	for (size_t i = 0; i < n; i++) {
-		char *variant = esc_dup(z[i].c->variant, md ? ESC_MD : ESC_TXT);
+		char *variant = esc_dup(z[i].c->variant, esc_of(m));
 		for (int r = -1; r < 4; r++) {
 			double k = r < 0 ? z[i].v[V_QK] : z[i].v[V_Q_IN + r];
 			double kb = r < 0 ? z[0].v[V_QK] : z[0].v[V_Q_IN + r];
 			double off = r < 0 ? z[i].v[V_OFF_NS]
 				     : z[i].v[V_R_OFF_IN + r];
 			double w = r < 0 ? z[i].v[V_WAIT_NS] : z[i].v[V_R_W_IN + r];
+			const char *route = r < 0 ? "any (q_M)" : route_name[r];
 			kn(k, z[i].v[V_FAULT], a, sizeof(a));
-			rr_text(&z[0], &z[i], kb, k, b, sizeof(b), md);
-			snprintf(line, sizeof(line),
-				 md ? "| C%d | %s | %s | %s | %s | %.2f | %.2f |\n"
-				    : "C%-3d %-14s %-17s %-36s %-24s %9.2f %9.2f\n",
-				 z[i].c->id, variant, r < 0 ? "any (q_M)" : route_name[r], a, b, off / 1e6,
-				 w / 1e6);
-			fputs(line, f);
+			rr_text(&z[0], &z[i], kb, k, b, sizeof(b), m);
+			if (m == SEP_TXT) {
+				snprintf(line, sizeof(line), "C%-3d %-14s %-17s %-36s %-24s %9.2f %9.2f\n",
+					 z[i].c->id, variant, route, a, b, off / 1e6, w / 1e6);
+				fputs(line, f);
+				continue;
+			}
+			snprintf(cell[0], sizeof(cell[0]), "C%d", z[i].c->id);
+			snprintf(cell[1], sizeof(cell[1]), "%s", variant);
+			snprintf(cell[2], sizeof(cell[2]), "%s", route);
+			snprintf(cell[3], sizeof(cell[3]), "%s", a);
+			snprintf(cell[4], sizeof(cell[4]), "%s", b);
+			snprintf(cell[5], sizeof(cell[5]), "%.2f", off / 1e6);
+			snprintf(cell[6], sizeof(cell[6]), "%.2f", w / 1e6);
+			row(f, m, cell, 7);
 		}
 		free(variant);
 	}
+	table_end(f, m);
 }
 
 /* D-state waits of every client, contended folios, wakeups, ticks. */
-static void channel_table(FILE *f, const struct cz *z, size_t n, bool md)
+static void channel_table(FILE *f, const struct cz *z, size_t n, enum sep_mode m)
 {
-	char line[1400], t[96], rb[64];
-	if (md)
-		fputs("| cell | kernel/model | D: folio | rwsem | mutex | hugetlb mutex | other | "
-		      "no stack | of them in a hold | contended folios: joined, holder off CPU "
-		      "(preempted), holder off / wait ms | holders asleep in their fault: woken "
-		      "locally n, mean us; remotely n, mean us | faults spanning a tick (95%) | "
-		      "risk ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n", f);
+	static const char *const col[] = {
+		"cell", "kernel/model", "D: folio", "rwsem", "mutex", "hugetlb mutex", "other",
+		"no stack", "of them in a hold",
+		"contended folios: joined, holder off CPU (preempted), holder off / wait ms",
+		"holders asleep in their fault: woken locally n, mean us; remotely n, mean us",
+		"faults spanning a tick (95%)", "risk ratio" };
+	char line[1400], t[96], rb[64], cell[13][320];
+	if (m != SEP_TXT)
+		head(f, m, col, 13);
 	for (size_t i = 0; i < n; i++) {
 		const double *v = z[i].v;
-		char *variant = esc_dup(z[i].c->variant, md ? ESC_MD : ESC_TXT);
+		char *variant = esc_dup(z[i].c->variant, esc_of(m));
 		char fol[192], wk[192];
 		if (z[i].folios)
 			snprintf(fol, sizeof(fol), "%.0f waits, %.0f joined, %.0f off CPU (%.0f preempted), "
@@ -270,55 +335,91 @@ static void channel_table(FILE *f, const struct cz *z, size_t n, bool md)
 				snprintf(rb, sizeof(rb), "no tick in either");
 			else
 				snprintf(rb, sizeof(rb), "%.2f [%.2f, %.2f]%s", rr.est, rr.lo, rr.hi,
-					 rr.corrected ? (md ? "\\*" : "*") : "");
+					 rr.corrected ? (m == SEP_MD ? "\\*" : "*") : "");
 		}
 		double inhold = v[V_DH_FOLIO] + v[V_DH_RWSEM] + v[V_DH_MUTEX] + v[V_DH_HUGETLB] +
 				v[V_DH_OTHER] + v[V_DH_NOSTACK];
+		if (m != SEP_TXT) {
+			/* D-state switches by wait: count (ms). */
+			static const int dn[5][2] = { { V_D_FOLIO, V_DNS_FOLIO }, { V_D_RWSEM, V_DNS_RWSEM },
+						      { V_D_MUTEX, V_DNS_MUTEX },
+						      { V_D_HUGETLB, V_DNS_HUGETLB },
+						      { V_D_OTHER, V_DNS_OTHER } };
+			snprintf(cell[0], sizeof(cell[0]), "C%d", z[i].c->id);
+			snprintf(cell[1], sizeof(cell[1]), "%s", variant);
+			for (int d = 0; d < 5; d++)
+				snprintf(cell[2 + d], sizeof(cell[2 + d]), "%.0f (%.2f ms)", v[dn[d][0]],
+					 v[dn[d][1]] / 1e6);
+			snprintf(cell[7], sizeof(cell[7]), "%.0f", v[V_D_NOSTACK]);
+			snprintf(cell[8], sizeof(cell[8]), "%.0f", inhold);
+			snprintf(cell[9], sizeof(cell[9]), "%s", fol);
+			snprintf(cell[10], sizeof(cell[10]), "%s", wk);
+			snprintf(cell[11], sizeof(cell[11]), "%s", t);
+			snprintf(cell[12], sizeof(cell[12]), "%s", rb);
+			row(f, m, cell, 13);
+			free(variant);
+			continue;
+		}
 		snprintf(line, sizeof(line),
-			 md ? "| C%d | %s | %.0f (%.2f ms) | %.0f (%.2f ms) | %.0f (%.2f ms) | %.0f (%.2f ms) "
-			      "| %.0f (%.2f ms) | %.0f | %.0f | %s | %s | %s | %s |\n"
-			    : "C%d %s: D-state switches folio %.0f (%.2f ms), rwsem %.0f (%.2f ms), mutex "
-			      "%.0f (%.2f ms), hugetlb fault mutex %.0f (%.2f ms), other %.0f (%.2f ms), "
-			      "no stack %.0f, %.0f of them in a hold. Contended folios: %s. Holders "
-			      "asleep in their fault: %s. Faulting holds with a tick after the fault: %s, "
-			      "risk ratio %s.",
+			 "C%d %s: D-state switches folio %.0f (%.2f ms), rwsem %.0f (%.2f ms), mutex "
+			 "%.0f (%.2f ms), hugetlb fault mutex %.0f (%.2f ms), other %.0f (%.2f ms), "
+			 "no stack %.0f, %.0f of them in a hold. Contended folios: %s. Holders "
+			 "asleep in their fault: %s. Faulting holds with a tick after the fault: %s, "
+			 "risk ratio %s.",
 			 z[i].c->id, variant, v[V_D_FOLIO], v[V_DNS_FOLIO] / 1e6, v[V_D_RWSEM],
 			 v[V_DNS_RWSEM] / 1e6, v[V_D_MUTEX], v[V_DNS_MUTEX] / 1e6, v[V_D_HUGETLB],
 			 v[V_DNS_HUGETLB] / 1e6, v[V_D_OTHER], v[V_DNS_OTHER] / 1e6, v[V_D_NOSTACK],
 			 inhold, fol, wk, t, rb);
 		free(variant);
-		if (md)
-			fputs(line, f);
-		else
-			tw_para(f, "", line, 0);
+		tw_para(f, "", line, 0);
 	}
+	table_end(f, m);
 }
 
 /* Freezes and T_tail by the next acquirer, beside q.T (the holders' off-CPU time). */
-static void freeze_table(FILE *f, const struct cz *z, size_t n, bool md)
+static void freeze_table(FILE *f, const struct cz *z, size_t n, enum sep_mode m)
 {
-	char line[1400];
-	if (md)
-		fputs("| cell | kernel/model | lock ms | freezes, no fault: n, ms (% of lock), with a "
-		      "tick | faulting freezes: n, ms (%), with a tick | q.T: off CPU holding ms (%) | "
-		      "T_tail ms: asleep, woken, preempted, running same CPU, other CPU, releaser "
-		      "again (its waiter asleep / preempted or woken / running), unknown |\n"
-		      "|---|---|---|---|---|---|---|\n", f);
+	static const char *const col[] = {
+		"cell", "kernel/model", "lock ms",
+		"freezes, no fault: n, ms (% of lock), with a tick",
+		"faulting freezes: n, ms (%), with a tick", "q.T: off CPU holding ms (%)",
+		"T_tail ms: asleep, woken, preempted, running same CPU, other CPU, releaser again "
+		"(its waiter asleep / preempted or woken / running), unknown" };
+	char line[1400], cell[7][320];
+	if (m != SEP_TXT)
+		head(f, m, col, 7);
 	for (size_t i = 0; i < n; i++) {
 		const double *v = z[i].v;
-		char *variant = esc_dup(z[i].c->variant, md ? ESC_MD : ESC_TXT);
+		char *variant = esc_dup(z[i].c->variant, esc_of(m));
 		double lock = v[V_LOCK_NS];
+		if (m != SEP_TXT) {
+			snprintf(cell[0], sizeof(cell[0]), "C%d", z[i].c->id);
+			snprintf(cell[1], sizeof(cell[1]), "%s", variant);
+			snprintf(cell[2], sizeof(cell[2]), "%.2f", lock / 1e6);
+			snprintf(cell[3], sizeof(cell[3]), "%.0f, %.2f (%.2f%%), %.0f", v[V_F0_N],
+				 v[V_F0_NS] / 1e6, pct(v[V_F0_NS], lock), v[V_F0_T]);
+			snprintf(cell[4], sizeof(cell[4]), "%.0f, %.2f (%.2f%%), %.0f", v[V_F1_N],
+				 v[V_F1_NS] / 1e6, pct(v[V_F1_NS], lock), v[V_F1_T]);
+			snprintf(cell[5], sizeof(cell[5]), "%.2f (%.2f%%)", v[V_OFF_NS] / 1e6,
+				 pct(v[V_OFF_NS], lock));
+			snprintf(cell[6], sizeof(cell[6]),
+				 "%.2f, %.2f, %.2f, %.2f, %.2f, %.2f (%.2f / %.2f / %.2f), %.2f",
+				 v[V_T_ASLEEP] / 1e6, v[V_T_WOKEN] / 1e6, v[V_T_PREEMPTED] / 1e6,
+				 v[V_T_SAME] / 1e6, v[V_T_OTHER] / 1e6, v[V_T_SELF] / 1e6,
+				 v[V_S_ASLEEP] / 1e6, (v[V_S_PREEMPTED] + v[V_S_WOKEN]) / 1e6,
+				 (v[V_S_SAME] + v[V_S_OTHER]) / 1e6, v[V_T_UNKNOWN] / 1e6);
+			row(f, m, cell, 7);
+			free(variant);
+			continue;
+		}
 		snprintf(line, sizeof(line),
-			 md ? "| C%d | %s | %.2f | %.0f, %.2f (%.2f%%), %.0f | %.0f, %.2f (%.2f%%), %.0f | "
-			      "%.2f (%.2f%%) | %.2f, %.2f, %.2f, %.2f, %.2f, %.2f (%.2f / %.2f / %.2f), "
-			      "%.2f |\n"
-			    : "C%d %s: lock time %.2f ms. Freezes with no fault: %.0f, %.2f ms (%.2f%% of "
-			      "lock time), %.0f with a tick; faulting freezes: %.0f, %.2f ms (%.2f%%), %.0f "
-			      "with a tick; q.T, holders off CPU holding: %.2f ms (%.2f%%). T_tail by the "
-			      "next acquirer, ms: asleep %.2f, woken %.2f, preempted %.2f, running on the "
-			      "releaser's CPU %.2f, on the other %.2f, the releaser again %.2f (its "
-			      "longest waiter asleep %.2f, preempted or woken %.2f, running %.2f), "
-			      "unknown %.2f.",
+			 "C%d %s: lock time %.2f ms. Freezes with no fault: %.0f, %.2f ms (%.2f%% of "
+			 "lock time), %.0f with a tick; faulting freezes: %.0f, %.2f ms (%.2f%%), %.0f "
+			 "with a tick; q.T, holders off CPU holding: %.2f ms (%.2f%%). T_tail by the "
+			 "next acquirer, ms: asleep %.2f, woken %.2f, preempted %.2f, running on the "
+			 "releaser's CPU %.2f, on the other %.2f, the releaser again %.2f (its "
+			 "longest waiter asleep %.2f, preempted or woken %.2f, running %.2f), "
+			 "unknown %.2f.",
 			 z[i].c->id, variant, lock / 1e6, v[V_F0_N], v[V_F0_NS] / 1e6,
 			 pct(v[V_F0_NS], lock), v[V_F0_T], v[V_F1_N], v[V_F1_NS] / 1e6,
 			 pct(v[V_F1_NS], lock), v[V_F1_T], v[V_OFF_NS] / 1e6, pct(v[V_OFF_NS], lock),
@@ -327,11 +428,9 @@ static void freeze_table(FILE *f, const struct cz *z, size_t n, bool md)
 			 (v[V_S_PREEMPTED] + v[V_S_WOKEN]) / 1e6, (v[V_S_SAME] + v[V_S_OTHER]) / 1e6,
 			 v[V_T_UNKNOWN] / 1e6);
 		free(variant);
-		if (md)
-			fputs(line, f);
-		else
-			tw_para(f, "", line, 0);
+		tw_para(f, "", line, 0);
 	}
+	table_end(f, m);
 }
 
 /* Per run, the shares of the fill time: scheduler, backoff, frozen vCPU (ns). */
@@ -345,12 +444,14 @@ static void shares(const struct cz *z, double *sched, double *backoff, double *f
 	*frozen = (v[V_F0_NS] + v[V_F1_NS] + v[V_T_OTHER] + v[V_S_OTHER]) / r;
 }
 
-static void loss_split(FILE *f, const struct cz *z, size_t n, bool md)
+static void loss_split(FILE *f, const struct cz *z, size_t n, enum sep_mode m)
 {
 	char line[1024];
 	double sb, bb, fb;
 	shares(&z[0], &sb, &bb, &fb);
 	double base_fill = z[0].v[V_FILL_S] / z[0].runs;
+	if (m == SEP_HTML)
+		fputs("<ul>\n", f);
 	for (size_t i = 1; i < n; i++) {
 		double s, b, fz;
 		shares(&z[i], &s, &b, &fz);
@@ -367,14 +468,16 @@ static void loss_split(FILE *f, const struct cz *z, size_t n, bool md)
 			 loss / 1e6, 100 * loss / 1e9 / base_fill, ds / 1e6, 100 * ds / 1e9 / base_fill,
 			 db / 1e6, 100 * db / 1e9 / base_fill, df / 1e6, 100 * df / 1e9 / base_fill,
 			 rest / 1e6, 100 * rest / 1e9 / base_fill);
-		if (md) {
-			char *e = esc_dup(line, ESC_MD);
-			fprintf(f, "- %s\n", e);
-			free(e);
-		} else {
+		if (m == SEP_TXT) {
 			tw_para(f, "- ", line, 2);
+			continue;
 		}
+		char *e = esc_dup(line, esc_of(m));
+		fprintf(f, m == SEP_MD ? "- %s\n" : "<li>%s</li>\n", e);
+		free(e);
 	}
+	if (m == SEP_HTML)
+		fputs("</ul>\n", f);
 }
 
 /* Whether an interval resolved a difference (excludes 1). */
@@ -454,7 +557,7 @@ static const char *intro =
 	"not forced to add up: the shares count lock time, which is fill time only where the "
 	"lock is the bottleneck. docs/evidence.md, \"The census\".";
 
-static void write_groups(FILE *f, const struct results *r, bool md)
+static void write_groups(FILE *f, const struct results *r, enum sep_mode m)
 {
 	struct cz *z = calloc(r->ncells ? r->ncells : 1, sizeof(*z));
 	char buf[4096];
@@ -464,28 +567,25 @@ static void write_groups(FILE *f, const struct results *r, bool md)
 		size_t n = group_cells(r, k, z);
 		if (models_in(z, n) < 2)
 			continue;
-		char *g = esc_dup(r->cells[k].group, md ? ESC_MD : ESC_TXT);
-		if (md)
-			fprintf(f, "\n### %s\n\n", g);
-		else
-			fprintf(f, "\n%s\n\n", g);
+		char *g = esc_dup(r->cells[k].group, esc_of(m));
+		fprintf(f, m == SEP_MD ? "\n### %s\n\n" : m == SEP_HTML ? "<h3>%s</h3>\n" : "\n%s\n\n", g);
 		free(g);
 		sentence(z, n, buf, sizeof(buf));
-		if (md) {
-			char *e = esc_dup(buf, ESC_MD);
-			fprintf(f, "**%s**\n\n", e);
-			free(e);
-		} else {
+		if (m == SEP_TXT) {
 			tw_para(f, "", buf, 0);
 			fputc('\n', f);
+		} else {
+			char *e = esc_dup(buf, esc_of(m));
+			fprintf(f, m == SEP_MD ? "**%s**\n\n" : "<p><strong>%s</strong></p>\n", e);
+			free(e);
 		}
-		route_table(f, z, n, md);
+		route_table(f, z, n, m);
 		fputc('\n', f);
-		channel_table(f, z, n, md);
+		channel_table(f, z, n, m);
 		fputc('\n', f);
-		freeze_table(f, z, n, md);
+		freeze_table(f, z, n, m);
 		fputc('\n', f);
-		loss_split(f, z, n, md);
+		loss_split(f, z, n, m);
 	}
 	free(z);
 }
@@ -510,11 +610,17 @@ bool separates_sentence(const struct results *r, char *buf, size_t len)
 void write_separates_txt(FILE *f, const struct results *r)
 {
 	tw_para(f, "", intro, 0);
-	write_groups(f, r, false);
+	write_groups(f, r, SEP_TXT);
 }
 
 void write_separates_md(FILE *f, const struct results *r)
 {
 	md_printf(f, "\n## What separates the models\n\n%s\n", intro);
-	write_groups(f, r, true);
+	write_groups(f, r, SEP_MD);
+}
+
+void write_separates_html(FILE *f, const struct results *r)
+{
+	esc_printf(f, ESC_HTML, "<h2>What separates the models</h2>\n<p>%s</p>\n", intro);
+	write_groups(f, r, SEP_HTML);
 }

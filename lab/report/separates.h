@@ -28,5 +28,6 @@ bool separates_present(const struct results *r);
 bool separates_sentence(const struct results *r, char *buf, size_t len);
 void write_separates_txt(FILE *f, const struct results *r);
 void write_separates_md(FILE *f, const struct results *r);
+void write_separates_html(FILE *f, const struct results *r);
 
 #endif

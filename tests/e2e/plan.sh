@@ -133,6 +133,8 @@ check "plan: FAULT_AROUND_BYTES=4K reaches plan.json and every unit's conf, whic
 check "plan: BASE_SLICE_US=8000 likewise" \
 	sh -c "jq -e '.settings.base_slice_us == 8000' '$p' > /dev/null &&
 		[ \$(grep -lx 'base_slice_us${TAB}8000' '$run'/plan/*.conf | wc -l) -eq 4 ]"
+check "plan: every guest unit's conf names where its kernel's config is shipped (its tick, CONFIG_HZ)" \
+	sh -c "[ \$(grep -lx 'kernel_config${TAB}/plan/kernel.config' '$run'/plan/*.conf | wc -l) -eq 4 ]"
 "$plan" --top "$top" --out "$run" KERNEL=7.0 BASELINE_MODELS=none CLIENTS=2 PGBENCH=off > /dev/null 2>&1
 check "plan: BASELINE_MODELS=none keeps the baseline to 6.12/none" \
 	jqt "$p" '[.units[] | .id] == ["baseline.none", "main.lazy", "main.full"]'
@@ -228,6 +230,8 @@ check "plan: seed: each run ends after its fill (--steady), counts faulting hold
 check "plan: seed: pgbench cold per run, fillfactor 90, pg_buffercache, tables ~ shared_buffers" \
 	sh -c "grep -qx 'pg_cold${TAB}on' '$run/plan/host.conf' && grep -qx 'pg_fillfactor${TAB}90' '$run/plan/host.conf' && grep -qx 'pg_buffercache_ms${TAB}1000' '$run/plan/host.conf' && jq -e '.settings.pgbench.builtins == [\"simple-update\"] and (.settings.pgbench.scale | tonumber) * 15 > (.scenario.pg_shared_buffers_mb)' '$p' >/dev/null"
 "$plan" --top "$top" --out "$run" SCENARIO=seed CLIENTS=4 STRATEGY=pg > /dev/null 2>&1
+check "plan: a host unit's conf names no kernel config (the host's programs read /boot or /proc/config.gz)" \
+	sh -c "! grep -q '^kernel_config' '$run/plan/host.conf'"
 check "plan: seed: what the user sets wins over the scenario" \
 	jqt "$p" '.settings.clients == ["4"] and .settings.strategies == ["pg"] and .settings.workload == "simple-update"'
 "$plan" --top "$top" --out "$run" KERNEL=7.0 SCENARIO=seed PGBENCH=off > /dev/null 2>&1

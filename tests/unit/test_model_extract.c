@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -172,6 +173,39 @@ static void test_refusal(void)
 	CHECK(rc == MX_ERR && strstr(err, "EVIDENCE"), "a run without evidence: %s", err);
 }
 
+/* A document that records its tick (provenance.kernel_hz): that, not the
+ * label's guess (run-model's 6.12 documents given HZ 1000 from a config). */
+static void test_recorded_hz(void)
+{
+	static struct mx_set s;
+	char err[1024] = "", dir[] = "/tmp/test_model_hz.XXXXXX", cmd[1024];
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "mkdir '%s/runs' && for f in '%s'run-model/runs/*.json; do "
+		 "sed 's|\"provenance\": {|\"provenance\": {\"kernel_hz\": 1000, "
+		 "\"kernel_nohz\": \"idle\", \"kernel_tick_source\": \"/plan/kernel.config\", |' "
+		 "\"$f\" > '%s/runs/'\"$(basename \"$f\")\"; done", dir, DATA, dir);
+	int rc = system(cmd) == 0 ? mx_scan(dir, &s, err, sizeof(err)) : -1;
+	CHECK(rc == MX_OK && s.ngroups == 1 && s.g[0].hz == 1000 &&
+	      !strcmp(s.g[0].hz_source, "provenance.kernel_hz (/plan/kernel.config)"),
+	      "the recorded HZ wins over the label's: %d from %s", rc == MX_OK ? s.g[0].hz : -1,
+	      rc == MX_OK ? s.g[0].hz_source : err);
+	/* Before the field: 7.2-lab-hz250's label is not 7.2-lab's 1000. */
+	snprintf(cmd, sizeof(cmd), "for f in '%s'run-model/runs/*.json; do "
+		 "sed 's|\"kernel_label\": \"6.12\"|\"kernel_label\": \"7.2-lab-hz250\"|' "
+		 "\"$f\" > '%s/runs/'\"$(basename \"$f\")\"; done", DATA, dir);
+	rc = system(cmd) == 0 ? mx_scan(dir, &s, err, sizeof(err)) : -1;
+	CHECK(rc == MX_OK && s.g[0].hz == 250 && strstr(s.g[0].hz_source, "hz250.config") &&
+	      strstr(s.g[0].kernel, "7.2-lab-hz250"),
+	      "7.2-lab-hz250 without the field: HZ 250 (%d from %s)", rc == MX_OK ? s.g[0].hz : -1,
+	      rc == MX_OK ? s.g[0].hz_source : err);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		CHECK(0, "rm %s", dir);
+}
+
 int main(void)
 {
 	test_scan();
@@ -179,5 +213,6 @@ int main(void)
 	test_write_roundtrip();
 	test_rules();
 	test_refusal();
+	test_recorded_hz();
 	return CHECK_DONE();
 }
