@@ -109,6 +109,29 @@ static void regzbot_evidence(const struct comparison *c, char *buf, size_t len)
 		 page_name(c->cell->page_kb, pg, sizeof(pg)), c->cell->lock, c->change_pct, p);
 }
 
+/*
+ * A regzbot line from an emulator's runs (QEMU TCG, with or without
+ * icount) says so: the lab's own tests find losses of a few percent that
+ * icount makes by itself (docs/measurements/2026-12-06-emulator-tests-6.12.md),
+ * and a run cannot tell its share apart, so the line is to be confirmed
+ * under KVM or on hardware before it is sent.
+ */
+static void emulated_caveat(const struct comparison *c, char *why, size_t len)
+{
+	const struct cell *side[2] = { c->base, c->cell };
+	for (int i = 0; i < 2; i++) {
+		const char *v = side[i]->nruns ? jr_str(side[i]->runs[0]->doc,
+							 "provenance.virtualization", "") : "";
+		if (strncmp(v, "tcg", 3))
+			continue;
+		size_t l = strlen(why);
+		snprintf(why + l, len - l, " Measured under an emulator (%.32s): how much of the "
+			 "drop is the emulator's this run cannot tell; confirm it under KVM "
+			 "or on hardware before sending.", v);
+		return;
+	}
+}
+
 /* "(p = 0.012, significant)" and the like, short enough for a list. */
 static void short_p(const struct comparison *c, char *buf, size_t len)
 {
@@ -423,6 +446,7 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 					 "preemption modes\" (v7.0-rc1) made, removing PREEMPT_NONE "
 					 "on x86 and arm64.",
 					 x->kernel_label, x->kernel_release, b->variant, x->variant, ev);
+				emulated_caveat(&c, fd->regzbot_why, sizeof(fd->regzbot_why));
 			} else if (c.worse && !fd->regzbot[0] && !same_kernel(b, x) &&
 				   strcmp(b->kernel_label, x->kernel_label) &&
 				   is_version(b->kernel_label) && is_version(x->kernel_label)) {
@@ -436,6 +460,7 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 					 "it, or compare the models on one kernel that offers both "
 					 "(KERNEL=7.2-lab).",
 					 b->variant, x->variant, ev, b->kernel_label, x->kernel_label);
+				emulated_caveat(&c, fd->regzbot_why, sizeof(fd->regzbot_why));
 			}
 		}
 		free(pairs);

@@ -37,8 +37,15 @@ void tw_para(FILE *f, const char *lead, const char *text, int indent)
 			col = indent;
 			first = 1;
 		}
+		/* A line that opens with '#' is a command to regzbot ("#regzbot
+		 * ..."): only the report's own suggestion may be one, never a
+		 * document's words that wrapping brought to a line's start. */
+		if (first && col == 0 && *s == '#') {
+			fputc(' ', f);
+			col++;
+		}
 		/* A word longer than the line is cut: better than overflowing. */
-		while (col + (first ? 0 : 1) + w > TXT_WIDTH && w > TXT_WIDTH - indent) {
+		while (col + (first ? 0 : 1) + w > TXT_WIDTH && w > TXT_WIDTH - (first ? col : indent)) {
 			int room = TXT_WIDTH - col - (first ? 0 : 1);
 			if (!first)
 				fputc(' ', f);

@@ -37,6 +37,10 @@ case $row in
 *) fail "4 KB, 4 clients, 7.0/lazy tps row: want $want*, got: $row" ;;
 esac
 check "headline names the same change" grep -q "falls ${want#-}" "$txt"
+# ... between the two values it is the ratio of, not the medians.
+ends=$(awk -v b="$b" -v n="$n" 'BEGIN { printf "geometric means %.0f -> %.0f", b, n }')
+check "headline gives the values of that change ($ends)" \
+	sh -c "tr '\n' ' ' < '$txt' | tr -s ' ' | grep -q '$ends'"
 row=$(awk '/-> C[0-9]+ 7.0\/lazy: bufbench select-only, 4 clients, 2 MB/ { f = 1 } f && / tps$/ { print; exit }' "$txt")
 case $row in
 *"%*"*) fail "2 MB lazy tps difference is noise (p ~ 0.3) but is starred: $row" ;;
@@ -52,6 +56,12 @@ case $joined in
 *"version, build and model change together, so this names no commit; bisect between them (v6.12..v7.0)"*)
 	pass "...and says to bisect between them" ;;
 *) fail "...no 'bisect between them' in the suggestion" ;;
+esac
+# The fixture ran under QEMU TCG: the suggestion says an emulator made it.
+case $joined in
+*"Measured under an emulator (tcg): how much of the drop is the emulator's this run cannot tell; confirm it under KVM or on hardware before sending."*)
+	pass "...and that it was measured under an emulator (tcg), to confirm under KVM or on hardware" ;;
+*) fail "...no emulator caveat in the suggestion of a TCG run" ;;
 esac
 check "...in report.md and report.html too" \
 	sh -c "grep -q 'bisect between them (v6.12..v7.0)' '$run/report.md' && tr '\\n' ' ' < '$run/report.html' | grep -q 'v6.12..v7.0</code> &mdash; 6.12/none is good and .* bisect between them'"
