@@ -156,6 +156,22 @@ for v in 1 2; do
 			grep -q 'POOL=64M RELATION=68M' '$tmp/grid-v$v/bench-command.txt' &&
 			grep -q 'EVIDENCE=on .*scripts/bench.sh $tmp/grid-v$v\$' '$tmp/grid-v$v/bench-command.txt'"
 done
+# The grid is the planner's (tests/e2e/plan.sh checks the planned grid
+# itself): the script predicts its cells in its order and writes its command.
+build/plan --validation-grid "$in" 7.2-lab > "$tmp/grid.tsv"
+# by_name FILE COL... [where COL VALUE]: columns by their header's names.
+by_name() {
+	awk -F '\t' -v OFS=: -v w="$2" -v k="${3:-}" -v kv="${4:-}" '/^#/ { next }
+		!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+		k == "" || $c[k] == kv { n = split(w, ws, ","); s = $c[ws[1]]
+			for (j = 2; j <= n; j++) s = s OFS $c[ws[j]]; print s }' "$1"
+}
+for v in 1 2; do
+	check "grid, $v vCPU: the cells predicted are build/plan --validation-grid's run v$v, in its order" \
+		[ "$(by_name "$tmp/grid-v$v/predictions.tsv" pages,clients,cpus)" = "$(by_name "$tmp/grid.tsv" cell run "v$v")" ]
+	check "grid, $v vCPU: bench-command.txt measures with the planner's make bench variables" \
+		grep -qxF "$(by_name "$tmp/grid.tsv" bench run "v$v" | sed -n 1p) scripts/bench.sh $tmp/grid-v$v" "$tmp/grid-v$v/bench-command.txt"
+done
 cp -r "$tmp/run/runs" "$tmp/grid-v2/"
 cp "$tmp/grid-v1/predictions.tsv" "$tmp/v1-before"
 rc=0
