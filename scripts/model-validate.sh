@@ -17,14 +17,16 @@
 #       for (or MODELS), one run directory per vCPU count, RUNBASE-v1 and
 #       RUNBASE-v2, each with its predictions.tsv written now and
 #       bench-command.txt, the command that measures it afterwards (same
-#       pool as the calibration, EVIDENCE on, 5 runs a cell).
+#       pool as the calibration, EVIDENCE on, 5 runs a cell); the grid is
+#       build/plan --validation-grid's (docs/scenarios.md, validate).
 #   scripts/model-validate.sh capacity DOC H_US RUNBASE [KERNEL]
 #       the lock-capacity law's grid (issue 36, build/capacity): fault-around
 #       4K/64K/256K x ICOUNT_SHIFT 0/2/3 under none, calibrated on DOC (a
 #       hot-lock cell's bufbench document, EVIDENCE=on) with H_US its hold
 #       without a fault; RUNBASE/capacity-predictions.tsv written now, and
 #       RUNBASE/bench-command.txt, one hot-lock run per cell afterwards
-#       (KERNEL default 7.2-lab, the kernel with none).
+#       (KERNEL default 7.2-lab, the kernel with none); the grid is
+#       build/plan --capacity-grid's.
 #   scripts/model-validate.sh compare RUN...
 #       build/model --validate for each RUN: predicted against measured,
 #       hit or miss with tolerance max(mde at 80% power, 2 points), into
@@ -130,14 +132,17 @@ grid() {
 	done
 }
 
-# The capacity grid's predictions, then the commands that measure them.
+# The capacity grid's predictions, then the commands that measure them:
+# its cells and runs are the planner's (build/plan --capacity-grid).
 capacity() {
-	doc=$1 h_us=$2 base=$3 kernel=${4:-7.2-lab}
+	doc=$1 h_us=$2 base=$3
 	[ -f "$doc" ] || die "$doc: no such document"
-	case $kernel in *[!A-Za-z0-9._-]*) die "$kernel: not a kernel name" ;; esac
+	plan=$(lab_plan) || exit 1
+	table=$("$plan" --capacity-grid "${4:-}") || exit 1
 	fresh_run "$base"
 	out=$base/capacity-predictions.tsv
-	said=$("$top/build/capacity" --calibration "$doc" --h-us "$h_us" 1:0 1:2 1:3 16:0 16:2 16:3 64:0 64:2 64:3) ||
+	# shellcheck disable=SC2046 # one word a cell
+	said=$("$top/build/capacity" --calibration "$doc" --h-us "$h_us" $(printf '%s\n' "$table" | tsv_get cell)) ||
 		die "build/capacity refused the calibration; nothing written"
 	{
 		echo "# written $(date -u +%Y-%m-%dT%H:%M:%SZ), lab $(lab_revision "$top"), before any run in $base"
@@ -147,11 +152,8 @@ capacity() {
 	{
 		echo "# Measure after the predictions in $out; from the checkout, one run a cell:"
 		echo "make build-all"
-		for fa in 4K:1 64K:16 256K:64; do
-			for s in 0 2 3; do
-				echo "KERNEL=$kernel MODELS=none BASELINE= SCENARIO=hot-lock FAULT_AROUND_BYTES=${fa%:*} ICOUNT_SHIFT=$s PGBENCH=off scripts/bench.sh $base/fa${fa#*:}-s$s"
-			done
-		done
+		printf '%s\n' "$table" | tsv_get run bench |
+			while IFS=$(printf '\t') read -r r b; do echo "$b scripts/bench.sh $base/$r"; done
 	} >"$base/bench-command.txt"
 	echo "preemptlab: predictions in $out; measure with $base/bench-command.txt"
 }

@@ -11,8 +11,8 @@
  *              --catalog-series DIR
  *                                the architecture table and the kernel catalog,
  *                                for the scripts (info.c)
- *   build/plan --validation-grid INPUTS KERNEL [MODELS]
- *                                the model's validation grid, a table for
+ *   build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]
+ *                                the model's validation grids, tables for
  *                                scripts/model-validate.sh (validate_grid.c)
  *
  * --accel-probed: what scripts/bench.sh's KVM probe boot found, planned on
@@ -40,7 +40,7 @@ static const char usage[] =
 	"       build/plan --vocabulary | --variables | --boot-argv [VAR=value ...]\n"
 	"       build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |\n"
 	"                  --catalog-series DIR\n"
-	"       build/plan --validation-grid INPUTS KERNEL [MODELS]\n";
+	"       build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]\n";
 
 /*
  * A guest boot outside any plan (tests that boot their own init): the
@@ -76,7 +76,8 @@ int main(int argc, char **argv)
 		{ "accel-probed", required_argument, 0, 'a' }, { "boot-argv", no_argument, 0, 'B' },
 		{ "arch-info", no_argument, 0, 'A' }, { "catalog-get", no_argument, 0, 'G' },
 		{ "catalog-series", no_argument, 0, 'S' },
-		{ "validation-grid", no_argument, 0, 'g' }, { 0, 0, 0, 0 },
+		{ "validation-grid", no_argument, 0, 'g' }, { "capacity-grid", no_argument, 0, 'C' },
+		{ 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *top = ".";
 	char bufbench[4096] = "";
@@ -112,6 +113,10 @@ int main(int argc, char **argv)
 				return fputs(usage, stderr), 2;
 			return validation_grid(argv[optind], argv[optind + 1],
 					       optind + 2 < argc ? argv[optind + 2] : NULL);
+		case 'C':
+			if (argc - optind > 1)
+				return fputs(usage, stderr), 2;
+			return capacity_grid(optind < argc ? argv[optind] : NULL);
 		case 'V':
 			/* The Makefile's BENCH_VARS must be this list: make fleet
 			 * forwards only those (tests/e2e/make_vars.sh compares). */

@@ -19,6 +19,14 @@
  *
  * INPUTS is a model-inputs file (make model): its pool is the grid's pool,
  * and without MODELS every model it has a q for but none is predicted.
+ *
+ *   build/plan --capacity-grid [KERNEL]
+ *
+ * the lock-capacity law's grid (issue 36, build/capacity, scripts/
+ * model-validate.sh capacity), one row a hot-lock run: run (its directory
+ * under RUNBASE), fault_around_bytes, fault_around_pages, icount_shift,
+ * cell (FA_PAGES:SHIFT, as build/capacity takes it) and bench.
+ *
  * Exit 2 with one line naming what is wrong, as the planner does.
  */
 #include "validate_grid.h"
@@ -112,13 +120,18 @@ static double whole(const struct jr_val *root, const char *key)
 	return x;
 }
 
-int validation_grid(const char *inputs, const char *kernel, const char *models)
+/* The kernel names a run directory and a make variable: a catalog name. */
+static void check_kernel(const char *kernel)
 {
-	char err[512];
-	/* The kernel names a run directory and a make variable: a catalog name. */
 	if (strspn(kernel, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") !=
 	    strlen(kernel))
 		plan_die("%s: not a kernel name", kernel);
+}
+
+int validation_grid(const char *inputs, const char *kernel, const char *models)
+{
+	char err[512];
+	check_kernel(kernel);
 	struct jr_val *root = jr_parse_file(inputs, err, sizeof(err));
 	if (!root)
 		plan_die("%s", err);
@@ -150,5 +163,32 @@ int validation_grid(const char *inputs, const char *kernel, const char *models)
 				       grid_pages[p], grid_clients[c], grid_cpus[v], pred, kernel,
 				       grid_cpus[v], pred, all_pages, all_clients, fixed_head,
 				       pool_mb, rel_mb, fixed_tail);
+	return 0;
+}
+
+/*
+ * The capacity grid: fault-around (one descriptor page a fault, the
+ * kernel's 64 KB, 256 KB) x ICOUNT_SHIFT (0, 2, 3: the fault's cost
+ * against the hold's), each a hot-lock run under none, on 7.2-lab unless
+ * asked: the kernel with none and the fault-around knob.
+ */
+static const struct { const char *bytes; long pages; } cap_fa[] = {
+	{ "4K", 1 }, { "64K", 16 }, { "256K", 64 },
+};
+static const long cap_shift[] = { 0, 2, 3 };
+
+int capacity_grid(const char *kernel)
+{
+	if (!kernel || !*kernel)
+		kernel = "7.2-lab";
+	check_kernel(kernel);
+	printf("run\tfault_around_bytes\tfault_around_pages\ticount_shift\tcell\tbench\n");
+	for (size_t f = 0; f < N(cap_fa); f++)
+		for (size_t s = 0; s < N(cap_shift); s++)
+			printf("fa%ld-s%ld\t%s\t%ld\t%ld\t%ld:%ld\tKERNEL=%s MODELS=none BASELINE= "
+			       "SCENARIO=hot-lock FAULT_AROUND_BYTES=%s ICOUNT_SHIFT=%ld PGBENCH=off\n",
+			       cap_fa[f].pages, cap_shift[s], cap_fa[f].bytes, cap_fa[f].pages,
+			       cap_shift[s], cap_fa[f].pages, cap_shift[s], kernel, cap_fa[f].bytes,
+			       cap_shift[s]);
 	return 0;
 }

@@ -188,6 +188,20 @@ check "compare: each run's skill against the null 1.000x, then every run's cells
 	sh -c "grep -q '^skill against the null 1\.000x (these cells): .* over 1 cells' '$tmp/cmp' &&
 		grep -A1 '^== all' '$tmp/cmp' | grep -q '^skill against the null 1\.000x (all pooled): .* over 1 cells'"
 
+# The lock-capacity grid (issue 36) on the committed hot-lock calibration:
+# the planner's cells predicted, one command a planned run, none twice.
+cal=docs/model/hot-lock/calibration-7.0-lazy.json
+scripts/model-validate.sh capacity "$cal" 1.6 "$tmp/cap" > /dev/null
+build/plan --capacity-grid > "$tmp/capgrid.tsv"
+check "capacity: a predicted row for each cell of build/plan --capacity-grid, in its order" \
+	[ "$(by_name "$tmp/cap/capacity-predictions.tsv" fa_pages,shift)" = "$(by_name "$tmp/capgrid.tsv" cell)" ]
+check "capacity: bench-command.txt runs each planned run into its directory, in the plan's order" \
+	[ "$(grep '^KERNEL=' "$tmp/cap/bench-command.txt")" = "$(by_name "$tmp/capgrid.tsv" bench,run | sed "s|:| scripts/bench.sh $tmp/cap/|")" ]
+mkdir -p "$tmp/cap/runs" && touch "$tmp/cap/runs/x.json"
+rc=0
+scripts/model-validate.sh capacity "$cal" 1.6 "$tmp/cap" > /dev/null 2> "$tmp/err" || rc=$?
+check "capacity refuses a base that holds runs" sh -c "[ $rc -ne 0 ] && grep -q 'must come before' '$tmp/err'"
+
 # The report's section "At the report's scale" from the run's own inputs.
 build/report "$tmp/run" > /dev/null 2>&1
 check "report.txt: 'At the report's scale' with this run's full/none measured, here and at 96/1024" \

@@ -388,6 +388,19 @@ grid_refuse "a kernel name with a slash" "not a kernel name" "$good" 7.2/lab
 grid_refuse "a model the vocabulary lacks" "'fast' is not a models value" "$good" 7.2-lab full,fast
 grid_refuse "a file that is not JSON" "bad.json" 'not json' 7.2-lab
 
+# The lock-capacity law's grid (build/plan --capacity-grid, read by
+# scripts/model-validate.sh capacity), held literally as above.
+"$plan" --capacity-grid > "$tmp/grid.tsv"
+check "plan: the capacity grid: fault-around 1, 16, 64 pages x ICOUNT_SHIFT 0, 2, 3, in this order" \
+	[ "$(grid_col run | paste -sd' ' -)|$(grid_col cell | paste -sd' ' -)" = "fa1-s0 fa1-s2 fa1-s3 fa16-s0 fa16-s2 fa16-s3 fa64-s0 fa64-s2 fa64-s3|1:0 1:2 1:3 16:0 16:2 16:3 64:0 64:2 64:3" ]
+check "plan: the capacity grid's hot-lock runs under none, on 7.2-lab unless asked" \
+	[ "$(grid_col bench | sed -n '1p;6p;9p' | paste -sd'|' -)" = "KERNEL=7.2-lab MODELS=none BASELINE= SCENARIO=hot-lock FAULT_AROUND_BYTES=4K ICOUNT_SHIFT=0 PGBENCH=off|KERNEL=7.2-lab MODELS=none BASELINE= SCENARIO=hot-lock FAULT_AROUND_BYTES=64K ICOUNT_SHIFT=3 PGBENCH=off|KERNEL=7.2-lab MODELS=none BASELINE= SCENARIO=hot-lock FAULT_AROUND_BYTES=256K ICOUNT_SHIFT=3 PGBENCH=off" ]
+"$plan" --capacity-grid 7.0 > "$tmp/grid.tsv"
+check "plan: the capacity grid on the kernel asked, its byte and page counts agreeing" \
+	[ "$(grid_col bench | cut -d' ' -f1 | sort -u)|$(grid_col fault_around_bytes | uniq | paste -sd, -)|$(grid_col fault_around_pages | uniq | paste -sd, -)" = "KERNEL=7.0|4K,64K,256K|1,16,64" ]
+rc=0; "$plan" --capacity-grid '7.0;x' > "$tmp/out" 2>&1 || rc=$?
+check "plan: the capacity grid refuses a kernel name with a ';'" sh -c "[ $rc -eq 2 ] && grep -q 'not a kernel name' '$tmp/out'"
+
 # docs/vocabulary.md is generated from the same table the planner validates with.
 "$plan" --vocabulary > "$run.vocabulary.md"
 check "plan: docs/vocabulary.md matches build/plan --vocabulary (regenerate it)" \
