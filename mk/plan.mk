@@ -2,10 +2,11 @@
 # defaults, validation and sizing are decided.
 
 PLAN_OBJS = $(patsubst %.c,$(B)/%.o,$(wildcard lab/plan/*.c)) $(B)/lab/common/json.o $(B)/lab/common/bench_vars.o \
-	$(B)/lab/common/size.o
+	$(B)/lab/common/size.o $(B)/lab/common/json_read.o
 
+# jansson: json_read.o, for the model inputs --validation-grid reads.
 $(B)/plan: $(PLAN_OBJS) $(B)/libbufferpool.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
 
 ALL_TARGETS += $(B)/plan
 

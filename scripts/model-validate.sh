@@ -17,14 +17,16 @@
 #       for (or MODELS), one run directory per vCPU count, RUNBASE-v1 and
 #       RUNBASE-v2, each with its predictions.tsv written now and
 #       bench-command.txt, the command that measures it afterwards (same
-#       pool as the calibration, EVIDENCE on, 5 runs a cell).
+#       pool as the calibration, EVIDENCE on, 5 runs a cell); the grid is
+#       build/plan --validation-grid's (docs/scenarios.md, validate).
 #   scripts/model-validate.sh capacity DOC H_US RUNBASE [KERNEL]
 #       the lock-capacity law's grid (issue 36, build/capacity): fault-around
 #       4K/64K/256K x ICOUNT_SHIFT 0/2/3 under none, calibrated on DOC (a
 #       hot-lock cell's bufbench document, EVIDENCE=on) with H_US its hold
 #       without a fault; RUNBASE/capacity-predictions.tsv written now, and
 #       RUNBASE/bench-command.txt, one hot-lock run per cell afterwards
-#       (KERNEL default 7.2-lab, the kernel with none).
+#       (KERNEL default 7.2-lab, the kernel with none); the grid is
+#       build/plan --capacity-grid's.
 #   scripts/model-validate.sh compare RUN...
 #       build/model --validate for each RUN: predicted against measured,
 #       hit or miss with tolerance max(mde at 80% power, 2 points), into
@@ -34,7 +36,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
 top=$(lab_top)
-TAB=$(printf '\t')
 
 usage() {
 	die "usage: $0 predict [--fault-around-pages F] [--base-slice-us U] INPUTS RUN MODELS PAGES:CLIENTS[:CPUS]... | grid INPUTS RUNBASE KERNEL [MODELS] | capacity DOC H_US RUNBASE [KERNEL] | compare RUN..."
@@ -56,20 +57,12 @@ fresh_run() {
 }
 
 # tsv_row PAGES CLIENTS MODEL CPUS < build/predict --tsv: the row of
-# predictions.tsv, its numbers found by the table's column names (so that a
-# column added or moved changes nothing here); fails unless the table has
-# those columns and exactly one row.
+# predictions.tsv, its numbers found by the table's column names (tsv_get);
+# fails unless the table has those columns and exactly one row.
 tsv_row() {
-	r_pages=$1 r_clients=$2 r_model=$3 r_cpus=$4
-	awk -F "$TAB" -v p="$r_pages" -v c="$r_clients" -v m="$r_model" -v v="$r_cpus" -v OFS="$TAB" '
-		NR == 1 {
-			for (i = 1; i <= NF; i++) col[$i] = i
-			split("ratio lo hi p_f t_us", want, " ")
-			for (w in want) if (!(want[w] in col)) bad = 1
-			next
-		}
-		{ print p, c, m, $col["ratio"], $col["lo"], $col["hi"], $col["p_f"], $col["t_us"], v }
-		END { if (bad || NR != 2) exit 1 }'
+	r_num=$(tsv_get ratio lo hi p_f t_us) || return 1
+	[ "$(printf '%s\n' "$r_num" | wc -l)" -eq 1 ] && [ -n "$r_num" ] || return 1
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$r_num" "$4"
 }
 
 # predict_cells INPUTS RUN MODELS CELL...; $fa_pages: the fault-around the
@@ -110,54 +103,46 @@ predict_cells() {
 	echo "preemptlab: predictions in $out"
 }
 
-# The grid's predictions and, beside them, the commands that measure them.
+# The grid's predictions and, beside them, the commands that measure them:
+# the cells, the models and each run's make bench variables are the
+# planner's (build/plan --validation-grid, lab/plan/validate_grid.c).
 grid() {
 	fa_pages="" slice_us=""
-	inputs=$1 base=$2 kernel=$3 models=${4:-}
+	inputs=$1 base=$2
 	[ -f "$inputs" ] || die "$inputs: no such inputs file"
-	case $kernel in *[!A-Za-z0-9._-]*) die "$kernel: not a kernel name" ;; esac
-	# Every model with a q in the inputs but none, which the ratios are against.
-	[ -n "$models" ] || models=$("$top/build/jget" -k q "$inputs" | grep -vx none | paste -sd, -) || true
-	[ -n "$models" ] || die "$inputs has a q for none only: nothing to compare with none"
-	# The calibration's pool (its descriptors are what faults), relation 1.0625x
-	# as the calibration's 64M/68M: the fill regime.
-	pool=$("$top/build/jget" pool_pages,block_size "$inputs")
-	case $pool in
-	[0-9]*"$TAB"[0-9]*) ;;
-	*) die "$inputs has no pool_pages and block_size (a model-inputs file from make model?)" ;;
-	esac
-	pool_mb=$(( ${pool%"$TAB"*} * ${pool#*"$TAB"} / 1048576 ))
-	rel_mb=$((pool_mb + pool_mb / 16))
+	# lab_plan's die ends only its own $(...): stop here.
+	plan=$(lab_plan) || exit 1
+	table=$("$plan" --validation-grid "$inputs" "$3" "${4:-}") || exit 1
+	runs=$(printf '%s\n' "$table" | tsv_get run | uniq)
 	# Both directories checked before either is written: no half-rewritten grid.
-	for v in 1 2; do fresh_run "$base-v$v"; done
-	for v in 1 2; do
-		run=$base-v$v
-		cells=""
-		for p in 4k 2m; do
-			for n in 8 21 64 256; do cells="$cells $p:$n:$v"; done
-		done
-		# shellcheck disable=SC2086 # cells is a word list
-		predict_cells "$inputs" "$run" "$models" $cells
+	for r in $runs; do fresh_run "$base-$r"; done
+	for r in $runs; do
+		run=$base-$r
+		models=$(printf '%s\n' "$table" | tsv_get "run=$r" models | sed -n 1p)
+		bench=$(printf '%s\n' "$table" | tsv_get "run=$r" bench | sed -n 1p)
+		# shellcheck disable=SC2046 # one word a cell
+		predict_cells "$inputs" "$run" "$models" $(printf '%s\n' "$table" | tsv_get "run=$r" cell)
 		cat >"$run/bench-command.txt" <<-EOC
 			# Measure after the predictions above ($(date -u +%Y-%m-%dT%H:%M:%SZ)); from the checkout:
 			make build-all
-			KERNEL=$kernel VCPUS=$v MODELS=none,$models PAGES=4k,2m CLIENTS=8,21,64,256 LOCKS=tas \\
-			    WORKLOAD=simple-update POOL=${pool_mb}M RELATION=${rel_mb}M STEADY=1 DURATION=30 \\
-			    REPEAT=5 PGBENCH=off REPRO_MIN=off EVIDENCE=on ACCEL=icount scripts/bench.sh $run
+			$bench scripts/bench.sh $run
 			scripts/model-validate.sh compare $run
 		EOC
 		echo "preemptlab: measure with $run/bench-command.txt"
 	done
 }
 
-# The capacity grid's predictions, then the commands that measure them.
+# The capacity grid's predictions, then the commands that measure them:
+# its cells and runs are the planner's (build/plan --capacity-grid).
 capacity() {
-	doc=$1 h_us=$2 base=$3 kernel=${4:-7.2-lab}
+	doc=$1 h_us=$2 base=$3
 	[ -f "$doc" ] || die "$doc: no such document"
-	case $kernel in *[!A-Za-z0-9._-]*) die "$kernel: not a kernel name" ;; esac
+	plan=$(lab_plan) || exit 1
+	table=$("$plan" --capacity-grid "${4:-}") || exit 1
 	fresh_run "$base"
 	out=$base/capacity-predictions.tsv
-	said=$("$top/build/capacity" --calibration "$doc" --h-us "$h_us" 1:0 1:2 1:3 16:0 16:2 16:3 64:0 64:2 64:3) ||
+	# shellcheck disable=SC2046 # one word a cell
+	said=$("$top/build/capacity" --calibration "$doc" --h-us "$h_us" $(printf '%s\n' "$table" | tsv_get cell)) ||
 		die "build/capacity refused the calibration; nothing written"
 	{
 		echo "# written $(date -u +%Y-%m-%dT%H:%M:%SZ), lab $(lab_revision "$top"), before any run in $base"
@@ -167,11 +152,8 @@ capacity() {
 	{
 		echo "# Measure after the predictions in $out; from the checkout, one run a cell:"
 		echo "make build-all"
-		for fa in 4K:1 64K:16 256K:64; do
-			for s in 0 2 3; do
-				echo "KERNEL=$kernel MODELS=none BASELINE= SCENARIO=hot-lock FAULT_AROUND_BYTES=${fa%:*} ICOUNT_SHIFT=$s PGBENCH=off scripts/bench.sh $base/fa${fa#*:}-s$s"
-			done
-		done
+		printf '%s\n' "$table" | tsv_get run bench |
+			while IFS=$(printf '\t') read -r r b; do echo "$b scripts/bench.sh $base/$r"; done
 	} >"$base/bench-command.txt"
 	echo "preemptlab: predictions in $out; measure with $base/bench-command.txt"
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Prints, one absolute path a line, the files a guest needs to run
-# scripts/pg-run.sh: PostgreSQL 15's programs, the modules initdb loads,
+# scripts/pg-run.sh: the system PostgreSQL's programs (scripts/pg-root-lib.sh), the modules initdb loads,
 # its share directory (catalog bootstrap, timezone sets, snowball data),
 # the UTC zone, build/pgsample and the scripts.  scripts/initramfs.sh
 # copies them to the same paths and adds the libraries ldd names for
@@ -24,6 +24,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
+# shellcheck source=scripts/pg-root-lib.sh
+. "$here/pg-root-lib.sh"
 if [ -n "${PG_FETCHED:-}" ]; then
 	for r in $PG_FETCHED; do
 	{ [ -f "$r/.complete" ] && [ -f "$r/.closure" ]; } || die "$r is no complete root of scripts/pg-fetch.sh or pg-build.sh"
@@ -40,28 +42,28 @@ if [ -n "${PG_FETCHED:-}" ]; then
 		LC_ALL=C sort | sed 's/^/root:/'
 	find "$s/extension" \( -name 'plpgsql*' -o -name 'pg_buffercache*' \) -type f | LC_ALL=C sort | sed 's/^/root:/'
 	done
-	# PG_WITH_SYSTEM=1: a MITIGATIONS cell runs the host's own 15 beside
+	# PG_WITH_SYSTEM=1: a MITIGATIONS cell runs the host's own server beside
 	# the roots (its files follow below, with the lab's).
 	if [ "${PG_WITH_SYSTEM:-0}" = 1 ]; then PG_FETCHED=""; exec "$0"; fi
 	echo /usr/share/zoneinfo/Etc/UTC
 	echo /usr/share/zoneinfo/UTC
 	echo "$top/build/pgsample"
-	for s in pg-run.sh pg-lib.sh common.sh hugepages.sh; do echo "$here/$s"; done
+	for s in pg-run.sh pg-lib.sh pg-root-lib.sh common.sh hugepages.sh; do echo "$here/$s"; done
 	exit 0
 fi
 root=${PG_ROOT:-}
-bindir=$root${PG_BINDIR:-/usr/lib/postgresql/15/bin}
+bindir=$root${PG_BINDIR:-$(pgroot_dir "" "$PG_SYSTEM_MAJOR" bin)}
 if [ -n "$root" ]; then
 	[ -x "$bindir/postgres" ] || die "no $bindir/postgres in PG_ROOT: rerun scripts/pg-guest-root.sh"
 	gbin=$top/$(arch_info "${ARCH:-}" guest_bin_dir)
 	[ -x "$gbin/pgsample" ] || die "no $gbin/pgsample: run make cross-pgsample"
-	libdir=$root/usr/lib/postgresql/15/lib sharedir=$root/usr/share/postgresql/15
+	libdir=$(pgroot_dir "$root" "$PG_SYSTEM_MAJOR" lib) sharedir=$(pgroot_dir "$root" "$PG_SYSTEM_MAJOR" share)
 else
-	[ -x "$bindir/postgres" ] || die "no $bindir/postgres: apt-get install postgresql-15, or set PG_BINDIR"
+	[ -x "$bindir/postgres" ] || die "no $bindir/postgres: apt-get install postgresql-$PG_SYSTEM_MAJOR, or set PG_BINDIR"
 	[ -x "$top/build/pgsample" ] || die "no $top/build/pgsample: run make first (needs libpq-dev)"
 	# Where this build looks for its modules and share files.
-	libdir=$("$bindir/pg_config" --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
-	sharedir=$("$bindir/pg_config" --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
+	libdir=$("$bindir/pg_config" --pkglibdir 2>/dev/null || pgroot_dir "" "$PG_SYSTEM_MAJOR" lib)
+	sharedir=$("$bindir/pg_config" --sharedir 2>/dev/null || pgroot_dir "" "$PG_SYSTEM_MAJOR" share)
 fi
 [ -f "$sharedir/postgres.bki" ] || die "no $sharedir/postgres.bki: PostgreSQL's share directory is missing"
 
@@ -80,4 +82,4 @@ find "$sharedir/extension" \( -name 'plpgsql*' -o -name 'pg_buffercache*' \) -ty
 echo /usr/share/zoneinfo/Etc/UTC
 echo /usr/share/zoneinfo/UTC
 echo "$top/build/pgsample"
-for s in pg-run.sh pg-lib.sh common.sh hugepages.sh; do echo "$here/$s"; done
+for s in pg-run.sh pg-lib.sh pg-root-lib.sh common.sh hugepages.sh; do echo "$here/$s"; done

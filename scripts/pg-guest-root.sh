@@ -1,6 +1,6 @@
 #!/bin/sh
 # Prints the path of an unpacked sysroot of architecture ARCH holding
-# Debian's PostgreSQL 15 (server, client, libpq and libpq-dev) and every
+# Debian's system PostgreSQL (scripts/pg-root-lib.sh; server, client, libpq and libpq-dev) and every
 # shared library its programs need, for a guest whose userland is not the
 # host's (the architecture table's host_userland: ARCH=arm64 PGBENCH=on).
 # The packages come through the lab's private apt (KAPT_ARCH=ARCH: signed
@@ -16,6 +16,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
+# shellcheck source=scripts/pg-root-lib.sh
+. "$here/pg-root-lib.sh"
 [ $# -eq 1 ] || die "usage: $0 ARCH"
 # shellcheck source=scripts/kernel-catalog.sh
 KAPT_ARCH=$1 . "$here/kernel-catalog.sh"
@@ -27,7 +29,7 @@ cache=$PREEMPTLAB_CACHE/guest-$KAPT_ARCH
 # pgbench, the modules initdb loads and libpq reaches (bookworm).  apt's
 # Depends would bring much more (LLVM for JIT, perl for the cluster
 # tools): only what the guest's programs load is fetched.
-PG_GUEST_PACKAGES="postgresql-15 postgresql-client-15 libpq5 libpq-dev
+PG_GUEST_PACKAGES="postgresql-$PG_SYSTEM_MAJOR postgresql-client-$PG_SYSTEM_MAJOR libpq5 libpq-dev
 libc6 libgcc-s1 libstdc++6 zlib1g libzstd1 liblz4-1 liblzma5 libxml2 libicu72
 libssl3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2
 libkeyutils1 libldap-2.5-0 libsasl2-2 libgnutls30 libgmp10 libhogweed6
@@ -48,7 +50,7 @@ id=$(echo "$versions" | sha256sum | cut -c1-12)
 root=$cache/pg-root-$id
 if [ -f "$root/.complete" ]; then echo "$root"; exit 0; fi
 
-note "unpacking PostgreSQL 15 for $KAPT_ARCH ($(echo "$versions" | wc -l) packages from $suite) into $root"
+note "unpacking PostgreSQL $PG_SYSTEM_MAJOR for $KAPT_ARCH ($(echo "$versions" | wc -l) packages from $suite) into $root"
 echo "$versions" | while read -r p v; do
 	kapt_fetch "$suite" "$p" "$v" "$cache/$p-$v" >&2
 done
@@ -60,7 +62,7 @@ echo "$versions" | while read -r p v; do
 	cp -al "$cache/$p-$v/." "$tmp/"
 done
 rm -f "$tmp/.unpacked"
-bin=/usr/lib/postgresql/15/bin lib=/usr/lib/postgresql/15/lib
+bin=$(pgroot_dir "" "$PG_SYSTEM_MAJOR" bin) lib=$(pgroot_dir "" "$PG_SYSTEM_MAJOR" lib)
 "$here/elf-closure.sh" "$tmp" "$bin/postgres" "$bin/initdb" "$bin/pg_ctl" "$bin/pgbench" \
 	"$lib/plpgsql.so" "$lib/dict_snowball.so" "$lib/pg_buffercache.so" > /dev/null ||
 	die "the $KAPT_ARCH PostgreSQL root lacks the libraries above: add their packages to PG_GUEST_PACKAGES in $0"

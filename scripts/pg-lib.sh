@@ -29,7 +29,7 @@ pg_ensure_user() {
 	[ "$(id -u)" = 0 ] || { PG_USER=$(id -un); return 0; }
 	id -u "$PG_USER" >/dev/null 2>&1 && return 0
 	if [ "${PG_IN_GUEST:-0}" != 1 ] && command -v useradd >/dev/null 2>&1; then
-		die "no user '$PG_USER' to run PostgreSQL: useradd --system --home-dir /var/lib/postgresql $PG_USER (or apt-get install postgresql-15), or pass --user NAME"
+		die "no user '$PG_USER' to run PostgreSQL: useradd --system --home-dir /var/lib/postgresql $PG_USER (or apt-get install postgresql-$PG_SYSTEM_MAJOR), or pass --user NAME"
 	fi
 	mkdir -p /etc
 	grep -q '^root:' /etc/passwd 2>/dev/null || echo 'root:x:0:0:root:/root:/bin/sh' >> /etc/passwd

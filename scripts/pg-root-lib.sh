@@ -1,7 +1,32 @@
 # shellcheck shell=sh
 # What makes a directory a PostgreSQL root the lab can run (sourced, not
 # run; needs common.sh): used by scripts/pg-fetch.sh (Debian's binary
-# packages) and scripts/pg-build.sh (the lab's builds of Debian's source).
+# packages) and scripts/pg-build.sh (the lab's builds of Debian's source),
+# and where the host's own server is for every script that runs or ships
+# one (a guest's initramfs carries this file beside scripts/pg-run.sh).
+
+# PG_VERSION=system (lab/plan/pg_version.c): the host's own Debian 12
+# PostgreSQL 15, the root "" (/usr/lib/postgresql/15).  The one place a
+# script says which major that is.
+PG_SYSTEM_MAJOR=15
+
+# pgroot_dir ROOT MAJOR bin|lib|share: where Debian's PostgreSQL MAJOR
+# keeps its programs, its modules or its share files under ROOT ("": the
+# host's own).
+pgroot_dir() {
+	case $3 in
+	share) echo "$1/usr/share/postgresql/$2" ;;
+	*) echo "$1/usr/lib/postgresql/$2/$3" ;;
+	esac
+}
+
+# pg_system_package: "PACKAGE VERSION (host)", the Debian package of the
+# host's system server; fails where dpkg does not know it (a guest).
+pg_system_package() {
+	psp=$(dpkg-query -S "$(pgroot_dir "" "$PG_SYSTEM_MAJOR" bin)/postgres" 2>/dev/null | cut -d: -f1) &&
+		[ -n "$psp" ] || return 1
+	echo "$psp $(dpkg-query -W -f '${Version}' "$psp" 2>/dev/null) (host)"
+}
 
 # pgroot_wrap ROOT MAJOR INTERP WHAT: move ROOT's bin/ to bin.elf/ and put
 # in bin/ one wrapper a program that runs it through ROOT's own ld.so

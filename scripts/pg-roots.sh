@@ -14,6 +14,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
+# shellcheck source=scripts/pg-root-lib.sh
+. "$here/pg-root-lib.sh"
 TAB=$(printf '\t')
 awk -F "$TAB" '$1 == "pgbench" && NF >= 9 { print $8 "\t" $9 }' "$@" | sort -u |
 while IFS=$TAB read -r v b; do
@@ -21,14 +23,13 @@ while IFS=$TAB read -r v b; do
 	system.debian) root="" ;;
 	*.debian) root=$("$here/pg-fetch.sh" "$v") || die "PostgreSQL $v (Debian's package) could not be fetched (above)" ;;
 	*)
-		m=$v; [ "$m" = system ] && m=15
+		m=$v; [ "$m" = system ] && m=$PG_SYSTEM_MAJOR
 		root=$("$here/pg-build.sh" "$m" "$b") || die "PostgreSQL $m, build $b, could not be built (above)" ;;
 	esac
 	if [ -n "$root" ]; then
 		pkg=$(sed -n "s/^PG_PACKAGE='\(.*\)'$/\1/p" "$root/.pg")
 	else
-		p=$(dpkg-query -S /usr/lib/postgresql/15/bin/postgres 2>/dev/null | cut -d: -f1)
-		pkg="$p $(dpkg-query -W -f '${Version}' "$p" 2>/dev/null) (host)"
+		pkg=$(pg_system_package) || pkg="unknown (host)"
 	fi
 	printf '%s\t%s\t%s\t%s\n' "$v" "$b" "$root" "$pkg"
 done

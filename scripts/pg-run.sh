@@ -18,7 +18,7 @@
 #   --first-rep K             runs are numbered K..K+N-1 (default 1: BOOTS=
 #                             continues the numbering of the boot before)
 #   --bindir DIR              (PostgreSQL's bin; default $PG_BINDIR or
-#                              /usr/lib/postgresql/15/bin)
+#                              the system server's, scripts/pg-root-lib.sh)
 #   --pg-version MAJOR|system a major of pg/majors, fetched by
 #                             scripts/pg-fetch.sh into a private root (the
 #                             host only), or the host's own (default system)
@@ -53,6 +53,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/hugepages.sh"
 # shellcheck source=scripts/pg-lib.sh
 . "$here/pg-lib.sh"
+# shellcheck source=scripts/pg-root-lib.sh
+. "$here/pg-root-lib.sh"
 
 help() { sed -n '/^# Usage:/,/^# policy cannot/s/^# \{0,1\}//p' "$0"; }
 usage() { echo "preemptlab: $*" >&2; help >&2; exit 2; }
@@ -62,7 +64,7 @@ HP=off SB=${POOL:-16M} SCALE="" CLIENTS_L=8 BUILTINS="select-only simple-update"
 PG_VERSION=system PG_ROOT="" PG_PATCH="" UNIT_CONF=""
 DUR=10 REP=1 FIRST_REP=1 PG_USER=postgres PG_PORT=5432 MODELS=current FF=100 COLD=off BUFCACHE_MS=0
 MITIGATION=""
-PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
+PG_BINDIR=${PG_BINDIR:-$(pgroot_dir "" "$PG_SYSTEM_MAJOR" bin)}
 PGSAMPLE=${PGSAMPLE:-$(dirname "$here")/build/pgsample}
 while [ $# -gt 1 ]; do
 	case $1 in
@@ -139,7 +141,7 @@ if [ -n "$PG_ROOT" ]; then
 	PG_PATCH=$(sed -n "s/^PG_PATCH='\(.*\)'$/\1/p" "$PG_ROOT/.pg")
 	[ "$PG_VERSION" = system ] || [ "$PG_VERSION" = "$PG_MAJOR" ] ||
 		die "--pg-root $PG_ROOT holds PostgreSQL $PG_MAJOR, not --pg-version $PG_VERSION"
-	PG_BINDIR=$PG_ROOT/usr/lib/postgresql/$PG_MAJOR/bin
+	PG_BINDIR=$(pgroot_dir "$PG_ROOT" "$PG_MAJOR" bin)
 elif command -v dpkg-query >/dev/null 2>&1 &&
 	pkg=$(dpkg-query -S "$PG_BINDIR/postgres" 2>/dev/null | cut -d: -f1) && [ -n "$pkg" ]; then
 	PG_PACKAGE="$pkg $(dpkg-query -W -f '${Version}' "$pkg") (host)"
@@ -152,7 +154,7 @@ fi
 SB_KB=$(pg_size_kb "$SB") || usage "--shared-buffers must be a size like 16M or 1G (got '$SB')"
 [ "$SB_KB" -ge 128 ] || usage "--shared-buffers must be at least 128k (PostgreSQL's minimum)"
 for t in initdb pg_ctl postgres pgbench; do
-	[ -x "$PG_BINDIR/$t" ] || die "no $PG_BINDIR/$t: apt-get install postgresql-15 postgresql-contrib-15, or pass --bindir"
+	[ -x "$PG_BINDIR/$t" ] || die "no $PG_BINDIR/$t: apt-get install postgresql-$PG_SYSTEM_MAJOR postgresql-contrib-$PG_SYSTEM_MAJOR, or pass --bindir"
 done
 if [ "$MODELS" != current ] && [ ! -w "$PG_PREEMPT" ]; then
 	die "--models needs a writable $PG_PREEMPT (root, debugfs mounted, a PREEMPT_DYNAMIC kernel); leave --models out to keep the current model"
@@ -189,7 +191,7 @@ if [ -n "$PG_ROOT" ] && [ "$(id -u)" = 0 ] &&
 	PG_ROOT_COPY=$(mktemp -d "${TMPDIR:-/tmp}/pgroot.XXXXXX")
 	cp -a "$PG_ROOT/." "$PG_ROOT_COPY/"
 	chmod 755 "$PG_ROOT_COPY"
-	PG_BINDIR=$PG_ROOT_COPY/usr/lib/postgresql/$PG_MAJOR/bin
+	PG_BINDIR=$(pgroot_dir "$PG_ROOT_COPY" "$PG_MAJOR" bin)
 	"$PGSAMPLE" run-as "$PG_USER" "$PG_BINDIR/postgres" --version > /dev/null 2>&1 ||
 		die "$PG_USER cannot run $PG_BINDIR/postgres, even copied out of $PG_ROOT"
 	note "$PG_USER cannot reach $PG_ROOT: this run uses a copy in $PG_ROOT_COPY"

@@ -22,6 +22,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/hugepages.sh"
 # shellcheck source=scripts/run-state.sh
 . "$here/run-state.sh"
+# shellcheck source=scripts/pg-root-lib.sh
+. "$here/pg-root-lib.sh"
 case $# in 1|2) ;; *) die "usage: $0 RUNDIR [INITRAMFS]" ;; esac
 rundir=$(cd "$1" && pwd)
 base_initrd=${2:-}
@@ -65,9 +67,8 @@ if [ "$(bconf pgbench)" = on ] && [ "$pg_version" != system ] &&
 		{ sed 's/^/  /' "$rundir/logs/pg-fetch.log" >&2; die "PG_VERSION=$pg_version: the fetch failed (above); or PG_VERSION=system"; }
 	pg_package=$(sed -n "s/^PG_PACKAGE='\(.*\)'$/\1/p" "$pg_root/.pg")
 	note "PostgreSQL $pg_version: $pg_package ($pg_root)"
-elif [ "$pg_version" = system ] &&
-	pkg=$(dpkg-query -S /usr/lib/postgresql/15/bin/postgres 2>/dev/null | cut -d: -f1) && [ -n "$pkg" ]; then
-	pg_package="$pkg $(dpkg-query -W -f '${Version}' "$pkg") (host)"
+elif [ "$pg_version" = system ] && pkg=$(pg_system_package); then
+	pg_package=$pkg
 fi
 
 work=$(mktemp -d)

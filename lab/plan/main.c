@@ -11,6 +11,9 @@
  *              --catalog-series DIR
  *                                the architecture table and the kernel catalog,
  *                                for the scripts (info.c)
+ *   build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]
+ *                                the model's validation grids, tables for
+ *                                scripts/model-validate.sh (validate_grid.c)
  *
  * --accel-probed: what scripts/bench.sh's KVM probe boot found, planned on
  * when ACCEL is auto (the probe needs the resolved kernel and the
@@ -28,6 +31,7 @@
 
 #include "bench_vars.h"
 #include "plan.h"
+#include "validate_grid.h"
 #include "vocab.h"
 
 static const char usage[] =
@@ -35,7 +39,8 @@ static const char usage[] =
 	"                  [--initramfs-bytes N] [--accel-probed ACCEL] [VAR=value ...]\n"
 	"       build/plan --vocabulary | --variables | --boot-argv [VAR=value ...]\n"
 	"       build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |\n"
-	"                  --catalog-series DIR\n";
+	"                  --catalog-series DIR\n"
+	"       build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]\n";
 
 /*
  * A guest boot outside any plan (tests that boot their own init): the
@@ -70,7 +75,9 @@ int main(int argc, char **argv)
 		{ "vocabulary", no_argument, 0, 'v' }, { "variables", no_argument, 0, 'V' },
 		{ "accel-probed", required_argument, 0, 'a' }, { "boot-argv", no_argument, 0, 'B' },
 		{ "arch-info", no_argument, 0, 'A' }, { "catalog-get", no_argument, 0, 'G' },
-		{ "catalog-series", no_argument, 0, 'S' }, { 0, 0, 0, 0 },
+		{ "catalog-series", no_argument, 0, 'S' },
+		{ "validation-grid", no_argument, 0, 'g' }, { "capacity-grid", no_argument, 0, 'C' },
+		{ 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *top = ".";
 	char bufbench[4096] = "";
@@ -101,6 +108,15 @@ int main(int argc, char **argv)
 			if (argc - optind != 1)
 				return fputs(usage, stderr), 2;
 			return info_catalog_series(argv[optind]);
+		case 'g':
+			if (argc - optind < 2 || argc - optind > 3)
+				return fputs(usage, stderr), 2;
+			return validation_grid(argv[optind], argv[optind + 1],
+					       optind + 2 < argc ? argv[optind + 2] : NULL);
+		case 'C':
+			if (argc - optind > 1)
+				return fputs(usage, stderr), 2;
+			return capacity_grid(optind < argc ? argv[optind] : NULL);
 		case 'V':
 			/* The Makefile's BENCH_VARS must be this list: make fleet
 			 * forwards only those (tests/e2e/make_vars.sh compares). */

@@ -156,6 +156,22 @@ for v in 1 2; do
 			grep -q 'POOL=64M RELATION=68M' '$tmp/grid-v$v/bench-command.txt' &&
 			grep -q 'EVIDENCE=on .*scripts/bench.sh $tmp/grid-v$v\$' '$tmp/grid-v$v/bench-command.txt'"
 done
+# The grid is the planner's (tests/e2e/plan.sh checks the planned grid
+# itself): the script predicts its cells in its order and writes its command.
+build/plan --validation-grid "$in" 7.2-lab > "$tmp/grid.tsv"
+# by_name FILE COL... [where COL VALUE]: columns by their header's names.
+by_name() {
+	awk -F '\t' -v OFS=: -v w="$2" -v k="${3:-}" -v kv="${4:-}" '/^#/ { next }
+		!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+		k == "" || $c[k] == kv { n = split(w, ws, ","); s = $c[ws[1]]
+			for (j = 2; j <= n; j++) s = s OFS $c[ws[j]]; print s }' "$1"
+}
+for v in 1 2; do
+	check "grid, $v vCPU: the cells predicted are build/plan --validation-grid's run v$v, in its order" \
+		[ "$(by_name "$tmp/grid-v$v/predictions.tsv" pages,clients,cpus)" = "$(by_name "$tmp/grid.tsv" cell run "v$v")" ]
+	check "grid, $v vCPU: bench-command.txt measures with the planner's make bench variables" \
+		grep -qxF "$(by_name "$tmp/grid.tsv" bench run "v$v" | sed -n 1p) scripts/bench.sh $tmp/grid-v$v" "$tmp/grid-v$v/bench-command.txt"
+done
 cp -r "$tmp/run/runs" "$tmp/grid-v2/"
 cp "$tmp/grid-v1/predictions.tsv" "$tmp/v1-before"
 rc=0
@@ -171,6 +187,20 @@ check "compare over both: the measured 2-vCPU cell judged with its tolerance, th
 check "compare: each run's skill against the null 1.000x, then every run's cells pooled" \
 	sh -c "grep -q '^skill against the null 1\.000x (these cells): .* over 1 cells' '$tmp/cmp' &&
 		grep -A1 '^== all' '$tmp/cmp' | grep -q '^skill against the null 1\.000x (all pooled): .* over 1 cells'"
+
+# The lock-capacity grid (issue 36) on the committed hot-lock calibration:
+# the planner's cells predicted, one command a planned run, none twice.
+cal=docs/model/hot-lock/calibration-7.0-lazy.json
+scripts/model-validate.sh capacity "$cal" 1.6 "$tmp/cap" > /dev/null
+build/plan --capacity-grid > "$tmp/capgrid.tsv"
+check "capacity: a predicted row for each cell of build/plan --capacity-grid, in its order" \
+	[ "$(by_name "$tmp/cap/capacity-predictions.tsv" fa_pages,shift)" = "$(by_name "$tmp/capgrid.tsv" cell)" ]
+check "capacity: bench-command.txt runs each planned run into its directory, in the plan's order" \
+	[ "$(grep '^KERNEL=' "$tmp/cap/bench-command.txt")" = "$(by_name "$tmp/capgrid.tsv" bench,run | sed "s|:| scripts/bench.sh $tmp/cap/|")" ]
+mkdir -p "$tmp/cap/runs" && touch "$tmp/cap/runs/x.json"
+rc=0
+scripts/model-validate.sh capacity "$cal" 1.6 "$tmp/cap" > /dev/null 2> "$tmp/err" || rc=$?
+check "capacity refuses a base that holds runs" sh -c "[ $rc -ne 0 ] && grep -q 'must come before' '$tmp/err'"
 
 # The report's section "At the report's scale" from the run's own inputs.
 build/report "$tmp/run" > /dev/null 2>&1

@@ -3,7 +3,9 @@
 # itself: tests/run.sh runs *.sh under tests/e2e, so this file only defines
 # functions and prints nothing.
 
-PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
+# shellcheck source=scripts/pg-root-lib.sh disable=SC2154 # top: set by the sourcing test
+. "$top/scripts/pg-root-lib.sh"
+PG_BINDIR=${PG_BINDIR:-$(pgroot_dir "" "$PG_SYSTEM_MAJOR" bin)}
 
 # pg_test_prereq: ($top is the checkout, set by the caller) why a PostgreSQL test cannot run here, or nothing.
 pg_test_prereq() {
@@ -11,7 +13,7 @@ pg_test_prereq() {
 	# shellcheck disable=SC2154 # set by the sourcing test
 	[ -x "$top/build/pgsample" ] || { echo "no build/pgsample (HAVE_PQ=0: apt-get install libpq-dev)"; return; }
 	if [ ! -x "$PG_BINDIR/postgres" ] || [ ! -x "$PG_BINDIR/pgbench" ]; then
-		echo "no PostgreSQL 15 in $PG_BINDIR (apt-get install postgresql-15 postgresql-contrib-15)"
+		echo "no PostgreSQL $PG_SYSTEM_MAJOR in $PG_BINDIR (apt-get install postgresql-$PG_SYSTEM_MAJOR postgresql-contrib-$PG_SYSTEM_MAJOR)"
 		return
 	fi
 	id -u postgres >/dev/null 2>&1 || { echo "no postgres user"; return; }

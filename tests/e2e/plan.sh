@@ -355,6 +355,56 @@ rm -rf "$run"; mkdir -p "$run"
 "$plan" --top "$top" --out "$run" PG_VERSION=system > /dev/null 2>&1
 check "plan: PG_VERSION=system on the host" jqt "$run/plan.json" '.settings.pgbench.version == "system"'
 
+# The model's validation grid (lab/plan/validate_grid.c, read by
+# scripts/model-validate.sh grid): its cells in their order, and each run's
+# make bench variables.  The literal lists are the grid: change the grid
+# and this fails.
+echo '{ "cpus": 2, "pool_pages": 8192, "block_size": 8192, "q": { "none": {}, "full": {}, "lazy": {} } }' \
+	> "$tmp/inputs.json"
+"$plan" --validation-grid "$tmp/inputs.json" 7.2-lab > "$tmp/grid.tsv"
+grid_col() { awk -F '\t' -v w="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[w] }' "$tmp/grid.tsv"; }
+check "plan: the validation grid's columns by name" \
+	sh -c "head -n1 '$tmp/grid.tsv' | grep -qx 'run${TAB}cpus${TAB}pages${TAB}clients${TAB}cell${TAB}models${TAB}bench'"
+check "plan: the validation grid: 1 and 2 vCPUs x 4k, 2m x 8, 21, 64, 256 clients, in this order" \
+	[ "$(grid_col cell | paste -sd' ' -)" = "4k:8:1 4k:21:1 4k:64:1 4k:256:1 2m:8:1 2m:21:1 2m:64:1 2m:256:1 4k:8:2 4k:21:2 4k:64:2 4k:256:2 2m:8:2 2m:21:2 2m:64:2 2m:256:2" ]
+grid_col pages > "$tmp/p"; grid_col clients > "$tmp/c"; grid_col cpus > "$tmp/v"
+check "plan: the validation grid's cell column is its pages, clients and cpus" \
+	[ "$(grid_col cell)" = "$(paste -d: "$tmp/p" "$tmp/c" "$tmp/v")" ]
+check "plan: the validation grid's runs v1 and v2, 8 cells each, and every model with a q but none" \
+	[ "$(grid_col run | uniq -c | tr -s ' ' | paste -sd' ' -)|$(grid_col models | sort -u)" = " 8 v1  8 v2|full,lazy" ]
+check "plan: the validation grid's make bench variables, the inputs' pool (64M) and a relation 17/16 of it" \
+	[ "$(grid_col bench | uniq | paste -sd'|' -)" = "KERNEL=7.2-lab VCPUS=1 MODELS=none,full,lazy PAGES=4k,2m CLIENTS=8,21,64,256 LOCKS=tas WORKLOAD=simple-update POOL=64M RELATION=68M STEADY=1 DURATION=30 REPEAT=5 PGBENCH=off REPRO_MIN=off EVIDENCE=on ACCEL=icount|KERNEL=7.2-lab VCPUS=2 MODELS=none,full,lazy PAGES=4k,2m CLIENTS=8,21,64,256 LOCKS=tas WORKLOAD=simple-update POOL=64M RELATION=68M STEADY=1 DURATION=30 REPEAT=5 PGBENCH=off REPRO_MIN=off EVIDENCE=on ACCEL=icount" ]
+"$plan" --validation-grid "$tmp/inputs.json" 6.12 lazy > "$tmp/grid.tsv"
+check "plan: the validation grid with MODELS: only those, on the kernel asked" \
+	[ "$(grid_col models | sort -u)|$(grid_col bench | sed -n 1p | cut -d' ' -f1-3)" = "lazy|KERNEL=6.12 VCPUS=1 MODELS=none,lazy" ]
+# grid_refuse WHAT MESSAGE INPUTS-JSON ARG...: exit 2, naming what is wrong, no table.
+grid_refuse() {
+	what=$1 want=$2 json=$3; shift 3
+	printf '%s\n' "$json" > "$tmp/bad.json"
+	rc=0; "$plan" --validation-grid "$tmp/bad.json" "$@" > "$tmp/out" 2>&1 || rc=$?
+	check "plan: the validation grid refuses $what ($(head -n1 "$tmp/out" | cut -c1-120))" \
+		sh -c "[ $rc -eq 2 ] && grep -qF -- \"\$1\" '$tmp/out' && ! grep -q '^run' '$tmp/out'" sh "$want"
+}
+good='{"pool_pages":8192,"block_size":8192,"q":{"none":{},"full":{}}}'
+grid_refuse "inputs with a q for none only" "a q for none only" '{"pool_pages":8192,"block_size":8192,"q":{"none":{}}}' 7.2-lab
+grid_refuse "inputs without a pool" "no pool_pages and block_size" '{"q":{"none":{},"full":{}}}' 7.2-lab
+grid_refuse "a kernel name with a slash" "not a kernel name" "$good" 7.2/lab
+grid_refuse "a model the vocabulary lacks" "'fast' is not a models value" "$good" 7.2-lab full,fast
+grid_refuse "a file that is not JSON" "bad.json" 'not json' 7.2-lab
+
+# The lock-capacity law's grid (build/plan --capacity-grid, read by
+# scripts/model-validate.sh capacity), held literally as above.
+"$plan" --capacity-grid > "$tmp/grid.tsv"
+check "plan: the capacity grid: fault-around 1, 16, 64 pages x ICOUNT_SHIFT 0, 2, 3, in this order" \
+	[ "$(grid_col run | paste -sd' ' -)|$(grid_col cell | paste -sd' ' -)" = "fa1-s0 fa1-s2 fa1-s3 fa16-s0 fa16-s2 fa16-s3 fa64-s0 fa64-s2 fa64-s3|1:0 1:2 1:3 16:0 16:2 16:3 64:0 64:2 64:3" ]
+check "plan: the capacity grid's hot-lock runs under none, on 7.2-lab unless asked" \
+	[ "$(grid_col bench | sed -n '1p;6p;9p' | paste -sd'|' -)" = "KERNEL=7.2-lab MODELS=none BASELINE= SCENARIO=hot-lock FAULT_AROUND_BYTES=4K ICOUNT_SHIFT=0 PGBENCH=off|KERNEL=7.2-lab MODELS=none BASELINE= SCENARIO=hot-lock FAULT_AROUND_BYTES=64K ICOUNT_SHIFT=3 PGBENCH=off|KERNEL=7.2-lab MODELS=none BASELINE= SCENARIO=hot-lock FAULT_AROUND_BYTES=256K ICOUNT_SHIFT=3 PGBENCH=off" ]
+"$plan" --capacity-grid 7.0 > "$tmp/grid.tsv"
+check "plan: the capacity grid on the kernel asked, its byte and page counts agreeing" \
+	[ "$(grid_col bench | cut -d' ' -f1 | sort -u)|$(grid_col fault_around_bytes | uniq | paste -sd, -)|$(grid_col fault_around_pages | uniq | paste -sd, -)" = "KERNEL=7.0|4K,64K,256K|1,16,64" ]
+rc=0; "$plan" --capacity-grid '7.0;x' > "$tmp/out" 2>&1 || rc=$?
+check "plan: the capacity grid refuses a kernel name with a ';'" sh -c "[ $rc -eq 2 ] && grep -q 'not a kernel name' '$tmp/out'"
+
 # docs/vocabulary.md is generated from the same table the planner validates with.
 "$plan" --vocabulary > "$run.vocabulary.md"
 check "plan: docs/vocabulary.md matches build/plan --vocabulary (regenerate it)" \
