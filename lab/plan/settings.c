@@ -273,8 +273,7 @@ static void guest_settings(struct plan *p, const char *top)
 		snprintf(p->accel, sizeof(p->accel), "icount");
 	kvm_host(p);
 	p->vcpus = p->host_cpus;
-	vars_stage(p, V_GUEST, top);	/* MODEL_SWITCH, VCPUS, MEM_MB, ICOUNT_*, BOOTS */
-	kvm_settings(p);
+	vars_stage(p, V_GUEST, top);	/* MODEL_SWITCH, VCPUS, MEM_MB, ICOUNT_*, PIN_VCPUS, ... */
 }
 
 void icount_epoch_setting(struct plan *p, const char *top)
@@ -579,12 +578,6 @@ void pg_version_setting(struct plan *p, const char *top)
 {
 	pg_version_settings(p, top, var_or("PG_VERSION", NULL));
 	pg_mitigation_settings(p, top);
-}
-
-void controls_setting(struct plan *p, const char *top)
-{
-	(void)top;
-	plan_controls(p, var_get("CONTROLS"));
 }
 
 /*

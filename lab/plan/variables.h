@@ -90,7 +90,6 @@ bool on_off_value(const char *var, const char *v);
 /* The hooks the rows name (settings.c). */
 void hugepages_setting(struct plan *p, const char *top);
 void mitigations_setting(struct plan *p, const char *top);
-void controls_setting(struct plan *p, const char *top);
 void fault_around_setting(struct plan *p, const char *top);
 void spins_setting(struct plan *p, const char *top);
 void pg_huge_pages_setting(struct plan *p, const char *top);
@@ -114,5 +113,11 @@ void callgraph_check(struct plan *p);
 void vcpus_check(struct plan *p);
 void mem_check(struct plan *p);
 void base_slice_check(struct plan *p);
+/* instruments.c: CONTROLS, after EVIDENCE, HOLD_EVENTS, PROFILE and SCENARIO. */
+void controls_default(const struct plan *p, char *buf, size_t len);
+void controls_check(struct plan *p);
+/* kvm.c: after VCPUS. */
+void pin_check(struct plan *p);
+void guest_hugepages_check(struct plan *p);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "common/bench_vars.h"
@@ -19,6 +20,7 @@
 #include "vocab.h"
 
 static jmp_buf died;
+static char topo_file[] = "/tmp/test_plan_variables.XXXXXX";
 static void back(void) { longjmp(died, 1); }
 
 /* Every item of the default S (blank-separated) a value of row r. */
@@ -92,6 +94,14 @@ static bool take(struct plan *p, bool guest, enum var_stage stage, const char **
 	vars_from_args(argc, (char **)args, 0);
 	if (setjmp(died))
 		return false;
+	if (guest) {
+		/* A host of 4 CPUs, whatever this one has: VCPUS pins to them. */
+		static char topo_arg[64];
+		snprintf(topo_arg, sizeof(topo_arg), "HOST_TOPOLOGY=%s", topo_file);
+		char *topo[] = { topo_arg };
+		vars_from_args(1, topo, 0);
+		kvm_host(p);
+	}
 	vars_stage(p, stage, ".");
 	return true;
 }
@@ -100,6 +110,12 @@ int main(void)
 {
 	static struct plan p;
 	plan_die_hook = back;
+	int fd = mkstemp(topo_file);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f)
+		return perror("mkstemp"), 1;
+	fputs("# CPU,Socket,Core\n0,0,0\n1,0,1\n2,0,2\n3,0,3\n", f);
+	fclose(f);
 	check_rows();
 
 	const char *none[] = { NULL };
@@ -125,5 +141,16 @@ int main(void)
 	const char *boots[] = { "BOOTS=17", NULL }, *sw[] = { "MODEL_SWITCH=hot", NULL };
 	CHECK(!take(&p, true, V_GUEST, boots), "BOOTS=17 is refused (1..16)");
 	CHECK(!take(&p, true, V_GUEST, sw), "MODEL_SWITCH=hot is refused (its vocabulary)");
+	const char *pin[] = { "PIN_VCPUS=always", NULL }, *ghp[] = { "GUEST_HUGEPAGES=4m", NULL };
+	CHECK(!take(&p, true, V_GUEST, pin), "PIN_VCPUS=always is refused");
+	CHECK(!take(&p, true, V_GUEST, ghp), "GUEST_HUGEPAGES=4m is refused");
+	const char *two[] = { "VCPUS=2", "PIN_VCPUS=on", "GUEST_HUGEPAGES=2m", NULL };
+	CHECK(take(&p, true, V_GUEST, two) && !strcmp(p.pin, "on") && p.vcpu_pin[0] != p.vcpu_pin[1] &&
+	      !strcmp(p.guest_hugepages, "2m"), "VCPUS=2 PIN_VCPUS=on: two host CPUs; GUEST_HUGEPAGES=2m");
+	const char *con[] = { "CONTROLS=on", NULL }, *conx[] = { "CONTROLS=maybe", NULL };
+	CHECK(take(&p, false, V_CONTROLS, none) && !p.controls, "CONTROLS: off where no run is instrumented");
+	CHECK(take(&p, false, V_CONTROLS, con) && !p.controls, "CONTROLS=on with nothing to control: off");
+	CHECK(!take(&p, false, V_CONTROLS, conx), "CONTROLS=maybe is refused");
+	unlink(topo_file);
 	return CHECK_DONE();
 }
