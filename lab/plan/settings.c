@@ -197,7 +197,8 @@ static void same_kernel_baseline(struct plan *p)
 		 p->baseline_models.item[0]);
 }
 
-static void guest_settings(struct plan *p, const char *top)
+/* BASELINE and BASELINE_MODELS. */
+static void baseline_settings(struct plan *p, const char *top)
 {
 	const char *b = var_get("BASELINE");
 	/* SCENARIO=overhead measures instruments on one kernel: no other kernel
@@ -248,6 +249,11 @@ static void guest_settings(struct plan *p, const char *top)
 			p->baseline_same_kernel = true;
 		}
 	}
+}
+
+/* A guest's MODELS: by default every model its kernel offers. */
+static void guest_models(struct plan *p)
+{
 	const char *models = var_get("MODELS");
 	if (models) {
 		list_split(&p->models, "MODELS", models);
@@ -263,6 +269,11 @@ static void guest_settings(struct plan *p, const char *top)
 	else if (p->has_baseline)
 		snprintf(p->baseline_variant, sizeof(p->baseline_variant), "%s/%s", p->baseline.label,
 			 p->baseline_models.item[0]);
+}
+
+/* ACCEL, else PREEMPTLAB_ACCEL from the environment; checked unless auto. */
+static void accel_setting(struct plan *p)
+{
 	snprintf(p->accel, sizeof(p->accel), "%s", var_or("ACCEL", var_or("PREEMPTLAB_ACCEL", "auto")));
 	if (strcmp(p->accel, "auto") != 0)
 		check_one(p->accel, &vocab_accels, "ACCEL");
@@ -271,6 +282,13 @@ static void guest_settings(struct plan *p, const char *top)
 	 * pinning and what the plan prints are icount's, not KVM's. */
 	else if (access("/dev/kvm", R_OK | W_OK) != 0)
 		snprintf(p->accel, sizeof(p->accel), "icount");
+}
+
+static void guest_settings(struct plan *p, const char *top)
+{
+	baseline_settings(p, top);
+	guest_models(p);
+	accel_setting(p);
 	kvm_host(p);
 	p->vcpus = p->host_cpus;
 	vars_stage(p, V_GUEST, top);	/* MODEL_SWITCH, VCPUS, MEM_MB, ICOUNT_*, PIN_VCPUS, ... */
