@@ -31,14 +31,13 @@ UNIT_TESTS :=
 # Unset unless given: the planner owns the defaults (KERNEL host, HUGEPAGES
 # compare), and a scenario's (SCENARIO=mitigations: KERNEL 7.2-lab where
 # built, HUGEPAGES off) apply only to what nobody set, make included.
-# The planner's variables, read from the vocabulary itself
-# (lab/common/bench_vars.c, which build/plan --variables prints), and
+# The planner's variables, read from their table itself
+# (lab/common/variables.def, which build/plan --variables prints), and
 # PG_HUGEPAGES, PG_HUGE_PAGES' old name: make exports these and make fleet
 # forwards them.  A hand-kept copy once dropped 18 of them (SCENARIO,
 # EVIDENCE, ARCH...) on every host without a word; make_vars.sh checks
 # that this list and the planner's agree and that make fleet forwards each.
-BENCH_VARS := $(shell sed -n '/^const char \*const bench_vars\[\]/,/NULL/p' lab/common/bench_vars.c | \
-	grep -o '"[A-Z][A-Z0-9_]*"' | tr -d '"') PG_HUGEPAGES
+BENCH_VARS := $(shell sed -n 's/^VAR.\([A-Z][A-Z0-9_]*\),.*/\1/p' lab/common/variables.def) PG_HUGEPAGES
 # Export only what is set: `export X` of an unset X hands the scripts an
 # empty X, which they would read as "set to nothing" (BASELINE= means none).
 # Each is kept as given, like DATA_VARS below: make expands an exported

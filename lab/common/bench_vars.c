@@ -3,17 +3,13 @@
 
 #include "bench_vars.h"
 
+/* The names of variables.def's rows, in its order. */
+#define VAR(name, ...) #name,
 const char *const bench_vars[] = {
-	"SCENARIO", "KERNEL", "HUGEPAGES", "BASELINE", "BASELINE_MODELS", "MODELS", "MODEL_SWITCH",
-	"PAGES", "CLIENTS", "LOCKS", "STRATEGY", "MITIGATIONS", "DURATION", "WARMUP", "REPEAT", "POOL",
-	"RELATION", "WORKLOAD", "FREELIST_STRIDE", "STEADY", "HOLD_EVENTS", "REPRO_MIN", "COSTBENCH", "EVIDENCE", "CHANNEL", "CONTROLS", "SLICE_EXT_US",
-	"FAULT_AROUND_BYTES", "BASE_SLICE_US", "SPINS_PER_DELAY",
-	"BUFBENCH_ARGS",
-	"PGBENCH", "PG_HUGE_PAGES", "PG_SHARED_BUFFERS", "PG_BUILTINS", "PG_SCALE", "PG_REPEAT",
-	"PG_DURATION", "PG_FILLFACTOR", "PG_COLD", "PG_BUFFERCACHE", "PG_VERSION", "PROFILE", "PROFILE_FREQ", "PROFILE_CALLGRAPH",
-	"VCPUS", "MEM_MB", "ACCEL", "ICOUNT_SHIFT", "PIN_VCPUS", "GUEST_HUGEPAGES", "HOST_TOPOLOGY", "ICOUNT_EPOCH", "BOOTS", "ARCH",
-	"FORCE", NULL,
+#include "variables.def"
+	NULL,
 };
+#undef VAR
 
 bool bench_var_known(const char *name)
 {

@@ -9,7 +9,8 @@
 
 #include <stdbool.h>
 
-/* In the order the planner's command shows them; NULL-terminated. */
+/* variables.def's names, in the order the planner's command shows them;
+ * NULL-terminated. */
 extern const char *const bench_vars[];
 
 bool bench_var_known(const char *name);

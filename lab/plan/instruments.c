@@ -11,6 +11,7 @@
 
 #include "plan.h"
 #include "scenario.h"
+#include "variables.h"
 
 /* The order SCENARIO=overhead runs them in, the bare run first. */
 static const struct {
@@ -119,23 +120,20 @@ void plan_instrument_names(unsigned set, const char **names, int *n)
 			names[(*n)++] = known[i].suffix + 1;
 }
 
-/*
- * CONTROLS: on by default wherever a run carries an instrument.  Asked on
- * with nothing to control, it adds nothing, and says so.  SCENARIO=overhead
- * pairs its runs itself.
- */
-void plan_controls(struct plan *p, const char *asked)
+/* CONTROLS: on by default wherever a run carries an instrument. */
+void controls_default(const struct plan *p, char *buf, size_t len)
 {
-	const char *v = asked ? asked : scenario_default("CONTROLS");
+	snprintf(buf, len, "%s", plan_instruments(p) ? "on" : "off");
+}
+
+/*
+ * CONTROLS asked on with nothing to control adds nothing, and says so.
+ * SCENARIO=overhead pairs its runs itself.
+ */
+void controls_check(struct plan *p)
+{
+	const char *asked = var_get("CONTROLS");
 	bool any = plan_instruments(p) != 0;
-	if (!v)
-		v = any ? "on" : "off";
-	if (!strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "yes"))
-		p->controls = true;
-	else if (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "no") || !*v)
-		p->controls = false;
-	else
-		plan_die("CONTROLS=%s: use on or off", v);
 	if (!strcmp(p->scenario, "overhead")) {
 		if (asked)
 			plan_note("CONTROLS=%s: SCENARIO=overhead runs every cell bare beside each "

@@ -13,14 +13,9 @@
 #include <unistd.h>
 
 #include "plan.h"
+#include "variables.h"
 
 static struct host_topology topo;
-
-static const char *get_or(const char *name, const char *def)
-{
-	const char *v = var_get(name);
-	return v ? v : def;
-}
 
 void kvm_host(struct plan *p)
 {
@@ -58,15 +53,18 @@ void kvm_host(struct plan *p)
 	snprintf(p->host_topology, sizeof(p->host_topology), "%s", topo.source);
 }
 
-void kvm_settings(struct plan *p)
+/* PIN_VCPUS (the variable table's row), and the pinning plan for VCPUS. */
+void pin_check(struct plan *p)
 {
-	snprintf(p->pin, sizeof(p->pin), "%s", get_or("PIN_VCPUS", "auto"));
 	if (strcmp(p->pin, "auto") && strcmp(p->pin, "on") && strcmp(p->pin, "off"))
 		plan_die("PIN_VCPUS=%s: use auto (pin under KVM), on (pin under any "
 			 "accelerator) or off", p->pin);
 	if (pin_plan(&topo, (int)p->vcpus, p->vcpu_pin))
 		plan_die("VCPUS=%ld: the host has %d CPUs to pin them to", p->vcpus, topo.n);
-	snprintf(p->guest_hugepages, sizeof(p->guest_hugepages), "%s", get_or("GUEST_HUGEPAGES", "off"));
+}
+
+void guest_hugepages_check(struct plan *p)
+{
 	if (strcmp(p->guest_hugepages, "off") && strcmp(p->guest_hugepages, "2m") &&
 	    strcmp(p->guest_hugepages, "1g"))
 		plan_die("GUEST_HUGEPAGES=%s: use off (ordinary host memory), 2m or 1g (guest "

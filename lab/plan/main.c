@@ -5,6 +5,8 @@
  *   build/plan [--check] [--out RUN] [--top DIR] [--bufbench BIN]
  *              [--initramfs-bytes N] [--accel-probed ACCEL] [VAR=value ...]
  *   build/plan --vocabulary      docs/vocabulary.md, from buffer_pool/vocab.c
+ *   build/plan --variables       the variables' names, from lab/common/variables.def
+ *   build/plan --variables-md    docs/variables.md, from the same table
  *   build/plan --boot-argv [ARCH= ACCEL= VCPUS= MEM_MB= ...]
  *                                one guest's QEMU argv, for a boot outside a plan
  *   build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |
@@ -29,15 +31,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench_vars.h"
 #include "plan.h"
 #include "validate_grid.h"
+#include "variables.h"
 #include "vocab.h"
 
 static const char usage[] =
 	"usage: build/plan [--check] [--out RUN] [--top DIR] [--bufbench BIN]\n"
 	"                  [--initramfs-bytes N] [--accel-probed ACCEL] [VAR=value ...]\n"
-	"       build/plan --vocabulary | --variables | --boot-argv [VAR=value ...]\n"
+	"       build/plan --vocabulary | --variables | --variables-md |\n"
+	"                  --boot-argv [VAR=value ...]\n"
 	"       build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |\n"
 	"                  --catalog-series DIR\n"
 	"       build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]\n";
@@ -53,10 +56,10 @@ static int boot_argv_only(void)
 	char *argv[BOOT_MAX_ARGS], cmdline[2048];
 	const char *accel = var_get("ACCEL") ? var_get("ACCEL") : "icount";
 	arch_pick(&p);
-	p.icount_shift = parse_count("ICOUNT_SHIFT", var_get("ICOUNT_SHIFT") ? var_get("ICOUNT_SHIFT") : "3", 0, 10);
+	p.icount_shift = var_count("ICOUNT_SHIFT", "3");
 	plan_icount_epoch(&p);
-	long vcpus = parse_count("VCPUS", var_get("VCPUS") ? var_get("VCPUS") : "1", 1, 1024);
-	long mem = parse_count("MEM_MB", var_get("MEM_MB") ? var_get("MEM_MB") : "1024", 128, 1L << 22);
+	long vcpus = var_count("VCPUS", "1");
+	long mem = var_count("MEM_MB", "1024");
 	boot_cmdline(&p, "", cmdline, sizeof(cmdline));
 	int n = boot_argv(&p, accel, vcpus, mem, "off", p.icount_epoch, cmdline, argv);
 	if (n < 0)
@@ -75,7 +78,7 @@ int main(int argc, char **argv)
 		{ "vocabulary", no_argument, 0, 'v' }, { "variables", no_argument, 0, 'V' },
 		{ "accel-probed", required_argument, 0, 'a' }, { "boot-argv", no_argument, 0, 'B' },
 		{ "arch-info", no_argument, 0, 'A' }, { "catalog-get", no_argument, 0, 'G' },
-		{ "catalog-series", no_argument, 0, 'S' },
+		{ "catalog-series", no_argument, 0, 'S' }, { "variables-md", no_argument, 0, 'M' },
 		{ "validation-grid", no_argument, 0, 'g' }, { "capacity-grid", no_argument, 0, 'C' },
 		{ 0, 0, 0, 0 },
 	};
@@ -120,8 +123,11 @@ int main(int argc, char **argv)
 		case 'V':
 			/* The Makefile's BENCH_VARS must be this list: make fleet
 			 * forwards only those (tests/e2e/make_vars.sh compares). */
-			for (int i = 0; bench_vars[i]; i++)
-				printf("%s\n", bench_vars[i]);
+			for (const struct variable *r = variables; r->name; r++)
+				printf("%s\n", r->name);
+			return 0;
+		case 'M':
+			variables_write_md(stdout);
 			return 0;
 		case 'v':
 			fputs("# Vocabulary\n\nEvery value a dimension of the experiment can take, as "

@@ -230,7 +230,8 @@ int info_arch(const char *name, const char *key);
 int info_catalog_get(const char *dir, const char *series, const char *key);
 int info_catalog_series(const char *dir);
 
-/* settings.c: defaults and validation of every variable. */
+/* settings.c: every variable, through the table of variables.h and the
+ * cross-checks between them. */
 void plan_settings(struct plan *p, const char *top);
 void plan_icount_epoch(struct plan *p);	/* ICOUNT_EPOCH, or now */
 
@@ -257,7 +258,6 @@ void host_models_check(const struct list *models);
 
 /* kvm.c: the host's CPUs, vCPU pinning and huge-page-backed guest RAM. */
 void kvm_host(struct plan *p);		/* host_cpus: sysfs or HOST_TOPOLOGY */
-void kvm_settings(struct plan *p);	/* after vcpus */
 void kvm_backing(struct plan *p);	/* after sizing */
 void kvm_print(const struct plan *p);
 void kvm_write_pins(const struct plan *p, FILE *f);
@@ -281,8 +281,6 @@ unsigned plan_instruments(const struct plan *p);	/* the plan's own: EVIDENCE ...
 int plan_variants(const struct plan *p, long rep, struct variant *out, int max);
 void plan_instrument_args(unsigned set, FILE *f);
 void plan_instrument_names(unsigned set, const char **names, int *n);
-/* CONTROLS, after EVIDENCE, HOLD_EVENTS, PROFILE and SCENARIO are known. */
-void plan_controls(struct plan *p, const char *asked);
 /* mitigations.c: MITIGATIONS (docs/mitigations.md). */
 struct mit_variant {
 	char pages[16], lock[16], strategy[32];

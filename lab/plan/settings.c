@@ -14,16 +14,8 @@
 #include "plan.h"
 #include "scenario.h"
 #include "spin_backoff.h"
+#include "variables.h"
 #include "vocab.h"
-
-/* The user's value, else the scenario's, else the planner's default. */
-static const char *get_or(const char *name, const char *def)
-{
-	const char *v = var_get(name);
-	if (!v)
-		v = scenario_default(name);
-	return v ? v : def;
-}
 
 static long mem_total_mb(void)
 {
@@ -52,23 +44,6 @@ static const char *cannot_trace(const struct plan *p)
 	if (f)
 		fclose(f);
 	return found ? NULL : "the host kernel has no tracefs";
-}
-
-/* Every item of l must be a value of vocabulary v. */
-static void check_list(const struct list *l, const struct vocab *v, const char *var)
-{
-	char choices[512];
-	for (int i = 0; i < l->n; i++)
-		if (!vocab_find(v, l->item[i], NULL))
-			plan_die("%s: '%s' is not a %s value; use %s", var, l->item[i], v->key,
-				 vocab_choices(v, choices, sizeof(choices)));
-}
-
-static void check_one(const char *val, const struct vocab *v, const char *var)
-{
-	char choices[512];
-	if (!vocab_find(v, val, NULL))
-		plan_die("%s=%s: use %s", var, val, vocab_choices(v, choices, sizeof(choices)));
 }
 
 /* Models asked of kernel k must be among those its catalog entry offers. */
@@ -129,6 +104,15 @@ static void qemu_user_pages(struct plan *p)
 	}
 }
 
+/* HUGEPAGES, and PAGES with it. */
+void hugepages_setting(struct plan *p, const char *top)
+{
+	(void)top;
+	snprintf(p->hugepages, sizeof(p->hugepages), "%s", var_or("HUGEPAGES", "compare"));
+	pages_from_hugepages(p);
+	qemu_user_pages(p);
+}
+
 /* PostgreSQL's huge_pages follows the page sizes asked of bufbench. */
 static void pg_huge_pages(struct plan *p)
 {
@@ -158,16 +142,6 @@ static void pg_huge_pages(struct plan *p)
 			snprintf(p->pg_huge_pages.item[p->pg_huge_pages.n++], PLAN_NAME, "%s", m);
 		}
 	}
-}
-
-static bool on_off(const char *var, const char *def)
-{
-	const char *v = get_or(var, def);
-	if (!strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "yes"))
-		return true;
-	if (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "no") || !*v)
-		return false;
-	plan_die("%s=%s: use on or off", var, v);
 }
 
 /*
@@ -223,12 +197,13 @@ static void same_kernel_baseline(struct plan *p)
 		 p->baseline_models.item[0]);
 }
 
-static void guest_settings(struct plan *p, const char *top)
+/* BASELINE and BASELINE_MODELS. */
+static void baseline_settings(struct plan *p, const char *top)
 {
 	const char *b = var_get("BASELINE");
 	/* SCENARIO=overhead measures instruments on one kernel: no other kernel
 	 * beside it (scenario.c's defaults come later, scaled to the guest). */
-	if (!b && !strcmp(get_or("SCENARIO", "default"), "overhead"))
+	if (!b && !strcmp(var_or("SCENARIO", "default"), "overhead"))
 		b = "none";
 	/*
 	 * A kernel that offers none is its own baseline (7.2-lab, 6.12):
@@ -265,7 +240,7 @@ static void guest_settings(struct plan *p, const char *top)
 		snprintf(base_default, sizeof(base_default), "%s%s", base_model,
 			 other_kernel && !strcmp(base_model, "none") &&
 			 list_has(&p->baseline.models, "full") ? " full" : "");
-		list_split(&p->baseline_models, "BASELINE_MODELS", get_or("BASELINE_MODELS", base_default));
+		list_split(&p->baseline_models, "BASELINE_MODELS", var_or("BASELINE_MODELS", base_default));
 		check_list(&p->baseline_models, &vocab_models, "BASELINE_MODELS");
 		check_models(&p->baseline_models, &p->baseline, "BASELINE_MODELS");
 		/* The kernel under test as its own baseline runs once. */
@@ -274,6 +249,11 @@ static void guest_settings(struct plan *p, const char *top)
 			p->baseline_same_kernel = true;
 		}
 	}
+}
+
+/* A guest's MODELS: by default every model its kernel offers. */
+static void guest_models(struct plan *p)
+{
 	const char *models = var_get("MODELS");
 	if (models) {
 		list_split(&p->models, "MODELS", models);
@@ -289,9 +269,12 @@ static void guest_settings(struct plan *p, const char *top)
 	else if (p->has_baseline)
 		snprintf(p->baseline_variant, sizeof(p->baseline_variant), "%s/%s", p->baseline.label,
 			 p->baseline_models.item[0]);
-	snprintf(p->model_switch, sizeof(p->model_switch), "%s", get_or("MODEL_SWITCH", "boot"));
-	check_one(p->model_switch, &vocab_model_switch, "MODEL_SWITCH");
-	snprintf(p->accel, sizeof(p->accel), "%s", get_or("ACCEL", get_or("PREEMPTLAB_ACCEL", "auto")));
+}
+
+/* ACCEL, else PREEMPTLAB_ACCEL from the environment; checked unless auto. */
+static void accel_setting(struct plan *p)
+{
+	snprintf(p->accel, sizeof(p->accel), "%s", var_or("ACCEL", var_or("PREEMPTLAB_ACCEL", "auto")));
 	if (strcmp(p->accel, "auto") != 0)
 		check_one(p->accel, &vocab_accels, "ACCEL");
 	/* Without a usable /dev/kvm the runner's probe (scripts/qemu-accel.sh)
@@ -299,36 +282,44 @@ static void guest_settings(struct plan *p, const char *top)
 	 * pinning and what the plan prints are icount's, not KVM's. */
 	else if (access("/dev/kvm", R_OK | W_OK) != 0)
 		snprintf(p->accel, sizeof(p->accel), "icount");
+}
+
+static void guest_settings(struct plan *p, const char *top)
+{
+	baseline_settings(p, top);
+	guest_models(p);
+	accel_setting(p);
 	kvm_host(p);
-	p->icount_shift = parse_count("ICOUNT_SHIFT", get_or("ICOUNT_SHIFT", "3"), 0, 10);
-	plan_icount_epoch(p);
-	p->boots = parse_count("BOOTS", get_or("BOOTS", "1"), 1, 16);
 	p->vcpus = p->host_cpus;
-	if (var_get("VCPUS")) {
-		p->vcpus = parse_count("VCPUS", var_get("VCPUS"), 1, 1024);
-		if (p->vcpus > p->host_cpus) {
-			plan_note("VCPUS=%ld exceeds the host's %ld CPUs; using %ld", p->vcpus,
-				  p->host_cpus, p->host_cpus);
-			p->vcpus = p->host_cpus;
-		}
+	vars_stage(p, V_GUEST, top);	/* MODEL_SWITCH, VCPUS, MEM_MB, ICOUNT_*, PIN_VCPUS, ... */
+}
+
+void icount_epoch_setting(struct plan *p, const char *top)
+{
+	(void)top;
+	plan_icount_epoch(p);
+}
+
+void vcpus_check(struct plan *p)
+{
+	if (p->vcpus > p->host_cpus) {
+		plan_note("VCPUS=%ld exceeds the host's %ld CPUs; using %ld", p->vcpus, p->host_cpus,
+			  p->host_cpus);
+		p->vcpus = p->host_cpus;
 	}
-	if (var_get("MEM_MB")) {
-		p->mem_mb = parse_count("MEM_MB", var_get("MEM_MB"), 128, 1L << 22);
-		p->mem_given = true;
-	}
-	kvm_settings(p);
+}
+
+void mem_check(struct plan *p)
+{
+	p->mem_given = p->mem_mb != 0;	/* at least 128 when given */
 }
 
 static void host_settings(struct plan *p)
 {
-	static const char *const guest_only[] = {
-		"BASELINE_MODELS", "MODEL_SWITCH", "VCPUS", "MEM_MB", "ACCEL", "ICOUNT_SHIFT",
-		"ICOUNT_EPOCH", "BOOTS", "PIN_VCPUS", "GUEST_HUGEPAGES", "HOST_TOPOLOGY", NULL,
-	};
-	for (int i = 0; guest_only[i]; i++)
-		if (var_get(guest_only[i]))
-			plan_note("%s is for guest kernels; KERNEL=host ignores it", guest_only[i]);
-	list_split(&p->models, "MODELS", get_or("MODELS", "current"));
+	for (const struct variable *r = variables; r->name; r++)
+		if (r->scope == V_GUEST_ONLY && var_get(r->name))
+			plan_note("%s is for guest kernels; KERNEL=host ignores it", r->name);
+	list_split(&p->models, "MODELS", var_or("MODELS", "current"));
 	check_list(&p->models, &vocab_models, "MODELS");
 	host_models_check(&p->models);
 	p->vcpus = p->host_cpus;
@@ -352,8 +343,9 @@ static void guest_only(const struct plan *p, const char *var, const char *v, con
  * changed behind the plan, so it is refused here.  Guests only: the host's
  * kernel is shared with whoever else runs on it.
  */
-static void fault_around_setting(struct plan *p)
+void fault_around_setting(struct plan *p, const char *top)
 {
+	(void)top;
 	const char *v = var_get("FAULT_AROUND_BYTES");
 	p->fault_around_bytes = 0;
 	if (!v && !strcmp(p->kernel.source, "host") && !strcmp(p->scenario, "hot-lock"))
@@ -380,9 +372,10 @@ static void fault_around_setting(struct plan *p)
  * many-CPU machine where spinning succeeds (issue 36).  Only the spinning
  * locks have it.
  */
-static void spins_setting(struct plan *p)
+void spins_setting(struct plan *p, const char *top)
 {
-	const char *v = get_or("SPINS_PER_DELAY", "adaptive");
+	(void)top;
+	const char *v = var_or("SPINS_PER_DELAY", "adaptive");
 	p->fixed_spins_per_delay = 0;
 	if (!strcmp(v, "adaptive"))
 		return;
@@ -405,26 +398,20 @@ static void spins_setting(struct plan *p)
  * knob that moves T, how long a descheduled holder waits, without more
  * CPUs.  Guests only, as FAULT_AROUND_BYTES.
  */
-static void base_slice_setting(struct plan *p)
+void base_slice_check(struct plan *p)
 {
-	const char *v = var_get("BASE_SLICE_US");
-	p->base_slice_us = 0;
-	if (!v || !*v)
-		return;
-	p->base_slice_us = parse_count("BASE_SLICE_US", v, 100, 100000);
-	guest_only(p, "BASE_SLICE_US", v, "scheduler");
+	if (p->base_slice_us)
+		guest_only(p, "BASE_SLICE_US", var_or("BASE_SLICE_US", ""), "scheduler");
 }
 
-void plan_settings(struct plan *p, const char *top)
+/*
+ * KERNEL.  SCENARIO=mitigations compares models on one kernel: 7.2-lab, the
+ * one with all four and the slice extension, where it is built.  The
+ * scenario is chosen later, once the CPUs it scales to are known; its
+ * kernel must be known before.
+ */
+static void kernel_setting(struct plan *p, const char *top)
 {
-	memset(p, 0, sizeof(*p));
-	p->host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	/*
-	 * SCENARIO=mitigations compares models on one kernel: 7.2-lab, the
-	 * one with all four and the slice extension, where it is built.  The
-	 * scenario is chosen below, once the CPUs it scales to are known; its
-	 * kernel must be known before.
-	 */
 	const char *def_kernel = "host";
 	const char *sc = var_get("SCENARIO");
 	if (sc && !strcmp(sc, "mitigations") && !var_get("KERNEL")) {
@@ -436,20 +423,17 @@ void plan_settings(struct plan *p, const char *top)
 			plan_note("SCENARIO=mitigations: 7.2-lab is not built here (make kernel "
 				  "KERNEL=7.2-lab): KERNEL=host, its one model");
 	}
-	snprintf(p->kernel_asked, sizeof(p->kernel_asked), "%s", get_or("KERNEL", def_kernel));
+	snprintf(p->kernel_asked, sizeof(p->kernel_asked), "%s", var_or("KERNEL", def_kernel));
 	if (!p->kernel_asked[0])
 		plan_die("KERNEL is empty: use host, a catalog series, an exact version or a path");
 	arch_pick(p);
 	catalog_resolve(top, p->kernel_asked, "KERNEL", &p->kernel);
-	bool host = strcmp(p->kernel.source, "host") == 0;
+}
 
-	if (host)
-		host_settings(p);
-	else
-		guest_settings(p, top);
-	arch_settings(p, top);
-	/* A scenario scales to the CPUs and RAM the cells will run on. */
-	snprintf(p->scenario, sizeof(p->scenario), "%s", get_or("SCENARIO", "default"));
+/* A scenario scales to the CPUs and RAM the cells will run on. */
+static void scenario_setting(struct plan *p, bool host)
+{
+	snprintf(p->scenario, sizeof(p->scenario), "%s", var_or("SCENARIO", "default"));
 	scenario_select(p->scenario, p->vcpus, host ? mem_total_mb() : p->mem_given ? p->mem_mb : 0,
 			!host);
 	if (scenario_hot() && scenario_hot()->pool_capped && !var_get("POOL"))
@@ -458,40 +442,83 @@ void plan_settings(struct plan *p, const char *top)
 			  scenario_default("POOL"), HOT_FILL_S, HOT_HOST_FILL_RATE);
 	if (scenario_default("SEED_GUEST_MEM_MB"))
 		p->seed_guest_mem_mb = strtol(scenario_default("SEED_GUEST_MEM_MB"), NULL, 10);
-	snprintf(p->hugepages, sizeof(p->hugepages), "%s", get_or("HUGEPAGES", "compare"));
-	pages_from_hugepages(p);
-	qemu_user_pages(p);
+}
 
-	char def_clients[16];
-	snprintf(def_clients, sizeof(def_clients), "%ld", host ? 8 : p->vcpus * 4);
-	list_split(&p->clients, "CLIENTS", get_or("CLIENTS", def_clients));
-	for (int i = 0; i < p->clients.n; i++)
-		parse_count("CLIENTS", p->clients.item[i], 1, 4096);
-	list_split(&p->locks, "LOCKS", get_or("LOCKS", "tas"));
-	check_list(&p->locks, &vocab_locks, "LOCKS");
-	list_split(&p->strategies, "STRATEGY", get_or("STRATEGY", "pg"));
-	list_canonical(&p->strategies, &vocab_strategies, "STRATEGY");
-	p->duration_s = parse_count("DURATION", get_or("DURATION", "10"), 1, 86400);
-	p->warmup_s = parse_count("WARMUP", get_or("WARMUP", "0"), 0, 86400);
-	p->repeat = parse_count("REPEAT", get_or("REPEAT", "3"), 1, 1000);
-	snprintf(p->pool, sizeof(p->pool), "%s", get_or("POOL", "128M"));
-	snprintf(p->relation, sizeof(p->relation), "%s", get_or("RELATION", "512M"));
-	p->pool_bytes = parse_size("POOL", p->pool);
-	p->relation_bytes = parse_size("RELATION", p->relation);
-	snprintf(p->workload, sizeof(p->workload), "%s", get_or("WORKLOAD", "select-only"));
-	check_one(p->workload, &vocab_workloads, "WORKLOAD");
-	p->freelist_stride = parse_count("FREELIST_STRIDE", get_or("FREELIST_STRIDE", "1"), 1,
-					 1L << 20);
+/* The defaults computed from variables taken before (variables.def). */
+void clients_default(const struct plan *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%ld", !strcmp(p->kernel.source, "host") ? 8 : p->vcpus * 4);
+}
+
+/*
+ * The model's own cost per fault and system call (issue 24): wherever a
+ * guest's models are compared, and wherever the evidence is asked to
+ * explain a difference; a few seconds a model.
+ */
+void costbench_default(const struct plan *p, char *buf, size_t len)
+{
+	bool models_compared = strcmp(p->kernel.source, "host") != 0 &&
+			       p->models.n + p->baseline_models.n > 1;
+	snprintf(buf, len, "%s", models_compared || p->evidence ? "on" : "off");
+}
+
+/* The census's channel events ride on the trace (issue 36); CHANNEL=off drops them. */
+void channel_default(const struct plan *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", p->evidence ? "on" : "off");
+}
+
+/* A guest's shared_buffers and scale are sized from its RAM (sizing.c)
+ * when not given: "" until then. */
+void pg_shared_buffers_default(const struct plan *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", !strcmp(p->kernel.source, "host") ? p->pool : "");
+}
+
+/*
+ * REPEAT's runs per cell, host included: the host once ran pgbench once per
+ * cell, and the first report a newcomer saw called every pgbench comparison
+ * "not computable: 1 and 1 runs" (issue 35).  Three runs cost make bench
+ * about 2 minutes more.
+ */
+void pg_repeat_default(const struct plan *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%ld", p->repeat);
+}
+
+void pg_duration_default(const struct plan *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%ld", p->duration_s);
+}
+
+/* The checks between a variable and those taken before it (variables.def). */
+void locks_check(struct plan *p)
+{
+	/* The architecture's guest kernels may lack the rseq slice extension
+	 * (arch.c says why).  A host's own kernel may be newer: bufbench
+	 * checks it there. */
+	if (list_has(&p->locks, "rseq") && p->garch->no_rseq_slice &&
+	    strcmp(p->kernel.source, "host") != 0)
+		plan_die("LOCKS=rseq: no %s guest kernel has the rseq slice extension (%s); LOCKS "
+			 "without rseq on ARCH=%s", p->arch, p->garch->no_rseq_slice, p->arch);
+}
+
+void stride_check(struct plan *p)
+{
 	if (p->freelist_stride > 1 && list_has(&p->strategies, "pg19"))
 		plan_note("FREELIST_STRIDE=%ld: pg19 has no freelist; its cells run without it",
 			  p->freelist_stride);
-	p->steady_s = parse_count("STEADY", get_or("STEADY", "0"), 0, 86400);
+}
+
+void steady_check(struct plan *p)
+{
 	if (p->steady_s > p->duration_s)
 		plan_die("STEADY=%ld is longer than DURATION=%ld, the limit of each run", p->steady_s,
 			 p->duration_s);
-	p->hold_events = on_off("HOLD_EVENTS", "off");
-	p->repro_min = on_off("REPRO_MIN", "on");
-	p->evidence = on_off("EVIDENCE", "off");
+}
+
+void evidence_check(struct plan *p)
+{
 	const char *no_trace = cannot_trace(p);
 	if (p->evidence && no_trace && !var_get("EVIDENCE")) {
 		/* The scenario asked, not the user: count outside the hold instead. */
@@ -503,92 +530,93 @@ void plan_settings(struct plan *p, const char *top)
 	}
 	if (p->evidence && no_trace)
 		plan_die("EVIDENCE=on: %s; or EVIDENCE=off", no_trace);
-	/* The census's channel events ride on the trace (issue 36); CHANNEL=off drops them. */
-	p->channel = on_off("CHANNEL", p->evidence ? "on" : "off");
+}
+
+void channel_check(struct plan *p)
+{
 	if (p->channel && !p->evidence) {
 		if (var_get("CHANNEL"))
 			plan_die("CHANNEL=on adds events to the EVIDENCE trace: add EVIDENCE=on");
 		p->channel = false;
 	}
-	/* The model's own cost per fault and system call (issue 24): wherever
-	 * a guest's models are compared, and wherever the evidence is asked to
-	 * explain a difference; a few seconds a model. */
-	bool models_compared = !host && p->models.n + p->baseline_models.n > 1;
-	p->costbench = on_off("COSTBENCH", models_compared || p->evidence ? "on" : "off");
-	/* The architecture's guest kernels may lack the rseq slice extension
-	 * (arch.c says why).  A host's own kernel may be newer: bufbench
-	 * checks it there. */
-	if (list_has(&p->locks, "rseq") && p->garch->no_rseq_slice &&
-	    strcmp(p->kernel.source, "host") != 0)
-		plan_die("LOCKS=rseq: no %s guest kernel has the rseq slice extension (%s); LOCKS "
-			 "without rseq on ARCH=%s", p->arch, p->garch->no_rseq_slice, p->arch);
-	/* The kernel takes 5..50 us (rseq_slice_ext_write() in kernel/rseq.c). */
-	const char *ext = var_get("SLICE_EXT_US");
-	p->slice_ext_us = ext && *ext ? parse_count("SLICE_EXT_US", ext, 5, 50) : 0;
-	if (p->slice_ext_us && !list_has(&p->locks, "rseq") && !get_or("MITIGATIONS", NULL))
+}
+
+/* The kernel takes 5..50 us (rseq_slice_ext_write() in kernel/rseq.c). */
+void slice_ext_check(struct plan *p)
+{
+	if (p->slice_ext_us && !list_has(&p->locks, "rseq") && !var_or("MITIGATIONS", NULL))
 		plan_note("SLICE_EXT_US=%ld changes nothing without LOCKS=...,rseq", p->slice_ext_us);
-	fault_around_setting(p);
-	base_slice_setting(p);
-	spins_setting(p);
-	mitigation_settings(p, get_or("MITIGATIONS", NULL));
-	snprintf(p->bufbench_args, sizeof(p->bufbench_args), "%s", get_or("BUFBENCH_ARGS", ""));
+}
+
+void bufbench_args_split(struct plan *p)
+{
 	p->bufbench_argv.n = 0;
 	if (p->bufbench_args[strspn(p->bufbench_args, " \t")])
 		list_split(&p->bufbench_argv, "BUFBENCH_ARGS", p->bufbench_args);
+}
 
-	/* An arm64 guest runs Debian's arm64 PostgreSQL (scripts/pg-guest-root.sh arm64),
-	 * from an x86 host or an arm64 one, so pgbench is on there as anywhere. */
-	p->pgbench = on_off("PGBENCH", "on");
-	if (p->pgbench) {
-		pg_huge_pages(p);
-		if (host && under_qemu_user() && list_has(&p->pg_huge_pages, "on"))
-			plan_die("PG_HUGE_PAGES=on: PostgreSQL's hugetlb segment cannot be mapped under "
-				 "qemu-user (qemu places the mappings); PG_HUGE_PAGES=off|try, or run on a "
-				 "native machine");
-		/* A guest runs the report's workload only: under emulation each
-		 * builtin costs a boot's worth of runs. */
-		list_split(&p->pg_builtins, "PG_BUILTINS",
-			   get_or("PG_BUILTINS", host ? "select-only simple-update" : "simple-update"));
-		check_list(&p->pg_builtins, &vocab_pg_builtins, "PG_BUILTINS");
-		/* A guest's shared_buffers and scale are sized from its RAM
-		 * (sizing.c) when not given: "" until then. */
-		snprintf(p->pg_shared_buffers, sizeof(p->pg_shared_buffers), "%s",
-			 get_or("PG_SHARED_BUFFERS", host ? p->pool : ""));
-		if (p->pg_shared_buffers[0])
-			parse_size("PG_SHARED_BUFFERS", p->pg_shared_buffers);
-		snprintf(p->pg_scale, sizeof(p->pg_scale), "%s", get_or("PG_SCALE", ""));
-		if (p->pg_scale[0])
-			parse_count("PG_SCALE", p->pg_scale, 1, 1000000);
-		/* REPEAT's runs per cell, host included: the host once ran pgbench
-		 * once per cell, and the first report a newcomer saw called every
-		 * pgbench comparison "not computable: 1 and 1 runs" (issue 35).
-		 * Three runs cost make bench about 2 minutes more. */
-		p->pg_repeat = parse_count("PG_REPEAT", get_or("PG_REPEAT", get_or("REPEAT", "3")), 1, 1000);
-		char dur[24];
-		snprintf(dur, sizeof(dur), "%ld", p->duration_s);
-		p->pg_duration_s = parse_count("PG_DURATION", get_or("PG_DURATION", dur), 1, 86400);
-		p->pg_fillfactor = parse_count("PG_FILLFACTOR", get_or("PG_FILLFACTOR", "100"), 10, 100);
-		/* In a guest each run starts from an empty pool, in the fill phase
-		 * the regression lives in (the tables are sized to match). */
-		p->pg_cold = on_off("PG_COLD", host ? "off" : "on");
-		p->pg_buffercache = on_off("PG_BUFFERCACHE", "off");
-		pg_version_settings(p, top, get_or("PG_VERSION", NULL));
-		pg_mitigation_settings(p, top);
-	}
-	p->profile = on_off("PROFILE", "off");
-	/* A guest profiles with the host's perf, which runs on the host's
-	 * architecture only. */
+/* A guest profiles with the host's perf, which runs on the host's
+ * architecture only. */
+void profile_check(struct plan *p)
+{
 	if (p->profile && p->cross)
 		plan_die("PROFILE=on: the host's perf does not run in an %s guest; PROFILE=off, "
 			 "or run it from an %s machine", p->arch, p->arch);
-	p->profile_freq = parse_count("PROFILE_FREQ", get_or("PROFILE_FREQ", "99"), 1, 10000);
-	snprintf(p->profile_callgraph, sizeof(p->profile_callgraph), "%s",
-		 get_or("PROFILE_CALLGRAPH", host ? "dwarf" : "fp"));
+}
+
+void callgraph_check(struct plan *p)
+{
 	if (strcmp(p->profile_callgraph, "dwarf") && strcmp(p->profile_callgraph, "fp"))
 		plan_die("PROFILE_CALLGRAPH=%s: use dwarf or fp", p->profile_callgraph);
-	if (!host && strcmp(p->profile_callgraph, "fp") != 0)
+	if (strcmp(p->kernel.source, "host") != 0 && strcmp(p->profile_callgraph, "fp") != 0)
 		plan_die("PROFILE_CALLGRAPH=%s: guests unwind by frame pointers only (fp)",
 			 p->profile_callgraph);
-	plan_controls(p, var_get("CONTROLS"));
+}
+
+/* The rows whose values code of its own takes, at their place. */
+void mitigations_setting(struct plan *p, const char *top)
+{
+	(void)top;
+	mitigation_settings(p, var_or("MITIGATIONS", NULL));
+}
+
+/* An arm64 guest runs Debian's arm64 PostgreSQL (scripts/pg-guest-root.sh arm64),
+ * from an x86 host or an arm64 one, so pgbench is on there as anywhere. */
+void pg_huge_pages_setting(struct plan *p, const char *top)
+{
+	(void)top;
+	pg_huge_pages(p);
+	if (!strcmp(p->kernel.source, "host") && under_qemu_user() && list_has(&p->pg_huge_pages, "on"))
+		plan_die("PG_HUGE_PAGES=on: PostgreSQL's hugetlb segment cannot be mapped under "
+			 "qemu-user (qemu places the mappings); PG_HUGE_PAGES=off|try, or run on a "
+			 "native machine");
+}
+
+void pg_version_setting(struct plan *p, const char *top)
+{
+	pg_version_settings(p, top, var_or("PG_VERSION", NULL));
+	pg_mitigation_settings(p, top);
+}
+
+/*
+ * Every variable, in stages: the kernel and the machine, then the scenario
+ * (scaled to that machine), then the table's rows stage by stage
+ * (variables.def; PostgreSQL's only with PGBENCH=on).
+ */
+void plan_settings(struct plan *p, const char *top)
+{
+	memset(p, 0, sizeof(*p));
+	p->host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	kernel_setting(p, top);
+	bool host = strcmp(p->kernel.source, "host") == 0;
+	if (host)
+		host_settings(p);
+	else
+		guest_settings(p, top);
+	arch_settings(p, top);
+	scenario_setting(p, host);
+	for (enum var_stage s = V_BENCH; s <= V_CONTROLS; s++)
+		if (s != V_PG || p->pgbench)
+			vars_stage(p, s, top);
 	command_line(p->command, sizeof(p->command));
 }

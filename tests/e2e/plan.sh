@@ -409,4 +409,15 @@ check "plan: the capacity grid refuses a kernel name with a ';'" sh -c "[ $rc -e
 "$plan" --vocabulary > "$run.vocabulary.md"
 check "plan: docs/vocabulary.md matches build/plan --vocabulary (regenerate it)" \
 	cmp -s "$run.vocabulary.md" "$top/docs/vocabulary.md"
+# docs/variables.md likewise, from the variable table (lab/common/variables.def).
+"$plan" --variables-md > "$run.variables.md"
+check "plan: docs/variables.md matches build/plan --variables-md (regenerate it)" \
+	cmp -s "$run.variables.md" "$top/docs/variables.md"
+nvars=$("$plan" --variables | wc -l)
+nrows=$(grep -c '^| .[A-Z][A-Z0-9_]*. | ' "$run.variables.md")
+check "plan: docs/variables.md has a row for each of the $nvars variables ($nrows)" test "$nvars" = "$nrows"
+# Every docs page a row names exists.
+missing=$(sed -n 's/.*](\([a-z0-9-]*\.md\)) |$/\1/p' "$run.variables.md" | sort -u |
+	while read -r page; do [ -f "$top/docs/$page" ] || echo "$page"; done)
+check "plan: every page docs/variables.md links exists (missing: ${missing:-none})" test -z "$missing"
 tests_done
