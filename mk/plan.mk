@@ -33,6 +33,6 @@ ALL_TARGETS += $(B)/tests/test_size
 # The variable table: every row's field and defaults, and the stages it drives.
 $(B)/tests/test_plan_variables: $(B)/tests/unit/test_plan_variables.o \
 		$(filter-out $(B)/lab/plan/main.o,$(PLAN_OBJS)) $(B)/libbufferpool.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
 
 ALL_TARGETS += $(B)/tests/test_plan_variables
