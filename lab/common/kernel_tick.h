@@ -7,8 +7,8 @@
  * config does: the one the plan shipped with a guest (--unit-conf's
  * kernel_config), /boot/config-RELEASE, or /proc/config.gz.
  */
-#ifndef PREEMPTLAB_KERNEL_TICK_H
-#define PREEMPTLAB_KERNEL_TICK_H
+#ifndef PREEMPTLAB_TICK_OF_KERNEL_H
+#define PREEMPTLAB_TICK_OF_KERNEL_H
 
 #include <stddef.h>
 #include <stdio.h>
