@@ -3,9 +3,13 @@
 # itself: tests/run.sh runs *.sh under tests/e2e, so this file only defines
 # functions and prints nothing.
 
-# shellcheck source=scripts/pg-root-lib.sh disable=SC2154 # top: set by the sourcing test
-. "$top/scripts/pg-root-lib.sh"
-PG_BINDIR=${PG_BINDIR:-$(pgroot_dir "" "$PG_SYSTEM_MAJOR" bin)}
+# Run on its own (tests/run.sh runs every *.sh here) there is no $top:
+# only the functions are defined, and nothing is run.
+if [ -n "${top:-}" ]; then
+	# shellcheck source=scripts/pg-root-lib.sh
+	. "$top/scripts/pg-root-lib.sh"
+	PG_BINDIR=${PG_BINDIR:-$(pgroot_dir "" "$PG_SYSTEM_MAJOR" bin)}
+fi
 
 # pg_test_prereq: ($top is the checkout, set by the caller) why a PostgreSQL test cannot run here, or nothing.
 pg_test_prereq() {
