@@ -109,7 +109,9 @@ int kernel_tick_read(const char *const *paths, struct kernel_tick *t)
 	}
 	t->hz = -1;
 	snprintf(t->nohz, sizeof(t->nohz), "unknown");
-	snprintf(t->source, sizeof(t->source), "unknown: %s", wl ? why : "no config named");
+	/* Cut to the field: "unknown: " and as much of why as fits. */
+	snprintf(t->source, sizeof(t->source), "unknown: %.*s", (int)(sizeof(t->source) - 10),
+		 wl ? why : "no config named");
 	return -1;
 }
 
