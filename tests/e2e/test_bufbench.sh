@@ -220,16 +220,24 @@ check "...--steady 1 ends the run about 1 s after the fill" jq -e \
 check "...the phases' transactions and acquisitions add up to the run's" jq -e '
 	([.results.phases[].transactions] | add) == .results.transactions and
 	([.results.phases[].strategy.acquisitions] | add) == .locks.strategy.acquisitions' "$tmp/phases.json"
-# One acquisition per miss, but for a race: two clients that miss on the
-# same block at once both pop a buffer, and the one whose insert finds the
-# other's mapping counts a hit and leaves its popped buffer unused (as
-# PostgreSQL's BufferAlloc does).  Its odds, 4,096 misses x 3 other
-# clients / 32,768 blocks x the share of time a miss is in flight, make
-# more than three such pops in one fill a rarity.
-check "...the fill phase pops every buffer once (one acquisition per miss but for at most 3 races, at most pool_pages)" jq -e '
+# One acquisition per miss, but for two things.  A race: two clients that
+# miss on the same block at once both pop a buffer, and the one whose
+# insert finds the other's mapping counts a hit and leaves its popped
+# buffer unused (as PostgreSQL's BufferAlloc does); with uniform blocks
+# over 32,768 that is rare.  And the boundary: a client changes its stats
+# slot between transactions (lab/bufbench/client.c), so the transaction
+# each client has in flight when the freelist runs dry counts in the fill
+# phase: at most 2 reads (simple-update's update and select), each a miss
+# at most, and a victim found pinned or re-dirtied is one more
+# acquisition without a miss.  A bound of 3 over the misses, and none over
+# the pool, failed once at load ~15 (a guest and a kernel build beside
+# it), where a descheduled client holds its transaction open longer.
+fill=$(jq -r '[.results.phases[0].strategy.acquisitions, .results.phases[0].misses, .config.pool_pages, .config.clients] | @tsv' "$tmp/phases.json")
+check "...the fill phase pops every buffer once (acquisitions, misses, pool_pages, clients: $fill; one acquisition per miss but for races and each client's transaction at the boundary)" jq -e '
 	.results.phases[0].strategy.acquisitions >= .results.phases[0].misses and
-	.results.phases[0].strategy.acquisitions <= .results.phases[0].misses + 3 and
-	.results.phases[0].misses <= .config.pool_pages and .results.phases[0].misses > .config.pool_pages * 0.9' \
+	.results.phases[0].strategy.acquisitions <= .results.phases[0].misses + 2 * .config.clients + 3 and
+	.results.phases[0].misses <= .config.pool_pages + 2 * .config.clients and
+	.results.phases[0].misses > .config.pool_pages * 0.9' \
 	"$tmp/phases.json"
 # shellcheck disable=SC2016 # $t is jq's
 check "...the timeline counts the run's transactions (within 1%)" jq -e '
