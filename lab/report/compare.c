@@ -22,10 +22,7 @@ bool side_of(const struct cell *c, const struct metric *m, struct side *s)
 		s->median = st_median(v, s->n);
 		s->mean = st_mean(v, s->n);
 		s->hmean = st_hmean(v, s->n);
-		double lsum = 0;
-		for (size_t i = 0; i < s->n && !isnan(lsum); i++)
-			lsum = v[i] > 0 ? lsum + log(v[i]) : NAN;
-		s->gmean = exp(lsum / (double)s->n);
+		s->gmean = st_gmean(v, s->n);
 		s->stddev = st_stddev(v, s->n);
 		s->pct_stddev = s->mean != 0 ? 100 * s->stddev / fabs(s->mean) : 0;
 		s->min = st_percentile(v, s->n, 0);

@@ -15,7 +15,7 @@
 struct side {
 	size_t n;
 	double median, mean, hmean, stddev;
-	double gmean;       /* geometric mean; NAN unless every value is positive */
+	double gmean;       /* geometric mean; 0 unless every value is positive (st_gmean) */
 	double pct_stddev;  /* stddev / mean, in % (lkp's %stddev) */
 	double min, max;
 };

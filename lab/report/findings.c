@@ -149,7 +149,7 @@ static void short_p(const struct comparison *c, char *buf, size_t len)
  */
 static const char *change_ends(const struct comparison *c, double *a, double *b)
 {
-	if (!isnan(c->ratio.est) && !isnan(c->a.gmean) && !isnan(c->b.gmean)) {
+	if (!isnan(c->ratio.est) && c->a.gmean > 0 && c->b.gmean > 0) {
 		*a = c->a.gmean;
 		*b = c->b.gmean;
 		return "geometric means ";
