@@ -149,7 +149,7 @@ void fmt_virt(const struct jr_val *d, char *buf, size_t len)
 {
 	const char *v = jr_str(d, "provenance.virtualization", "?");
 	const struct jr_val *e = jr_path(d, "provenance.emulated");
-	int em = (e && e->type == JR_BOOL && e->b) || !strncmp(v, "tcg", 3);
+	int em = doc_emulated(d);
 	double shift;
 	if (!strcmp(v, "tcg-icount") && jr_num(d, "provenance.icount_shift", &shift))
 		/* Virtual time: say what a second is, so nobody compares it with hardware. */

@@ -120,14 +120,13 @@ static void emulated_caveat(const struct comparison *c, char *why, size_t len)
 {
 	const struct cell *side[2] = { c->base, c->cell };
 	for (int i = 0; i < 2; i++) {
-		const char *v = side[i]->nruns ? jr_str(side[i]->runs[0]->doc,
-							 "provenance.virtualization", "") : "";
-		if (strncmp(v, "tcg", 3))
+		if (!side[i]->nruns || !doc_emulated(side[i]->runs[0]->doc))
 			continue;
 		size_t l = strlen(why);
 		snprintf(why + l, len - l, " Measured under an emulator (%.32s): how much of the "
 			 "drop is the emulator's this run cannot tell; confirm it under KVM "
-			 "or on hardware before sending.", v);
+			 "or on hardware before sending.",
+			 jr_str(side[i]->runs[0]->doc, "provenance.virtualization", "?"));
 		return;
 	}
 }
@@ -517,9 +516,7 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 			 "page size and lock (or there is a single cell), so nothing is "
 			 "compared; the tables list absolute values.");
 	for (size_t i = 0; i < r->nruns; i++) {
-		const struct jr_val *e = jr_path(r->runs[i].doc, "provenance.emulated");
-		const char *v = jr_str(r->runs[i].doc, "provenance.virtualization", "");
-		if ((e && e->type == JR_BOOL && e->b) || !strcmp(v, "tcg")) {
+		if (doc_emulated(r->runs[i].doc)) {
 			snprintf(fd->caveats, sizeof(fd->caveats),
 				 "Runs ran emulated (QEMU TCG): absolute times and rates are an "
 				 "emulator's; compare ratios between cells, not values with "

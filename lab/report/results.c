@@ -85,6 +85,14 @@ int variant_cmp(const struct cell *a, const struct cell *b)
 	return cell_order_cmp(a, b, variant);
 }
 
+int doc_emulated(const struct jr_val *d)
+{
+	const struct jr_val *e = jr_path(d, "provenance.emulated");
+	if (e && e->type == JR_BOOL)
+		return e->b;
+	return !strncmp(jr_str(d, "provenance.virtualization", ""), "tcg", 3);
+}
+
 const char *page_name(long kb, char *buf, size_t len)
 {
 	if (kb >= 1048576 && kb % 1048576 == 0)

@@ -105,4 +105,9 @@ int cell_order_cmp(const struct cell *a, const struct cell *b, const enum cell_k
 /* "4 KB", "2 MB", "1 GB". */
 const char *page_name(long kb, char *buf, size_t len);
 
+/* A run document made under an emulator (QEMU TCG, with or without
+ * icount): provenance.emulated, or for documents from before that field
+ * a virtualization that starts with "tcg", which is how it is set. */
+int doc_emulated(const struct jr_val *d);
+
 #endif
