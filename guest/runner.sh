@@ -45,7 +45,7 @@ TAB=$(printf '\t')
 
 conf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$CONF"; }
 KIND=$(conf kind) LABEL=$(conf label)
-HP2M=$(conf hugepages_2m) TOP=$(conf top) BENCH=$(conf bufbench) VIRT=$(conf virt)
+HP2M=$(conf hugepages_2m) TOP=$(conf top) BENCH=$(conf bufbench)
 PROFILE=$(conf profile) PROFILE_FREQ=$(conf profile_freq)
 # Every program started here records its provenance (kernel label,
 # accelerator, icount shift and epoch, a one-model kernel's model) from
@@ -312,13 +312,13 @@ if [ "$PROFILE" = on ]; then
 	else prof_why=$why; fi
 fi
 
-# profile_out ID: the last cell's samples as gzipped perf script text.
-# perf script reads kernel symbols from /proc/kallsyms; timeout bounds a
-# hang, since the host's cell timer stopped with the JSON.
+# profile_out ID: the last cell's samples as gzipped perf script text,
+# within the plan's bound (perf_script_timeout_s: a hang in reading
+# /proc/kallsyms must not outlive the cell, whose host timer has stopped).
 profile_out() {
 	[ -s "$WORK/perf.data" ] || { log "no perf data for $1"; return 0; }
 	rm -f "$WORK/perf.txt.gz"
-	{ timeout 300 perf script -i "$WORK/perf.data" 2>"$WORK/perf.err"; echo $? > "$WORK/perf.rc"; } | gzip -1 > "$WORK/perf.txt.gz"
+	{ timeout "$(conf perf_script_timeout_s)" perf script -i "$WORK/perf.data" 2>"$WORK/perf.err"; echo $? > "$WORK/perf.rc"; } | gzip -1 > "$WORK/perf.txt.gz"
 	if [ "$(cat "$WORK/perf.rc")" = 0 ]; then
 		log "profile of $1: $(wc -c < "$WORK/perf.txt.gz") bytes gzipped"
 		send_block PERF "$1" "$WORK/perf.txt.gz"
@@ -393,16 +393,13 @@ run_repro_min() {
 	rm_model=$(model_now)
 	rm_out=$WORK/repro-min-$LABEL-${rm_model:-unknown}.txt
 	log "repro-min (4 KB and 2 MB) on $(uname -r)"
-	# Under TCG a quarter of the pool (still 32 fault-around windows a
-	# backend): the default's fill takes ~15 s of emulation per unit.
-	rm_args=""
-	case $VIRT in tcg*) rm_args="-n 32768" ;; esac
+	# The pool's size and its 2 MB reservation are the plan's
+	# (lab/plan/runner_policy.c: a quarter of the pool under TCG).
 	if [ "$KIND" = guest ]; then
-		# shellcheck disable=SC2086 # options, split on purpose
-		"$rm_bin" -p 4k $rm_args > "$rm_out" 2>&1
-		echo 5 > /proc/sys/vm/nr_hugepages 2>/dev/null
-		# shellcheck disable=SC2086 # options, split on purpose
-		"$rm_bin" -p 2m $rm_args >> "$rm_out" 2>&1
+		rm_n=$(conf repro_min_descriptors)
+		"$rm_bin" -p 4k -n "$rm_n" > "$rm_out" 2>&1
+		conf repro_min_hp2m > /proc/sys/vm/nr_hugepages 2>/dev/null
+		"$rm_bin" -p 2m -n "$rm_n" >> "$rm_out" 2>&1
 		echo 0 > /proc/sys/vm/nr_hugepages 2>/dev/null
 	else
 		REPRO_MIN=$rm_bin "$TOP/scripts/repro-min.sh" > "$rm_out" 2>&1
@@ -422,10 +419,10 @@ run_costbench() {
 	if [ ! -x "$cb_bin" ]; then log "COSTBENCH=on, but no $cb_bin (make build-all)"; return 0; fi
 	cb_boot=$(conf boot)
 	cb_tail=""; [ "${cb_boot:-1}" -gt 1 ] 2>/dev/null && cb_tail=-b$cb_boot
-	# Its 2 MB faults need 2 free huge pages (a guest owns its pool; the
-	# host's reservation is the machine's, and without one they are
-	# reported unavailable).
-	[ "$KIND" = guest ] && echo 4 > /proc/sys/vm/nr_hugepages 2>/dev/null
+	# Its 2 MB faults need free huge pages: a guest owns its pool and
+	# reserves the plan's count; the host's reservation is the machine's,
+	# and without one they are reported unavailable.
+	[ "$KIND" = guest ] && conf costbench_hp2m > /proc/sys/vm/nr_hugepages 2>/dev/null
 	for m in $(unit_models); do
 		if ! why=$(set_model "$m"); then log "costbench under $m not run: $why"; continue; fi
 		cb_model=$(model_now)

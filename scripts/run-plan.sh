@@ -44,6 +44,7 @@ TAB=$(printf '\t')
 bconf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/bench.conf"; }
 is_host=$(bconf host)
 garch=$(bconf arch) qemu_bin=$(bconf qemu)
+poweroff_grace=$(bconf poweroff_grace_s)
 # Which PostgreSQL (PG_VERSION): a major is fetched once, before any unit,
 # into a private root (scripts/pg-fetch.sh); a guest's initramfs carries
 # the same root at the same path (bench.sh).  Every unit is told the root
@@ -324,9 +325,9 @@ run_unit() {
 				end="done"
 			fi
 			if ! kill -0 "$upid" 2>/dev/null; then wait "$upid" 2>/dev/null || true; upid=""; [ -n "$end" ] || end=crashed; break; fi
-			if [ -n "$end" ]; then	# DONE seen: let it power off, briefly
+			if [ -n "$end" ]; then	# DONE seen: let it power off, within the plan's grace
 				[ -n "$done_t" ] || done_t=$now
-				[ $((now - done_t)) -ge 30 ] && { stop_unit; break; }
+				[ $((now - done_t)) -ge "$poweroff_grace" ] && { stop_unit; break; }
 				sleep 1 || true; continue
 			fi
 			if [ "$interrupted" = 1 ]; then end=interrupted; stop_unit; break; fi

@@ -252,6 +252,9 @@ void pg_mitigation_settings(struct plan *p, const char *top);
 /* programs.c: every external program the plan's units run, or exit 2
  * naming the Debian package. */
 void plan_check_programs(const struct plan *p);
+/* runner_policy.c: the runner's numbers, as UNIT.conf and bench.conf keys. */
+void plan_write_runner_policy(FILE *f, const struct plan *p, bool guest);
+void plan_write_poweroff_grace(FILE *f);
 
 /* host_models.c: MODELS on the host, checked against debugfs; dies with the reason. */
 void host_models_check(const struct list *models);

@@ -359,8 +359,8 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 {
 	char builtins[512];
 	join(builtins, sizeof(builtins), &p->pg_builtins, " ");
-	fprintf(f, "kind\t%s\nlabel\t%s\nduration\t%ld\nhugepages_2m\t%ld\n", u->kind,
-		u->kernel->label, p->duration_s, p->hp2m);
+	fprintf(f, "kind\t%s\nlabel\t%s\nhugepages_2m\t%ld\n", u->kind, u->kernel->label,
+		p->hp2m);
 	fprintf(f, "profile\t%s\nprofile_freq\t%ld\nprofile_callgraph\t%s\n",
 		p->profile ? "on" : "off", p->profile_freq, p->profile_callgraph);
 	fprintf(f, "pg_shared_buffers\t%s\npg_builtins\t%s\npg_scale\t%s\n", p->pg_shared_buffers,
@@ -381,6 +381,7 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 	/* The host's model and rseq grant length go back when the unit ends. */
 	fprintf(f, "restore_model\t%d\nrestore_slice_ext\t%d\n", u->restore_model,
 		u->restore_slice_ext);
+	plan_write_runner_policy(f, p, strcmp(u->kind, "host") != 0);
 	if (!strcmp(u->kind, "host")) {
 		fprintf(f, "bufbench\t%s/build/bufbench\nrepro_min_bin\t%s/build/repro-min\n"
 			"costbench_bin\t%s/build/costbench\nperf_dir\t%s/perf\n", top, top, top, out);
@@ -417,34 +418,22 @@ int plan_write(const struct plan *p, const char *dir, const char *top_dir)
 
 	bool host = strcmp(p->kernel.source, "host") == 0;
 	FILE *f = open_in(sub, "bench.conf");
-	/* Only keys a runner reads (plan.json has the rest): kernel names a
-	 * run directory after what the planner chose (bench.sh); cross,
-	 * needs_1g and needs_2m were written here for nobody. */
+	/* Only keys a runner reads (plan.json has the rest, and
+	 * tests/e2e/plan_keys.sh fails on a key nothing reads): kernel names
+	 * a run directory after what the planner chose (bench.sh). */
 	fprintf(f, "kernel\t%s\n", p->kernel_asked);
-	fprintf(f, "host\t%d\nvcpus\t%ld\nmem_mb\t%ld\nhugepages_2m\t%ld\n"
-		"hugepages_1g\t%ld\naccel\t%s\nduration\t%ld\nwarmup\t%ld\nestimate_s\t%ld\n"
-		"pgbench\t%s\nprofile\t%s\n", host, p->vcpus, p->mem_mb, p->hp2m,
-		p->hp1g, host ? "none" : p->accel, p->duration_s, p->warmup_s, p->est_seconds,
-		p->pgbench ? "on" : "off", p->profile ? "on" : "off");
-	fprintf(f, "icount_shift\t%ld\nicount_epoch\t%s\n", p->icount_shift, p->icount_epoch);
+	fprintf(f, "host\t%d\nvcpus\t%ld\nmem_mb\t%ld\npgbench\t%s\nprofile\t%s\n", host,
+		p->vcpus, p->mem_mb, p->pgbench ? "on" : "off", p->profile ? "on" : "off");
 	fprintf(f, "arch\t%s\n", p->arch);
-	/* Each pgbench run's limit, and the scale its cluster's setup must load. */
-	fprintf(f, "pg_duration\t%ld\npg_scale\t%s\n", p->pg_duration_s,
-		p->pg_scale[0] ? p->pg_scale : "0");
 	/* The progress line's starting estimates (units.c), corrected by the
 	 * runner as cells finish. */
 	fprintf(f, "est_cell_s\t%ld\nest_pg_setup_s\t%ld\nest_pg_run_s\t%ld\nest_boot_s\t%ld\n",
 		p->est_cell_s, p->est_pg_setup_s, p->est_pg_run_s, p->est_boot_s);
 	/* The runner fetches a major (scripts/pg-fetch.sh) before any unit. */
 	fprintf(f, "pg_version\t%s\n", p->pgbench ? p->pg_version : "system");
+	plan_write_poweroff_grace(f);
 	if (!host) {
-		char pins[8192];
-		pin_format(p->vcpu_pin, (int)p->vcpus, pins, sizeof(pins));
-		fprintf(f, "pin_vcpus\t%s\nvcpu_pin\t", p->pin);
-		for (long v = 0; v < p->vcpus; v++)
-			fprintf(f, "%s%d", v ? "," : "", p->vcpu_pin[v]);
-		fprintf(f, "\nguest_hugepages\t%s\nguest_hugepages_count\t%ld\n", p->guest_hugepages,
-			p->guest_hp_pages);
+		fprintf(f, "guest_hugepages\t%s\n", p->guest_hugepages);
 		fprintf(f, "qemu\t%s\n", boot_emulator(p));
 		if (p->nprobe)
 			fprintf(f, "probe_timeout_s\t%ld\nprobe_fail_text\t%s\n", p->probe_timeout_s,

@@ -29,8 +29,8 @@ check "kvm_scale: every vCPU pinned to a different host CPU" \
 	jqt "$tmp/p96/plan.json" '(.settings.vcpu_pin | length) == 96 and (.settings.vcpu_pin | unique | length) == 96'
 check "kvm_scale: vCPU 0-47 on the 48 cores' first threads, 48-95 on their siblings" \
 	test "$(awk '!/^#/ && $1 < 48 { print $3 "." $4 }' "$tmp/p96/plan/pinning.tsv" | sort -u | wc -l)" = 48
-check "kvm_scale: bench.conf carries the pinning for the runner" \
-	grep -q "^vcpu_pin	0,1,2,.*,95$" "$tmp/p96/plan/bench.conf"
+check "kvm_scale: each unit's run file carries the pinning for the runner" \
+	grep -q "^vcpu_pin	0,1,2,.*,95$" "$tmp/p96/plan/main.lazy.run"
 # Planned for that KVM host (ACCEL=kvm): a plan that will run under TCG or
 # icount prints no pinning line.
 "$plan" --check --top "$top" KERNEL=7.0 BASELINE=none PGBENCH=off VCPUS=24 ACCEL=kvm \
@@ -66,7 +66,7 @@ n=$(nproc)
 check "kvm_scale: each of its $n vCPU threads was pinned and read back ($(tr '\n' ';' < "${pins:-/dev/null}"))" \
 	test "$(grep -c '^vcpu [0-9]* tid [0-9]* cpu [0-9]*$' "${pins:-/dev/null}")" = "$n"
 check "kvm_scale: vCPU i on the plan's CPU" \
-	test "$(awk '{ printf "%s%s", (NR > 1 ? "," : ""), $6 }' "${pins:-/dev/null}")" = "$(sed -n 's/^vcpu_pin\t//p' "$run/plan/bench.conf")"
+	test "$(awk '{ printf "%s%s", (NR > 1 ? "," : ""), $6 }' "${pins:-/dev/null}")" = "$(jq -r '.settings.vcpu_pin | map(tostring) | join(",")' "$run/plan.json")"
 check "kvm_scale: the manifest says the boot was pinned and where the log is" \
 	jqt "$run/manifest.json" '.boots[0].vcpus_pinned == true and (.boots[0].pin_log | startswith("logs/pin-"))'
 check "kvm_scale: and that guest RAM was the host's 2 MB pages" \

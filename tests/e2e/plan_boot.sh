@@ -65,7 +65,7 @@ check "plan_boot: amd64: kernel and initrd are placeholders the runner fills" \
 	argv_has "$q" -kernel '{kernel}' -initrd '{initrd}'
 cl=$(ur "$r" cmdline)
 check "plan_boot: amd64: the command line names the console, the model and the 1 GB pages ($cl)" \
-	test "$cl" = "console=ttyS0 panic=-1 cryptomgr.notests=1 hugepagesz=1G hugepages=$(ur "$a/plan/bench.conf" hugepages_1g) preempt=lazy"
+	test "$cl" = "console=ttyS0 panic=-1 cryptomgr.notests=1 hugepagesz=1G hugepages=$(jq -r .sizing.hugepages_1g "$a/plan.json") preempt=lazy"
 check "plan_boot: amd64: the full unit boots preempt=full" \
 	grep -q 'preempt=full$' "$a/plan/main.full.run"
 check "plan_boot: plan.json's units[].run.qemu is the argv file, line for line" \
@@ -113,8 +113,9 @@ t=$tmp/tcg
 planit "$t" KERNEL=7.0 BASELINE=none MODELS=lazy PAGES=4k CLIENTS=2 DURATION=3 REPEAT=1 PGBENCH=off \
 	ACCEL=tcg PIN_VCPUS=on GUEST_HUGEPAGES=2m MEM_MB=513
 check "plan_boot: tcg: multi-threaded TCG on the max CPU" argv_has "$t/plan/main.lazy.qemu" -accel tcg,thread=multi -cpu max
-check "plan_boot: PIN_VCPUS=on: the unit's pins are the plan's vcpu_pin ($(ur "$t/plan/bench.conf" vcpu_pin))" \
-	test "$(ur "$t/plan/main.lazy.run" vcpu_pin)" = "$(ur "$t/plan/bench.conf" vcpu_pin)"
+pins=$(jq -r '.settings.vcpu_pin | map(tostring) | join(",")' "$t/plan.json")
+check "plan_boot: PIN_VCPUS=on: the unit's pins are the plan's vcpu_pin ($pins)" \
+	test "$(ur "$t/plan/main.lazy.run" vcpu_pin)" = "$pins"
 check "plan_boot: GUEST_HUGEPAGES=2m: RAM rounded to 2 MB pages and backed by a hugetlb memfd" \
 	argv_has "$t/plan/main.lazy.qemu" -object memory-backend-memfd,id=ram,size=514M,hugetlb=on,hugetlbsize=2M,prealloc=on -machine memory-backend=ram
 check "plan_boot: tcg limits: boot 180 s" test "$(ur "$t/plan/main.lazy.run" boot_timeout_s)" = 180
@@ -159,13 +160,13 @@ c=$tmp/compare
 planit "$c" HUGEPAGES=compare CLIENTS=2 DURATION=3 REPEAT=1 PGBENCH=off
 check "plan_boot: HUGEPAGES=compare: the host reserves 2 MB and 1 GB pages, both optional" \
 	test "$(awk -F "$TAB" '$1 == "reserve" { print $2 }' "$c/plan/host.run" | cut -d' ' -f1,2,4 | tr '\n' ' ')" = "2m 2048 optional 1g 1048576 optional "
-check "plan_boot: ... as many as bench.conf's hugepages_2m" \
-	test "$(awk -F "$TAB" '$1 == "reserve" && $2 ~ /^2m / { print $2 }' "$c/plan/host.run" | cut -d' ' -f3)" = "$(ur "$c/plan/bench.conf" hugepages_2m)"
+check "plan_boot: ... as many as the plan's sizing.hugepages_2m" \
+	test "$(awk -F "$TAB" '$1 == "reserve" && $2 ~ /^2m / { print $2 }' "$c/plan/host.run" | cut -d' ' -f3)" = "$(jq -r .sizing.hugepages_2m "$c/plan.json")"
 planit "$tmp/p2m" PAGES=2m CLIENTS=2 REPEAT=1 PGBENCH=off
 check "plan_boot: PAGES=2m asked outright: the reservation is required" \
 	grep -q "^reserve${TAB}2m 2048 [0-9]* required" "$tmp/p2m/plan/host.run"
 check "plan_boot: GUEST_HUGEPAGES=2m: the guest unit reserves its RAM's pages, required" \
-	sh -c "grep -q '^reserve.ram 2048 $(ur "$t/plan/bench.conf" guest_hugepages_count) required GUEST_HUGEPAGES=off' '$t/plan/main.lazy.run'"
+	sh -c "grep -q '^reserve.ram 2048 $(jq -r .settings.guest_hugepages_count "$t/plan.json") required GUEST_HUGEPAGES=off' '$t/plan/main.lazy.run'"
 check "plan_boot: a host run on the booted model restores nothing; a guest never" \
 	test "$(ur "$h/plan/host.run" restore_model)$(ur "$h/plan/host.conf" restore_model)$(ur "$r" restore_model)" = 000
 check "plan_boot: run-plan.sh decides no reservation size, policy or model switch itself" \

@@ -1,0 +1,54 @@
+/*
+ * What the runner does around the cells, decided here so that
+ * guest/runner.sh and scripts/run-plan.sh carry no number of their own
+ * (issue 38): repro-min's pool and the huge pages it and costbench are
+ * given after the cells, how long perf script may take to render a
+ * profile, and how long a guest that has said DONE gets to power off.
+ * The values are the ones the scripts held; each one's reason is here.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+
+/* repro/repro-min.c: 64-byte descriptors, 131072 of them by default. */
+#define REPRO_MIN_DESC_BYTES 64
+#define REPRO_MIN_DEFAULT_DESCRIPTORS 131072
+/* Under TCG a quarter of the pool, still 32 fault-around windows a
+ * backend: the default's fill costs ~15 s of emulation per unit. */
+#define REPRO_MIN_TCG_DESCRIPTORS 32768
+#define HUGE_2M_BYTES (2L << 20)
+/* costbench's 2 MB op maps --hp-pages pages (its default 2); the runner
+ * has always reserved twice that, and less is untested. */
+#define COSTBENCH_HP_PAGES 2
+/* perf script reads kernel symbols from /proc/kallsyms; the bound stops
+ * a hang, since the host's cell timer stopped with the cell's JSON. */
+#define PERF_SCRIPT_TIMEOUT_S 300
+/* A guest that said DONE syncs and powers off in a few seconds under
+ * icount; past this the host stops it (scripts/run-plan.sh). */
+#define POWEROFF_GRACE_S 30
+
+static long repro_min_descriptors(const struct plan *p)
+{
+	return strcmp(p->accel, "kvm") ? REPRO_MIN_TCG_DESCRIPTORS :
+		REPRO_MIN_DEFAULT_DESCRIPTORS;
+}
+
+void plan_write_runner_policy(FILE *f, const struct plan *p, bool guest)
+{
+	fprintf(f, "perf_script_timeout_s\t%d\n", PERF_SCRIPT_TIMEOUT_S);
+	if (!guest)
+		return;
+	long n = repro_min_descriptors(p);
+	long bytes = n * REPRO_MIN_DESC_BYTES;
+	/* The pages its 2 MB pool rounds up to, and one spare, as the runner
+	 * reserved for the default pool (4 + 1). */
+	fprintf(f, "repro_min_descriptors\t%ld\nrepro_min_hp2m\t%ld\n", n,
+		(bytes + HUGE_2M_BYTES - 1) / HUGE_2M_BYTES + 1);
+	fprintf(f, "costbench_hp2m\t%d\n", 2 * COSTBENCH_HP_PAGES);
+}
+
+void plan_write_poweroff_grace(FILE *f)
+{
+	fprintf(f, "poweroff_grace_s\t%d\n", POWEROFF_GRACE_S);
+}
