@@ -6,7 +6,7 @@
 # tests/e2e/cross_arm64.sh runs it within make test.
 #
 # Every value comes from CROSS's row of the architecture table
-# (lab/plan/arch.c, build/plan --arch-info), read when a recipe runs:
+# (lab/common/arch.c, build/plan --arch-info), read when a recipe runs:
 # another architecture is another row, not another copy of this file.
 CROSS ?= arm64
 cross_info = $(shell $(B)/plan --arch-info $(CROSS) $(1))

@@ -1,7 +1,7 @@
 # build/plan: the planner (lab/plan/), the one place a bench's matrix,
 # defaults, validation and sizing are decided.
 
-PLAN_OBJS = $(patsubst %.c,$(B)/%.o,$(wildcard lab/plan/*.c)) $(B)/lab/common/json.o $(B)/lab/common/bench_vars.o \
+PLAN_OBJS = $(patsubst %.c,$(B)/%.o,$(wildcard lab/plan/*.c)) $(B)/lab/common/arch.o $(B)/lab/common/json.o $(B)/lab/common/bench_vars.o \
 	$(B)/lab/common/size.o $(B)/lab/common/json_read.o
 
 # jansson: json_read.o, for the model inputs --validation-grid reads.

@@ -6,7 +6,7 @@ note() { echo "preemptlab: $*" >&2; }
 # lab_top: the checkout's top directory.
 lab_top() { (cd "$(dirname "$0")/.." && pwd); }
 
-# lab_plan: build/plan, whose tables (lab/plan/arch.c, catalog.c) the
+# lab_plan: build/plan, whose tables (lab/common/arch.c, catalog.c) the
 # scripts read instead of keeping case lists of their own.
 lab_plan() {
 	lp=$(lab_top)/build/plan

@@ -6,7 +6,7 @@
 # libraries ldd finds for them are added at the same paths.  With PROFILE=on
 # the host's perf goes in the same way (guest/runner.sh records each
 # bufbench cell with it), linked as /bin/perf.
-# ARCH (a row of the architecture table, lab/plan/arch.c; default the
+# ARCH (a row of the architecture table, lab/common/arch.c; default the
 # host's) whose userland is not the host's (host_userland 0: arm64) builds
 # that guest's: Debian's busybox-static of ARCH through the private apt
 # (dpkg -x, never installed), and the lab's binaries cross-built into the

@@ -26,7 +26,7 @@ kcat_plan=$KCAT_DIR/../build/plan
 # The guest's Debian architecture (ARCH=arm64 from an x86 host): the private
 # apt of another architecture has lists and a cache of its own, so the
 # catalog's base architecture's (amd64's) stay as they were.  Its row of the
-# architecture table (lab/plan/arch.c) says which keys are its own.
+# architecture table (lab/common/arch.c) says which keys are its own.
 KAPT_ARCH=$("$kcat_plan" --arch-info "${KAPT_ARCH:-}" name) || exit 2
 
 # kcat_base: KAPT_ARCH reads the catalog's unsuffixed keys (package:).

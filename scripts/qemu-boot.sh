@@ -1,7 +1,7 @@
 #!/bin/sh
 # Boots one guest as planned: ARGV is a QEMU command, one argument a line
 # (plan/UNIT.qemu, written by lab/plan/boot.c from the architecture table
-# in lab/plan/arch.c; `build/plan --boot-argv` prints one for a boot
+# in lab/common/arch.c; `build/plan --boot-argv` prints one for a boot
 # outside a plan).  Its placeholders {kernel} {initrd} {console} {channel}
 # become the paths given here; nothing else is decided.  The console and
 # the result channel are host files that QEMU writes as the guest does, so

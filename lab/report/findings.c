@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "pairs.h"
 #include "textfmt.h"
 
@@ -356,7 +357,12 @@ static void confound_caveat(const struct results *r, struct findings *fd)
 	l = strlen(fd->caveats);
 	const char *only = NULL;
 	const char *arch = b->nruns ? jr_str(b->runs[0]->doc, "provenance.arch", "") : "";
-	const char *opt = !strcmp(arch, "aarch64") ? " ARCH=arm64" : "";
+	/* The architecture's row (lab/common/arch.c): a guest of another one
+	 * than the catalog's base is planned with ARCH=. */
+	const struct arch *row = *arch ? arch_find(arch) : NULL;
+	char opt[32] = "";
+	if (row && !row->catalog_base)
+		snprintf(opt, sizeof(opt), " ARCH=%s", row->name);
 	if (baseline_models_offered(r, &only) == 1 && only)
 		snprintf(fd->caveats + l, sizeof(fd->caveats) - l,
 			 " %s%s%s is built with %s only, so no other model runs on it; a kernel "

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "escape.h"
 #include "report.h"
 #include "statistics.h"
@@ -98,12 +99,13 @@ static const char *first_str(const struct cell *c, const char *path)
 }
 
 /* The kernel column: the label, and the architecture where it is not
- * x86_64 (an arm64 guest's cells say "7.0(aarch64)"; older results have
- * no arch and x86 cells keep their plain label). */
+ * the catalog's base row's (an arm64 guest's cells say "7.0(aarch64)";
+ * older results have no arch and x86 cells keep their plain label). */
 static const char *kernel_col(const struct cell *c, char *buf, size_t len)
 {
 	const char *arch = c->nruns ? jr_str(c->runs[0]->doc, "provenance.arch", NULL) : NULL;
-	if (!arch || !*arch || !strcmp(arch, "x86_64"))
+	const struct arch *row = arch && *arch ? arch_find(arch) : NULL;
+	if (!arch || !*arch || (row && row->catalog_base))
 		return c->kernel_label;
 	snprintf(buf, len, "%s(%s)", c->kernel_label, arch);
 	return buf;

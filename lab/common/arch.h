@@ -2,11 +2,11 @@
  * The architectures a guest can be, as data: what QEMU machine boots one,
  * where its console and result channel are, what its Debian kernels and
  * packages offer.  Everything in the lab that differs by architecture reads
- * a row of this table (lab/plan/arch.c); a new architecture is a new row,
+ * a row of this table (lab/common/arch.c); a new architecture is a new row,
  * plus its keys in the kernel catalog (package_<arch>:, models_<arch>:).
  */
-#ifndef PREEMPTLAB_PLAN_ARCH_H
-#define PREEMPTLAB_PLAN_ARCH_H
+#ifndef PREEMPTLAB_COMMON_ARCH_H
+#define PREEMPTLAB_COMMON_ARCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
