@@ -46,17 +46,17 @@ if [ "$(bconf host)" != 1 ]; then
 	# (fetched when needed), and under ACCEL=auto whether KVM boots the
 	# kernel under test (the probe the plan wrote, plan/probe.qemu).
 	initrd=$(mktemp --suffix=.cpio.gz)
-	# PG_VERSION=MAJOR: the fetched root goes in, at the host's path.
-	# MITIGATIONS: every cell's server (scripts/pg-roots.sh fetches or
-	# builds each once; run-plan.sh finds them done), the host's own 15
-	# too where a cell runs it.
+	# The plan's servers (pg_fetch, pg_servers): PG_VERSION's fetched
+	# root goes in at the host's path; MITIGATIONS' servers too
+	# (scripts/pg-roots.sh fetches or builds each once; run-plan.sh finds
+	# them done), the host's own 15 where a cell runs it.
 	fetched="" with_system=0
-	if [ "$(bconf pgbench)" = on ] && [ "$(bconf pg_version)" != system ] && [ -n "$(bconf pg_version)" ] &&
-		awk -F "$TAB" '$1 == "pgbench" && NF < 9 { f = 1 } END { exit !f }' "$rundir"/plan/*.cells; then
-		fetched=$("$here/pg-fetch.sh" "$(bconf pg_version)") || exit 1
+	if [ "$(bconf pg_fetch)" != none ]; then
+		fetched=$("$here/pg-fetch.sh" "$(bconf pg_fetch)") || exit 1
 	fi
-	if [ "$(bconf pgbench)" = on ] && awk -F "$TAB" '$1 == "pgbench" && NF >= 9 { f = 1 } END { exit !f }' "$rundir"/plan/*.cells; then
-		"$here/pg-roots.sh" "$rundir"/plan/*.cells > "$rundir/logs/pg-roots.tsv" || exit 1
+	if [ "$(bconf pg_servers)" != none ]; then
+		# shellcheck disable=SC2046 # MAJOR:BUILD words, split on purpose
+		"$here/pg-roots.sh" $(bconf pg_servers) > "$rundir/logs/pg-roots.tsv" || exit 1
 		# shellcheck disable=SC2013 # the roots are cache paths, without blanks
 		for r in $(cut -f3 "$rundir/logs/pg-roots.tsv"); do fetched="${fetched:+$fetched }$r"; done
 		cut -f3 "$rundir/logs/pg-roots.tsv" | grep -q '^$' && with_system=1

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The PostgreSQL roots a plan's MITIGATIONS pgbench cells run: for every
-# distinct (PG_VERSION, PG_BUILD) of the cells files given (fields 8 and 9
-# of a pgbench line, lab/plan/write.c), fetched (debian: Debian's binary
+# distinct MAJOR:BUILD given (the plan's pg_servers, bench.conf, from
+# lab/plan/write.c), fetched (debian: Debian's binary
 # packages, scripts/pg-fetch.sh) or built (none or a patch: Debian's
 # source built by the lab, scripts/pg-build.sh), once.  Prints one
 # "VERSION BUILD ROOT PACKAGE" line each, TAB-separated; ROOT is empty for
@@ -9,7 +9,7 @@
 # when one cannot be had.  scripts/run-plan.sh gives the lines to every
 # unit (pg_root.VERSION.BUILD in its conf); scripts/bench.sh puts the
 # roots into the guests' initramfs.
-# Usage: scripts/pg-roots.sh CELLS...
+# Usage: scripts/pg-roots.sh MAJOR:BUILD...
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/common.sh
@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/pg-root-lib.sh
 . "$here/pg-root-lib.sh"
 TAB=$(printf '\t')
-awk -F "$TAB" '$1 == "pgbench" && NF >= 9 { print $8 "\t" $9 }' "$@" | sort -u |
+for vb in "$@"; do printf '%s\t%s\n' "${vb%%:*}" "${vb#*:}"; done | sort -u |
 while IFS=$TAB read -r v b; do
 	case $v.$b in
 	system.debian) root="" ;;

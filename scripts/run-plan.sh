@@ -56,15 +56,15 @@ pg_root="" pg_package=""
 # is told where (pg_root.VERSION.BUILD).  PG_VERSION's own root is then
 # fetched only when a cell without a mitigation runs it.
 : > "$rundir/logs/pg-roots.tsv"
-if [ "$(bconf pgbench)" = on ] && awk -F '\t' '$1 == "pgbench" && NF >= 9 { f = 1 } END { exit !f }' "$plan"/*.cells; then
+if [ "$(bconf pg_servers)" != none ]; then
 	note "PostgreSQL for MITIGATIONS: fetching or building each cell's server (log: logs/pg-build.log; a first build of Debian's source takes about 10 minutes)"
-	"$here/pg-roots.sh" "$plan"/*.cells > "$rundir/logs/pg-roots.tsv" 2> "$rundir/logs/pg-build.log" ||
+	# shellcheck disable=SC2046 # MAJOR:BUILD words, split on purpose
+	"$here/pg-roots.sh" $(bconf pg_servers) > "$rundir/logs/pg-roots.tsv" 2> "$rundir/logs/pg-build.log" ||
 		{ tail -n 20 "$rundir/logs/pg-build.log" | sed 's/^/  /' >&2; die "MITIGATIONS: a pgbench cell's PostgreSQL could not be had (above; logs/pg-build.log)"; }
 	while IFS=$(printf '\t') read -r v b r pkg; do note "PostgreSQL $v ($b): $pkg${r:+ ($r)}"; done < "$rundir/logs/pg-roots.tsv"
 fi
-if [ "$(bconf pgbench)" = on ] && [ "$pg_version" != system ] &&
-	awk -F '\t' '$1 == "pgbench" && NF < 9 { f = 1 } END { exit !f }' "$plan"/*.cells; then
-	pg_root=$("$here/pg-fetch.sh" "$pg_version" 2> "$rundir/logs/pg-fetch.log") ||
+if [ "$(bconf pg_fetch)" != none ]; then
+	pg_root=$("$here/pg-fetch.sh" "$(bconf pg_fetch)" 2> "$rundir/logs/pg-fetch.log") ||
 		{ sed 's/^/  /' "$rundir/logs/pg-fetch.log" >&2; die "PG_VERSION=$pg_version: the fetch failed (above); or PG_VERSION=system"; }
 	pg_package=$(sed -n "s/^PG_PACKAGE='\(.*\)'$/\1/p" "$pg_root/.pg")
 	note "PostgreSQL $pg_version: $pg_package ($pg_root)"

@@ -339,6 +339,42 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 	}
 }
 
+/*
+ * The PostgreSQL servers the runners must have before any unit, decided
+ * once here so that no script counts a cell line's fields to find out:
+ * pg_fetch, PG_VERSION's own major where a pgbench cell without a
+ * mitigation runs it and it is not the system's (scripts/pg-fetch.sh);
+ * pg_servers, each MITIGATIONS cell's server as MAJOR:BUILD, once each
+ * (scripts/pg-roots.sh).  "none" where there is nothing to have.
+ */
+static void write_pg_materials(FILE *f, const struct plan *p)
+{
+	bool plain = false;
+	char servers[2048] = "";
+	size_t off = 0;
+	for (int u = 0; p->pgbench && u < p->nunits; u++)
+		for (size_t i = 0; i < p->units[u].ncells; i++) {
+			const struct cell *c = &p->units[u].cells[i];
+			char one[64], word[70];
+			if (strcmp(c->tool, "pgbench") != 0)
+				continue;
+			if (!c->mitigation[0]) {
+				plain = true;
+				continue;
+			}
+			snprintf(one, sizeof(one), "%s:%s", c->pg_major, c->pg_build);
+			snprintf(word, sizeof(word), " %s ", one);
+			char padded[sizeof(servers) + 2];
+			snprintf(padded, sizeof(padded), " %s ", servers);
+			if (!strstr(padded, word) && off < sizeof(servers))
+				off += (size_t)snprintf(servers + off, sizeof(servers) - off, "%s%s",
+							off ? " " : "", one);
+		}
+	fprintf(f, "pg_fetch\t%s\n",
+		plain && strcmp(p->pg_version, "system") != 0 ? p->pg_version : "none");
+	fprintf(f, "pg_servers\t%s\n", servers[0] ? servers : "none");
+}
+
 static FILE *open_in(const char *dir, const char *name)
 {
 	char path[4096];
@@ -431,6 +467,7 @@ int plan_write(const struct plan *p, const char *dir, const char *top_dir)
 		p->est_cell_s, p->est_pg_setup_s, p->est_pg_run_s, p->est_boot_s);
 	/* The runner fetches a major (scripts/pg-fetch.sh) before any unit. */
 	fprintf(f, "pg_version\t%s\n", p->pgbench ? p->pg_version : "system");
+	write_pg_materials(f, p);
 	plan_write_poweroff_grace(f);
 	if (!host) {
 		fprintf(f, "guest_hugepages\t%s\n", p->guest_hugepages);
