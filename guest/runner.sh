@@ -137,10 +137,8 @@ trap 'restore_model; exit 130' INT
 trap 'restore_model; exit 143' TERM
 trap 'restore_model; exit 129' HUP
 
-# unit_models: every model the unit's cells ask for, once each.
-unit_models() {
-	awk -F "$TAB" '$1 == "bufbench" { print $3 } $1 == "pgbench" { n = split($4, a, ","); for (i = 1; i <= n; i++) print a[i] }' "$CELLS" | sort -u
-}
+# unit_models: every model the unit's cells ask for, once each (the plan's).
+unit_models() { conf models; }
 
 # models_usable: every model the cells ask for can be set here, or the
 # reason it cannot; checked before any cell runs.

@@ -397,6 +397,11 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 	join(builtins, sizeof(builtins), &p->pg_builtins, " ");
 	fprintf(f, "kind\t%s\nlabel\t%s\nhugepages_2m\t%ld\n", u->kind, u->kernel->label,
 		p->hp2m);
+	/* Every model the unit's cells ask for (bufbench and pgbench alike
+	 * take the unit's list), checked usable before any cell runs. */
+	char models[512];
+	join(models, sizeof(models), &u->models, " ");
+	fprintf(f, "models\t%s\n", models);
 	fprintf(f, "profile\t%s\nprofile_freq\t%ld\nprofile_callgraph\t%s\n",
 		p->profile ? "on" : "off", p->profile_freq, p->profile_callgraph);
 	fprintf(f, "pg_shared_buffers\t%s\npg_builtins\t%s\npg_scale\t%s\n", p->pg_shared_buffers,
