@@ -23,13 +23,14 @@ $(B)/capacity: $(B)/lab/model/capacity_main.o $(MODEL_OBJS)
 
 ALL_TARGETS += $(B)/predict $(B)/capacity $(MODEL_TESTS)
 
-# Without INPUTS: the calibrated inputs published with docs/scale.md
-# (docs/model/calibrated-4k.json; for MODEL=lazy the same family with
-# 7.0's lazy runs, calibrated-4k-lazy.json), moved to PAGES (default 4k)
-# by the stated rules; without CPUS and CLIENTS: the regression report's
+# Without INPUTS: the calibration docs/scale.md's blind prediction is
+# made from (docs/model/calibrated-72lab-4k-c21-twins.json: one kernel,
+# 7.2-lab, with a q for each of none, voluntary, full and lazy, from
+# traced runs with bare twins), moved to PAGES (default 4k) by the stated
+# rules; without CPUS and CLIENTS: the regression report's
 # configuration (predict --report).  The variables reach the recipe through
 # the environment, as data (Makefile: DATA_VARS), never spliced into it.
-MODEL_CALIBRATED = docs/model/calibrated-4k$(if $(filter lazy,$(MODEL)),-lazy).json
+MODEL_CALIBRATED = docs/model/calibrated-72lab-4k-c21-twins.json
 predict: config.mk
 	$(MAKE) $(B)/predict
 	$(B)/predict --inputs "$${INPUTS:-$(MODEL_CALIBRATED)}" \

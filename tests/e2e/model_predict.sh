@@ -32,7 +32,7 @@ check "make predict: worked example, q ratio 1.7 -> 0.606x" grep -q '^closed ful
 make -s predict > "$tmp/default" 2>&1 || true
 cat "$tmp/default"
 check "make predict without INPUTS: the blind prediction for the report's 96 CPUs, 1024 clients, whole run" \
-	sh -c "grep -q '^inputs docs/model/calibrated-4k.json .*predicting 96 CPUs, 1024 clients' '$tmp/default' &&
+	sh -c "grep -q '^inputs docs/model/calibrated-72lab-4k-c21-twins.json .*predicting 96 CPUs, 1024 clients' '$tmp/default' &&
 		grep -q 'whole 1200 s run' '$tmp/default' &&
 		grep -q \"rules' spans, drawn log-uniformly: p_f 0\.0[0-9]*\\.\\.0\.63\" '$tmp/default' &&
 		grep -q '^blind  full     /none whole run [01]\.[0-9]*x  95% interval' '$tmp/default' &&
