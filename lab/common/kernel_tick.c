@@ -166,28 +166,38 @@ int kernel_tick_measure(struct kernel_tick *t, const char *why)
 	static const int choice[] = { 100, 250, 300, 1000 };
 	const char *path = "/proc/timer_list";
 	struct timespec gap = { 0, 200 * 1000 * 1000 };
-	char *a = slurp(path);
-	if (a)
-		nanosleep(&gap, NULL);
-	char *b = a ? slurp(path) : NULL;
-	double rate = a && b ? kernel_tick_rate(a, b) : -1;
-	free(a);
-	free(b);
+	double rate = -1;
 	t->hz = -1;
 	snprintf(t->nohz, sizeof(t->nohz), "unknown");
-	if (rate < 0) {
-		snprintf(t->source, sizeof(t->source), "unknown: %s; %s gave no jiffies rate", why,
-			 path);
-		return -1;
-	}
-	for (size_t i = 0; i < sizeof(choice) / sizeof(choice[0]); i++)
-		if (fabs(rate - choice[i]) <= 0.05 * choice[i]) {
-			t->hz = choice[i];
+	/*
+	 * A text's "now at" is printed before its "jiffies:" lines, in the
+	 * same read but perhaps another seq_file chunk: a reader preempted in
+	 * between skews the pair by its time off CPU (10 ms is 5% of the
+	 * gap).  A rate within 5% of no CONFIG_HZ choice is taken again, up
+	 * to three times, before the tick is called unknown.
+	 */
+	for (int attempt = 0; attempt < 3; attempt++) {
+		char *a = slurp(path);
+		if (a)
+			nanosleep(&gap, NULL);
+		char *b = a ? slurp(path) : NULL;
+		rate = a && b ? kernel_tick_rate(a, b) : -1;
+		free(a);
+		free(b);
+		if (rate < 0) {
 			snprintf(t->source, sizeof(t->source),
-				 "measured: %.1f jiffies/s over 200 ms of %s (no config: %s)", rate, path,
-				 why);
-			return 0;
+				 "unknown: %s; %s gave no jiffies rate", why, path);
+			return -1;
 		}
+		for (size_t i = 0; i < sizeof(choice) / sizeof(choice[0]); i++)
+			if (fabs(rate - choice[i]) <= 0.05 * choice[i]) {
+				t->hz = choice[i];
+				snprintf(t->source, sizeof(t->source),
+					 "measured: %.1f jiffies/s over 200 ms of %s (no config: %s)",
+					 rate, path, why);
+				return 0;
+			}
+	}
 	snprintf(t->source, sizeof(t->source),
 		 "unknown: %s; %s: %.1f jiffies/s, within 5%% of no CONFIG_HZ choice", why, path, rate);
 	return -1;

@@ -35,7 +35,8 @@ int kernel_tick_read(const char *const *paths, struct kernel_tick *t);
  * Where no config says it (Debian's 7.0 linux-binary ships none): jiffies
  * counted over about 200 ms of the kernel's own clock, both from
  * /proc/timer_list (root), snapped to the nearest CONFIG_HZ choice (100,
- * 250, 300, 1000) when within 5% of it.  why: the configs' reason, kept
+ * 250, 300, 1000) when within 5% of it (taken again, up to three times,
+ * when it is not).  why: the configs' reason, kept
  * in source.  0 when measured, else -1 with source saying why.
  */
 int kernel_tick_measure(struct kernel_tick *t, const char *why);
