@@ -196,18 +196,20 @@ reserve_unit() {
 # --- one unit ---------------------------------------------------------------
 accel=none
 # run_unit ID KIND ROLE BOOT_MODEL
-run_unit() {
-	uid=$1 kind=$2 role=$3 boot_model=$4
-	[ "$boot_model" = - ] && boot_model=""
+# unit_run_file KEY: the unit's plan/UID.run value (what this runner enforces).
+unit_run_file() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/$uid.run"; }
+
+# unit_prepare: the unit's work copies, its limits as read (logs/limits-UID.txt),
+# the servers it is told of, its reservations, and its kernel or the host's costs.
+unit_prepare() {
 	cells=$work/$uid.cells
 	cp "$plan/$uid.cells" "$cells"
 	cp "$plan/$uid.conf" "$work/$uid.conf"
 	# What this loop enforces, as planned, and logged as it read it.
-	ur() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/$uid.run"; }
-	accel=$(ur accel) cmdline=$(ur cmdline) attempts=$(ur attempts) boot_to=$(ur boot_timeout_s)
-	retry_console=$(ur retry_console)
-	cell_to=$(ur cell_timeout_s) pg_to=$(ur pg_timeout_s) pg_runs=$(ur pg_runs_per_cell) pins=$(ur vcpu_pin)
-	restore=$(ur restore_model)
+	accel=$(unit_run_file accel) cmdline=$(unit_run_file cmdline) attempts=$(unit_run_file attempts) boot_to=$(unit_run_file boot_timeout_s)
+	retry_console=$(unit_run_file retry_console)
+	cell_to=$(unit_run_file cell_timeout_s) pg_to=$(unit_run_file pg_timeout_s) pg_runs=$(unit_run_file pg_runs_per_cell) pins=$(unit_run_file vcpu_pin)
+	restore=$(unit_run_file restore_model)
 	printf 'accel\t%s\nattempts\t%s\nboot_timeout_s\t%s\ncell_timeout_s\t%s\npg_timeout_s\t%s\nvcpu_pin\t%s\nretry_console\t%s\nrestore_model\t%s\n' \
 		"$accel" "$attempts" "$boot_to" "$cell_to" "$pg_to" "$pins" "$retry_console" "$restore" > "$rundir/logs/limits-$uid.txt"
 	# The reservations as they are held (reserve_unit, below).
@@ -236,167 +238,183 @@ run_unit() {
 		# shellcheck disable=SC1090 # resolved by scripts/bench.sh
 		. "$rundir/logs/kernel-$role.env"
 	fi
-	who=guest; [ "$kind" = host ] && who="the host's cell runner"
-	cp "$cells" "$work/todo"
-	attempt=0
-	while [ -s "$work/todo" ] && [ "$interrupted" = 0 ]; do
-		attempt=$((attempt + 1))
-		tag="$(echo "$K_LABEL" | tr '/ ' '__')${boot_model:+-$boot_model}${nboot:+-b$nboot}-boot$attempt"
-		[ "$kind" = host ] && tag=host-run$attempt
-		con="$rundir/logs/console-$tag.log"; chan="$work/channel-$tag.log"
-		: > "$con"; : > "$chan"
-		pinned=null
-		t0=$(date +%s); ready_s=""; first_s=""; end=""; cur=""; cur_t=0; done_t=""; cur_kind=""; cur_to=$cell_to
-		: > "$work/seen"
-		if [ "$kind" = host ]; then
-			setsid sh "$top/guest/runner.sh" "$work/$uid.conf" "$work/todo" "$chan" "$work" \
-				> "$con" 2>&1 < /dev/null &
-			upid=$!
-			run_state_unit "$upid" host
-			note "host unit: $(uname -r), $(nproc) CPUs"
-		else
-			mkdir -p "$work/boot/plan"
-			cp "$work/$uid.conf" "$work/boot/plan/unit.conf"
-			cp "$work/todo" "$work/boot/plan/cells"
-			# The config the kernel's resolution names, where the plan's
-			# kernel_config looks for it (its tick, CONFIG_HZ, goes into
-			# every result's provenance); none for a kernel shipped without
-			# one, and never the previous unit's.
-			rm -f "$work/boot/plan/kernel.config"
-			[ -z "${K_CONFIG:-}" ] || cp "$K_CONFIG" "$work/boot/plan/kernel.config"
-			repro_cpio "$work/boot" > "$work/plan.cpio.gz"
-			cat "$base_initrd" "$work/plan.cpio.gz" > "$work/boot.cpio.gz"
-			"$here/qemu-boot.sh" "$plan/$uid.qemu" "$K_IMAGE" "$work/boot.cpio.gz" "$con" "$chan" \
-				"$rundir/logs/qemu-$tag.argv" > "$rundir/logs/qemu-$tag.log" 2>&1 &
-			upid=$!
-			run_state_unit "$upid" guest
-			note "booted $K_LABEL ($K_RELEASE) under $accel: $(bconf vcpus) vCPUs, $(bconf mem_mb) MB${guest_hp:+ on $guest_hp pages}, '$cmdline'"
-			# Each vCPU thread on its own host CPU, where the plan pins them.
-			if [ -n "$pins" ]; then
-				if "$here/qemu-pin.sh" "$upid" "$pins" > "$rundir/logs/pin-$tag.txt" 2>&1; then
-					pinned=true
-					note "pinned $(grep -c '^vcpu' "$rundir/logs/pin-$tag.txt") vCPU threads (logs/pin-$tag.txt)"
-				else
-					pinned=false
-					note "vCPU pinning failed: $(tail -n1 "$rundir/logs/pin-$tag.txt")"
-				fi
-			fi
-		fi
-		# Ctrl-C also reaches the children of this loop; "|| true" keeps
-		# set -e from ending it before the finished runs are settled.
-		while :; do
-			"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" "$rundir/perf" > "$work/events" || true
-			now=$(date +%s)
-			if [ -z "$ready_s" ] && grep -q '^ready' "$work/events"; then
-				ready_s=$((now - t0)); [ "$kind" = host ] || boot_est=$ready_s
-				if [ "$(bconf profile)" = on ] && ! grep -q '^profile on' "$work/events"; then
-					note "PROFILE=on, but $K_LABEL runs unprofiled: $(sed -n 's/^profile off //p' "$work/events" | head -n1)"
-				fi
-			fi
-			[ -z "$first_s" ] && grep -q -e '^ok' -e '^fail' "$work/events" && first_s=$((now - t0))
-			last=$(sed -n 's/^start //p' "$work/events" | tail -n1)
-			if [ -n "$last" ] && [ "$last" != "$cur" ]; then
-				cell_ended "$now"
-				cur=$last; cur_t=$now; n=$((n + 1))
-				line=$(awk -F "$TAB" -v id="$cur" '$2 == id { $1 = $1; print; exit }' "$work/todo")
-				set -f
-				# shellcheck disable=SC2086 # the cell's fields, split on blanks
-				set -- $line
-				set +f
-				if [ "${1:-}" = pgbench ]; then
-					cur_kind=pgbench; cur_runs=$pg_runs cur_to=$pg_to
-					progress "$n" "$K_LABEL pgbench huge_pages=$3 models $4 clients $5 x$6: $cur_runs runs after its setup (limit ${cur_to}s)"
-					pg_started=$((pg_started + 1)); pg_runs_started=$((pg_runs_started + cur_runs))
-				else
-					cur_kind=bufbench; cur_to=$cell_to
-					progress "$n" "$K_LABEL ${2:-}"
-					bb_started=$((bb_started + 1))
-				fi
-			fi
-			# pgbench documents arrive one by one during their cell.
-			grep '^ok pgbench-' "$work/events" | while read -r _ id; do
-				grep -qx "$id" "$work/seen" && continue
-				echo "$id" >> "$work/seen"
-				"$top/build/jget" results.tps,sampler.spindelay_samples,sampler.samples "$rundir/runs/$id.json" 2>/dev/null |
-					while IFS=$TAB read -r tps sd ns; do note "  pgbench result $id: tps $tps, SpinDelay samples $sd of $ns"; done
-			done
-			if grep -q '^done$' "$work/events"; then
-				[ -n "$end" ] || cell_ended "$now"
-				end="done"
-			fi
-			if ! kill -0 "$upid" 2>/dev/null; then wait "$upid" 2>/dev/null || true; upid=""; [ -n "$end" ] || end=crashed; break; fi
-			if [ -n "$end" ]; then	# DONE seen: let it power off, within the plan's grace
-				[ -n "$done_t" ] || done_t=$now
-				[ $((now - done_t)) -ge "$poweroff_grace" ] && { stop_unit; break; }
-				sleep 1 || true; continue
-			fi
-			if [ "$interrupted" = 1 ]; then end=interrupted; stop_unit; break; fi
-			if [ -z "$ready_s" ] && [ "$boot_to" -gt 0 ] && [ $((now - t0)) -ge "$boot_to" ]; then end=no-answer; stop_unit; break; fi
-			if [ -n "$cur" ] && [ $((now - cur_t)) -ge "$cur_to" ] &&
-				! grep -q -e "^ok $cur\$" -e "^fail $cur " -e "^pass $cur " "$work/events"; then end=cell-timeout; stop_unit; break; fi
-			sleep 1 || true
-		done
-		"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" "$rundir/perf" > "$work/events" || true
-		cp "$chan" "$rundir/logs/channel-$tag.log"
-		# A unit that ends right after DONE can exit before the loop's
-		# last read of the channel: that is a finished unit.
-		if [ "$end" = crashed ] && grep -q '^done$' "$work/events"; then end="done"; fi
-		wall=$(( $(date +%s) - t0 ))
-		for kv in "unit=$uid" "label=$K_LABEL" "boot=$attempt" "end=$end" "wall_s=$wall" \
-			"ready_s=$ready_s" "first_result_s=$first_s" "console=${con#"$rundir"/}" \
-			"channel=logs/channel-$tag.log" "vcpus_pinned=${pinned#null}"; do
-			outcome boot "$tag" "${kv%%=*}" "${kv#*=}"
-		done
-		[ "$pinned" = null ] || outcome boot "$tag" pin_log "logs/pin-$tag.txt"
-		note "$uid attempt $attempt: $end after $(fmt_s "$wall") (runner answered after ${ready_s:-never}s, first result after ${first_s:-never}s)"
+	if [ "$kind" = host ]; then who="the host's cell runner"; else who=guest; fi
+}
 
-		# The plan's retry rule (lab/plan/boot.c): a crash before the runner
-		# answered, with the planned text on the console, boots again
-		# within the attempts.
-		boot_oops=0
-		if [ "$end" = crashed ] && [ -z "$ready_s" ] && [ "$attempt" -lt "$attempts" ] &&
-			[ -n "$retry_console" ] && grep -qF "$retry_console" "$con" 2>/dev/null; then
-			boot_oops=1
-			note "$uid: the guest oopsed while booting ($(grep -m1 'RIP:' "$con" | sed 's/^\[[^]]*\] *//')): booting again"
-		fi
-		# Settle every cell of this attempt: result, reported failure, or lost.
-		: > "$work/todo.next"
-		while IFS= read -r line; do
-			id=$(echo "$line" | cut -f2)
-			# A cell stopped for overrunning may still have sent a partial
-			# (interrupted) document: kept, but the cell failed.
-			if [ "$id" = "$cur" ] && [ "$end" = cell-timeout ]; then
-				fail_cell "$id" "no result within ${cur_to}s: unit stopped" "${con#"$rundir"/}"
-				continue
-			fi
-			[ -f "$rundir/runs/$id.json" ] && continue
-			if grep -q "^pass $id " "$work/events"; then
-				pg_passed=$((pg_passed + 1)); outcome cell "$id" status passed; continue
-			fi
-			why=$(sed -n "s/^fail $id //p" "$work/events" | head -n1)
-			if [ -n "$why" ]; then fail_cell "$id" "$why" "${con#"$rundir"/}"; continue; fi
-			if [ "$id" = "$cur" ]; then
-				case $end in
-				interrupted) fail_cell "$id" "interrupted ($stopped_by)" "${con#"$rundir"/}" ;;
-				*) fail_cell "$id" "$who ended ($end) during this cell" "${con#"$rundir"/}" ;;
-				esac
-				continue
-			fi
-			case $end in
-			no-answer) fail_cell "$id" "guest never answered within ${boot_to}s of boot: killed" "${con#"$rundir"/}" ;;
-			interrupted) ;;
-			*) if [ -z "$ready_s" ] && [ "$boot_oops" = 0 ]; then
-				fail_cell "$id" "$who ended ($end) before its runner answered" "${con#"$rundir"/}"
+# unit_start: this attempt's logs, then the host's cell runner started or the
+# guest booted (and its vCPUs pinned where the plan pins them).
+unit_start() {
+	tag="$(echo "$K_LABEL" | tr '/ ' '__')${boot_model:+-$boot_model}${nboot:+-b$nboot}-boot$attempt"
+	[ "$kind" = host ] && tag=host-run$attempt
+	con="$rundir/logs/console-$tag.log"; chan="$work/channel-$tag.log"
+	: > "$con"; : > "$chan"
+	pinned=null
+	t0=$(date +%s); ready_s=""; first_s=""; end=""; cur=""; cur_t=0; done_t=""; cur_kind=""; cur_to=$cell_to
+	: > "$work/seen"
+	if [ "$kind" = host ]; then
+		setsid sh "$top/guest/runner.sh" "$work/$uid.conf" "$work/todo" "$chan" "$work" \
+			> "$con" 2>&1 < /dev/null &
+		upid=$!
+		run_state_unit "$upid" host
+		note "host unit: $(uname -r), $(nproc) CPUs"
+	else
+		mkdir -p "$work/boot/plan"
+		cp "$work/$uid.conf" "$work/boot/plan/unit.conf"
+		cp "$work/todo" "$work/boot/plan/cells"
+		# The config the kernel's resolution names, where the plan's
+		# kernel_config looks for it (its tick, CONFIG_HZ, goes into
+		# every result's provenance); none for a kernel shipped without
+		# one, and never the previous unit's.
+		rm -f "$work/boot/plan/kernel.config"
+		[ -z "${K_CONFIG:-}" ] || cp "$K_CONFIG" "$work/boot/plan/kernel.config"
+		repro_cpio "$work/boot" > "$work/plan.cpio.gz"
+		cat "$base_initrd" "$work/plan.cpio.gz" > "$work/boot.cpio.gz"
+		"$here/qemu-boot.sh" "$plan/$uid.qemu" "$K_IMAGE" "$work/boot.cpio.gz" "$con" "$chan" \
+			"$rundir/logs/qemu-$tag.argv" > "$rundir/logs/qemu-$tag.log" 2>&1 &
+		upid=$!
+		run_state_unit "$upid" guest
+		note "booted $K_LABEL ($K_RELEASE) under $accel: $(bconf vcpus) vCPUs, $(bconf mem_mb) MB${guest_hp:+ on $guest_hp pages}, '$cmdline'"
+		# Each vCPU thread on its own host CPU, where the plan pins them.
+		if [ -n "$pins" ]; then
+			if "$here/qemu-pin.sh" "$upid" "$pins" > "$rundir/logs/pin-$tag.txt" 2>&1; then
+				pinned=true
+				note "pinned $(grep -c '^vcpu' "$rundir/logs/pin-$tag.txt") vCPU threads (logs/pin-$tag.txt)"
 			else
-				printf '%s\n' "$line" >> "$work/todo.next"
-			fi ;;
-			esac
-		done < "$work/todo"
-		mv "$work/todo.next" "$work/todo"
-		# A kernel that never reaches its runner will not on a second try.
-		[ -z "$ready_s" ] && [ "$boot_oops" = 0 ] && break
-		[ "$attempt" -ge "$attempts" ] && [ -s "$work/todo" ] && { note "$uid: giving up after $attempts attempts"; break; }
+				pinned=false
+				note "vCPU pinning failed: $(tail -n1 "$rundir/logs/pin-$tag.txt")"
+			fi
+		fi
+	fi
+}
+
+# unit_watch: follow the channel until the unit ends (end: done, crashed,
+# interrupted, no-answer, cell-timeout), with the progress line and the
+# plan's limits.  Ctrl-C also reaches the children of this loop; "|| true"
+# keeps set -e from ending it before the finished runs are settled.
+unit_watch() {
+	while :; do
+		"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" "$rundir/perf" > "$work/events" || true
+		now=$(date +%s)
+		if [ -z "$ready_s" ] && grep -q '^ready' "$work/events"; then
+			ready_s=$((now - t0)); [ "$kind" = host ] || boot_est=$ready_s
+			if [ "$(bconf profile)" = on ] && ! grep -q '^profile on' "$work/events"; then
+				note "PROFILE=on, but $K_LABEL runs unprofiled: $(sed -n 's/^profile off //p' "$work/events" | head -n1)"
+			fi
+		fi
+		[ -z "$first_s" ] && grep -q -e '^ok' -e '^fail' "$work/events" && first_s=$((now - t0))
+		last=$(sed -n 's/^start //p' "$work/events" | tail -n1)
+		if [ -n "$last" ] && [ "$last" != "$cur" ]; then
+			cell_ended "$now"
+			cur=$last; cur_t=$now; n=$((n + 1))
+			line=$(awk -F "$TAB" -v id="$cur" '$2 == id { $1 = $1; print; exit }' "$work/todo")
+			set -f
+			# shellcheck disable=SC2086 # the cell's fields, split on blanks
+			set -- $line
+			set +f
+			if [ "${1:-}" = pgbench ]; then
+				cur_kind=pgbench; cur_runs=$pg_runs cur_to=$pg_to
+				progress "$n" "$K_LABEL pgbench huge_pages=$3 models $4 clients $5 x$6: $cur_runs runs after its setup (limit ${cur_to}s)"
+				pg_started=$((pg_started + 1)); pg_runs_started=$((pg_runs_started + cur_runs))
+			else
+				cur_kind=bufbench; cur_to=$cell_to
+				progress "$n" "$K_LABEL ${2:-}"
+				bb_started=$((bb_started + 1))
+			fi
+		fi
+		# pgbench documents arrive one by one during their cell.
+		grep '^ok pgbench-' "$work/events" | while read -r _ id; do
+			grep -qx "$id" "$work/seen" && continue
+			echo "$id" >> "$work/seen"
+			"$top/build/jget" results.tps,sampler.spindelay_samples,sampler.samples "$rundir/runs/$id.json" 2>/dev/null |
+				while IFS=$TAB read -r tps sd ns; do note "  pgbench result $id: tps $tps, SpinDelay samples $sd of $ns"; done
+		done
+		if grep -q '^done$' "$work/events"; then
+			[ -n "$end" ] || cell_ended "$now"
+			end="done"
+		fi
+		if ! kill -0 "$upid" 2>/dev/null; then wait "$upid" 2>/dev/null || true; upid=""; [ -n "$end" ] || end=crashed; break; fi
+		if [ -n "$end" ]; then	# DONE seen: let it power off, within the plan's grace
+			[ -n "$done_t" ] || done_t=$now
+			[ $((now - done_t)) -ge "$poweroff_grace" ] && { stop_unit; break; }
+			sleep 1 || true; continue
+		fi
+		if [ "$interrupted" = 1 ]; then end=interrupted; stop_unit; break; fi
+		if [ -z "$ready_s" ] && [ "$boot_to" -gt 0 ] && [ $((now - t0)) -ge "$boot_to" ]; then end=no-answer; stop_unit; break; fi
+		if [ -n "$cur" ] && [ $((now - cur_t)) -ge "$cur_to" ] &&
+			! grep -q -e "^ok $cur\$" -e "^fail $cur " -e "^pass $cur " "$work/events"; then end=cell-timeout; stop_unit; break; fi
+		sleep 1 || true
 	done
+}
+
+# attempt_outcome: the attempt's last channel read, its outcome lines, and
+# the plan's retry rule (boot_oops=1: boot again).
+attempt_outcome() {
+	"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" "$rundir/perf" > "$work/events" || true
+	cp "$chan" "$rundir/logs/channel-$tag.log"
+	# A unit that ends right after DONE can exit before the loop's
+	# last read of the channel: that is a finished unit.
+	if [ "$end" = crashed ] && grep -q '^done$' "$work/events"; then end="done"; fi
+	wall=$(( $(date +%s) - t0 ))
+	for kv in "unit=$uid" "label=$K_LABEL" "boot=$attempt" "end=$end" "wall_s=$wall" \
+		"ready_s=$ready_s" "first_result_s=$first_s" "console=${con#"$rundir"/}" \
+		"channel=logs/channel-$tag.log" "vcpus_pinned=${pinned#null}"; do
+		outcome boot "$tag" "${kv%%=*}" "${kv#*=}"
+	done
+	[ "$pinned" = null ] || outcome boot "$tag" pin_log "logs/pin-$tag.txt"
+	note "$uid attempt $attempt: $end after $(fmt_s "$wall") (runner answered after ${ready_s:-never}s, first result after ${first_s:-never}s)"
+
+	# The plan's retry rule (lab/plan/boot.c): a crash before the runner
+	# answered, with the planned text on the console, boots again
+	# within the attempts.
+	boot_oops=0
+	if [ "$end" = crashed ] && [ -z "$ready_s" ] && [ "$attempt" -lt "$attempts" ] &&
+		[ -n "$retry_console" ] && grep -qF "$retry_console" "$con" 2>/dev/null; then
+		boot_oops=1
+		note "$uid: the guest oopsed while booting ($(grep -m1 'RIP:' "$con" | sed 's/^\[[^]]*\] *//')): booting again"
+	fi
+}
+
+# settle_cells: every cell of this attempt has a result, a reported failure,
+# or goes back on the todo list for the next attempt.
+settle_cells() {
+	# Settle every cell of this attempt: result, reported failure, or lost.
+	: > "$work/todo.next"
+	while IFS= read -r line; do
+		id=$(echo "$line" | cut -f2)
+		# A cell stopped for overrunning may still have sent a partial
+		# (interrupted) document: kept, but the cell failed.
+		if [ "$id" = "$cur" ] && [ "$end" = cell-timeout ]; then
+			fail_cell "$id" "no result within ${cur_to}s: unit stopped" "${con#"$rundir"/}"
+			continue
+		fi
+		[ -f "$rundir/runs/$id.json" ] && continue
+		if grep -q "^pass $id " "$work/events"; then
+			pg_passed=$((pg_passed + 1)); outcome cell "$id" status passed; continue
+		fi
+		why=$(sed -n "s/^fail $id //p" "$work/events" | head -n1)
+		if [ -n "$why" ]; then fail_cell "$id" "$why" "${con#"$rundir"/}"; continue; fi
+		if [ "$id" = "$cur" ]; then
+			case $end in
+			interrupted) fail_cell "$id" "interrupted ($stopped_by)" "${con#"$rundir"/}" ;;
+			*) fail_cell "$id" "$who ended ($end) during this cell" "${con#"$rundir"/}" ;;
+			esac
+			continue
+		fi
+		case $end in
+		no-answer) fail_cell "$id" "guest never answered within ${boot_to}s of boot: killed" "${con#"$rundir"/}" ;;
+		interrupted) ;;
+		*) if [ -z "$ready_s" ] && [ "$boot_oops" = 0 ]; then
+			fail_cell "$id" "$who ended ($end) before its runner answered" "${con#"$rundir"/}"
+		else
+			printf '%s\n' "$line" >> "$work/todo.next"
+		fi ;;
+		esac
+	done < "$work/todo"
+	mv "$work/todo.next" "$work/todo"
+}
+
+# unit_record: the cells never run, then the unit's kernel and boot as recorded.
+unit_record() {
 	while IFS= read -r line; do
 		[ "$interrupted" = 1 ] || fail_cell "$(echo "$line" | cut -f2)" "not run: the unit kept failing" "logs/"
 	done < "$work/todo"
@@ -407,6 +425,25 @@ run_unit() {
 		"arch=$(if [ "$kind" = host ]; then uname -m; else arch_info "$garch" uname; fi)"; do
 		outcome unit "$uid" "${kv%%=*}" "${kv#*=}"
 	done
+}
+
+run_unit() {
+	uid=$1 kind=$2 role=$3 boot_model=$4
+	[ "$boot_model" = - ] && boot_model=""
+	unit_prepare
+	cp "$cells" "$work/todo"
+	attempt=0
+	while [ -s "$work/todo" ] && [ "$interrupted" = 0 ]; do
+		attempt=$((attempt + 1))
+		unit_start
+		unit_watch
+		attempt_outcome
+		settle_cells
+		# A kernel that never reaches its runner will not on a second try.
+		[ -z "$ready_s" ] && [ "$boot_oops" = 0 ] && break
+		[ "$attempt" -ge "$attempts" ] && [ -s "$work/todo" ] && { note "$uid: giving up after $attempts attempts"; break; }
+	done
+	unit_record
 }
 
 # --- every unit ---------------------------------------------------------------
