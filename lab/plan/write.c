@@ -350,12 +350,11 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 static void write_pg_materials(FILE *f, const struct plan *p)
 {
 	bool plain = false;
-	char servers[2048] = "";
-	size_t off = 0;
+	struct list servers = { .n = 0 };
 	for (int u = 0; p->pgbench && u < p->nunits; u++)
 		for (size_t i = 0; i < p->units[u].ncells; i++) {
 			const struct cell *c = &p->units[u].cells[i];
-			char one[64], word[70];
+			char one[PLAN_NAME];
 			if (strcmp(c->tool, "pgbench") != 0)
 				continue;
 			if (!c->mitigation[0]) {
@@ -363,16 +362,14 @@ static void write_pg_materials(FILE *f, const struct plan *p)
 				continue;
 			}
 			snprintf(one, sizeof(one), "%s:%s", c->pg_major, c->pg_build);
-			snprintf(word, sizeof(word), " %s ", one);
-			char padded[sizeof(servers) + 2];
-			snprintf(padded, sizeof(padded), " %s ", servers);
-			if (!strstr(padded, word) && off < sizeof(servers))
-				off += (size_t)snprintf(servers + off, sizeof(servers) - off, "%s%s",
-							off ? " " : "", one);
+			if (!list_has(&servers, one) && servers.n < PLAN_MAX_LIST)
+				snprintf(servers.item[servers.n++], PLAN_NAME, "%s", one);
 		}
+	char words[PLAN_MAX_LIST * PLAN_NAME];
+	join(words, sizeof(words), &servers, " ");
 	fprintf(f, "pg_fetch\t%s\n",
 		plain && strcmp(p->pg_version, "system") != 0 ? p->pg_version : "none");
-	fprintf(f, "pg_servers\t%s\n", servers[0] ? servers : "none");
+	fprintf(f, "pg_servers\t%s\n", servers.n ? words : "none");
 }
 
 static FILE *open_in(const char *dir, const char *name)
