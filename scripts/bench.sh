@@ -26,7 +26,7 @@ else
 fi
 "$plan" --top "$top" --out "$rundir"
 TAB=$(printf '\t')
-bconf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$rundir/plan/bench.conf"; }
+bconf() { plan_value "$rundir/plan/bench.conf" "$1"; }
 # A kernel the planner chose (SCENARIO=mitigations: 7.2-lab where built)
 # names the directory, as a KERNEL given would; the plan holds no path to it.
 if [ $# -eq 0 ] && [ -z "${KERNEL:-}" ] && [ "$(bconf kernel)" != host ]; then

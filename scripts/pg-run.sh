@@ -94,7 +94,7 @@ done
 RUNDIR=$1
 [ -z "$UNIT_CONF" ] || [ -r "$UNIT_CONF" ] || usage "--unit-conf $UNIT_CONF: no such file"
 # uconf KEY: the unit's plan file's value ("" without one).
-uconf() { [ -z "$UNIT_CONF" ] || awk -F '	' -v k="$1" '$1 == k { print $2; exit }' "$UNIT_CONF"; }
+uconf() { [ -z "$UNIT_CONF" ] || plan_value "$UNIT_CONF" "$1"; }
 # In a guest (the plan's kind): nothing is fetched, no user is added (pg-lib.sh).
 PG_IN_GUEST=0; [ "$(uconf kind)" = guest ] && PG_IN_GUEST=1
 

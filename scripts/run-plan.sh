@@ -41,7 +41,7 @@ outcome() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$(printf '%s' "$4" | tr '\
 # A run from a tree with uncommitted changes keeps them (logs/lab-dirty.patch).
 lab_record_source "$top" "$rundir/logs"
 TAB=$(printf '\t')
-bconf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/bench.conf"; }
+bconf() { plan_value "$plan/bench.conf" "$1"; }
 is_host=$(bconf host)
 garch=$(bconf arch) qemu_bin=$(bconf qemu)
 poweroff_grace=$(bconf poweroff_grace_s)
@@ -197,7 +197,7 @@ reserve_unit() {
 accel=none
 # run_unit ID KIND ROLE BOOT_MODEL
 # unit_run_file KEY: the unit's plan/UID.run value (what this runner enforces).
-unit_run_file() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$plan/$uid.run"; }
+unit_run_file() { plan_value "$plan/$uid.run" "$1"; }
 
 # unit_prepare: the unit's work copies, its limits as read (logs/limits-UID.txt),
 # the servers it is told of, its reservations, and its kernel or the host's costs.
