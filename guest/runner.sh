@@ -44,6 +44,8 @@ PREEMPT=/sys/kernel/debug/sched/preempt
 TAB=$(printf '\t')
 
 conf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$CONF"; }
+# conf_all KEY: every value of a key the plan writes once a line (knob).
+conf_all() { awk -F "$TAB" -v k="$1" '$1 == k { print $2 }' "$CONF"; }
 KIND=$(conf kind) LABEL=$(conf label)
 HP2M=$(conf hugepages_2m) TOP=$(conf top) BENCH=$(conf bufbench)
 PROFILE=$(conf profile) PROFILE_FREQ=$(conf profile_freq)
@@ -81,56 +83,42 @@ set_model() {
 }
 
 # A host's model is the machine's, not the lab's: where the plan says so
-# (restore_model, restore_slice_ext: a host unit that switches them), it
-# goes back on every exit, and so does the rseq slice extension's length.
-orig_model="" orig_slice_ext=""
-SLICE_EXT=/sys/kernel/debug/rseq/slice_ext_nsec
-FAULT_AROUND=/sys/kernel/debug/fault_around_bytes
-BASE_SLICE=/sys/kernel/debug/sched/base_slice_ns
+# (restore_model: a host unit that switches it), it goes back on every
+# exit, and so does every knob whose plan line says restore (set_knobs).
+orig_model=""
+KNOBS_RESTORE=$WORK/knobs.restore
+: > "$KNOBS_RESTORE"
 [ "$(conf restore_model)" = 1 ] && orig_model=$(model_now)
-[ "$(conf restore_slice_ext)" = 1 ] && orig_slice_ext=$(cat "$SLICE_EXT" 2>/dev/null || true)
 restore_model() {
 	[ -n "$orig_model" ] && [ "$(model_now)" != "$orig_model" ] &&
 		echo "$orig_model" > "$PREEMPT" 2>/dev/null
-	[ -n "$orig_slice_ext" ] && [ "$(cat "$SLICE_EXT" 2>/dev/null)" != "$orig_slice_ext" ] &&
-		echo "$orig_slice_ext" > "$SLICE_EXT" 2>/dev/null
+	while read -r path old; do
+		[ "$(cat "$path" 2>/dev/null)" = "$old" ] || echo "$old" > "$path" 2>/dev/null
+	done < "$KNOBS_RESTORE"
 	return 0
 }
 
-# write_knob NAME=VALUE FILE WRITTEN LABEL UNIT: write WRITTEN to the
-# debugfs FILE and read it back (else the reason in $why): a value the
-# kernel changed would be measured under another name.
-write_knob() {
-	echo "$3" > "$2" 2>/dev/null
-	now=$(cat "$2" 2>/dev/null)
-	[ "$now" = "$3" ] || { why="$1 not accepted: $2 reads '$now'"; return 1; }
-	log "$4: $now $5"
-}
-# set_slice_ext US: the grant length for the unit's cells.  A kernel
-# without the extension has no file: its rseq cells fail on their own
-# (bufbench says why), and the others do not care.
-set_slice_ext() {
-	[ "$1" -gt 0 ] 2>/dev/null || return 0
-	if [ ! -e "$SLICE_EXT" ]; then
-		log "SLICE_EXT_US=$1 not applied: this kernel has no $SLICE_EXT (CONFIG_RSEQ_SLICE_EXTENSION)"
-		return 0
-	fi
-	write_knob "SLICE_EXT_US=$1" "$SLICE_EXT" $(($1 * 1000)) "rseq slice extension" ns
-}
-# set_fault_around BYTES: the unit's fault-around (FAULT_AROUND_BYTES; the
-# plan takes only values the kernel keeps as they are).  A guest only:
-# nothing to restore.
-set_fault_around() {
-	[ "$1" -gt 0 ] 2>/dev/null || return 0
-	[ -e "$FAULT_AROUND" ] || { why="FAULT_AROUND_BYTES=$1 not applied: this kernel has no $FAULT_AROUND (CONFIG_DEBUG_FS, CONFIG_MMU)"; return 1; }
-	write_knob "FAULT_AROUND_BYTES=$1" "$FAULT_AROUND" "$1" fault-around bytes
-}
-# set_base_slice US: EEVDF's slice for the unit (BASE_SLICE_US).  A guest
-# only: nothing to restore.
-set_base_slice() {
-	[ "$1" -gt 0 ] 2>/dev/null || return 0
-	[ -e "$BASE_SLICE" ] || { why="BASE_SLICE_US=$1 not applied: this kernel has no $BASE_SLICE (an EEVDF kernel, 6.6 or later, with CONFIG_DEBUG_FS)"; return 1; }
-	write_knob "BASE_SLICE_US=$1" "$BASE_SLICE" $(($1 * 1000)) "EEVDF base slice" ns
+# set_knobs: the unit's kernel knobs, one plan line each (lab/plan/knobs.c:
+# PATH VALUE fail|skip restore|keep VAR=V NEEDS), in order.  Each value is
+# written and read back (a value the kernel changed would be measured under
+# another name, so it fails the unit with the reason in $why); a file the
+# kernel lacks fails the unit or, where the plan says skip, is said and
+# passed over; a restore line's old value is kept for restore_model.
+set_knobs() {
+	conf_all knob > "$WORK/knobs"
+	while read -r path value missing restore name needs; do
+		if [ ! -e "$path" ]; then
+			why="$name not applied: this kernel has no $path ($needs)"
+			[ "$missing" = skip ] || return 1
+			log "$why"
+			continue
+		fi
+		[ "$restore" = restore ] && printf '%s %s\n' "$path" "$(cat "$path")" >> "$KNOBS_RESTORE"
+		echo "$value" > "$path" 2>/dev/null
+		now=$(cat "$path" 2>/dev/null)
+		[ "$now" = "$value" ] || { why="$name not accepted: $path reads '$now'"; return 1; }
+		log "knob $name: $path $now"
+	done < "$WORK/knobs"
 }
 trap 'restore_model' EXIT
 trap 'restore_model; exit 130' INT
@@ -378,9 +366,7 @@ why=$(models_usable) || fail_all "$why"
 busy=$(for f in /proc/[0-9]*/stat; do awk '$3 == "R" || $3 == "D" { print $2 }' "$f" 2>/dev/null; done |
 	grep -v -e '(sh)' -e '(awk)' -e '(cat)' -e '(runner' | tr '\n' ' ')
 [ -n "$busy" ] && log "running beside the cells at their start: $busy"
-set_slice_ext "$(conf slice_ext_us)" || fail_all "$why"
-set_fault_around "$(conf fault_around_bytes)" || fail_all "$why"
-set_base_slice "$(conf base_slice_us)" || fail_all "$why"
+set_knobs || fail_all "$why"
 # repro/repro-min.c on this kernel, once per unit and after every cell (so
 # it changes nothing they measure), for the attachment (scripts/attach.sh).
 # A guest owns its huge pages; the host reserves them by difference.

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "knobs.h"
 #include "plan.h"
 
 /* A few seconds' margin is no margin on a machine shared by many. */
@@ -178,7 +179,7 @@ static void unit_reservations(const struct plan *p, struct unit *u)
 	static const struct { const char *pages; long kb; } sizes[] = { { "2m", 2048 },
 									{ "1g", 1048576 } };
 	u->nreserve = 0;
-	u->restore_model = u->restore_slice_ext = false;
+	u->restore_model = false;
 	if (strcmp(u->kind, "host") != 0) {
 		if (strcmp(p->guest_hugepages, "off") != 0 && p->guest_hugepages[0]) {
 			char hint[64];
@@ -210,7 +211,6 @@ static void unit_reservations(const struct plan *p, struct unit *u)
 			if (strcmp(c->pg_models->item[m], "current"))
 				u->restore_model = true;
 	}
-	u->restore_slice_ext = p->slice_ext_us > 0;
 }
 
 static void unit_run(const struct plan *p, struct unit *u)
@@ -344,7 +344,7 @@ void boot_json(struct json *j, const struct plan *p, const struct unit *u)
 	json_int(j, "pg_runs_per_cell", u->pg_runs_per_cell);
 	json_str(j, "retry_console", RETRY_CONSOLE);
 	json_bool(j, "restore_model", u->restore_model);
-	json_bool(j, "restore_slice_ext", u->restore_slice_ext);
+	knobs_json(j, p, !strcmp(u->kind, "host"));
 	json_begin_array(j, "reserve");
 	for (int r = 0; r < u->nreserve; r++) {
 		json_begin_object(j, NULL);

@@ -101,9 +101,9 @@ struct unit {
 	} reserve[3];
 	int nreserve;
 	/* The plan switches the host's model: the runner saves it before the
-	 * unit and writes it back on every exit (and the rseq grant length). */
+	 * unit and writes it back on every exit (knobs.c says which knobs go
+	 * back too). */
 	bool restore_model;
-	bool restore_slice_ext;
 };
 
 struct plan {
@@ -128,7 +128,7 @@ struct plan {
 	bool repro_min;		/* run repro/repro-min.c once per unit, after its cells */
 	long slice_ext_us;	/* rseq/slice_ext_nsec in us for the run; 0: the kernel's */
 	long fixed_spins_per_delay;	/* SPINS_PER_DELAY=fixed:N; 0 adaptive */
-	uint64_t fault_around_bytes;	/* debugfs fault_around_bytes in a guest; 0: the kernel's */
+	long fault_around_bytes;	/* debugfs fault_around_bytes in a guest; 0: the kernel's */
 	long base_slice_us;	/* debugfs sched/base_slice_ns in a guest, in us; 0: the kernel's */
 	bool evidence;		/* bufbench --trace-holds: the kernel's trace joined */
 	bool channel;		/* with it, --trace-channel (CHANNEL, on with EVIDENCE) */

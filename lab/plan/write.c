@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "json.h"
+#include "knobs.h"
 #include "plan.h"
 #include "scenario.h"
 
@@ -412,13 +413,12 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 	fprintf(f, "repro_min\t%s\n", p->repro_min ? "on" : "off");
 	fprintf(f, "costbench\t%s\n", p->costbench ? "on" : "off");
 	fprintf(f, "pg_version\t%s\n", p->pgbench ? p->pg_version : "system");
-	fprintf(f, "slice_ext_us\t%ld\n", p->slice_ext_us);
-	fprintf(f, "fault_around_bytes\t%llu\n", (unsigned long long)p->fault_around_bytes);
-	fprintf(f, "base_slice_us\t%ld\n", p->base_slice_us);
+	/* The kernel's knobs (knobs.c): set before the cells, the host's
+	 * restored when the unit ends. */
+	knobs_write(f, p, !strcmp(u->kind, "host"));
 	fprintf(f, "top\t%s\n", top);
-	/* The host's model and rseq grant length go back when the unit ends. */
-	fprintf(f, "restore_model\t%d\nrestore_slice_ext\t%d\n", u->restore_model,
-		u->restore_slice_ext);
+	/* The host's model goes back when the unit ends. */
+	fprintf(f, "restore_model\t%d\n", u->restore_model);
 	plan_write_runner_policy(f, p, strcmp(u->kind, "host") != 0);
 	if (!strcmp(u->kind, "host")) {
 		fprintf(f, "bufbench\t%s/build/bufbench\nrepro_min_bin\t%s/build/repro-min\n"

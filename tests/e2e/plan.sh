@@ -38,7 +38,7 @@ refuse() {
 		fail "plan: $what: rc $rc after ${ms} ms, said: $(cat "$tmp/out") (wanted '$want')"
 	fi
 }
-refuse "an unknown kernel" "known: 6.1 6.12 7.0" KERNEL=7.9
+refuse "an unknown kernel" "known: 6.1 6.12 6.12-lab-hz250 7.0" KERNEL=7.9
 refuse "an unknown page size" "use 4k, thp, 2m, 1g, try-2m, try-1g or 64k" PAGES=4k,3m
 refuse "an unknown HUGEPAGES" "use off, on, try or compare" HUGEPAGES=yes
 refuse "an unknown lock" "use tas, rseq, futex, mcs, resilient or resilient-late" LOCKS=tas,spin
@@ -127,12 +127,18 @@ check "plan: guest 1g cells are optional under HUGEPAGES=compare, 2m not" \
 check "plan: guest cell names keep kernel and model" \
 	jqt "$p" '.units[2].cells[0].id == "bufbench-7.0-lazy-4k-tas-c2-r1"'
 "$plan" --top "$top" --out "$run" KERNEL=7.0 CLIENTS=2 PGBENCH=off FAULT_AROUND_BYTES=4K BASE_SLICE_US=8000 > /dev/null 2>&1
-check "plan: FAULT_AROUND_BYTES=4K reaches plan.json and every unit's conf, which the runner applies" \
+check "plan: FAULT_AROUND_BYTES=4K reaches plan.json and every unit's knob lines (lab/plan/knobs.c), which the runner applies" \
 	sh -c "jq -e '.settings.fault_around_bytes == 4096' '$p' > /dev/null &&
-		[ \$(grep -lx 'fault_around_bytes${TAB}4096' '$run'/plan/*.conf | wc -l) -eq 4 ]"
-check "plan: BASE_SLICE_US=8000 likewise" \
+		[ \$(grep -lx 'knob${TAB}/sys/kernel/debug/fault_around_bytes 4096 fail keep FAULT_AROUND_BYTES=4096 CONFIG_DEBUG_FS, CONFIG_MMU' '$run'/plan/*.conf | wc -l) -eq 4 ]"
+check "plan: BASE_SLICE_US=8000 likewise, in nanoseconds, after fault-around (the table's order)" \
 	sh -c "jq -e '.settings.base_slice_us == 8000' '$p' > /dev/null &&
-		[ \$(grep -lx 'base_slice_us${TAB}8000' '$run'/plan/*.conf | wc -l) -eq 4 ]"
+		[ \$(grep -l '^knob${TAB}/sys/kernel/debug/sched/base_slice_ns 8000000 fail keep BASE_SLICE_US=8000 ' '$run'/plan/*.conf | wc -l) -eq 4 ] &&
+		grep '^knob' '$run'/plan/main.lazy.conf | cut -d' ' -f1 | tr '\\n' ' ' | grep -qx 'knob${TAB}/sys/kernel/debug/fault_around_bytes knob${TAB}/sys/kernel/debug/sched/base_slice_ns '"
+check "plan: plan.json lists each unit's knobs, none restored in a guest" \
+	jqt "$p" '[.units[].run.knobs[] | [.variable, .value, .restore]] | unique == [["BASE_SLICE_US", 8000000, false], ["FAULT_AROUND_BYTES", 4096, false]]'
+"$plan" --top "$top" --out "$run" KERNEL=host CLIENTS=2 PGBENCH=off SLICE_EXT_US=20 LOCKS=tas,rseq > /dev/null 2>&1
+check "plan: SLICE_EXT_US=20 on the host is a knob line that skips a kernel without the file and restores the host's value" \
+	grep -qx "knob${TAB}/sys/kernel/debug/rseq/slice_ext_nsec 20000 skip restore SLICE_EXT_US=20 CONFIG_RSEQ_SLICE_EXTENSION" "$run/plan/host.conf"
 check "plan: every guest unit's conf names where its kernel's config is shipped (its tick, CONFIG_HZ)" \
 	sh -c "[ \$(grep -lx 'kernel_config${TAB}/plan/kernel.config' '$run'/plan/*.conf | wc -l) -eq 4 ]"
 "$plan" --top "$top" --out "$run" KERNEL=7.0 BASELINE_MODELS=none CLIENTS=2 PGBENCH=off > /dev/null 2>&1

@@ -54,8 +54,8 @@ spd=$(jq -r '.settings.spins_per_delay' "$p")
 n=$(cat "$run"/plan/*.cells | grep -c '^bufbench')
 check "plan_hot_lock: every one of the $n bufbench cells spins --spins-per-delay $spd" \
 	test "$(cat "$run"/plan/*.cells | grep '^bufbench' | grep -c -- " --spins-per-delay $spd\( \|\$\)")" -eq "$n"
-check "plan_hot_lock: each unit's conf carries the fault-around the runner applies" \
-	sh -c "[ \$(grep -lx 'fault_around_bytes${TAB}4096' '$run'/plan/*.conf | wc -l) -eq \$(ls '$run'/plan/*.conf | grep -vc bench.conf) ]"
+check "plan_hot_lock: each unit's conf carries the fault-around knob the runner applies" \
+	sh -c "[ \$(grep -l '^knob${TAB}/sys/kernel/debug/fault_around_bytes 4096 fail keep ' '$run'/plan/*.conf | wc -l) -eq \$(ls '$run'/plan/*.conf | grep -vc bench.conf) ]"
 check "plan_hot_lock: a guest: no note about the host's fault-around" sh -c "! grep -q \"host's kernel keeps\" '$tmp/g.out'"
 
 "$plan" --top "$top" --out "$run" KERNEL=7.0 SCENARIO=hot-lock CLIENTS=16 SPINS_PER_DELAY=adaptive FAULT_AROUND_BYTES=64K > /dev/null 2>&1

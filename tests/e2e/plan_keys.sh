@@ -26,7 +26,7 @@ planit() {
 		fail "plan_keys: build/plan $*: $(tail -n 2 "$d.out")"
 }
 planit guest KERNEL=7.0 MODELS=lazy,full PGBENCH=on PROFILE=on EVIDENCE=on ACCEL=auto \
-	CLIENTS=2 DURATION=3 REPEAT=1
+	CLIENTS=2 DURATION=3 REPEAT=1 FAULT_AROUND_BYTES=64K BASE_SLICE_US=3000
 planit host KERNEL=host PGBENCH=on CLIENTS=2 DURATION=3 REPEAT=1
 planit static KERNEL=7.2-lab-static-none BASELINE=none CLIENTS=2 DURATION=3 REPEAT=1 PGBENCH=off
 planit arm64 ARCH=arm64 KERNEL=7.0 BASELINE=none CLIENTS=2 DURATION=3 REPEAT=1 PGBENCH=off
@@ -44,7 +44,7 @@ else
 fi
 
 # Written: the keys of every plan above.  Read: bench.conf through bconf
-# (scripts/bench.sh, run-plan.sh); UNIT.conf through conf (guest/runner.sh),
+# (scripts/bench.sh, run-plan.sh); UNIT.conf through conf and conf_all (guest/runner.sh),
 # uconf (scripts/pg-run.sh) and unit_conf_get() (the programs).
 cut -f1 "$tmp"/*/plan/bench.conf | sort -u > "$tmp/bench.written"
 for f in "$tmp"/*/plan/*.conf; do
@@ -53,7 +53,7 @@ done | sort -u > "$tmp/unit.written"
 grep -ohE 'bconf [a-z0-9_]+' "$top"/scripts/*.sh "$top/guest/runner.sh" | sed 's/^bconf //' |
 	sort -u > "$tmp/bench.read"
 {
-	grep -ohE '(^|[^a-z_])conf [a-z0-9_]+' "$top/guest/runner.sh" | sed 's/.*conf //'
+	grep -ohE '(^|[^a-z_])conf(_all)? [a-z0-9_]+' "$top/guest/runner.sh" | sed 's/.* //'
 	grep -ohE 'uconf [a-z0-9_]+' "$top"/scripts/*.sh | sed 's/^uconf //'
 	grep -rohE 'unit_conf_get\("[a-z0-9_]+"' "$top/lab" | sed 's/.*("//; s/"$//'
 } | sort -u > "$tmp/unit.read"
