@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/prctl.h>
@@ -60,6 +61,21 @@ bool rseq_slice_needs_own_area(void)
 {
 	unsigned long feature = getauxval(AT_RSEQ_FEATURE_SIZE);
 	return feature >= SLICE_CTRL_END && __rseq_size > 0 && __rseq_size < feature;
+}
+
+void rseq_slice_reexec(char **argv, const char *prog)
+{
+	const char *old = getenv("GLIBC_TUNABLES");
+	char buf[1024];
+
+	if (!rseq_slice_needs_own_area() || getenv("PREEMPTLAB_RSEQ_REEXEC"))
+		return;
+	snprintf(buf, sizeof(buf), "%s%sglibc.pthread.rseq=0", old ? old : "", old ? ":" : "");
+	setenv("GLIBC_TUNABLES", buf, 1);
+	setenv("PREEMPTLAB_RSEQ_REEXEC", "1", 1);
+	execv("/proc/self/exe", argv);
+	fprintf(stderr, "%s: note: could not restart without glibc's rseq area: %s\n", prog,
+		strerror(errno));
 }
 
 int rseq_slice_enable(char *err, size_t errlen)

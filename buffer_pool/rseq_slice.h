@@ -25,6 +25,16 @@ int rseq_slice_enable(char *err, size_t errlen);
  */
 bool rseq_slice_needs_own_area(void);
 
+/*
+ * From 7.1 the slice extension needs an rseq area larger than the one
+ * glibc 2.36 registers, and a thread cannot register twice: where that is
+ * so, restart the program once (argv, /proc/self/exe) with glibc's
+ * registration turned off, so that rseq_slice_enable() registers its own.
+ * Registration is inherited across fork.  Returns where no restart is
+ * needed or it failed (said on stderr under PROG's name).
+ */
+void rseq_slice_reexec(char **argv, const char *prog);
+
 /* Request an extension: call with the lock just taken. */
 void rseq_slice_request(void);
 

@@ -10,7 +10,7 @@
 # CONF: "key TAB value" lines: kind (host|guest), label, duration,
 #   hugepages_2m, profile, profile_freq, profile_callgraph, pg_shared_buffers,
 #   pg_builtins, pg_scale, pg_duration, pg_fillfactor, pg_cold,
-#   pg_buffercache_ms, repro_min, costbench, pg_version, bufbench, top,
+#   pg_buffercache_ms, repro_min, costbench_run, pg_version, bufbench, top,
 #   virt, perf_dir, repro_min_bin, costbench_bin, icount_shift,
 #   icount_epoch, static_model, kernel_config (where a guest finds its
 #   kernel's config, read by the programs): all the planner's (lab/plan/write.c);
@@ -392,13 +392,15 @@ run_repro_min() {
 	send_block LOG "${rm_out##*/}" "$rm_out"
 }
 
-# The model's own cost per fault and system call (lab/costbench, issue
-# 24), once per model of the unit after every cell: one process with
-# nothing to contend with, so the models' documents differ only by what
-# each model adds to the fault and syscall paths.  They go to the host's
-# logs/ as costbench-<kernel>-<model>[-b<boot>].json.
+# costbench's runs (lab/costbench; the plan's costbench_run lines, NAME
+# ARGS), once per model of the unit after every cell: the model's own cost
+# per fault and system call (issue 24), then a wakeup timed into a fault
+# (issue 36).  One process with nothing to contend with, so the models'
+# documents differ only by the model.  They go to the host's logs/ as
+# NAME-<kernel>-<model>[-b<boot>].json.
 run_costbench() {
-	[ "$(conf costbench)" = on ] || return 0
+	conf_all costbench_run > "$WORK/costbench.runs"
+	[ -s "$WORK/costbench.runs" ] || return 0
 	cb_bin=$(conf costbench_bin)
 	if [ ! -x "$cb_bin" ]; then log "COSTBENCH=on, but no $cb_bin (make build-all)"; return 0; fi
 	cb_boot=$(conf boot)
@@ -410,19 +412,23 @@ run_costbench() {
 	for m in $(unit_models); do
 		if ! why=$(set_model "$m"); then log "costbench under $m not run: $why"; continue; fi
 		cb_model=$(model_now)
-		cb_out=$WORK/costbench-$LABEL-${cb_model:-unknown}$cb_tail.json
-		rm -f "$cb_out"
-		"$cb_bin" --unit-conf "$CONF" --json "$cb_out" < /dev/null > "$WORK/costbench.log" 2>&1
-		cb_rc=$?
-		cat "$WORK/costbench.log"
-		# Exit 3 (a touch that was not one fault) still sends its document:
-		# each_faulted says so, and the report leaves those ops out.
-		if [ -s "$cb_out" ]; then
-			log "costbench under ${cb_model:-$m}: exit $cb_rc"
-			send_block LOG "${cb_out##*/}" "$cb_out"
-		else
-			log "costbench under $m failed (exit $cb_rc): $(tail -n1 "$WORK/costbench.log")"
-		fi
+		while read -r cb_name cb_args; do
+			cb_out=$WORK/$cb_name-$LABEL-${cb_model:-unknown}$cb_tail.json
+			rm -f "$cb_out"
+			# shellcheck disable=SC2086 # the plan's arguments, a word each
+			"$cb_bin" $cb_args --unit-conf "$CONF" --json "$cb_out" < /dev/null > "$WORK/costbench.log" 2>&1
+			cb_rc=$?
+			cat "$WORK/costbench.log"
+			# Exit 3 (a touch that was not one fault) still sends its
+			# document: each_faulted says so, and the report leaves
+			# those ops out.
+			if [ -s "$cb_out" ]; then
+				log "$cb_name under ${cb_model:-$m}: exit $cb_rc"
+				send_block LOG "${cb_out##*/}" "$cb_out"
+			else
+				log "$cb_name under $m failed (exit $cb_rc): $(tail -n1 "$WORK/costbench.log")"
+			fi
+		done < "$WORK/costbench.runs"
 	done
 	[ "$KIND" = guest ] && echo 0 > /proc/sys/vm/nr_hugepages 2>/dev/null
 	return 0

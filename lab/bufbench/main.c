@@ -32,27 +32,6 @@
 #include "hold_file.h"
 #include "tracefs.h"
 
-/*
- * From 7.1 the slice extension needs an rseq area larger than the one
- * glibc 2.36 registers, and a thread cannot register twice: restart once
- * with glibc's registration turned off, so that each client registers its
- * own (rseq_slice.c).  Registration is inherited across fork.
- */
-static void reexec_for_rseq(char **argv)
-{
-	const char *old = getenv("GLIBC_TUNABLES");
-	char buf[1024];
-
-	if (!rseq_slice_needs_own_area() || getenv("PREEMPTLAB_RSEQ_REEXEC"))
-		return;
-	snprintf(buf, sizeof(buf), "%s%sglibc.pthread.rseq=0", old ? old : "", old ? ":" : "");
-	setenv("GLIBC_TUNABLES", buf, 1);
-	setenv("PREEMPTLAB_RSEQ_REEXEC", "1", 1);
-	execv("/proc/self/exe", argv);
-	fprintf(stderr, "bufbench: note: could not restart without glibc's rseq area: %s\n",
-		strerror(errno));
-}
-
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
@@ -331,14 +310,14 @@ int main(int argc, char **argv)
 
 	if (o.mitigation.kind == MIT_RSEQ) {
 		/* Before the re-exec: the grant's length is set by the final process. */
-		reexec_for_rseq(argv);
+		rseq_slice_reexec(argv, "bufbench");
 		if (mitigation_set_slice_ext(o.mitigation.param, err, sizeof(err)) != 0) {
 			fprintf(stderr, "bufbench: --mitigation %s: %s\n", o.mitigation_name, err);
 			return EXIT_MITIGATION;
 		}
 	}
 	if (o.lock == LOCK_RSEQ) {
-		reexec_for_rseq(argv);
+		rseq_slice_reexec(argv, "bufbench");
 		/* Fail once, here, rather than in every client. */
 		if (rseq_slice_enable(err, sizeof(err)) != 0) {
 			fprintf(stderr, "bufbench: --lock rseq: %s\n", err);

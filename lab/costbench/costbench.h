@@ -88,4 +88,28 @@ struct cb_procs {
 #define CB_PROCS_MAX 16
 int cb_procs_run(int nprocs, long pages, struct cb_procs *out);
 
+/* costbench --wake-in-fault (wake.c): a wakeup timed into a holder's fault. */
+#define CB_WAKE_MAX 1000
+struct cb_wake_trial {
+	int64_t wake_after_touch_ns;	/* the competitor's timer, from the touch's start */
+	int64_t touch_ns;		/* the touch as the holder timed it (time off CPU included) */
+	bool off_cpu_before_release;	/* the competitor ran while the holder held */
+	long involuntary_switches;	/* the holder's, over the trial */
+	bool yielded;			/* granted an extension and gave it back in time */
+	const char *outcome;		/* the extension: not_needed, granted, revoked */
+};
+struct cb_wake {
+	bool available;
+	char why[200];
+	int trials, cpu;
+	int64_t fault_ns;		/* the touch's median alone: the fault's own length */
+	bool request_available;		/* the slice-requested arm ran */
+	char request_why[200];
+	int ntrials[2];			/* plain, slice requested */
+	struct cb_wake_trial trial[2][CB_WAKE_MAX];
+};
+int cb_wake_run(int trials, struct cb_wake *w);
+/* The mode's whole run: the test, then its document to OUT (wake_doc.c). */
+int cb_wake_main(int trials, const char *out, int argc, char **argv);
+
 #endif

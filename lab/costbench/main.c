@@ -4,6 +4,10 @@
  * costbench --procs N[,N...] [--procs-pages P] [--json FILE]
  *   instead: N processes fault on one shared object at once, P faults each
  *   (procs.c), per-fault CPU and wall time quantiles per N.
+ * costbench --wake-in-fault N [--json FILE] [--unit-conf FILE]
+ *   instead: N trials an arm of a wakeup timed into a holder's page fault
+ *   (wake.c): is the holder off CPU before it releases, plain and with an
+ *   rseq slice extension requested.
  * One process, no contention: the cost of a page fault and of a system
  * call under the running kernel and preemption model, as one JSON
  * document (schema preemptlab.costbench/1, docs/json.md).  The runner runs
@@ -18,6 +22,7 @@
 #include "costbench.h"
 #include "json.h"
 #include "provenance.h"
+#include "rseq_slice.h"
 #include "unit_conf.h"
 
 static const char *source_name(enum cb_instr_source s)
@@ -173,6 +178,7 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	int procs[CB_PROCS_MAX], nprocs = 0;
 	long procs_pages = 64;
+	int wake_trials = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!v) {
@@ -203,6 +209,8 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--procs-pages"))
 			procs_pages = arg_long(a, v, 1, 4096);
+		else if (!strcmp(a, "--wake-in-fault"))
+			wake_trials = (int)arg_long(a, v, 1, CB_WAKE_MAX);
 		else {
 			fprintf(stderr, "costbench: unknown option %s\n", a);
 			return 2;
@@ -212,6 +220,11 @@ int main(int argc, char **argv)
 
 	if (nprocs)
 		return procs_main(procs, nprocs, procs_pages, out, argc, argv);
+	if (wake_trials) {
+		/* Its slice-requested arm registers an rseq area of its own. */
+		rseq_slice_reexec(argv, "costbench");
+		return cb_wake_main(wake_trials, out, argc, argv);
+	}
 	struct provenance prov;
 	prov_collect(&prov, argc, argv);
 	snprintf(prov.page_policy, sizeof(prov.page_policy), "4k,2m");

@@ -254,6 +254,8 @@ void pg_mitigation_settings(struct plan *p, const char *top);
 void plan_check_programs(const struct plan *p);
 /* runner_policy.c: the runner's numbers, as UNIT.conf and bench.conf keys. */
 void plan_write_runner_policy(FILE *f, const struct plan *p, bool guest);
+/* COSTBENCH=on: the unit's costbench_run lines (runner_policy.c). */
+void plan_write_costbench_runs(FILE *f);
 void plan_write_poweroff_grace(FILE *f);
 
 /* host_models.c: MODELS on the host, checked against debugfs; dies with the reason. */

@@ -28,6 +28,21 @@
  * icount; past this the host stops it (scripts/run-plan.sh). */
 #define POWEROFF_GRACE_S 30
 
+/* costbench --wake-in-fault's trials an arm: a wake lands inside the
+ * fault in two thirds of them (wake.c draws it from a quarter fault before
+ * to a quarter after), so ~80 in-fault trials, where 0 off CPU has a 95%
+ * Wilson upper bound of 4.6%: enough to tell "always" from "never". */
+#define WAKE_IN_FAULT_TRIALS 120
+
+/* COSTBENCH=on: costbench's runs, once per model after the cells, each
+ * "costbench_run TAB NAME ARGS" (its document logs/NAME-LABEL-MODEL.json):
+ * the model's own costs, then the wakeup-inside-a-fault test. */
+void plan_write_costbench_runs(FILE *f)
+{
+	fprintf(f, "costbench_run\tcostbench\n");
+	fprintf(f, "costbench_run\twakefault --wake-in-fault %d\n", WAKE_IN_FAULT_TRIALS);
+}
+
 static long repro_min_descriptors(const struct plan *p)
 {
 	return strcmp(p->accel, "kvm") ? REPRO_MIN_TCG_DESCRIPTORS :

@@ -411,7 +411,8 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 	fprintf(f, "boot\t%ld\npg_first_rep\t%ld\nicount_epoch\t%s\n", u->boot,
 		u->pg_rep_base + 1, u->icount_epoch);
 	fprintf(f, "repro_min\t%s\n", p->repro_min ? "on" : "off");
-	fprintf(f, "costbench\t%s\n", p->costbench ? "on" : "off");
+	if (p->costbench)
+		plan_write_costbench_runs(f);
 	fprintf(f, "pg_version\t%s\n", p->pgbench ? p->pg_version : "system");
 	/* The kernel's knobs (knobs.c): set before the cells, the host's
 	 * restored when the unit ends. */

@@ -1,6 +1,5 @@
 #include "modelcost.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include "escape.h"
 #include "hl_ratio.h"
 #include "json_read.h"
+#include "logs_each.h"
 #include "statistics.h"
 #include "textfmt.h"
 
@@ -96,33 +96,14 @@ static int load_one(struct modelcost *mc, const char *dir, const char *name)
 	return 0;
 }
 
-static int name_cmp(const void *a, const void *b)
+static void load_named(void *ctx, const char *dir, const char *name)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	load_one(ctx, dir, name);
 }
 
 static void load_dir(struct modelcost *mc, const char *dir)
 {
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/logs", dir);
-	DIR *dh = opendir(path);
-	if (!dh)
-		return;
-	char *names[256];
-	size_t nn = 0;
-	struct dirent *de;
-	while ((de = readdir(dh)) && nn < 256) {
-		size_t l = strlen(de->d_name);
-		if (!strncmp(de->d_name, "costbench-", 10) && l > 5 && !strcmp(de->d_name + l - 5, ".json"))
-			if ((names[nn] = strdup(de->d_name)))
-				nn++;
-	}
-	closedir(dh);
-	qsort(names, nn, sizeof(*names), name_cmp);
-	for (size_t i = 0; i < nn; i++) {
-		load_one(mc, dir, names[i]);
-		free(names[i]);
-	}
+	logs_each(dir, "costbench-", load_named, mc);
 }
 
 static int doc_cmp(const void *a, const void *b)

@@ -14,6 +14,7 @@
 #include "separates.h"
 #include "atscale.h"
 #include "modelcost.h"
+#include "wakefault.h"
 #include "fillphase.h"
 #include "mitigations.h"
 #include "report.h"
@@ -305,6 +306,7 @@ void write_txt(FILE *f, const struct report *rp)
 	modelcost_load(r, &mc);
 	write_modelcost_txt(f, &mc);
 	modelcost_free(&mc);
+	write_wakefault_txt(f, r);
 
 	tw_heading(f, "Results");
 	tw_para(f, "",

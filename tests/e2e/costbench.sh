@@ -4,7 +4,10 @@
 # touch, instructions come from where it says (icount's clock when told
 # it runs under icount and no PMU answers), bad options are refused, and
 # make bench COSTBENCH=on ships logs/costbench-<kernel>-<model>.json that
-# the report sets in "The model's own cost".
+# the report sets in "The model's own cost"; --wake-in-fault's document
+# adds up and, on this machine, a wake inside a fault finds the holder
+# off CPU, shipped as logs/wakefault-<kernel>-<model>.json into "A wakeup
+# inside a fault".
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
@@ -68,6 +71,34 @@ none) check "costbench: no counter: every op's instructions are null, with the r
 *) fail "costbench: instructions.source '$src' is none of perf, icount, none" ;;
 esac
 
+# The wakeup test (--wake-in-fault, wake.c): a SCHED_FIFO competitor
+# needs root; the slice-requested arm a kernel with the extension.
+wd=$tmp/wake.json
+if [ "$(id -u)" = 0 ]; then
+	check "costbench --wake-in-fault 60 runs, exit 0" nice -n 10 "$bin" --wake-in-fault 60 --json "$wd"
+	check "costbench --wake-in-fault: its mode, a fault length and 60 plain trials split into before, in and after the fault" \
+		jqt "$wd" '.mode == "wake_in_fault" and .available and .fault_ns > 0 and (.arms.plain.trials | length) == 60 and
+		 ([.arms.plain.wake_before_touch, .arms.plain.wake_in_fault, .arms.plain.wake_after_fault] | map(.trials) | add) == 60'
+	check "costbench --wake-in-fault: every bucket's off-CPU count is one of its trials, and matches the trials listed" \
+		jqt "$wd" '([.arms.plain[] | objects | select(has("off_cpu_before_release")) | .off_cpu_before_release <= .trials] | all) and
+		 ([.arms.plain.trials[] | select(.off_cpu_before_release)] | length) ==
+		 ([.arms.plain.wake_before_touch, .arms.plain.wake_in_fault, .arms.plain.wake_after_fault] | map(.off_cpu_before_release) | add)'
+	# A wake inside the fault asks for the CPU while the holder holds: under
+	# every model it is off CPU before it releases (inside the fault or at
+	# its return to user mode).
+	check "costbench --wake-in-fault: a wake inside the fault finds the holder off CPU in at least 80% of trials" \
+		jqt "$wd" '.arms.plain.wake_in_fault.trials > 0 and .arms.plain.wake_in_fault.off_cpu_before_release >= 0.8 * .arms.plain.wake_in_fault.trials'
+	if jqt "$wd" '.arms.slice_requested.available'; then
+		check "costbench --wake-in-fault: the slice-requested arm ran its 60 trials" \
+			jqt "$wd" '(.arms.slice_requested.trials | length) == 60'
+	else
+		check "costbench --wake-in-fault: no slice extension here, and it says what a kernel needs" \
+			jqt "$wd" '.arms.slice_requested.why | test("RSEQ_SLICE_EXTENSION|slice")'
+	fi
+else
+	skip "costbench --wake-in-fault: not root (its competitor runs SCHED_FIFO)"
+fi
+
 rc=0; "$bin" --batches 0 > "$tmp/bad.out" 2>&1 || rc=$?
 check "costbench --batches 0 is refused (exit 2), naming the range" \
 	sh -c "[ $rc = 2 ] && grep -q 'want an integer in 1..' '$tmp/bad.out'"
@@ -90,5 +121,13 @@ else
 		jqt "$cb" '.tool == "costbench" and .provenance.kernel_label == "host"'
 	check "costbench: report.txt has The model's own cost with the fault row" \
 		sh -c "grep -q \"^The model's own cost\" '$run/report.txt' && grep -q '^host .*fault_4k_map' '$run/report.txt'"
+	wf=""
+	for f in "$run"/logs/wakefault-host-*.json; do [ -f "$f" ] && wf=$f; done
+	if [ "$(id -u)" = 0 ]; then
+		check "costbench: the runner shipped logs/wakefault-host-<model>.json, the plan's second costbench run" \
+			jqt "$wf" '.mode == "wake_in_fault" and .provenance.kernel_label == "host" and .trials_per_arm == 120'
+		check "costbench: report.txt has A wakeup inside a fault with the host's plain row" \
+			sh -c "grep -q '^A wakeup inside a fault' '$run/report.txt' && grep -q '^host .* plain .*/' '$run/report.txt'"
+	fi
 	rm -rf "$run"
 fi

@@ -1,0 +1,252 @@
+/*
+ * costbench --wake-in-fault N: what a wakeup landing inside a lock
+ * holder's page fault does to it, under the running model (issue 36,
+ * item 6: the constructed test of kernels/patches/0002).
+ *
+ * Two processes share one CPU.  The holder (SCHED_OTHER, as a backend)
+ * sets a "holding" word, writes one fresh page of a shared anonymous
+ * object (a first touch: one minor fault, as a backend reading a buffer
+ * descriptor page it has not touched yet), clears the word: its critical
+ * section is the fault.  The competitor (SCHED_FIFO, so that its wakeup
+ * asks for the CPU at once under every model) sleeps on an absolute
+ * hrtimer armed for a chosen instant relative to the touch, and on waking
+ * reads the word: set means the holder was taken off the CPU before it
+ * released.  Under icount the guest's clock is its instruction count, so
+ * the instant is exact and the test is deterministic.
+ *
+ * Each trial's wake instant is drawn uniformly from a quarter fault
+ * before the touch to a quarter fault after it (the fault's length is
+ * measured first, without a competitor); the trials whose wake fell
+ * inside the fault are the test.  Two arms: the plain one, and one where
+ * the holder requests an rseq slice extension before the touch, withdraws
+ * after, and yields if granted.  What the models predict for a wake
+ * inside the fault:
+ *   - plain, every model: off CPU before release (full and lazy inside
+ *     the fault, none and voluntary at its return to user mode);
+ *   - requested, none and voluntary: the exit grants the extension, the
+ *     holder releases and yields first;
+ *   - requested, full and lazy (an RT wakeup is not lazy): preempted
+ *     inside the fault, where the extension is never consulted;
+ *   - requested, with 0002 (KERNEL=7.2-rseqfault) and a fault shorter
+ *     than the grant (SLICE_EXT_US): the in-fault preemption waits for the
+ *     exit, which grants: released first, as under none.
+ * The document (schema preemptlab.costbench/1, mode wake_in_fault) has
+ * every trial and the counts; the report sets the models side by side.
+ */
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "costbench.h"
+#include "rseq_slice.h"
+
+#define CALIBRATION_TOUCHES 16
+/* The holder arms the competitor this long before its touch: the
+ * competitor's wakeup and sleep happen well before the busy-wait ends. */
+#define LEAD_FAULTS 20
+#define LEAD_MIN_NS 200000
+
+struct wake_shared {
+	_Atomic uint32_t go;		/* futex word: the trial the competitor is to arm */
+	_Atomic uint32_t armed;		/* the trial it is sleeping for */
+	_Atomic uint32_t done;		/* the trial it has woken for */
+	_Atomic int64_t target_ns;	/* CLOCK_MONOTONIC instant of its wakeup */
+	_Atomic int holding;		/* the holder's critical section */
+	_Atomic int saw_holding;	/* what the competitor read on waking */
+	_Atomic int ready;		/* the competitor runs SCHED_FIFO */
+	_Atomic int quit;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void futex_wait(_Atomic uint32_t *w, uint32_t val)
+{
+	syscall(SYS_futex, w, FUTEX_WAIT, val, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *w)
+{
+	syscall(SYS_futex, w, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static _Noreturn void competitor(struct wake_shared *s)
+{
+	for (uint32_t t = 1;; t++) {
+		while (atomic_load(&s->go) < t)
+			futex_wait(&s->go, t - 1);
+		if (atomic_load(&s->quit))
+			_exit(0);
+		int64_t at = atomic_load(&s->target_ns);
+		struct timespec ts = { at / 1000000000, at % 1000000000 };
+		atomic_store(&s->armed, t);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		atomic_store(&s->saw_holding, atomic_load(&s->holding));
+		atomic_store(&s->done, t);
+	}
+}
+
+static long nivcsw(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_nivcsw;
+}
+
+/* xorshift64*: the wake offsets, the same sequence on every kernel. */
+static double uniform(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return (double)((*x * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* One trial: arm the competitor for touch + offset, touch, release. */
+static void trial(struct wake_shared *s, uint32_t n, char *page, int64_t lead, int64_t offset,
+		  bool request, struct cb_wake_trial *t)
+{
+	int64_t start = now_ns() + lead;
+	atomic_store(&s->target_ns, start + offset);
+	atomic_store(&s->go, n);
+	futex_wake(&s->go);
+	while (atomic_load(&s->armed) < n)
+		;
+	long sw0 = nivcsw();
+	while (now_ns() < start)
+		;
+	if (request)
+		rseq_slice_request();
+	atomic_store(&s->holding, 1);
+	int64_t a = now_ns();
+	*(volatile char *)page = 1;
+	int64_t b = now_ns();
+	atomic_store(&s->holding, 0);
+	enum rseq_slice_outcome o = request ? rseq_slice_withdraw() : SLICE_NOT_NEEDED;
+	t->yielded = o == SLICE_GRANTED && rseq_slice_yield();
+	while (atomic_load(&s->done) < n)
+		;
+	t->wake_after_touch_ns = atomic_load(&s->target_ns) - a;
+	t->touch_ns = b - a;
+	t->off_cpu_before_release = atomic_load(&s->saw_holding);
+	t->involuntary_switches = nivcsw() - sw0;
+	t->outcome = o == SLICE_GRANTED ? "granted" : o == SLICE_REVOKED ? "revoked" : "not_needed";
+}
+
+static void unavailable(struct cb_wake *w, const char *what, int err)
+{
+	w->available = false;
+	snprintf(w->why, sizeof(w->why), "%s: %s", what, strerror(err));
+}
+
+int cb_wake_run(int trials, struct cb_wake *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->available = true;
+	w->trials = trials;
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t npages = CALIBRATION_TOUCHES + 2 * (size_t)trials;
+	char *pages = mmap(NULL, npages * (size_t)pg, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct wake_shared *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (pages == MAP_FAILED || s == MAP_FAILED) {
+		unavailable(w, "mmap", errno);
+		return -1;
+	}
+	memset(s, 0, sizeof(*s));
+	w->cpu = sched_getcpu();
+	if (w->cpu < 0 || pin_to(w->cpu) != 0) {
+		unavailable(w, "pinning to one CPU", errno);
+		return -1;
+	}
+	/* The fault's own length, with nothing to wake. */
+	int64_t cal[CALIBRATION_TOUCHES];
+	for (int i = 0; i < CALIBRATION_TOUCHES; i++) {
+		int64_t a = now_ns();
+		*(volatile char *)(pages + (size_t)i * (size_t)pg) = 1;
+		cal[i] = now_ns() - a;
+	}
+	qsort(cal, CALIBRATION_TOUCHES, sizeof(cal[0]), cmp_i64);
+	w->fault_ns = cal[CALIBRATION_TOUCHES / 2];
+	int64_t lead = LEAD_FAULTS * w->fault_ns > LEAD_MIN_NS ? LEAD_FAULTS * w->fault_ns : LEAD_MIN_NS;
+
+	char err[200];
+	w->request_available = rseq_slice_enable(err, sizeof(err)) == 0;
+	if (!w->request_available)
+		snprintf(w->request_why, sizeof(w->request_why), "%s", err);
+
+	pid_t pid = fork();
+	if (pid < 0) {
+		unavailable(w, "fork", errno);
+		return -1;
+	}
+	if (pid == 0) {
+		struct sched_param sp = { .sched_priority = 1 };
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
+			_exit(3);
+		atomic_store(&s->ready, 1);
+		competitor(s);
+	}
+	int status;
+	while (!atomic_load(&s->ready)) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			unavailable(w, "a SCHED_FIFO competitor (needs root or RLIMIT_RTPRIO)", EPERM);
+			return -1;
+		}
+		sched_yield();
+	}
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	uint32_t n = 0;
+	for (int arm = 0; arm < 2; arm++) {
+		if (arm == 1 && !w->request_available)
+			break;
+		for (int i = 0; i < trials; i++) {
+			struct cb_wake_trial *t = &w->trial[arm][i];
+			double u = uniform(&seed) * 1.5 - 0.25;
+			char *page = pages + (CALIBRATION_TOUCHES + (size_t)arm * (size_t)trials +
+					      (size_t)i) * (size_t)pg;
+			trial(s, ++n, page, lead, (int64_t)(u * (double)w->fault_ns), arm == 1, t);
+			w->ntrials[arm]++;
+		}
+	}
+	atomic_store(&s->quit, 1);
+	atomic_store(&s->go, n + 1);
+	futex_wake(&s->go);
+	waitpid(pid, &status, 0);
+	munmap(pages, npages * (size_t)pg);
+	munmap(s, sizeof(*s));
+	return 0;
+}

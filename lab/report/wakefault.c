@@ -1,0 +1,203 @@
+#include "wakefault.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "json_read.h"
+#include "logs_each.h"
+#include "statistics.h"
+#include "textfmt.h"
+
+#define WF_ARMS 2
+static const char *const arm_key[WF_ARMS] = { "plain", "slice_requested" };
+static const char *const arm_text[WF_ARMS] = { "plain", "slice requested" };
+
+/* One kernel/model, its boots' documents pooled. */
+struct wf_row {
+	char kernel[64], model[32], virt[32], why[200];
+	double fault_ns;
+	int ndocs;
+	bool ran[WF_ARMS];
+	long in_n[WF_ARMS], in_off[WF_ARMS], in_granted[WF_ARMS];
+	long after_n[WF_ARMS], after_off[WF_ARMS];
+};
+
+struct wf_set {
+	struct wf_row *row;
+	size_t n;
+};
+
+static struct wf_row *find_or_add(struct wf_set *s, const char *kernel, const char *model)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->row[i].kernel, kernel) && !strcmp(s->row[i].model, model))
+			return &s->row[i];
+	struct wf_row *g = realloc(s->row, (s->n + 1) * sizeof(*g));
+	if (!g)
+		return NULL;
+	s->row = g;
+	struct wf_row *w = &s->row[s->n++];
+	memset(w, 0, sizeof(*w));
+	snprintf(w->kernel, sizeof(w->kernel), "%s", kernel);
+	snprintf(w->model, sizeof(w->model), "%s", model);
+	return w;
+}
+
+static bool is_true(const struct jr_val *v, const char *path)
+{
+	const struct jr_val *b = jr_path(v, path);
+	return b && b->type == JR_BOOL && b->b;
+}
+
+static long count(const struct jr_val *arm, const char *path)
+{
+	double v = 0;
+	jr_num(arm, path, &v);
+	return (long)v;
+}
+
+static void load_one(void *ctx, const char *dir, const char *name)
+{
+	char path[4096], err[512];
+	snprintf(path, sizeof(path), "%s/logs/%s", dir, name);
+	struct jr_val *j = jr_parse_file(path, err, sizeof(err));
+	if (!j || strcmp(jr_str(j, "mode", ""), "wake_in_fault")) {
+		txt_printf(stderr, "report: ignoring %s\n", j ? path : err);
+		jr_free(j);
+		return;
+	}
+	struct wf_row *w = find_or_add(ctx, jr_str(j, "provenance.kernel_label", "?"),
+				       jr_str(j, "provenance.preempt_model", "?"));
+	if (w && !w->ndocs++) {
+		snprintf(w->virt, sizeof(w->virt), "%s", jr_str(j, "provenance.virtualization", "?"));
+		jr_num(j, "fault_ns", &w->fault_ns);
+	}
+	if (w && !is_true(j, "available"))
+		snprintf(w->why, sizeof(w->why), "%s", jr_str(j, "why", "?"));
+	for (int a = 0; w && a < WF_ARMS; a++) {
+		const struct jr_val *arm = jr_get(jr_get(j, "arms"), arm_key[a]);
+		if (!arm || !is_true(arm, "available")) {
+			if (arm && !w->why[0])
+				snprintf(w->why, sizeof(w->why), "%s", jr_str(arm, "why", "?"));
+			continue;
+		}
+		w->ran[a] = true;
+		w->in_n[a] += count(arm, "wake_in_fault.trials");
+		w->in_off[a] += count(arm, "wake_in_fault.off_cpu_before_release");
+		w->in_granted[a] += count(arm, "wake_in_fault.granted");
+		w->after_n[a] += count(arm, "wake_after_fault.trials");
+		w->after_off[a] += count(arm, "wake_after_fault.off_cpu_before_release");
+	}
+	jr_free(j);
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct wf_row *x = a, *y = b;
+	int c = strverscmp(x->kernel, y->kernel);
+	return c ? c : model_rank(x->model) - model_rank(y->model);
+}
+
+static void load(const struct results *r, struct wf_set *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (r->nsources)
+		for (size_t i = 0; i < r->nsources; i++)
+			logs_each(r->sources[i].dir, "wakefault-", load_one, s);
+	else
+		logs_each(r->dir, "wakefault-", load_one, s);
+	if (s->n)
+		qsort(s->row, s->n, sizeof(*s->row), row_cmp);
+}
+
+/* What the share's interval allows one to say, and nothing more. */
+static const char *verdict(long k, long n)
+{
+	double lo, hi;
+	if (n <= 0)
+		return "no wake inside the fault";
+	st_wilson((double)k, (double)n, &lo, &hi);
+	return lo > 0.9 ? "off CPU before release" : hi < 0.1 ? "released first" : "mixed";
+}
+
+static const char intro[] =
+	"costbench --wake-in-fault (logs/wakefault-*.json): a SCHED_FIFO competitor on the holder's "
+	"CPU, its timer armed from a quarter fault before to a quarter after the holder's first "
+	"touch of a page; the holder's critical section is that fault. 'in fault': trials whose "
+	"timer expired inside the fault's own length (its median alone, 'fault us'); 'off CPU': "
+	"the competitor ran while the holder still held. Every model predicts off CPU for the "
+	"plain arm (full and lazy inside the fault, none at its return to user mode); with a "
+	"slice requested, none and voluntary grant it at the exit, full and lazy preempt inside "
+	"the fault unless kernels/patches/0002 defers them (KERNEL=7.2-rseqfault, a fault "
+	"shorter than SLICE_EXT_US). 'after': the control, wakes after the fault (the holder "
+	"had released).";
+
+static void row_text(const struct wf_row *w, int a, char *buf, size_t len)
+{
+	double lo = 0, hi = 0;
+	if (w->in_n[a] > 0)
+		st_wilson((double)w->in_off[a], (double)w->in_n[a], &lo, &hi);
+	snprintf(buf, len, "%ld/%ld|%.0f%% [%.0f, %.0f]|%ld|%ld/%ld|%s", w->in_off[a], w->in_n[a],
+		 w->in_n[a] ? 100.0 * (double)w->in_off[a] / (double)w->in_n[a] : 0.0, 100 * lo, 100 * hi,
+		 w->in_granted[a], w->after_off[a], w->after_n[a], verdict(w->in_off[a], w->in_n[a]));
+}
+
+static void write_rows(FILE *f, const struct wf_set *s, bool md)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct wf_row *w = &s->row[i];
+		for (int a = 0; a < WF_ARMS; a++) {
+			char t[512], *c[6] = { 0 };
+			if (!w->ran[a]) {
+				const char *why = w->why[0] ? w->why : "not run";
+				if (md)
+					md_printf(f, "| %s | %s | %s | unavailable: %s | | | | | |\n", w->kernel,
+						  w->model, arm_text[a], why);
+				else
+					txt_printf(f, "%-18s %-9s %-16s unavailable: %s\n", w->kernel, w->model,
+						   arm_text[a], why);
+				continue;
+			}
+			row_text(w, a, t, sizeof(t));
+			c[0] = strtok(t, "|");
+			for (int k = 1; k < 5; k++)
+				c[k] = strtok(NULL, "|");
+			if (md)
+				md_printf(f, "| %s | %s | %s | %.1f | %s | %s | %s | %s | %s |\n", w->kernel,
+					  w->model, arm_text[a], w->fault_ns / 1000, c[0], c[1], c[2], c[3], c[4]);
+			else
+				txt_printf(f, "%-18s %-9s %-16s %8.1f %9s %-15s %7s %7s  %s\n", w->kernel,
+					   w->model, arm_text[a], w->fault_ns / 1000, c[0], c[1], c[2], c[3], c[4]);
+		}
+	}
+}
+
+void write_wakefault_txt(FILE *f, const struct results *r)
+{
+	struct wf_set s;
+	load(r, &s);
+	if (s.n) {
+		tw_heading(f, "A wakeup inside a fault");
+		tw_para(f, "", intro, 0);
+		txt_printf(f, "\n%-18s %-9s %-16s %8s %9s %-15s %7s %7s  %s\n", "kernel", "model", "arm",
+			   "fault us", "in fault", "off CPU (95%)", "granted", "after", "says");
+		write_rows(f, &s, false);
+		txt_printf(f, "\n");
+	}
+	free(s.row);
+}
+
+void write_wakefault_md(FILE *f, const struct results *r)
+{
+	struct wf_set s;
+	load(r, &s);
+	if (s.n) {
+		md_printf(f, "\n## A wakeup inside a fault\n\n%s\n\n", intro);
+		md_printf(f, "| kernel | model | arm | fault us | off CPU / in fault | share (95%%) | granted | "
+			     "after: off CPU | says |\n|---|---|---|---|---|---|---|---|---|\n");
+		write_rows(f, &s, true);
+	}
+	free(s.row);
+}
