@@ -21,6 +21,7 @@
 #include "pinning.h"
 
 #define PLAN_MAX_LIST 32
+#define PLAN_VARS_MAX 96	/* rows of the variable table (lab/common/variables.def) */
 #define PLAN_MAX_UNITS 64
 /*
  * A plan past these is refused unless FORCE=1 (issue 28, D6): REPEAT=1000
@@ -130,6 +131,9 @@ struct plan {
 	long fixed_spins_per_delay;	/* SPINS_PER_DELAY=fixed:N; 0 adaptive */
 	long fault_around_bytes;	/* debugfs fault_around_bytes in a guest; 0: the kernel's */
 	long base_slice_us;	/* debugfs sched/base_slice_ns in a guest, in us; 0: the kernel's */
+	/* A knob row's count where it has no field of its own (variables.h),
+	 * by its row in the variable table; 0: the kernel's. */
+	long knob_value[PLAN_VARS_MAX];
 	bool evidence;		/* bufbench --trace-holds: the kernel's trace joined */
 	bool channel;		/* with it, --trace-channel (CHANNEL, on with EVIDENCE) */
 	bool costbench;		/* lab/costbench once per model per unit, after its cells */

@@ -326,22 +326,14 @@ static void host_settings(struct plan *p)
 	p->boots = 1;
 }
 
-/* A knob the lab sets through the kernel's debugfs: refused on the host. */
-static void guest_only(const struct plan *p, const char *var, const char *v, const char *what)
-{
-	if (!strcmp(p->kernel.source, "host"))
-		plan_die("%s=%s: set in a guest only (KERNEL=6.12, 7.0, 7.2-lab, ...); the host's %s "
-			 "is shared with whoever else runs here", var, v, what);
-}
-
 /*
  * FAULT_AROUND_BYTES: how much one read fault of a shared page maps
  * (debugfs fault_around_bytes), the knob that moves p_f without more CPUs
  * (issue 27's validation).  The kernel takes 4 KB up to one page table's
  * span (PTRS_PER_PTE pages: 2 MB on x86-64 and on arm64's 4 KB granule)
  * and rounds down to a power of two pages; anything else would be
- * changed behind the plan, so it is refused here.  Guests only: the host's
- * kernel is shared with whoever else runs on it.
+ * changed behind the plan, so it is refused here.  Guests only (its row's
+ * scope): the host's kernel is shared with whoever else runs on it.
  */
 void fault_around_setting(struct plan *p, const char *top)
 {
@@ -361,8 +353,7 @@ void fault_around_setting(struct plan *p, const char *top)
 	if (b < 4096 || b > (2u << 20) || (b & (b - 1)))
 		plan_die("FAULT_AROUND_BYTES=%s: expected a power of two from 4K (no fault-around) "
 			 "to 2M (one page table), e.g. 4K, 64K (the kernel's default), 256K", v);
-	guest_only(p, "FAULT_AROUND_BYTES", v, "kernel");
-	p->fault_around_bytes = b;
+	p->fault_around_bytes = (long)b;
 }
 
 /*
@@ -392,17 +383,6 @@ void spins_setting(struct plan *p, const char *top)
 	p->fixed_spins_per_delay = n;
 }
 
-/*
- * BASE_SLICE_US: EEVDF's slice for every task (debugfs sched/base_slice_ns
- * writes sysctl_sched_base_slice, the value after the CPU scaling), the
- * knob that moves T, how long a descheduled holder waits, without more
- * CPUs.  Guests only, as FAULT_AROUND_BYTES.
- */
-void base_slice_check(struct plan *p)
-{
-	if (p->base_slice_us)
-		guest_only(p, "BASE_SLICE_US", var_or("BASE_SLICE_US", ""), "scheduler");
-}
 
 /*
  * KERNEL.  SCENARIO=mitigations compares models on one kernel: 7.2-lab, the

@@ -19,6 +19,14 @@ const struct variable variables[] = {
 };
 #undef VAR
 
+_Static_assert(sizeof(variables) / sizeof(variables[0]) <= PLAN_VARS_MAX,
+	       "struct plan's knob_value[] has a slot for every row");
+
+long knob_value(const struct plan *p, const struct variable *r)
+{
+	return r->len ? *(const long *)((const char *)p + r->off) : p->knob_value[r - variables];
+}
+
 const char *var_or(const char *name, const char *def)
 {
 	const char *v = var_get(name);
@@ -69,7 +77,10 @@ static void store(struct plan *p, const struct variable *r, const char *v)
 	struct list *l = (struct list *)field;
 	switch (r->kind) {
 	case V_COUNT:
-		if (r->flags & V_KEEP_TEXT) {
+		if (!r->len && r->knob) {
+			/* A knob with no field of its own. */
+			p->knob_value[r - variables] = parse_count(r->name, v, r->min, r->max);
+		} else if (r->flags & V_KEEP_TEXT) {
 			snprintf(field, r->len, "%s", v);
 			parse_count(r->name, field, r->min, r->max);
 		} else {
@@ -109,9 +120,13 @@ static void take(struct plan *p, const struct variable *r, const char *top)
 {
 	bool host = strcmp(p->kernel.source, "host") == 0;
 	char buf[64];
+	const char *asked = var_or(r->name, NULL);
+	if (r->scope == V_GUEST_KNOB && host && asked && *asked)
+		plan_die("%s=%s: set in a guest only (KERNEL=6.12, 7.0, 7.2-lab, ...); the host's kernel "
+			 "is shared with whoever else runs here", r->name, asked);
 	if (r->parse) {
 		r->parse(p, top);
-	} else if (r->len) {
+	} else if (r->len || r->knob) {
 		const char *def = host ? r->host_def : r->guest_def;
 		if (r->def) {
 			r->def(p, buf, sizeof(buf));

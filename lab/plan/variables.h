@@ -48,6 +48,20 @@ enum var_scope {
 #define V_CANONICAL 2u	/* a list rewritten in the vocabulary's spelling (list_canonical) */
 #define V_KEEP_TEXT 4u	/* a count kept as text in a char[] field */
 
+/*
+ * A kernel knob the runner sets for every unit where the variable has a
+ * value (lab/plan/knobs.c writes the unit's knob lines from these rows;
+ * guest/runner.sh's set_knobs applies them, knowing none by name).
+ */
+struct knob_file {
+	const char *path;	/* the file the kernel reads it from */
+	long scale;		/* the file's value: the variable's x scale */
+	bool skip_missing;	/* a kernel without the file: said and skipped, not fatal */
+	bool restore_host;	/* on the host, the old value goes back when the unit ends */
+	const char *needs;	/* what a kernel needs to have the file */
+};
+#define DEBUGFS "/sys/kernel/debug/"
+
 struct variable {
 	const char *name;
 	enum var_kind kind;
@@ -68,11 +82,17 @@ struct variable {
 	const char *where;	/* V_CODE, .parse: the code that reads it */
 	const char *doc;	/* the docs page that explains it */
 	const char *help;
+	/* A knob: its file.  A knob's count with no field of its own (len 0)
+	 * is kept in struct plan's knob_value[], by its row. */
+	const struct knob_file *knob;
 };
 
 #define F(field) .off = offsetof(struct plan, field), .len = sizeof(((struct plan *)0)->field)
 
 extern const struct variable variables[];	/* ended by a row with no name */
+
+/* A knob row's value for the plan (0: the kernel's own). */
+long knob_value(const struct plan *p, const struct variable *r);
 
 /* The user's value, else the scenario's, else def. */
 const char *var_or(const char *name, const char *def);
@@ -112,7 +132,6 @@ void profile_check(struct plan *p);
 void callgraph_check(struct plan *p);
 void vcpus_check(struct plan *p);
 void mem_check(struct plan *p);
-void base_slice_check(struct plan *p);
 /* instruments.c: CONTROLS, after EVIDENCE, HOLD_EVENTS, PROFILE and SCENARIO. */
 void controls_default(const struct plan *p, char *buf, size_t len);
 void controls_check(struct plan *p);
