@@ -81,11 +81,18 @@ trusted() {
 	fi
 }
 
-# A user's image: anything that names an existing file.
-case $want in
-*/*|*.img|bzImage*|vmlinuz*)
-	[ -f "$want" ] || die "no kernel image at '$want' (give an existing bzImage/vmlinuz path, or one of: $(kcat_known | tr '\n' ' '))"
-	K_LABEL=$(basename "$want"); K_SOURCE=path
+# What KERNEL names is the planner's to say (build/plan --catalog-resolve,
+# lab/plan/catalog.c's rules: a path, a series, or an exact version whose
+# series is its longest catalog prefix); an unknown one exits 2 there,
+# naming the known ones.
+what=$("$kcat_plan" --catalog-resolve "$KCAT_DIR" "$want") || exit 2
+tab=$(printf '\t')
+what() { printf '%s\n' "$what" | sed -n "s/^$1$tab//p"; }
+K_SOURCE=$(what source) series=$(what series) exact=$(what version)
+
+# A user's image.
+if [ "$K_SOURCE" = path ]; then
+	K_LABEL=$series
 	K_IMAGE=$(cd "$(dirname "$want")" && pwd)/$(basename "$want")
 	K_SHA256=$(sha256sum "$K_IMAGE" | cut -d' ' -f1)
 	# The bzImage header holds the release string ("7.0.13 (user@host) #1 ...").
@@ -94,17 +101,10 @@ case $want in
 	cfg=$(dirname "$K_IMAGE")/.config
 	[ -f "$cfg" ] && K_CONFIG=$cfg
 	K_MODELS="" K_DEFAULT=""	# unknown until booted: the guest reads debugfs
-	emit; exit 0 ;;
-esac
+	emit; exit 0
+fi
 
-# A series, or an exact version whose series is its longest catalog prefix.
-series=""
-for s in $(kcat_known); do
-	case $want in "$s"|"$s".*) series=$s ;; esac
-done
-[ -n "$series" ] || kcat_unknown "$want"
 K_LABEL=$series
-K_SOURCE=$(kcat_get "$series" source)
 K_MODELS=$(kcat_get "$series" models)
 K_DEFAULT=$(kcat_get "$series" default)
 # Another architecture's build may offer other models (models_arm64:).
@@ -120,14 +120,14 @@ elif [ "$K_SOURCE" != apt ] && ! kcat_base; then
 	die "kernel $series ($K_SOURCE) is $(kcat_base_arch) only; ARCH=$KAPT_ARCH takes a Debian package series: $(for s in $(kcat_known); do [ -n "$(kcat_get "$s" "package_$KAPT_ARCH")" ] && printf '%s ' "$s"; done)"
 fi
 if [ "$K_SOURCE" = host ]; then
-	[ "$want" = "$series" ] || kcat_unknown "$want"
+	[ -z "$exact" ] || kcat_unknown "$want"
 	K_RELEASE=$(uname -r); K_VERSION=${K_RELEASE%%[-+]*}
 	[ -f "/boot/vmlinuz-$K_RELEASE" ] && K_IMAGE=/boot/vmlinuz-$K_RELEASE
 	[ -f "/boot/config-$K_RELEASE" ] && K_CONFIG=/boot/config-$K_RELEASE
 	emit; exit 0
 fi
 if [ "$K_SOURCE" = build ]; then
-	[ "$want" = "$series" ] || die "$series is built from source: ask for '$series' itself (its version is that of $(kcat_get "$series" package | sed 's/[]^$\\[]//g') in $(kcat_get "$series" suite))"
+	[ -z "$exact" ] || die "$series is built from source: ask for '$series' itself (its version is that of $(kcat_get "$series" package | sed 's/[]^$\\[]//g') in $(kcat_get "$series" suite))"
 	[ "$build" = 1 ] && exec "$(dirname "$0")/kernel-build.sh" "$series"
 	found=$(kbuild_finished "$series" | head -n1)
 	[ -n "$found" ] || kbuild_not_built "$series"
@@ -153,8 +153,8 @@ store="$PREEMPTLAB_CACHE/images/$series"
 kcat_base || store="$store-$KAPT_ARCH"
 # One that fails its check is fetched again below (kapt_fetch unpacks
 # again what no longer matches its verified .deb).
-if [ "$want" != "$series" ] && [ -f "$store/$want/resolved" ] && trusted "$store/$want/resolved"; then
-	cached "$store/$want/resolved"; exit 0
+if [ -n "$exact" ] && [ -f "$store/$exact/resolved" ] && trusted "$store/$exact/resolved"; then
+	cached "$store/$exact/resolved"; exit 0
 fi
 
 K_SUITE=$(kcat_get "$series" suite)
@@ -163,11 +163,11 @@ also=$(kcat_get "$series" also)
 kapt_update "$K_SUITE"
 cands=$(kapt_candidates "$K_SUITE" "$re")
 [ -n "$cands" ] || die "no package matching $re in $K_SUITE (has Debian dropped it? edit kernels/$series)"
-if [ "$want" = "$series" ]; then
+if [ -z "$exact" ]; then
 	line=$(echo "$cands" | head -n1)
 else
-	line=$(echo "$cands" | awk -v v="$want" '$2 == v' | head -n1)
-	[ -n "$line" ] || die "no $want in $K_SUITE; packaged $series versions: $(echo "$cands" | awk '{print $2}' | sort -uV | tr '\n' ' ')"
+	line=$(echo "$cands" | awk -v v="$exact" '$2 == v' | head -n1)
+	[ -n "$line" ] || die "no $exact in $K_SUITE; packaged $series versions: $(echo "$cands" | awk '{print $2}' | sort -uV | tr '\n' ' ')"
 fi
 # shellcheck disable=SC2086 # three fields
 set -- $line

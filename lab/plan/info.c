@@ -8,6 +8,11 @@
  *                                         "key TAB value" lines, or KEY's value
  *   build/plan --catalog-get DIR SERIES KEY   the value of "KEY:" in DIR/SERIES
  *   build/plan --catalog-series DIR           the series of catalog DIR
+ *   build/plan --catalog-resolve DIR KERNEL   what KERNEL names in catalog DIR
+ *                                         (catalog_resolve's rules, the plan's):
+ *                                         "key TAB value" lines source, series,
+ *                                         version (an exact one asked, or
+ *                                         empty) and image (a path asked)
  *
  * An unknown architecture exits 2 naming the known ones; a key the row or
  * the catalog entry does not have prints nothing and exits 1.
@@ -112,5 +117,16 @@ int info_catalog_series(const char *dir)
 {
 	catalog_set_dir(dir);
 	catalog_print_series(".");
+	return 0;
+}
+
+int info_catalog_resolve(const char *dir, const char *kernel)
+{
+	struct kernel_ref k;
+	catalog_set_dir(dir);
+	catalog_resolve(".", kernel, "KERNEL", &k);	/* an unknown one exits 2 */
+	bool path = !strcmp(k.source, "path");
+	printf("source\t%s\nseries\t%s\nversion\t%s\nimage\t%s\n", k.source, k.label,
+	       !path && strcmp(kernel, k.label) ? kernel : "", path ? kernel : "");
 	return 0;
 }

@@ -233,6 +233,7 @@ void catalog_set_dir(const char *dir);
 int info_arch(const char *name, const char *key);
 int info_catalog_get(const char *dir, const char *series, const char *key);
 int info_catalog_series(const char *dir);
+int info_catalog_resolve(const char *dir, const char *kernel);
 
 /* settings.c: every variable, through the table of variables.h and the
  * cross-checks between them. */

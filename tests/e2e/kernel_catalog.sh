@@ -59,8 +59,16 @@ if "$resolve" 9.9 > /dev/null 2> "$tmp/unknown"; then
 	fail "catalog: unknown kernel 9.9 was accepted"
 else
 	check "catalog: unknown kernel lists the known ones" \
-		grep -q "unknown kernel '9.9'; known: 6.1 6.12 6.12-lab-hz250 7.0 7.2 7.2-lab 7.2-lab-hz250 7.2-lab-static-none 7.2-rseq 7.2-rseqfault host" "$tmp/unknown"
+		grep -q "KERNEL=9.9: unknown kernel; known: 6.1 6.12 6.12-lab-hz250 7.0 7.2 7.2-lab 7.2-lab-hz250 7.2-lab-static-none 7.2-rseq 7.2-rseqfault host" "$tmp/unknown"
 fi
+
+# The planner's rules decide what KERNEL names (lab/plan/catalog.c), not a
+# second reader in shell: "host.1" is no exact version of a series, and a
+# built series takes no version.
+rc=0; "$resolve" host.1 > /dev/null 2> "$tmp/hostv" || rc=$?
+check "catalog: host.1 is refused as unknown (exit 2)" sh -c "[ $rc = 2 ] && grep -q \"unknown kernel 'host.1'\" '$tmp/hostv'"
+check "catalog: kernel-resolve.sh asks build/plan what KERNEL names, and parses no KERNEL itself" \
+	sh -c "grep -q -- '--catalog-resolve' '$top/scripts/kernel-resolve.sh' && ! grep -qE 'case \\\$want' '$top/scripts/kernel-resolve.sh'"
 
 "$resolve" "$series_img" > "$tmp/path"
 # shellcheck disable=SC1091 # written just above
