@@ -97,6 +97,13 @@ RUNDIR=$1
 uconf() { [ -z "$UNIT_CONF" ] || plan_value "$UNIT_CONF" "$1"; }
 # In a guest (the plan's kind): nothing is fetched, no user is added (pg-lib.sh).
 PG_IN_GUEST=0; [ "$(uconf kind)" = guest ] && PG_IN_GUEST=1
+# The server's wait and connection headroom are the plan's
+# (lab/plan/runner_policy.c); run by hand, build/plan says them.
+policy() { "$(lab_plan)" --runner-policy "$1"; }
+PG_CTL_TIMEOUT=$(uconf pg_ctl_timeout_s)
+[ -n "$PG_CTL_TIMEOUT" ] || PG_CTL_TIMEOUT=$(policy pg_ctl_timeout_s)
+PG_HEADROOM=$(uconf pg_connection_headroom)
+[ -n "$PG_HEADROOM" ] || PG_HEADROOM=$(policy pg_connection_headroom)
 
 # Validate everything before touching the machine.
 case $HP in off | on | try) ;; *) usage "--huge-pages must be off, on or try (got '$HP')" ;; esac
@@ -198,9 +205,12 @@ if [ -n "$PG_ROOT" ] && [ "$(id -u)" = 0 ] &&
 fi
 
 # The cluster lives under the run directory; the socket directory too,
-# unless that path is too long for a unix socket (107 bytes).
+# unless the server's socket there, DIR/pgsock.XXXXXX/.s.PGSQL.PORT, would
+# be longer than a unix socket's path can be (sun_path: 108 bytes with
+# its NUL).
 PG_CLUSTER=$(mktemp -d "$RUNDIR/pgcluster.XXXXXX")
-if [ ${#RUNDIR} -lt 70 ]; then
+sock_path="$RUNDIR/pgsock.XXXXXX/.s.PGSQL.$PG_PORT"
+if [ ${#sock_path} -le 107 ]; then
 	PG_SOCK=$(mktemp -d "$RUNDIR/pgsock.XXXXXX")
 else
 	PG_SOCK=$(mktemp -d "${TMPDIR:-/tmp}/pgsock.XXXXXX")
@@ -229,7 +239,7 @@ unix_socket_directories = '$PG_SOCK'
 port = $PG_PORT
 shared_buffers = ${SB_KB}kB
 huge_pages = $HP
-max_connections = $((maxc + 10))
+max_connections = $((maxc + PG_HEADROOM))
 # Commit latency would be the disk's, not the buffer manager's.
 synchronous_commit = off
 CONF
@@ -275,7 +285,7 @@ fi
 
 note "pg hp=$HP: starting the server (shared_buffers ${SB_KB}kB)"
 if ! pg_wait_job "$PGSAMPLE" run-as "$PG_USER" "$PG_BINDIR/pg_ctl" -D "$PGDATA" -l "$PG_CLUSTER/server.log" \
-	-w -t 300 start > "$PG_LOGS/pg_ctl-hp$HP.log" 2>&1; then
+	-w -t "$PG_CTL_TIMEOUT" start > "$PG_LOGS/pg_ctl-hp$HP.log" 2>&1; then
 	tail -n 5 "$PG_CLUSTER/server.log" >&2 || true
 	if [ "$HP" = on ]; then
 		echo "preemptlab: PostgreSQL could not start with huge_pages=on (its log above); reserve more huge pages as root: sysctl -w vm.nr_hugepages=<more>, or HUGEPAGES=off|try" >&2
@@ -302,7 +312,7 @@ fi
 cold_restart() {
 	[ "$COLD" = on ] || return 0
 	pg_wait_job "$PGSAMPLE" run-as "$PG_USER" "$PG_BINDIR/pg_ctl" -D "$PGDATA" \
-		-l "$PG_CLUSTER/server.log" -w -t 300 -m fast restart \
+		-l "$PG_CLUSTER/server.log" -w -t "$PG_CTL_TIMEOUT" -m fast restart \
 		>> "$PG_LOGS/pg_ctl-hp$HP.log" 2>&1 ||
 		die "the server did not restart; its log: $PG_LOGS/$PG_SERVER_LOG"
 }

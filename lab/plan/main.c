@@ -10,7 +10,8 @@
  *   build/plan --boot-argv [ARCH= ACCEL= VCPUS= MEM_MB= ...]
  *                                one guest's QEMU argv, for a boot outside a plan
  *   build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |
- *              --catalog-series DIR | --catalog-resolve DIR KERNEL
+ *              --catalog-series DIR | --catalog-resolve DIR KERNEL |
+ *              --runner-policy [KEY]
  *                                the architecture table and the kernel catalog,
  *                                for the scripts (info.c)
  *   build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]
@@ -42,7 +43,8 @@ static const char usage[] =
 	"       build/plan --vocabulary | --variables | --variables-md |\n"
 	"                  --boot-argv [VAR=value ...]\n"
 	"       build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |\n"
-	"                  --catalog-series DIR | --catalog-resolve DIR KERNEL\n"
+	"                  --catalog-series DIR | --catalog-resolve DIR KERNEL |\n"
+	"                  --runner-policy [KEY]\n"
 	"       build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]\n";
 
 /*
@@ -79,7 +81,7 @@ int main(int argc, char **argv)
 		{ "accel-probed", required_argument, 0, 'a' }, { "boot-argv", no_argument, 0, 'B' },
 		{ "arch-info", no_argument, 0, 'A' }, { "catalog-get", no_argument, 0, 'G' },
 		{ "catalog-series", no_argument, 0, 'S' }, { "variables-md", no_argument, 0, 'M' },
-		{ "catalog-resolve", no_argument, 0, 'R' },
+		{ "catalog-resolve", no_argument, 0, 'R' }, { "runner-policy", no_argument, 0, 'P' },
 		{ "validation-grid", no_argument, 0, 'g' }, { "capacity-grid", no_argument, 0, 'C' },
 		{ 0, 0, 0, 0 },
 	};
@@ -112,6 +114,10 @@ int main(int argc, char **argv)
 			if (argc - optind != 1)
 				return fputs(usage, stderr), 2;
 			return info_catalog_series(argv[optind]);
+		case 'P':
+			if (argc - optind > 1)
+				return fputs(usage, stderr), 2;
+			return info_runner_policy(optind < argc ? argv[optind] : NULL);
 		case 'R':
 			if (argc - optind != 2)
 				return fputs(usage, stderr), 2;

@@ -234,6 +234,8 @@ int info_arch(const char *name, const char *key);
 int info_catalog_get(const char *dir, const char *series, const char *key);
 int info_catalog_series(const char *dir);
 int info_catalog_resolve(const char *dir, const char *kernel);
+/* runner_policy.c: build/plan --runner-policy [KEY], the numbers pg-run.sh needs without a plan. */
+int info_runner_policy(const char *key);
 
 /* settings.c: every variable, through the table of variables.h and the
  * cross-checks between them. */

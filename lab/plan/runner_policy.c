@@ -3,7 +3,8 @@
  * guest/runner.sh and scripts/run-plan.sh carry no number of their own
  * (issue 38): repro-min's pool and the huge pages it and costbench are
  * given after the cells, how long perf script may take to render a
- * profile, and how long a guest that has said DONE gets to power off.
+ * profile, how long a guest that has said DONE gets to power off, and
+ * scripts/pg-run.sh's server wait and connection headroom.
  * The values are the ones the scripts held; each one's reason is here.
  */
 #include <stdio.h>
@@ -49,9 +50,47 @@ static long repro_min_descriptors(const struct plan *p)
 		REPRO_MIN_DEFAULT_DESCRIPTORS;
 }
 
+/*
+ * scripts/pg-run.sh's numbers, which need no plan: it also runs by hand,
+ * and then asks build/plan --runner-policy for them.
+ *   pg_ctl_timeout_s: pg_ctl start and restart wait this long for the
+ *   server (-t): a guest under TCG recovering a cluster whose
+ *   shared_buffers is gigabytes takes minutes, not pg_ctl's default 60 s.
+ *   pg_connection_headroom: max_connections beyond the most clients a
+ *   cell runs: PostgreSQL's superuser_reserved_connections (3), pgbench
+ *   -i's and the warm-up's connections and pgsample's pg_buffercache
+ *   sampler, with room to spare.
+ */
+static const struct {
+	const char *key;
+	long value;
+} pg_policy[] = {
+	{ "pg_ctl_timeout_s", 300 },
+	{ "pg_connection_headroom", 10 },
+};
+
+static void write_pg_policy(FILE *f)
+{
+	for (size_t i = 0; i < sizeof(pg_policy) / sizeof(pg_policy[0]); i++)
+		fprintf(f, "%s\t%ld\n", pg_policy[i].key, pg_policy[i].value);
+}
+
+int info_runner_policy(const char *key)
+{
+	for (size_t i = 0; i < sizeof(pg_policy) / sizeof(pg_policy[0]); i++)
+		if (!key || !strcmp(key, pg_policy[i].key)) {
+			printf(key ? "%s%ld\n" : "%s\t%ld\n", key ? "" : pg_policy[i].key, pg_policy[i].value);
+			if (key)
+				return 0;
+		}
+	return key ? 1 : 0;
+}
+
 void plan_write_runner_policy(FILE *f, const struct plan *p, bool guest)
 {
 	fprintf(f, "perf_script_timeout_s\t%d\n", PERF_SCRIPT_TIMEOUT_S);
+	if (p->pgbench)
+		write_pg_policy(f);
 	if (!guest)
 		return;
 	long n = repro_min_descriptors(p);
