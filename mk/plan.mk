@@ -1,7 +1,7 @@
 # build/plan: the planner (lab/plan/), the one place a bench's matrix,
 # defaults, validation and sizing are decided.
 
-PLAN_OBJS = $(patsubst %.c,$(B)/%.o,$(wildcard lab/plan/*.c)) $(B)/lab/common/arch.o $(B)/lab/common/json.o $(B)/lab/common/bench_vars.o \
+PLAN_OBJS = $(patsubst %.c,$(B)/%.o,$(wildcard lab/plan/*.c)) $(B)/lab/common/arch.o $(B)/lab/common/mitigation_rows.o $(B)/lab/common/json.o $(B)/lab/common/bench_vars.o \
 	$(B)/lab/common/size.o $(B)/lab/common/json_read.o
 
 # jansson: json_read.o, for the model inputs --validation-grid reads.
@@ -36,3 +36,12 @@ $(B)/tests/test_plan_variables: $(B)/tests/unit/test_plan_variables.o \
 	$(CC) $(LDFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
 
 ALL_TARGETS += $(B)/tests/test_plan_variables
+
+# The mitigation rows against the vocabulary, pg/patches and pg/majors.
+$(B)/tests/unit/test_mitigation_rows.o: CFLAGS += -DPREEMPTLAB_TOP='"$(CURDIR)"'
+$(B)/tests/test_mitigation_rows: $(B)/tests/unit/test_mitigation_rows.o $(B)/lab/common/mitigation_rows.o \
+		$(B)/buffer_pool/vocab.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+ALL_TARGETS += $(B)/tests/test_mitigation_rows

@@ -122,8 +122,6 @@ for c in $CLIENTS_L; do
 	isnum "$c" || usage "--clients must list positive numbers (got '$c')"
 	[ "$c" -gt "$maxc" ] && maxc=$c
 done
-case $MITIGATION in '' | none | prefault | touch-before-lock | hugepages | pg19) ;;
-*) usage "--mitigation must be none, prefault, touch-before-lock, hugepages or pg19 (got '$MITIGATION'; rseq and partitioned do not exist in PostgreSQL)" ;; esac
 for m in $MODELS; do
 	case $m in current | none | voluntary | full | lazy) ;;
 	*) usage "--models must list none, voluntary, full or lazy (got '$m')" ;; esac
@@ -167,6 +165,8 @@ if [ "$MODELS" != current ] && [ ! -w "$PG_PREEMPT" ]; then
 	die "--models needs a writable $PG_PREEMPT (root, debugfs mounted, a PREEMPT_DYNAMIC kernel); leave --models out to keep the current model"
 fi
 [ -x "$PGSAMPLE" ] || die "no $PGSAMPLE: run make (it needs libpq-dev; ./configure --install-deps)"
+# Which mitigations PostgreSQL has is their rows' (lab/common/mitigation_rows.c).
+[ -z "$MITIGATION" ] || "$PGSAMPLE" mitigation "$MITIGATION" || usage "--mitigation $MITIGATION (above)"
 
 # pgbench_accounts takes about 15 MB per scale unit; tables that fit in
 # shared_buffers never make a backend evict, and eviction is what runs

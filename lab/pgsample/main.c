@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "mitigation_rows.h"
 #include "pgsample_buffill.h"
 #include "pgsample_pages.h"
 #include "pgsample_pgbench.h"
@@ -32,6 +33,8 @@
 #include "provenance.h"
 #include "unit_conf.h"
 #include "size.h"
+
+static const char *pg_mitigation_usage(void);
 
 struct opts {
 	const char *host, *port, *user, *dbname;
@@ -180,11 +183,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return bad("--interval-ms must be between 0.1 and 10000", NULL);
 	if (o->buffercache_ms != 0 && (o->buffercache_ms < 100 || o->buffercache_ms > 60000))
 		return bad("--buffercache-ms must be 0 (off) or between 100 and 60000", NULL);
-	if (o->mitigation && strcmp(o->mitigation, "none") && strcmp(o->mitigation, "prefault") &&
-	    strcmp(o->mitigation, "touch-before-lock") && strcmp(o->mitigation, "hugepages") &&
-	    strcmp(o->mitigation, "pg19"))
-		return bad("--mitigation must be none, prefault, touch-before-lock, hugepages or pg19 "
-			   "(rseq and partitioned do not exist in PostgreSQL)", o->mitigation);
+	if (o->mitigation && !mitigation_in_pg(o->mitigation))
+		return bad(pg_mitigation_usage(), o->mitigation);
 	if (o->pg_patch && (!*o->pg_patch || strlen(o->pg_patch) > 31 || strchr(o->pg_patch, '/')))
 		return bad("--pg-patch must be a patch name (pg/patches/MAJOR/NAME.patch)", o->pg_patch);
 	if (o->threads > o->clients)
@@ -539,6 +539,17 @@ static int measure(struct run *r, int argc, char **argv)
 	return 1;
 }
 
+/* "--mitigation must be one of ...": the names whose row PostgreSQL has. */
+static const char *pg_mitigation_usage(void)
+{
+	static char msg[512];
+	char names[256];
+	mitigation_pg_names(names, sizeof(names));
+	snprintf(msg, sizeof(msg), "--mitigation must be one of %s (the others are bufbench's: "
+		 "PostgreSQL has no such thing)", names);
+	return msg;
+}
+
 int main(int argc, char **argv)
 {
 	static struct run r;
@@ -546,6 +557,14 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "run-as") == 0)
 		return runas_main(argc, argv);
+	/* pgsample mitigation NAME: whether a PostgreSQL run may carry NAME
+	 * (scripts/pg-run.sh asks before it touches the machine). */
+	if (argc == 3 && strcmp(argv[1], "mitigation") == 0) {
+		if (mitigation_in_pg(argv[2]))
+			return 0;
+		fprintf(stderr, "pgsample: %s (got '%s')\n", pg_mitigation_usage(), argv[2]);
+		return 2;
+	}
 	rc = parse_opts(argc, argv, &r.o);
 	if (rc != 0)
 		return rc;

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mitigation.h"
+#include "mitigation_rows.h"
 #include "plan.h"
 
 static void add(struct plan *p, const char *name, const char *major, const char *build,
@@ -53,21 +53,34 @@ static bool in_majors(const char *top, const char *major)
 	return found;
 }
 
+/* "prefault or touch-before-lock": the list's patched mitigations. */
+static const char *patched_names(const struct list *l, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < l->n && used < len; i++) {
+		const struct mitigation_row *row = mitigation_row(l->item[i]);
+		if (row && row->pg == PGW_PATCH)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " or " : "",
+						 l->item[i]);
+	}
+	return buf;
+}
+
 void pg_mitigation_settings(struct plan *p, const char *top)
 {
 	p->npg_mits = 0;
 	if (!p->pgbench || !p->mitigations.n)
 		return;
 	const char *src = pg_source_major(p);
-	char why[512];
-	bool patched = list_has(&p->mitigations, "prefault") ||
-		       list_has(&p->mitigations, "touch-before-lock");
+	char why[512], names[256];
+	bool patched = mitigations_patched(&p->mitigations);
 	bool buildable = pg_source_ok(top, src, why, sizeof(why));
 	if (patched && !buildable)
-		plan_note("MITIGATIONS: no pgbench cell for prefault or touch-before-lock: %s "
-			  "(pg/sources); PG_VERSION=18 or 15 builds them", why);
+		plan_note("MITIGATIONS: no pgbench cell for %s: %s (pg/sources); PG_VERSION=18 or 15 "
+			  "builds them", patched_names(&p->mitigations, names, sizeof(names)), why);
 	/* none and hugepages run the unpatched build beside patched ones. */
-	int said[2] = { 0, 0 };
+	int said[16] = { 0 };
 	const char *base = patched && buildable ? "none" : "debian";
 	if (!strcmp(base, "none"))
 		plan_note("MITIGATIONS: pgbench's none and hugepages run the lab's unpatched build of "
@@ -75,33 +88,34 @@ void pg_mitigation_settings(struct plan *p, const char *top)
 			  "compiler and flags, so the patch is the only difference", src);
 	for (int i = 0; i < p->mitigations.n; i++) {
 		const char *it = p->mitigations.item[i];
-		struct mitigation m;
-		mitigation_parse(it, &m);
-		switch (m.kind) {
-		case MIT_HUGEPAGES:
-			add(p, "hugepages", p->pg_version, base, "on");
+		const struct mitigation_row *row = mitigation_row(it);
+		if (!row)
+			continue;	/* the vocabulary refused it before */
+		switch (row->pg) {
+		case PGW_BASELINE:
+			add(p, it, p->pg_version, base, "off");
 			break;
-		case MIT_PG19:
-			if (!strcmp(p->pg_version, "19"))
-				plan_note("MITIGATIONS: pg19's pgbench cell is none's (PG_VERSION=19)");
-			else if (!in_majors(top, "19"))
-				plan_note("MITIGATIONS: no pgbench cell for pg19: PostgreSQL 19 is not in "
-					  "pg/majors (Debian's experimental)");
+		case PGW_HUGE_PAGES:
+			add(p, it, p->pg_version, base, "on");
+			break;
+		case PGW_MAJOR:
+			if (!strcmp(p->pg_version, row->pg_major))
+				plan_note("MITIGATIONS: %s's pgbench cell is none's (PG_VERSION=%s)", it,
+					  row->pg_major);
+			else if (!in_majors(top, row->pg_major))
+				plan_note("MITIGATIONS: no pgbench cell for %s: PostgreSQL %s is not in "
+					  "pg/majors (Debian's experimental)", it, row->pg_major);
 			else
-				add(p, "pg19", "19", "debian", "off");
+				add(p, it, row->pg_major, "debian", "off");
 			break;
-		case MIT_RSEQ:
-		case MIT_PARTITIONED:
-			/* Said once for the kind, not once per N. */
-			if (!said[m.kind == MIT_RSEQ]++)
+		case PGW_ABSENT:
+			/* Said once for the row, not once per N. */
+			if (!said[row - mitigation_row_at(0)]++)
 				plan_note("MITIGATIONS: %s has no pgbench cell: it is bufbench's, there is "
-					  "no such %s in PostgreSQL", it,
-					  m.kind == MIT_RSEQ ? "rseq-guarded s_lock" : "partitioned strategy lock");
+					  "no such %s in PostgreSQL", it, row->pg_absent);
 			break;
-		default:
-			if (!strcmp(it, "none"))
-				add(p, "none", p->pg_version, base, "off");
-			else if (buildable && has_patch(top, src, it))
+		case PGW_PATCH:
+			if (buildable && has_patch(top, src, it))
 				add(p, it, p->pg_version, it, "off");
 			else if (buildable)
 				plan_note("MITIGATIONS: no pgbench cell for %s: the lab has no "
@@ -109,4 +123,14 @@ void pg_mitigation_settings(struct plan *p, const char *top)
 			break;
 		}
 	}
+}
+
+bool mitigations_patched(const struct list *mitigations)
+{
+	for (int i = 0; i < mitigations->n; i++) {
+		const struct mitigation_row *row = mitigation_row(mitigations->item[i]);
+		if (row && row->pg == PGW_PATCH)
+			return true;
+	}
+	return false;
 }

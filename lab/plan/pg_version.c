@@ -61,8 +61,7 @@ void pg_version_settings(struct plan *p, const char *top, const char *asked)
 	 * 17's cannot be had, the freelist's last major whose can (18, then 15)
 	 * runs instead, and the plan says why.
 	 */
-	bool patched = list_has(&p->mitigations, "prefault") ||
-		       list_has(&p->mitigations, "touch-before-lock");
+	bool patched = mitigations_patched(&p->mitigations);
 	char why[512];
 	if (!asked && host && patched && !strcmp(def, "17") && !pg_source_ok(top, "17", why, sizeof(why))) {
 		for (int i = n - 1; i >= 0; i--) {

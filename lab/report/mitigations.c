@@ -11,6 +11,7 @@
 #include "evidence.h"
 #include "fillphase.h"
 #include "metrics.h"
+#include "mitigation_rows.h"
 #include "separates.h"
 #include "report.h"
 #include "textfmt.h"
@@ -158,37 +159,54 @@ static bool median_of(const struct cell *c, const char *path, double *out)
 	return n > 0;
 }
 
+/* The cost column: what the mitigation's row says it costs (lab/common/mitigation_rows.c). */
 static void cost_of(const struct cell *c, char *buf, size_t len)
 {
 	const char *m = c->mitigation;
+	const struct mitigation_row *row = mitigation_row(m);
 	double a, b;
 	buf[0] = '\0';
 	if (is_pg(c)) {
 		/* PostgreSQL's: the server that ran (the patched builds log their cost). */
 		const char *patch = jr_str(c->runs[0]->doc, "provenance.versions.postgresql_patch", "");
-		if (!strcmp(m, "hugepages"))
+		if (row && row->pg == PGW_HUGE_PAGES)
 			snprintf(buf, len, "huge_pages=on");
-		else if (!strcmp(m, "pg19"))
-			snprintf(buf, len, "PostgreSQL 19");
+		else if (row && row->pg == PGW_MAJOR)
+			snprintf(buf, len, "PostgreSQL %s", row->pg_major);
 		else if (patch[0] && strcmp(patch, "none"))
 			snprintf(buf, len, "patch %s", patch);
 		return;
 	}
-	if (!strcmp(m, "prefault") && median_of(c, "results.prefault.ms_mean", &a) &&
-	    mean_of(c, "results.prefault.pte_bytes", &b))
-		snprintf(buf, len, "%.2fms %.0fB PTE", a, b);
-	else if (!strncmp(m, "rseq:", 5) && mean_of(c, "locks.strategy.rseq_grants", &a))
-		snprintf(buf, len, "%.0f grants/run", a);
-	else if (!strcmp(m, "hugepages") && mean_of(c, "config.segment_bytes", &a))
-		snprintf(buf, len, "%.0f MB reserved", a / (1 << 20));
-	else if (!strcmp(m, "touch-before-lock"))
-		snprintf(buf, len, "1 read per pop");
-	else if (!strcmp(m, "pg19"))
-		snprintf(buf, len, "PG 19's code");
-	else if (!strncmp(m, "partitioned:", 12))
-		snprintf(buf, len, "%s locks (code)", m + 12);
-	else if (strcmp(m, "none") != 0)
-		snprintf(buf, len, "?");
+	switch (row ? row->cost : COST_TEXT) {
+	case COST_NOTHING:
+		break;
+	/* A cost its documents do not hold: "?". */
+	case COST_PREFAULT:
+		if (median_of(c, "results.prefault.ms_mean", &a) &&
+		    mean_of(c, "results.prefault.pte_bytes", &b))
+			snprintf(buf, len, "%.2fms %.0fB PTE", a, b);
+		else
+			snprintf(buf, len, "?");
+		break;
+	case COST_RSEQ_GRANTS:
+		if (mean_of(c, "locks.strategy.rseq_grants", &a))
+			snprintf(buf, len, "%.0f grants/run", a);
+		else
+			snprintf(buf, len, "?");
+		break;
+	case COST_SEGMENT:
+		if (mean_of(c, "config.segment_bytes", &a))
+			snprintf(buf, len, "%.0f MB reserved", a / (1 << 20));
+		else
+			snprintf(buf, len, "?");
+		break;
+	case COST_TEXT:
+		snprintf(buf, len, "%s", row && row->cost_text ? row->cost_text : "?");
+		break;
+	case COST_LOCKS:
+		snprintf(buf, len, "%s locks (code)", strchr(m, ':') ? strchr(m, ':') + 1 : "?");
+		break;
+	}
 }
 
 static int row_cmp(const void *pa, const void *pb)
@@ -337,9 +355,9 @@ static void thread_paragraph(const struct results *r, const struct row *rows, si
 		    w->fault_pct);
 		for (size_t j = 0; j < n; j++) {
 			const struct row *x = &rows[j];
-			if (x->fault_pct >= 0 && !strcmp(x->c->model, w->c->model) &&
-			    (!strcmp(x->c->mitigation, "prefault") ||
-			     !strcmp(x->c->mitigation, "touch-before-lock")))
+			const struct mitigation_row *xr = mitigation_row(x->c->mitigation);
+			if (x->fault_pct >= 0 && !strcmp(x->c->model, w->c->model) && xr &&
+			    xr->moves_fault)
 				ADD(", with %s %.2f%%", x->c->mitigation, x->fault_pct);
 		}
 		ADD(". ");
