@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define CB_MAX_BATCHES 256
 
@@ -109,6 +110,14 @@ struct cb_wake {
 	struct cb_wake_trial trial[2][CB_WAKE_MAX];
 };
 int cb_wake_run(int trials, struct cb_wake *w);
+/* doc.c: every document's provenance (PAGE_POLICY the pages it faults)
+ * and its opening, tool, schema and provenance, to OUT (stdout if NULL);
+ * NULL, said on stderr, when OUT cannot be written. */
+struct provenance;
+struct json;
+void cb_provenance(struct provenance *prov, int argc, char **argv, const char *page_policy);
+FILE *cb_doc_begin(struct json *j, const char *out, const struct provenance *prov);
+
 /* The mode's whole run: the test, then its document to OUT (wake_doc.c). */
 int cb_wake_main(int trials, const char *out, int argc, char **argv);
 

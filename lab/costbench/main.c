@@ -131,22 +131,11 @@ static int procs_main(const int *n, int k, long pages, const char *out, int argc
 		bad |= !r[i].each_faulted;
 	}
 	struct provenance prov;
-	prov_collect(&prov, argc, argv);
-	snprintf(prov.page_policy, sizeof(prov.page_policy), "4k");
-	prov.page_size_kb = 4;
-	snprintf(prov.lock, sizeof(prov.lock), "none");
-	snprintf(prov.strategy, sizeof(prov.strategy), "none");
-	FILE *f = out ? fopen(out, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "costbench: %s: %s\n", out, strerror(errno));
-		return 1;
-	}
+	cb_provenance(&prov, argc, argv, "4k");
 	struct json j;
-	json_init(&j, f);
-	json_begin_object(&j, NULL);
-	json_str(&j, "tool", "costbench");
-	json_str(&j, "schema", "preemptlab.costbench/1");
-	prov_write(&j, &prov);
+	FILE *f = cb_doc_begin(&j, out, &prov);
+	if (!f)
+		return 1;
 	json_str(&j, "mode", "procs");
 	json_int(&j, "window_bytes", 65536);
 	json_begin_array(&j, "procs");
@@ -226,11 +215,7 @@ int main(int argc, char **argv)
 		return cb_wake_main(wake_trials, out, argc, argv);
 	}
 	struct provenance prov;
-	prov_collect(&prov, argc, argv);
-	snprintf(prov.page_policy, sizeof(prov.page_policy), "4k,2m");
-	prov.page_size_kb = 4;
-	snprintf(prov.lock, sizeof(prov.lock), "none");
-	snprintf(prov.strategy, sizeof(prov.strategy), "none");
+	cb_provenance(&prov, argc, argv, "4k,2m");
 
 	struct cb_counter ctr;
 	cb_counter_open(&ctr);
@@ -243,17 +228,10 @@ int main(int argc, char **argv)
 	cb_sched_yield(&ops[5], &cfg, &ctr);
 	cb_pread_4k(&ops[6], &cfg, &ctr);
 
-	FILE *f = out ? fopen(out, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "costbench: %s: %s\n", out, strerror(errno));
-		return 1;
-	}
 	struct json j;
-	json_init(&j, f);
-	json_begin_object(&j, NULL);
-	json_str(&j, "tool", "costbench");
-	json_str(&j, "schema", "preemptlab.costbench/1");
-	prov_write(&j, &prov);
+	FILE *f = cb_doc_begin(&j, out, &prov);
+	if (!f)
+		return 1;
 	json_begin_object(&j, "instructions");
 	json_str(&j, "source", source_name(ctr.source));
 	if (ctr.source == CB_INSTR_ICOUNT)

@@ -6,7 +6,6 @@
  * inside the fault is one whose timer expired within the fault's own
  * length (the median touch measured alone) after the touch began.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,22 +77,11 @@ int cb_wake_main(int trials, const char *out, int argc, char **argv)
 			w.request_available ? "" : "; no slice-requested arm: ",
 			w.request_available ? "" : w.request_why);
 	struct provenance prov;
-	prov_collect(&prov, argc, argv);
-	snprintf(prov.page_policy, sizeof(prov.page_policy), "4k");
-	prov.page_size_kb = 4;
-	snprintf(prov.lock, sizeof(prov.lock), "none");
-	snprintf(prov.strategy, sizeof(prov.strategy), "none");
-	FILE *f = out ? fopen(out, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "costbench: %s: %s\n", out, strerror(errno));
-		return 1;
-	}
+	cb_provenance(&prov, argc, argv, "4k");
 	struct json j;
-	json_init(&j, f);
-	json_begin_object(&j, NULL);
-	json_str(&j, "tool", "costbench");
-	json_str(&j, "schema", "preemptlab.costbench/1");
-	prov_write(&j, &prov);
+	FILE *f = cb_doc_begin(&j, out, &prov);
+	if (!f)
+		return 1;
 	json_str(&j, "mode", "wake_in_fault");
 	json_bool(&j, "available", rc == 0);
 	if (rc != 0)
