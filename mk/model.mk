@@ -4,7 +4,7 @@
 # against none at that size (docs/scale.md).
 
 JANSSON_LIBS ?= -ljansson
-MODEL_OBJS = $(addprefix $(B)/lab/model/, inputs.o closed.o channels.o blind.o eevdf.o sim.o extract.o extrap.o validate.o x0page.o costs.o faultbench.o capacity.o) \
+MODEL_OBJS = $(addprefix $(B)/lab/model/, inputs.o stall.o closed.o channels.o blind.o eevdf.o sim.o extract.o extrap.o validate.o x0page.o costs.o faultbench.o capacity.o) \
 	$(B)/lab/common/json_read.o $(B)/lab/common/statistics.o \
 	$(B)/buffer_pool/spin_backoff.o
 

@@ -4,7 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "closed.h"
+#include "inputs.h"
+#include "stall.h"
 
 _Static_assert(CH_COUNT == MI_CHANNELS, "inputs.h carries one mi_channel per channel");
 

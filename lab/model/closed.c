@@ -5,12 +5,8 @@
 #include <stdlib.h>
 
 #include "channels.h"
+#include "stall.h"
 #include "rng.h"
-
-double cf_k(double m, double p_f, double q, double t_us)
-{
-	return m * p_f * q * t_us * 1e-6;
-}
 
 double cf_throughput(double x_free, double k)
 {
@@ -83,18 +79,6 @@ int cf_x0_for(double x, double k, int n, double m, double service_s, double *x0)
 	}
 	*x0 = (lo + hi) / 2;
 	return 0;
-}
-
-double mi_draw(const struct mi_value *v, uint64_t *rng, double min, double max)
-{
-	double z = mrng_normal(rng);
-	double side = z < 0 ? v->v - v->lo : v->hi - v->v;
-	double x = v->v + z * side / 1.96;
-	if (x < min)
-		x = min;
-	if (x > max)
-		x = max;
-	return x;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -39,9 +39,8 @@
 #include <stdint.h>
 
 #include "inputs.h"
+#include "stall.h"
 
-/* k in seconds of outage per transaction; T in microseconds. */
-double cf_k(double m, double p_f, double q, double t_us);
 /* 1/X = 1/x_free + k: fill tps for stall-free x_free (tps) and k (s). */
 double cf_throughput(double x_free, double k);
 /* X k, the share of time the fill stands stalled: below 1 for any inputs. */
@@ -90,8 +89,6 @@ struct cf_pred {
 int cf_predict(const struct model_inputs *in, enum pmodel model, int cpus, int clients,
 	       int draws, uint64_t seed, struct cf_pred *out);
 
-/* One draw from a value's interval (exposed for the simulation's replicates). */
-double mi_draw(const struct mi_value *v, uint64_t *rng, double min, double max);
 
 /* The percentile p of n sorted values (linear between ranks). */
 double cf_pct(const double *sorted, int n, double p);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json_read.h"
+#include "rng.h"
 
 static const char *const names[PM_COUNT] = { "none", "voluntary", "full", "lazy" };
 
@@ -329,4 +330,16 @@ double mi_x0_at(const struct model_inputs *in, double x0_measured, int cpus, int
 	int at = in->clients < in->cpus ? in->clients : in->cpus;
 	int to = clients < cpus ? clients : cpus;
 	return x0_measured * to / at;
+}
+
+double mi_draw(const struct mi_value *v, uint64_t *rng, double min, double max)
+{
+	double z = mrng_normal(rng);
+	double side = z < 0 ? v->v - v->lo : v->hi - v->v;
+	double x = v->v + z * side / 1.96;
+	if (x < min)
+		x = min;
+	if (x > max)
+		x = max;
+	return x;
 }

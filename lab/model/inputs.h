@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum pmodel { PM_NONE, PM_VOLUNTARY, PM_FULL, PM_LAZY, PM_COUNT };
 
@@ -95,5 +96,8 @@ double mi_dist_mean(const struct mi_dist *d);
  * that can run at once, min(clients, cpus).
  */
 double mi_x0_at(const struct model_inputs *in, double x0_measured, int cpus, int clients);
+
+/* One draw from a value's interval (exposed for the simulation's replicates). */
+double mi_draw(const struct mi_value *v, uint64_t *rng, double min, double max);
 
 #endif

@@ -124,13 +124,3 @@ void pg_mitigation_settings(struct plan *p, const char *top)
 		}
 	}
 }
-
-bool mitigations_patched(const struct list *mitigations)
-{
-	for (int i = 0; i < mitigations->n; i++) {
-		const struct mitigation_row *row = mitigation_row(mitigations->item[i]);
-		if (row && row->pg == PGW_PATCH)
-			return true;
-	}
-	return false;
-}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mitigation_rows.h"
 #include "plan.h"
 
 /* The catalog's "major suite" lines; returns how many were read. */
@@ -138,4 +139,15 @@ bool pg_source_ok(const char *top, const char *major, char *why, size_t len)
 const char *pg_source_major(const struct plan *p)
 {
 	return strcmp(p->pg_version, "system") == 0 ? "15" : p->pg_version;
+}
+
+/* A mitigation of the list is built from a pg/patches patch (its row). */
+bool mitigations_patched(const struct list *mitigations)
+{
+	for (int i = 0; i < mitigations->n; i++) {
+		const struct mitigation_row *row = mitigation_row(mitigations->item[i]);
+		if (row && row->pg == PGW_PATCH)
+			return true;
+	}
+	return false;
 }
