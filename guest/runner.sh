@@ -43,9 +43,10 @@ CONF=$1 CELLS=$2 CHAN=$3 WORK=$4
 PREEMPT=/sys/kernel/debug/sched/preempt
 TAB=$(printf '\t')
 
-conf() { awk -F "$TAB" -v k="$1" '$1 == k { print $2; exit }' "$CONF"; }
-# conf_all KEY: every value of a key the plan writes once a line (knob).
+# conf_all KEY: every value of a key the plan writes once a line (knob,
+# costbench_run); conf KEY: the first, for the keys written once.
 conf_all() { awk -F "$TAB" -v k="$1" '$1 == k { print $2 }' "$CONF"; }
+conf() { conf_all "$1" | head -n 1; }
 KIND=$(conf kind) LABEL=$(conf label)
 HP2M=$(conf hugepages_2m) TOP=$(conf top) BENCH=$(conf bufbench)
 PROFILE=$(conf profile) PROFILE_FREQ=$(conf profile_freq)
