@@ -6,7 +6,15 @@
 # run, always); with the image built (`make kernel KERNEL=7.2-rseqfault`,
 # never started here: a second ~23 min build), one guest boot per model
 # reads the model back and runs an rseq:20 mitigation cell with the
-# kernel's slice counters.
+# kernel's slice counters; then the patch's constructed test (issue 36
+# item 6, lab/costbench/wake.c): on one vCPU at ICOUNT_SHIFT=0, where a
+# 4 KB fault (~7 us) is shorter than a 50 us grant, a SCHED_FIFO
+# competitor's timer fires inside a holder's fault; under full the holder
+# is off CPU before it releases when it asked for nothing, and releases
+# first when it requested an extension (0002 defers the preemption to the
+# exit, which grants).  Where 7.2-lab is built too, its full is the
+# control without the patch: there the requested holder is preempted
+# inside the fault all the same.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -47,4 +55,28 @@ for m in none voluntary full lazy; do
 		jq -e --arg m "$m" '.provenance.preempt_model == $m and .provenance.slice_ext_ns == 20000 and
 			.results.kernel_rseq.granted >= .locks.strategy.rseq_grants' "$d"
 done
+
+# --- the constructed test: a wakeup inside the fault, with and without 0002 ----------
+base=""
+"$top/scripts/kernel-resolve.sh" 7.2-lab > /dev/null 2>&1 && base=7.2-lab
+(
+	unset MITIGATIONS SCENARIO STEADY POOL RELATION
+	export MODELS=full BASELINE=${base:-none} BASELINE_MODELS=full VCPUS=1 ICOUNT_SHIFT=0
+	export SLICE_EXT_US=50 COSTBENCH=on CLIENTS=2 DURATION=2 PAGES=4k HUGEPAGES=off LOCKS=tas
+	export STRATEGY=pg EVIDENCE=off
+	"$top/scripts/bench.sh" "$tmp/wake" > "$tmp/wake.out" 2>&1
+) || { tail -n 30 "$tmp/wake.out"; fail "kernel_rseqfault: the wake-in-fault bench"; }
+w=$tmp/wake/logs/wakefault-$series-full.json
+check "kernel_rseqfault: full, plain: a wake inside the fault finds the holder off CPU (>= 90% of >= 40 trials)" \
+	jq -e '.arms.plain.wake_in_fault | .trials >= 40 and .off_cpu_before_release >= 0.9 * .trials' "$w"
+check "kernel_rseqfault: full, slice requested, 0002: the holder releases first (<= 10% off CPU), the extension granted" \
+	jq -e '.fault_ns < 50000 and (.arms.slice_requested.wake_in_fault | .trials >= 40 and
+		.off_cpu_before_release <= 0.1 * .trials and .granted >= 0.9 * .trials)' "$w"
+if [ -n "$base" ]; then
+	check "kernel_rseqfault: full, slice requested, 7.2-lab (no 0002): preempted inside the fault (>= 90% off CPU)" \
+		jq -e '.arms.slice_requested.wake_in_fault | .trials >= 40 and .off_cpu_before_release >= 0.9 * .trials' \
+		"$tmp/wake/logs/wakefault-7.2-lab-full.json"
+else
+	skip "kernel_rseqfault: 7.2-lab is not built (\`make kernel KERNEL=7.2-lab\`): no control without 0002"
+fi
 tests_done
