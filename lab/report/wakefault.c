@@ -201,3 +201,27 @@ void write_wakefault_md(FILE *f, const struct results *r)
 	}
 	free(s.row);
 }
+
+bool wakefault_sentence(const struct results *r, char *buf, size_t len)
+{
+	struct wf_set s;
+	load(r, &s);
+	size_t o = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < s.n && o < len; i++) {
+		const struct wf_row *w = &s.row[i];
+		for (int a = 0; a < WF_ARMS && o < len; a++) {
+			if (!w->ran[a] || !w->in_n[a])
+				continue;
+			o += (size_t)snprintf(buf + o, len - o, "%s%s %s, %s: %s (%ld of %ld)",
+					      o ? "; " : "A wakeup timed inside a holder's fault "
+							 "(costbench --wake-in-fault): ",
+					      w->kernel, w->model, arm_text[a],
+					      verdict(w->in_off[a], w->in_n[a]), w->in_off[a], w->in_n[a]);
+		}
+	}
+	if (o && o < len)
+		snprintf(buf + o, len - o, ".");
+	free(s.row);
+	return o > 0;
+}

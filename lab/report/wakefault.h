@@ -9,11 +9,19 @@
 #ifndef PREEMPTLAB_REPORT_WAKEFAULT_H
 #define PREEMPTLAB_REPORT_WAKEFAULT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "results.h"
 
 void write_wakefault_txt(FILE *f, const struct results *r);
+/*
+ * One sentence for the thread (the mitigations paragraph quotes it): per
+ * kernel, each arm's verdict by model, with counts; false when the run
+ * has no wake test.
+ */
+bool wakefault_sentence(const struct results *r, char *buf, size_t len);
 void write_wakefault_md(FILE *f, const struct results *r);
 
 #endif

@@ -1,0 +1,57 @@
+#!/bin/sh
+# "A wakeup inside a fault" on a real guest run (tests/data/run-wakefault:
+# 7.2-lab and 7.2-rseqfault, none, full and lazy, one vCPU, icount shift 0,
+# SLICE_EXT_US=50, COSTBENCH=on; docs/measurements/2026-12-06-wake-in-fault-0002.md).
+# Each row's counts are recomputed here from the documents' trials (a wake
+# inside the fault: 0 <= wake_after_touch_ns < fault_ns), its interval
+# with the Wilson formula, and the verdict from the interval; then the
+# thread paragraph of a mitigations run quotes the same counts.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$(dirname "$here")")
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+fixture_run report_wakefault run-wakefault report
+txt=$run/report.txt
+check "report_wakefault: build/report exits 0" sh -c "'$top/build/report' '$run' > '$tmp/out' 2>&1"
+check "report_wakefault: report.txt and report.md have the section" \
+	sh -c "grep -q '^A wakeup inside a fault' '$txt' && grep -q '^## A wakeup inside a fault' '$run/report.md'"
+check "report_wakefault: 2 kernels x 3 models x 2 arms, a row each" \
+	test "$(grep -cE '^7\.2-(lab|rseqfault) +(none|full|lazy) +(plain|slice requested) ' "$txt")" = 12
+
+# in_fault FILE ARM: "OFF/N", from the trials themselves.
+in_fault() {
+	jq -r --arg a "$2" '.fault_ns as $f | [.arms[$a].trials[] | select(.wake_after_touch_ns >= 0 and .wake_after_touch_ns < $f)] |
+		"\(map(select(.off_cpu_before_release)) | length)/\(length)"' "$1"
+}
+# wilson K N: the 95% interval in whole percent, as the table prints it.
+wilson() {
+	awk -v k="$1" -v n="$2" 'BEGIN { z = 1.959964; p = k / n; d = 1 + z * z / n
+		c = (p + z * z / (2 * n)) / d; h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+		lo = c - h; hi = c + h; if (lo < 0) lo = 0; if (hi > 1) hi = 1
+		printf "[%.0f, %.0f]", 100 * lo, 100 * hi }'
+}
+for k in 7.2-lab 7.2-rseqfault; do
+	for m in none full lazy; do
+		for a in plain slice_requested; do
+			f=$run/logs/wakefault-$k-$m.json
+			kn=$(in_fault "$f" $a)
+			label=$(echo "$a" | tr _ ' ')
+			row=$(grep -E "^$k +$m +$label " "$txt" || true)
+			check "report_wakefault: $k $m $label: $kn in the fault, off CPU, $(wilson "${kn%/*}" "${kn#*/}")" \
+				sh -c "echo '$row' | grep -q ' $kn ' && echo '$row' | grep -qF '$(wilson "${kn%/*}" "${kn#*/}")'"
+		done
+	done
+done
+check "report_wakefault: none with a slice requested is 'released first' (its interval below 10%)" \
+	sh -c "grep -E '^7\.2-lab +none +slice requested ' '$txt' | grep -q 'released first\$'"
+check "report_wakefault: 7.2-rseqfault full with a slice requested is 'mixed' (its interval spans 10%)" \
+	sh -c "grep -E '^7\.2-rseqfault +full +slice requested ' '$txt' | grep -q 'mixed\$'"
+
+# The thread paragraph quotes it: a mitigations run with these documents.
+cp -r "$top/tests/data/run-mitigations" "$tmp/mit"
+cp "$run"/logs/wakefault-*.json "$tmp/mit/logs/"
+"$top/build/report" "$tmp/mit" > /dev/null 2>&1 || true
+check "report_wakefault: the thread paragraph of a mitigations run quotes the counts" \
+	sh -c "tr '\\n' ' ' < '$tmp/mit/report.txt' | tr -s ' ' | grep -q 'A wakeup timed inside a holder.s fault (costbench --wake-in-fault): 7.2-lab none, plain: off CPU before release (65 of 65); 7.2-lab none, slice requested: released first (0 of 78)'"
+tests_done
