@@ -98,12 +98,18 @@ uconf() { [ -z "$UNIT_CONF" ] || plan_value "$UNIT_CONF" "$1"; }
 # In a guest (the plan's kind): nothing is fetched, no user is added (pg-lib.sh).
 PG_IN_GUEST=0; [ "$(uconf kind)" = guest ] && PG_IN_GUEST=1
 # The server's wait and connection headroom are the plan's
-# (lab/plan/runner_policy.c); run by hand, build/plan says them.
-policy() { "$(lab_plan)" --runner-policy "$1"; }
+# (lab/plan/runner_policy.c); run by hand, build/plan says them.  A
+# guest has no build/plan: its unit's plan file must hold them.
+policy() {
+	[ "$PG_IN_GUEST" = 0 ] ||
+		die "$UNIT_CONF has no $1: a guest's plan file gives it (lab/plan/runner_policy.c writes it with pgbench)"
+	pl=$(lab_plan) || exit 2
+	"$pl" --runner-policy "$1"
+}
 PG_CTL_TIMEOUT=$(uconf pg_ctl_timeout_s)
-[ -n "$PG_CTL_TIMEOUT" ] || PG_CTL_TIMEOUT=$(policy pg_ctl_timeout_s)
+[ -n "$PG_CTL_TIMEOUT" ] || PG_CTL_TIMEOUT=$(policy pg_ctl_timeout_s) || exit 2
 PG_HEADROOM=$(uconf pg_connection_headroom)
-[ -n "$PG_HEADROOM" ] || PG_HEADROOM=$(policy pg_connection_headroom)
+[ -n "$PG_HEADROOM" ] || PG_HEADROOM=$(policy pg_connection_headroom) || exit 2
 
 # Validate everything before touching the machine.
 case $HP in off | on | try) ;; *) usage "--huge-pages must be off, on or try (got '$HP')" ;; esac
