@@ -100,9 +100,8 @@ struct cb_wake_trial {
 	const char *outcome;		/* the extension: not_needed, granted, revoked */
 };
 struct cb_wake {
-	bool available;
-	char why[200];
-	int trials, cpu;
+	char why[200];			/* cb_wake_run's -1: why the test could not run */
+	int cpu;
 	int64_t fault_ns;		/* the touch's median alone: the fault's own length */
 	bool request_available;		/* the slice-requested arm ran */
 	char request_why[200];

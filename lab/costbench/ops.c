@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "costbench.h"
 
 #define PAGE_4K 4096L
@@ -24,13 +25,6 @@ struct mark {
 	int64_t instr;
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static long minflt(void)
 {
 	struct rusage ru;
@@ -42,12 +36,12 @@ static long minflt(void)
 static void mark_begin(struct mark *m, const struct cb_counter *c)
 {
 	m->instr = cb_counter_read(c);
-	m->ns = now_ns();
+	m->ns = clock_ns();
 }
 
 static void mark_end(struct mark *m, const struct cb_counter *c)
 {
-	m->ns = now_ns();
+	m->ns = clock_ns();
 	m->instr = cb_counter_read(c);
 }
 

@@ -50,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "costbench.h"
 #include "rseq_slice.h"
 
@@ -70,11 +71,10 @@ struct wake_shared {
 	_Atomic int quit;
 };
 
+/* Signed nanoseconds of buffer_pool/clock.h's clock: the trials subtract them. */
 static int64_t now_ns(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return (int64_t)clock_ns();
 }
 
 static void futex_wait(_Atomic uint32_t *w, uint32_t val)
@@ -167,15 +167,12 @@ static void trial(struct wake_shared *s, uint32_t n, char *page, int64_t lead, i
 
 static void unavailable(struct cb_wake *w, const char *what, int err)
 {
-	w->available = false;
 	snprintf(w->why, sizeof(w->why), "%s: %s", what, strerror(err));
 }
 
 int cb_wake_run(int trials, struct cb_wake *w)
 {
 	memset(w, 0, sizeof(*w));
-	w->available = true;
-	w->trials = trials;
 	long pg = sysconf(_SC_PAGESIZE);
 	size_t npages = CALIBRATION_TOUCHES + 2 * (size_t)trials;
 	char *pages = mmap(NULL, npages * (size_t)pg, PROT_READ | PROT_WRITE,
