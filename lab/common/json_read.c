@@ -293,6 +293,12 @@ const struct jr_val *jr_path(const struct jr_val *v, const char *path)
 	return v;
 }
 
+bool jr_true(const struct jr_val *v, const char *path)
+{
+	const struct jr_val *x = jr_path(v, path);
+	return x && x->type == JR_BOOL && x->b;
+}
+
 bool jr_num(const struct jr_val *v, const char *path, double *out)
 {
 	const struct jr_val *x = jr_path(v, path);

@@ -54,5 +54,7 @@ const struct jr_val *jr_path(const struct jr_val *v, const char *path);
 /* Typed lookups by path; return false / def when absent or of another type. */
 bool jr_num(const struct jr_val *v, const char *path, double *out);
 const char *jr_str(const struct jr_val *v, const char *path, const char *def);
+/* PATH is the JSON value true (absent, false or another type: false). */
+bool jr_true(const struct jr_val *v, const char *path);
 
 #endif

@@ -19,10 +19,9 @@ static double op_us(const struct jr_val *doc, const char *op)
 {
 	char path[96];
 	const struct jr_val *o = jr_path(doc, op);
-	const struct jr_val *av = o ? jr_get(o, "available") : NULL;
 	double ns;
 	snprintf(path, sizeof(path), "%s.ns.median", op);
-	if (!av || av->type != JR_BOOL || !av->b || !jr_num(doc, path, &ns) || ns <= 0)
+	if (!jr_true(o, "available") || !jr_num(doc, path, &ns) || ns <= 0)
 		return 0;
 	return ns / 1000;
 }

@@ -63,8 +63,7 @@ static const char *in_hold(const struct jr_val *doc)
 	const struct jr_val *ihs = jr_path(doc, "config.in_hold_syscalls");
 	if (ihs && ihs->type == JR_ARR && ihs->n > 0)
 		return "config.in_hold_syscalls is not empty (--hold-events=in-hold)";
-	const struct jr_val *he = jr_path(doc, "config.hold_events");
-	if (!ihs && he && he->type == JR_BOOL && he->b)
+	if (!ihs && jr_true(doc, "config.hold_events"))
 		return "hold_events: true in a document older than issue 24 (in the hold)";
 	return NULL;
 }

@@ -19,10 +19,9 @@ bool fb_read(const char *path, struct fb_sweep *s, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not a costbench --procs document (no \"procs\" array)", path);
 	for (size_t i = 0; ok && i < a->n && s->n < FB_MAX; i++) {
 		double p, c, w;
-		const struct jr_val *ef = jr_get(a->items[i], "each_faulted");
 		if (!jr_num(a->items[i], "procs", &p) || !jr_num(a->items[i], "cpu_ns.p50", &c) ||
 		    !jr_num(a->items[i], "wall_ns.p99", &w) || p < 1 || c <= 0 ||
-		    (s->n && p <= s->procs[s->n - 1]) || !ef || ef->type != JR_BOOL || !ef->b) {
+		    (s->n && p <= s->procs[s->n - 1]) || !jr_true(a->items[i], "each_faulted")) {
 			snprintf(err, errlen, "%s: procs[%zu] lacks procs, cpu_ns.p50 or wall_ns.p99, is out "
 				 "of order, or did not take one fault per touch", path, i);
 			ok = false;

@@ -238,8 +238,7 @@ static bool from_tree(struct jr_val *root, const char *path, struct model_inputs
 	}
 	snprintf(in->source, sizeof(in->source), "%s", jr_str(root, "source", "?"));
 	snprintf(in->page_size, sizeof(in->page_size), "%s", jr_str(root, "page_size", "4k"));
-	const struct jr_val *ih = jr_get(root, "in_hold_instrument");
-	in->in_hold_instrument = ih && ih->type == JR_BOOL && ih->b;
+	in->in_hold_instrument = jr_true(root, "in_hold_instrument");
 	double x;
 	in->hz = jr_num(root, "hz", &x) ? (int)x : 250;
 	in->cpus = jr_num(root, "cpus", &x) ? (int)x : 0;

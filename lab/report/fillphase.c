@@ -46,11 +46,9 @@ static double pooled_share(const struct cell *c, const char *num, const char *de
 
 static bool hold_events(const struct cell *c)
 {
-	for (size_t i = 0; i < c->nruns; i++) {
-		const struct jr_val *v = jr_path(c->runs[i]->doc, "config.hold_events");
-		if (v && v->type == JR_BOOL && v->b)
+	for (size_t i = 0; i < c->nruns; i++)
+		if (jr_true(c->runs[i]->doc, "config.hold_events"))
 			return true;
-	}
 	return false;
 }
 

@@ -7,21 +7,18 @@
 unsigned run_instruments(const struct jr_val *doc, const char *dir, const char *name)
 {
 	unsigned set = 0;
-	const struct jr_val *tk = jr_path(doc, "config.trace_kernel");
 	double holds = 0;
-	bool kernel = tk && tk->type == JR_BOOL && tk->b;
+	bool kernel = jr_true(doc, "config.trace_kernel");
 	if (kernel) {
 		set |= RI_TRACE;
 		if (!strncmp(jr_str(doc, "evidence.fault_event", ""), "kprobe", 6))
 			set |= RI_KPROBE;
-		const struct jr_val *ch = jr_path(doc, "config.trace_channel");
-		if (ch && ch->type == JR_BOOL && ch->b)
+		if (jr_true(doc, "config.trace_channel"))
 			set |= RI_CHANNEL;
 	} else if (jr_num(doc, "config.trace_holds", &holds) && holds > 0) {
 		set |= RI_RECORDS;
 	}
-	const struct jr_val *he = jr_path(doc, "config.hold_events");
-	if (he && he->type == JR_BOOL && he->b)
+	if (jr_true(doc, "config.hold_events"))
 		set |= RI_EVENTS;
 	static const char *const ext[] = { "folded", "perf.txt" };
 	for (int i = 0; i < 2; i++) {

@@ -95,9 +95,8 @@ static double fault_share(const struct cell *c)
 	double n = 0, d = 0;
 	for (size_t i = 0; i < c->nruns; i++) {
 		const struct jr_val *doc = c->runs[i]->doc, *p;
-		const struct jr_val *he = jr_path(doc, "config.hold_events");
 		double a, b;
-		if (!he || he->type != JR_BOOL || !he->b)
+		if (!jr_true(doc, "config.hold_events"))
 			continue;
 		p = phase_named(jr_path(doc, "results.phases"), "fill");
 		if (p && jr_num(p, "strategy.holds_with_fault", &a) &&

@@ -43,11 +43,9 @@ static struct mc_doc *find_or_add(struct modelcost *mc, const char *kernel, cons
  * or untrustworthy in any document is left out for the kernel/model. */
 static void add_op(struct mc_op *o, const struct jr_val *v, bool fault)
 {
-	const struct jr_val *av = jr_get(v, "available"), *ef = jr_get(v, "each_faulted");
 	const struct jr_val *b = jr_get(v, "ns_batches");
 	double med;
-	if (!v || !av || av->type != JR_BOOL || !av->b ||
-	    (fault && (!ef || ef->type != JR_BOOL || !ef->b))) {
+	if (!jr_true(v, "available") || (fault && !jr_true(v, "each_faulted"))) {
 		o->ok = false;
 		return;
 	}

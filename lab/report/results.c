@@ -240,8 +240,7 @@ static const char *in_hold_instrument(const struct jr_val *doc)
 	const struct jr_val *l = jr_path(doc, "config.in_hold_syscalls");
 	if (l && l->type == JR_ARR)
 		return l->n && l->items[0]->type == JR_STR ? l->items[0]->str : NULL;
-	const struct jr_val *he = jr_path(doc, "config.hold_events");
-	return he && he->type == JR_BOOL && he->b ? "hold_events" : NULL;
+	return jr_true(doc, "config.hold_events") ? "hold_events" : NULL;
 }
 
 static void null_keys(struct jr_val *obj, const char *const *keys)
@@ -373,11 +372,10 @@ static int load_dir(struct results *r, const char *dir, const char *source, char
 		}
 		/* A failed or cut-short run would pull its cell's statistics. */
 		const char *why = NULL;
-		const struct jr_val *iv = jr_path(doc, "results.interrupted");
 		const struct jr_val *cv = jr_path(doc, "complete");
 		if (*jr_str(doc, "results.error", ""))
 			why = jr_str(doc, "results.error", "");
-		else if (iv && iv->type == JR_BOOL && iv->b)
+		else if (jr_true(doc, "results.interrupted"))
 			why = "interrupted";
 		else if (cv && cv->type == JR_BOOL && !cv->b)
 			why = "incomplete";

@@ -77,12 +77,6 @@ static const struct jr_val *phase_in(const struct jr_val *arr, const char *name)
 	return NULL;
 }
 
-static bool flag(const struct jr_val *p, const char *key)
-{
-	const struct jr_val *b = jr_path(p, key);
-	return b && b->type == JR_BOOL && b->b;
-}
-
 /* The cell's fill-phase census, summed over the runs that have one. */
 static bool census_of(const struct cell *c, struct cz *z)
 {
@@ -103,9 +97,9 @@ static bool census_of(const struct cell *c, struct cz *z)
 		const struct jr_val *rp = phase_in(jr_path(d, "results.phases"), "fill");
 		if (rp && jr_num(rp, "duration_s", &x))
 			z->v[V_FILL_S] += x;
-		z->folios |= flag(p, "census.folios.traced");
-		z->wakes |= flag(p, "census.wakeups.traced");
-		z->timer |= flag(p, "census.ticks.traced");
+		z->folios |= jr_true(p, "census.folios.traced");
+		z->wakes |= jr_true(p, "census.wakeups.traced");
+		z->timer |= jr_true(p, "census.ticks.traced");
 	}
 	return z->runs > 0;
 }

@@ -45,12 +45,6 @@ static struct wf_row *find_or_add(struct wf_set *s, const char *kernel, const ch
 	return w;
 }
 
-static bool is_true(const struct jr_val *v, const char *path)
-{
-	const struct jr_val *b = jr_path(v, path);
-	return b && b->type == JR_BOOL && b->b;
-}
-
 static long count(const struct jr_val *arm, const char *path)
 {
 	double v = 0;
@@ -74,11 +68,11 @@ static void load_one(void *ctx, const char *dir, const char *name)
 		snprintf(w->virt, sizeof(w->virt), "%s", jr_str(j, "provenance.virtualization", "?"));
 		jr_num(j, "fault_ns", &w->fault_ns);
 	}
-	if (w && !is_true(j, "available"))
+	if (w && !jr_true(j, "available"))
 		snprintf(w->why, sizeof(w->why), "%s", jr_str(j, "why", "?"));
 	for (int a = 0; w && a < WF_ARMS; a++) {
 		const struct jr_val *arm = jr_get(jr_get(j, "arms"), arm_key[a]);
-		if (!arm || !is_true(arm, "available")) {
+		if (!arm || !jr_true(arm, "available")) {
 			if (arm && !w->why[0])
 				snprintf(w->why, sizeof(w->why), "%s", jr_str(arm, "why", "?"));
 			continue;
