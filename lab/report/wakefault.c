@@ -16,8 +16,10 @@ static const char *const arm_text[WF_ARMS] = { "plain", "slice requested" };
 
 /* One kernel/model, its boots' documents pooled. */
 struct wf_row {
-	char kernel[64], model[32], virt[32], why[200];
-	double fault_ns;
+	char kernel[64], model[32], why[200];
+	/* The first document's provenance, and its file (several: BOOTS=). */
+	char release[128], virt[32], file[160];
+	double fault_ns, cpus, icount_shift, slice_ext_ns;
 	int ndocs;
 	bool ran[WF_ARMS];
 	long in_n[WF_ARMS], in_off[WF_ARMS], in_granted[WF_ARMS];
@@ -65,8 +67,16 @@ static void load_one(void *ctx, const char *dir, const char *name)
 	struct wf_row *w = find_or_add(ctx, jr_str(j, "provenance.kernel_label", "?"),
 				       jr_str(j, "provenance.preempt_model", "?"));
 	if (w && !w->ndocs++) {
+		snprintf(w->release, sizeof(w->release), "%s", jr_str(j, "provenance.kernel_release", "?"));
 		snprintf(w->virt, sizeof(w->virt), "%s", jr_str(j, "provenance.virtualization", "?"));
+		snprintf(w->file, sizeof(w->file), "logs/%s", name);
 		jr_num(j, "fault_ns", &w->fault_ns);
+		jr_num(j, "provenance.cpus", &w->cpus);
+		w->icount_shift = -1;
+		jr_num(j, "provenance.icount_shift", &w->icount_shift);
+		jr_num(j, "provenance.slice_ext_ns", &w->slice_ext_ns);
+	} else if (w) {
+		snprintf(w->file, sizeof(w->file), "logs/wakefault-%.60s-%.30s*.json", w->kernel, w->model);
 	}
 	if (w && !jr_true(j, "available"))
 		snprintf(w->why, sizeof(w->why), "%s", jr_str(j, "why", "?"));
@@ -128,14 +138,19 @@ static const char intro[] =
 	"shorter than SLICE_EXT_US). 'after': the control, wakes after the fault (the holder "
 	"had released).";
 
-static void row_text(const struct wf_row *w, int a, char *buf, size_t len)
+/* One row's columns, as both tables print them. */
+struct wf_cols {
+	char counts[48], share[48];
+};
+
+static void cols_of(const struct wf_row *w, int a, struct wf_cols *c)
 {
 	double lo = 0, hi = 0;
 	if (w->in_n[a] > 0)
 		st_wilson((double)w->in_off[a], (double)w->in_n[a], &lo, &hi);
-	snprintf(buf, len, "%ld/%ld|%.0f%% [%.0f, %.0f]|%ld|%ld/%ld|%s", w->in_off[a], w->in_n[a],
-		 w->in_n[a] ? 100.0 * (double)w->in_off[a] / (double)w->in_n[a] : 0.0, 100 * lo, 100 * hi,
-		 w->in_granted[a], w->after_off[a], w->after_n[a], verdict(w->in_off[a], w->in_n[a]));
+	snprintf(c->counts, sizeof(c->counts), "%ld/%ld", w->in_off[a], w->in_n[a]);
+	snprintf(c->share, sizeof(c->share), "%.0f%% [%.0f, %.0f]",
+		 w->in_n[a] ? 100.0 * (double)w->in_off[a] / (double)w->in_n[a] : 0.0, 100 * lo, 100 * hi);
 }
 
 static void write_rows(FILE *f, const struct wf_set *s, bool md)
@@ -143,7 +158,6 @@ static void write_rows(FILE *f, const struct wf_set *s, bool md)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct wf_row *w = &s->row[i];
 		for (int a = 0; a < WF_ARMS; a++) {
-			char t[512], *c[6] = { 0 };
 			if (!w->ran[a]) {
 				const char *why = w->why[0] ? w->why : "not run";
 				if (md)
@@ -154,17 +168,38 @@ static void write_rows(FILE *f, const struct wf_set *s, bool md)
 						   arm_text[a], why);
 				continue;
 			}
-			row_text(w, a, t, sizeof(t));
-			c[0] = strtok(t, "|");
-			for (int k = 1; k < 5; k++)
-				c[k] = strtok(NULL, "|");
+			struct wf_cols c;
+			char after[48];
+			cols_of(w, a, &c);
+			snprintf(after, sizeof(after), "%ld/%ld", w->after_off[a], w->after_n[a]);
+			const char *says = verdict(w->in_off[a], w->in_n[a]);
 			if (md)
-				md_printf(f, "| %s | %s | %s | %.1f | %s | %s | %s | %s | %s |\n", w->kernel,
-					  w->model, arm_text[a], w->fault_ns / 1000, c[0], c[1], c[2], c[3], c[4]);
+				md_printf(f, "| %s | %s | %s | %.1f | %s | %s | %ld | %s | %s |\n", w->kernel,
+					  w->model, arm_text[a], w->fault_ns / 1000, c.counts, c.share,
+					  w->in_granted[a], after, says);
 			else
-				txt_printf(f, "%-18s %-9s %-16s %8.1f %9s %-15s %7s %7s  %s\n", w->kernel,
-					   w->model, arm_text[a], w->fault_ns / 1000, c[0], c[1], c[2], c[3], c[4]);
+				txt_printf(f, "%-18s %-9s %-16s %8.1f %9s %-15s %7ld %7s  %s\n", w->kernel,
+					   w->model, arm_text[a], w->fault_ns / 1000, c.counts, c.share,
+					   w->in_granted[a], after, says);
 		}
+	}
+}
+
+/* Each row's provenance: release, documents, how it ran, the grant length. */
+static void sources(FILE *f, const struct wf_set *s, bool md)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct wf_row *w = &s->row[i];
+		char buf[512], shift[32] = "";
+		if (w->icount_shift >= 0)
+			snprintf(shift, sizeof(shift), " (icount shift %.0f)", w->icount_shift);
+		snprintf(buf, sizeof(buf), "%s/%s: %s, %s (%d document%s), %s%s, %.0f CPU%s, slice_ext_ns %.0f",
+			 w->kernel, w->model, w->release, w->file, w->ndocs, w->ndocs == 1 ? "" : "s",
+			 w->virt, shift, w->cpus, w->cpus == 1 ? "" : "s", w->slice_ext_ns);
+		if (md)
+			md_printf(f, "- %s\n", buf);
+		else
+			tw_para(f, "  ", buf, 2);
 	}
 }
 
@@ -179,6 +214,8 @@ void write_wakefault_txt(FILE *f, const struct results *r)
 			   "fault us", "in fault", "off CPU (95%)", "granted", "after", "says");
 		write_rows(f, &s, false);
 		txt_printf(f, "\n");
+		sources(f, &s, false);
+		txt_printf(f, "\n");
 	}
 	free(s.row);
 }
@@ -192,6 +229,8 @@ void write_wakefault_md(FILE *f, const struct results *r)
 		md_printf(f, "| kernel | model | arm | fault us | off CPU / in fault | share (95%%) | granted | "
 			     "after: off CPU | says |\n|---|---|---|---|---|---|---|---|---|\n");
 		write_rows(f, &s, true);
+		md_printf(f, "\n");
+		sources(f, &s, true);
 	}
 	free(s.row);
 }

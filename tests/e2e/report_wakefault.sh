@@ -48,6 +48,12 @@ check "report_wakefault: none with a slice requested is 'released first' (its in
 check "report_wakefault: 7.2-rseqfault full with a slice requested is 'mixed' (its interval spans 10%)" \
 	sh -c "grep -E '^7\.2-rseqfault +full +slice requested ' '$txt' | grep -q 'mixed\$'"
 
+# Each kernel/model's provenance, from its document.
+d=$run/logs/wakefault-7.2-rseqfault-full.json
+prov=$(jq -r '.provenance | "\(.kernel_release), logs/wakefault-7.2-rseqfault-full.json (1 document), \(.virtualization) (icount shift \(.icount_shift)), \(.cpus) CPU, slice_ext_ns \(.slice_ext_ns)"' "$d")
+check "report_wakefault: 7.2-rseqfault/full names its release, document, accelerator, CPUs and grant length ($prov)" \
+	sh -c "tr '\\n' ' ' < '$txt' | tr -s ' ' | grep -qF '7.2-rseqfault/full: $prov'"
+
 # The thread paragraph quotes it: a mitigations run with these documents.
 cp -r "$top/tests/data/run-mitigations" "$tmp/mit"
 cp "$run"/logs/wakefault-*.json "$tmp/mit/logs/"
