@@ -75,15 +75,19 @@ static void write_pg_policy(FILE *f)
 		fprintf(f, "%s\t%ld\n", pg_policy[i].key, pg_policy[i].value);
 }
 
+/* build/plan --runner-policy [KEY]: the lines a plan writes, or KEY's value. */
 int info_runner_policy(const char *key)
 {
+	if (!key) {
+		write_pg_policy(stdout);
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof(pg_policy) / sizeof(pg_policy[0]); i++)
-		if (!key || !strcmp(key, pg_policy[i].key)) {
-			printf(key ? "%s%ld\n" : "%s\t%ld\n", key ? "" : pg_policy[i].key, pg_policy[i].value);
-			if (key)
-				return 0;
+		if (!strcmp(key, pg_policy[i].key)) {
+			printf("%ld\n", pg_policy[i].value);
+			return 0;
 		}
-	return key ? 1 : 0;
+	return 1;
 }
 
 void plan_write_runner_policy(FILE *f, const struct plan *p, bool guest)
