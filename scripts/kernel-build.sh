@@ -189,18 +189,7 @@ while read -r op sym val; do
 	esac
 done < "$out/fragment.final"
 [ -z "$bad" ] || die "${frag_list}: these options did not survive olddefconfig (missing dependencies?):$bad"
-# A recipe of several models needs a kernel whose model the runner can set
-# and read back (debugfs sched/preempt): PREEMPT_DYNAMIC and, in a source
-# that still has the symbol (before 6.15), SCHED_DEBUG, which that file
-# needed; 6.12's defconfig leaves it out, so such an image boots every
-# model on its command line but none can be checked.
-if [ "$(kcat_get "$series" models | wc -w)" -gt 1 ]; then
-	grep -qx 'CONFIG_PREEMPT_DYNAMIC=y' "$tree/.config" ||
-		die "kernels/$series lists the models $(kcat_get "$series" models), but its config has no PREEMPT_DYNAMIC"
-	if grep -qx 'config SCHED_DEBUG' "$tree/lib/Kconfig.debug" && ! grep -qx 'CONFIG_SCHED_DEBUG=y' "$tree/.config"; then
-		die "kernels/$series lists the models $(kcat_get "$series" models), but its config has no SCHED_DEBUG, without which this source has no debugfs sched/preempt to switch or check a model: add CONFIG_SCHED_DEBUG=y to a fragment"
-	fi
-fi
+kbuild_models_checkable "$series" "$tree"
 
 # install IMAGE CONFIG RELEASE NOTE: the finished build, then its resolved file.
 install_build() {

@@ -332,6 +332,24 @@ kbuild_finished() {
 		sort -k1,1Vr | cut -f2-
 }
 
+# kbuild_models_checkable SERIES TREE: a configured TREE of SERIES gives
+# the runner what it needs to set and read back a model (debugfs
+# sched/preempt) when the recipe lists several for this architecture
+# (models_arm64:, else models:): PREEMPT_DYNAMIC and, in a source that
+# still has the symbol (before 6.15), SCHED_DEBUG, which that file needed;
+# 6.12's defconfig leaves it out, so such an image boots every model on
+# its command line but none can be checked.  Else die naming the fix.
+kbuild_models_checkable() {
+	kmc_models=$(kcat_arch_get "$1" models)
+	[ -n "$kmc_models" ] || kmc_models=$(kcat_get "$1" models)
+	[ "$(echo "$kmc_models" | wc -w)" -gt 1 ] || return 0
+	grep -qx 'CONFIG_PREEMPT_DYNAMIC=y' "$2/.config" ||
+		die "kernels/$1 lists the models $kmc_models, but its config has no PREEMPT_DYNAMIC"
+	if grep -qx 'config SCHED_DEBUG' "$2/lib/Kconfig.debug" 2>/dev/null && ! grep -qx 'CONFIG_SCHED_DEBUG=y' "$2/.config"; then
+		die "kernels/$1 lists the models $kmc_models, but its config has no SCHED_DEBUG, without which this source has no debugfs sched/preempt to switch or check a model: add CONFIG_SCHED_DEBUG=y to a fragment"
+	fi
+}
+
 # kbuild_not_built SERIES: the error for a series nobody built yet.
 kbuild_not_built() {
 	other=""

@@ -142,6 +142,36 @@ rc=0
 check "catalog: 30-day-old lists and no archive: refused, naming PREEMPTLAB_APT_STALE_MAX" \
 	sh -c "[ $rc -ne 0 ] && grep -q 'PREEMPTLAB_APT_STALE_MAX' '$tmp/stale.out'"
 
+# A several-model recipe's configured tree must let the runner set and read
+# back the model (scripts/kernel-build.sh calls this after olddefconfig).
+# models_checkable SERIES CONFIG_LINES KCONFIG_DEBUG_LINES: its exit code.
+models_checkable() {
+	mt=$tmp/tree-$1-$$
+	rm -rf "$mt"; mkdir -p "$mt/lib"
+	printf '%b' "$2" > "$mt/.config"
+	printf '%b' "$3" > "$mt/lib/Kconfig.debug"
+	# shellcheck disable=SC2016 # expanded by that shell
+	KCAT_DIR=$top/kernels sh -c '. "$1/scripts/common.sh" && . "$1/scripts/kernel-catalog.sh" && kbuild_models_checkable "$2" "$3"' \
+		sh "$top" "$1" "$mt" 2> "$tmp/mc.err"
+}
+dyn='CONFIG_PREEMPT_DYNAMIC=y\n'
+if models_checkable 6.12-lab-hz250 "$dyn" 'config SCHED_DEBUG\n'; then
+	fail "catalog: 6.12-lab-hz250 without SCHED_DEBUG was accepted"
+else
+	check "catalog: 6.12-lab-hz250 without SCHED_DEBUG is refused, naming the fix" grep -q 'add CONFIG_SCHED_DEBUG=y to a fragment' "$tmp/mc.err"
+fi
+check "catalog: 6.12-lab-hz250 with SCHED_DEBUG is accepted" \
+	models_checkable 6.12-lab-hz250 "${dyn}CONFIG_SCHED_DEBUG=y\n" 'config SCHED_DEBUG\n'
+check "catalog: 7.2-lab, whose source has no SCHED_DEBUG symbol, needs only PREEMPT_DYNAMIC" \
+	models_checkable 7.2-lab "$dyn" 'config DEBUG_KERNEL\n'
+if models_checkable 7.2-lab 'CONFIG_PREEMPT_NONE=y\n' ''; then
+	fail "catalog: 7.2-lab without PREEMPT_DYNAMIC was accepted"
+else
+	check "catalog: 7.2-lab without PREEMPT_DYNAMIC is refused" grep -q 'has no PREEMPT_DYNAMIC' "$tmp/mc.err"
+fi
+check "catalog: a one-model recipe (7.2-lab-static-none) needs neither" \
+	models_checkable 7.2-lab-static-none 'CONFIG_PREEMPT_NONE=y\n' 'config SCHED_DEBUG\n'
+
 etc_apt > "$tmp/apt.after"
 check "catalog: /etc/apt is unchanged" cmp -s "$tmp/apt.before" "$tmp/apt.after"
 tests_done
