@@ -53,18 +53,13 @@ static bool in_majors(const char *top, const char *major)
 	return found;
 }
 
-/* "prefault or touch-before-lock": the list's patched mitigations. */
-static const char *patched_names(const struct list *l, char *buf, size_t len)
+/* An item before the i-th of the list has the same row (rseq:5 and rseq:20). */
+static bool row_seen(const struct list *l, int i, const struct mitigation_row *row)
 {
-	size_t used = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < l->n && used < len; i++) {
-		const struct mitigation_row *row = mitigation_row(l->item[i]);
-		if (row && row->pg == PGW_PATCH)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " or " : "",
-						 l->item[i]);
-	}
-	return buf;
+	for (int j = 0; j < i; j++)
+		if (mitigation_row(l->item[j]) == row)
+			return true;
+	return false;
 }
 
 void pg_mitigation_settings(struct plan *p, const char *top)
@@ -74,13 +69,12 @@ void pg_mitigation_settings(struct plan *p, const char *top)
 		return;
 	const char *src = pg_source_major(p);
 	char why[512], names[256];
-	bool patched = mitigations_patched(&p->mitigations);
+	bool patched = *mitigations_patched(&p->mitigations, names, sizeof(names));
 	bool buildable = pg_source_ok(top, src, why, sizeof(why));
 	if (patched && !buildable)
 		plan_note("MITIGATIONS: no pgbench cell for %s: %s (pg/sources); PG_VERSION=18 or 15 "
-			  "builds them", patched_names(&p->mitigations, names, sizeof(names)), why);
+			  "builds them", names, why);
 	/* none and hugepages run the unpatched build beside patched ones. */
-	int said[16] = { 0 };
 	const char *base = patched && buildable ? "none" : "debian";
 	if (!strcmp(base, "none"))
 		plan_note("MITIGATIONS: pgbench's none and hugepages run the lab's unpatched build of "
@@ -110,7 +104,7 @@ void pg_mitigation_settings(struct plan *p, const char *top)
 			break;
 		case PGW_ABSENT:
 			/* Said once for the row, not once per N. */
-			if (!said[row - mitigation_row_at(0)]++)
+			if (!row_seen(&p->mitigations, i, row))
 				plan_note("MITIGATIONS: %s has no pgbench cell: it is bufbench's, there is "
 					  "no such %s in PostgreSQL", it, row->pg_absent);
 			break;

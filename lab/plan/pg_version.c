@@ -62,8 +62,8 @@ void pg_version_settings(struct plan *p, const char *top, const char *asked)
 	 * 17's cannot be had, the freelist's last major whose can (18, then 15)
 	 * runs instead, and the plan says why.
 	 */
-	bool patched = mitigations_patched(&p->mitigations);
-	char why[512];
+	char why[512], names[256];
+	bool patched = *mitigations_patched(&p->mitigations, names, sizeof(names));
 	if (!asked && host && patched && !strcmp(def, "17") && !pg_source_ok(top, "17", why, sizeof(why))) {
 		for (int i = n - 1; i >= 0; i--) {
 			char w2[512];
@@ -141,13 +141,17 @@ const char *pg_source_major(const struct plan *p)
 	return strcmp(p->pg_version, "system") == 0 ? "15" : p->pg_version;
 }
 
-/* A mitigation of the list is built from a pg/patches patch (its row). */
-bool mitigations_patched(const struct list *mitigations)
+/* The list's mitigations built from a pg/patches patch (their rows' PGW_PATCH),
+ * as "prefault or touch-before-lock"; "" when none is. */
+const char *mitigations_patched(const struct list *l, char *buf, size_t len)
 {
-	for (int i = 0; i < mitigations->n; i++) {
-		const struct mitigation_row *row = mitigation_row(mitigations->item[i]);
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < l->n && used < len; i++) {
+		const struct mitigation_row *row = mitigation_row(l->item[i]);
 		if (row && row->pg == PGW_PATCH)
-			return true;
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " or " : "",
+						 l->item[i]);
 	}
-	return false;
+	return buf;
 }

@@ -234,8 +234,9 @@ int info_arch(const char *name, const char *key);
 int info_catalog_get(const char *dir, const char *series, const char *key);
 int info_catalog_series(const char *dir);
 int info_catalog_resolve(const char *dir, const char *kernel);
-/* pg_version.c: a mitigation of the list has a pg/patches build (its row's PGW_PATCH). */
-bool mitigations_patched(const struct list *mitigations);
+/* pg_version.c: the list's mitigations with a pg/patches build (their rows'
+ * PGW_PATCH), joined with " or " into buf; "" when none has. */
+const char *mitigations_patched(const struct list *l, char *buf, size_t len);
 /* runner_policy.c: build/plan --runner-policy [KEY], the numbers pg-run.sh needs without a plan. */
 int info_runner_policy(const char *key);
 
