@@ -383,7 +383,6 @@ void spins_setting(struct plan *p, const char *top)
 	p->fixed_spins_per_delay = n;
 }
 
-
 /*
  * KERNEL.  SCENARIO=mitigations compares models on one kernel: 7.2-lab, the
  * one with all four and the slice extension, where it is built.  The
