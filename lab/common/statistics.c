@@ -296,6 +296,20 @@ void st_wilson(double k, double n, double *lo, double *hi)
 	*hi = k >= n ? 1 : fmin(1, c + h);
 }
 
+struct share_diff st_share_diff(double k1, double n1, double k0, double n0)
+{
+	struct share_diff d = { NAN, NAN, NAN };
+	if (n1 <= 0 || n0 <= 0)
+		return d;
+	double p1 = k1 / n1, p0 = k0 / n0, l1, u1, l0, u0;
+	st_wilson(k1, n1, &l1, &u1);
+	st_wilson(k0, n0, &l0, &u0);
+	d.est = p1 - p0;
+	d.lo = d.est - sqrt((p1 - l1) * (p1 - l1) + (u0 - p0) * (u0 - p0));
+	d.hi = d.est + sqrt((u1 - p1) * (u1 - p1) + (p0 - l0) * (p0 - l0));
+	return d;
+}
+
 struct risk_ratio st_risk_ratio(double k1, double n1, double k0, double n0)
 {
 	struct risk_ratio r = { NAN, NAN, NAN, 0 };

@@ -114,6 +114,17 @@ void st_holm(const double *p, size_t n, double *adjusted);
 void st_wilson(double k, double n, double *lo, double *hi);
 
 /*
+ * The difference k1/n1 - k0/n0 with Newcombe's hybrid score interval at
+ * 95% (his method 10: each share's Wilson interval, combined), which
+ * stays inside [-1, 1] and behaves at 0 and n where the Wald interval
+ * collapses.  NAN when n1 or n0 is 0.
+ */
+struct share_diff {
+	double est, lo, hi;
+};
+struct share_diff st_share_diff(double k1, double n1, double k0, double n0);
+
+/*
  * The risk ratio (k1/n1) / (k0/n0) with Katz's 95% log interval,
  * exp(log RR -+ 1.96 sqrt(1/k1 - 1/n1 + 1/k0 - 1/n0)).  A zero count
  * (k1 or k0 == 0, or k == n) takes 0.5 added to every cell (Haldane), and

@@ -89,6 +89,14 @@ struct cb_procs {
 #define CB_PROCS_MAX 16
 int cb_procs_run(int nprocs, long pages, struct cb_procs *out);
 
+/* sync.c: what the two-process tests share. */
+int64_t cb_now_ns(void);
+void cb_futex_wait(_Atomic uint32_t *w, uint32_t val);
+void cb_futex_wake(_Atomic uint32_t *w);
+int cb_pin_to(int cpu);
+double cb_uniform(uint64_t *x);	/* xorshift64*: [0, 1), the same sequence everywhere */
+int cb_cmp_i64(const void *a, const void *b);
+
 /* costbench --wake-in-fault (wake.c): a wakeup timed into a holder's fault. */
 #define CB_WAKE_MAX 1000
 struct cb_wake_trial {
@@ -109,6 +117,30 @@ struct cb_wake {
 	struct cb_wake_trial trial[2][CB_WAKE_MAX];
 };
 int cb_wake_run(int trials, struct cb_wake *w);
+/* costbench --remote-wake (remote_wake.c): a wakeup from another CPU. */
+#define CB_REMOTE_MAX 1000
+#define CB_REMOTE_ARMS 3
+/* A wake is late past this: a tenth of the shortest tick period (HZ 1000). */
+#define CB_REMOTE_LATE_NS 100000
+struct cb_remote_trial {
+	int64_t delay_ns;		/* drawn wait between "asleep" and the wake */
+	int64_t latency_ns;		/* from the waker's clock read to the wakee's */
+	int cpu;			/* where the wakee ran */
+};
+struct cb_remote {
+	char why[200];			/* cb_remote_run's -1: why the test could not run */
+	int target_cpu, waker_cpu;
+	/* Do the two CPUs share a last-level cache (sysfs cache topology)? */
+	const char *llc_shared;		/* yes, no, unknown */
+	char llc_source[200];
+	int ntrials[CB_REMOTE_ARMS];
+	char arm_why[CB_REMOTE_ARMS][160];	/* an arm that could not run */
+	struct cb_remote_trial trial[CB_REMOTE_ARMS][CB_REMOTE_MAX];
+};
+extern const char *const cb_remote_arm_names[CB_REMOTE_ARMS];
+int cb_remote_run(int trials, struct cb_remote *r);
+int cb_remote_main(int trials, const char *out, int argc, char **argv);
+
 /* doc.c: every document's provenance (PAGE_POLICY the pages it faults)
  * and its opening, tool, schema and provenance, to OUT (stdout if NULL);
  * NULL, said on stderr, when OUT cannot be written. */

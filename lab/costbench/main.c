@@ -8,6 +8,9 @@
  *   instead: N trials an arm of a wakeup timed into a holder's page fault
  *   (wake.c): is the holder off CPU before it releases, plain and with an
  *   rseq slice extension requested.
+ * costbench --remote-wake N [--json FILE] [--unit-conf FILE]
+ *   instead: N trials an arm of a wakeup from another CPU onto a CPU busy
+ *   in user space (remote_wake.c): how long the wakee waits to run.
  * One process, no contention: the cost of a page fault and of a system
  * call under the running kernel and preemption model, as one JSON
  * document (schema preemptlab.costbench/1, docs/json.md).  The runner runs
@@ -167,7 +170,7 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	int procs[CB_PROCS_MAX], nprocs = 0;
 	long procs_pages = 64;
-	int wake_trials = 0;
+	int wake_trials = 0, remote_trials = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!v) {
@@ -200,6 +203,8 @@ int main(int argc, char **argv)
 			procs_pages = arg_long(a, v, 1, 4096);
 		else if (!strcmp(a, "--wake-in-fault"))
 			wake_trials = (int)arg_long(a, v, 1, CB_WAKE_MAX);
+		else if (!strcmp(a, "--remote-wake"))
+			remote_trials = (int)arg_long(a, v, 1, CB_REMOTE_MAX);
 		else {
 			fprintf(stderr, "costbench: unknown option %s\n", a);
 			return 2;
@@ -214,6 +219,8 @@ int main(int argc, char **argv)
 		rseq_slice_reexec(argv, "costbench");
 		return cb_wake_main(wake_trials, out, argc, argv);
 	}
+	if (remote_trials)
+		return cb_remote_main(remote_trials, out, argc, argv);
 	struct provenance prov;
 	cb_provenance(&prov, argc, argv, "4k,2m");
 

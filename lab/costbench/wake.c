@@ -35,7 +35,6 @@
  */
 
 #include <errno.h>
-#include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -45,12 +44,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "costbench.h"
 #include "rseq_slice.h"
 
@@ -71,35 +68,11 @@ struct wake_shared {
 	_Atomic int quit;
 };
 
-/* Signed nanoseconds of buffer_pool/clock.h's clock: the trials subtract them. */
-static int64_t now_ns(void)
-{
-	return (int64_t)clock_ns();
-}
-
-static void futex_wait(_Atomic uint32_t *w, uint32_t val)
-{
-	syscall(SYS_futex, w, FUTEX_WAIT, val, NULL, NULL, 0);
-}
-
-static void futex_wake(_Atomic uint32_t *w)
-{
-	syscall(SYS_futex, w, FUTEX_WAKE, 1, NULL, NULL, 0);
-}
-
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 static _Noreturn void competitor(struct wake_shared *s)
 {
 	for (uint32_t t = 1;; t++) {
 		while (atomic_load(&s->go) < t)
-			futex_wait(&s->go, t - 1);
+			cb_futex_wait(&s->go, t - 1);
 		if (atomic_load(&s->quit))
 			_exit(0);
 		int64_t at = atomic_load(&s->target_ns);
@@ -119,40 +92,25 @@ static long nivcsw(void)
 	return ru.ru_nivcsw;
 }
 
-/* xorshift64*: the wake offsets, the same sequence on every kernel. */
-static double uniform(uint64_t *x)
-{
-	*x ^= *x >> 12;
-	*x ^= *x << 25;
-	*x ^= *x >> 27;
-	return (double)((*x * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* One trial: arm the competitor for touch + offset, touch, release. */
 static void trial(struct wake_shared *s, uint32_t n, char *page, int64_t lead, int64_t offset,
 		  bool request, struct cb_wake_trial *t)
 {
-	int64_t start = now_ns() + lead;
+	int64_t start = cb_now_ns() + lead;
 	atomic_store(&s->target_ns, start + offset);
 	atomic_store(&s->go, n);
-	futex_wake(&s->go);
+	cb_futex_wake(&s->go);
 	while (atomic_load(&s->armed) < n)
 		;
 	long sw0 = nivcsw();
-	while (now_ns() < start)
+	while (cb_now_ns() < start)
 		;
 	if (request)
 		rseq_slice_request();
 	atomic_store(&s->holding, 1);
-	int64_t a = now_ns();
+	int64_t a = cb_now_ns();
 	*(volatile char *)page = 1;
-	int64_t b = now_ns();
+	int64_t b = cb_now_ns();
 	atomic_store(&s->holding, 0);
 	enum rseq_slice_outcome o = request ? rseq_slice_withdraw() : SLICE_NOT_NEEDED;
 	t->yielded = o == SLICE_GRANTED && rseq_slice_yield();
@@ -185,18 +143,18 @@ int cb_wake_run(int trials, struct cb_wake *w)
 	}
 	memset(s, 0, sizeof(*s));
 	w->cpu = sched_getcpu();
-	if (w->cpu < 0 || pin_to(w->cpu) != 0) {
+	if (w->cpu < 0 || cb_pin_to(w->cpu) != 0) {
 		unavailable(w, "pinning to one CPU", errno);
 		return -1;
 	}
 	/* The fault's own length, with nothing to wake. */
 	int64_t cal[CALIBRATION_TOUCHES];
 	for (int i = 0; i < CALIBRATION_TOUCHES; i++) {
-		int64_t a = now_ns();
+		int64_t a = cb_now_ns();
 		*(volatile char *)(pages + (size_t)i * (size_t)pg) = 1;
-		cal[i] = now_ns() - a;
+		cal[i] = cb_now_ns() - a;
 	}
-	qsort(cal, CALIBRATION_TOUCHES, sizeof(cal[0]), cmp_i64);
+	qsort(cal, CALIBRATION_TOUCHES, sizeof(cal[0]), cb_cmp_i64);
 	w->fault_ns = cal[CALIBRATION_TOUCHES / 2];
 	int64_t lead = LEAD_FAULTS * w->fault_ns > LEAD_MIN_NS ? LEAD_FAULTS * w->fault_ns : LEAD_MIN_NS;
 
@@ -232,7 +190,7 @@ int cb_wake_run(int trials, struct cb_wake *w)
 			break;
 		for (int i = 0; i < trials; i++) {
 			struct cb_wake_trial *t = &w->trial[arm][i];
-			double u = uniform(&seed) * 1.5 - 0.25;
+			double u = cb_uniform(&seed) * 1.5 - 0.25;
 			char *page = pages + (CALIBRATION_TOUCHES + (size_t)arm * (size_t)trials +
 					      (size_t)i) * (size_t)pg;
 			trial(s, ++n, page, lead, (int64_t)(u * (double)w->fault_ns), arm == 1, t);
@@ -241,7 +199,7 @@ int cb_wake_run(int trials, struct cb_wake *w)
 	}
 	atomic_store(&s->quit, 1);
 	atomic_store(&s->go, n + 1);
-	futex_wake(&s->go);
+	cb_futex_wake(&s->go);
 	waitpid(pid, &status, 0);
 	munmap(pages, npages * (size_t)pg);
 	munmap(s, sizeof(*s));

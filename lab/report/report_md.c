@@ -14,6 +14,7 @@
 #include "separates.h"
 #include "atscale.h"
 #include "modelcost.h"
+#include "remotewake.h"
 #include "wakefault.h"
 #include "fillphase.h"
 #include "mitigations.h"
@@ -154,6 +155,7 @@ void write_md(FILE *f, const struct report *rp)
 	write_modelcost_md(f, &mc);
 	modelcost_free(&mc);
 	write_wakefault_md(f, r);
+	write_remotewake_md(f, r);
 
 	int pgb = 0;
 	for (size_t k = 0; k < r->ncells; k++)

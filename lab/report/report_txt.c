@@ -14,6 +14,7 @@
 #include "separates.h"
 #include "atscale.h"
 #include "modelcost.h"
+#include "remotewake.h"
 #include "wakefault.h"
 #include "fillphase.h"
 #include "mitigations.h"
@@ -307,6 +308,7 @@ void write_txt(FILE *f, const struct report *rp)
 	write_modelcost_txt(f, &mc);
 	modelcost_free(&mc);
 	write_wakefault_txt(f, r);
+	write_remotewake_txt(f, r);
 
 	tw_heading(f, "Results");
 	tw_para(f, "",

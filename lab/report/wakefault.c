@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc_rows.h"
 #include "escape.h"
 #include "json_read.h"
 #include "logs_each.h"
@@ -16,11 +17,8 @@ static const char *const arm_text[WF_ARMS] = { "plain", "slice requested" };
 
 /* One kernel/model, its boots' documents pooled. */
 struct wf_row {
-	char kernel[64], model[32], why[200];
-	/* The first document's provenance, and its file (several: BOOTS=). */
-	char release[128], virt[32], file[160];
-	double fault_ns, cpus, icount_shift, slice_ext_ns;
-	int ndocs;
+	struct doc_row d;
+	double fault_ns, slice_ext_ns;
 	bool ran[WF_ARMS];
 	long in_n[WF_ARMS], in_off[WF_ARMS], in_granted[WF_ARMS];
 	long after_n[WF_ARMS], after_off[WF_ARMS];
@@ -30,22 +28,6 @@ struct wf_set {
 	struct wf_row *row;
 	size_t n;
 };
-
-static struct wf_row *find_or_add(struct wf_set *s, const char *kernel, const char *model)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->row[i].kernel, kernel) && !strcmp(s->row[i].model, model))
-			return &s->row[i];
-	struct wf_row *g = realloc(s->row, (s->n + 1) * sizeof(*g));
-	if (!g)
-		return NULL;
-	s->row = g;
-	struct wf_row *w = &s->row[s->n++];
-	memset(w, 0, sizeof(*w));
-	snprintf(w->kernel, sizeof(w->kernel), "%s", kernel);
-	snprintf(w->model, sizeof(w->model), "%s", model);
-	return w;
-}
 
 static long count(const struct jr_val *arm, const char *path)
 {
@@ -64,27 +46,20 @@ static void load_one(void *ctx, const char *dir, const char *name)
 		jr_free(j);
 		return;
 	}
-	struct wf_row *w = find_or_add(ctx, jr_str(j, "provenance.kernel_label", "?"),
-				       jr_str(j, "provenance.preempt_model", "?"));
-	if (w && !w->ndocs++) {
-		snprintf(w->release, sizeof(w->release), "%s", jr_str(j, "provenance.kernel_release", "?"));
-		snprintf(w->virt, sizeof(w->virt), "%s", jr_str(j, "provenance.virtualization", "?"));
-		snprintf(w->file, sizeof(w->file), "logs/%s", name);
+	struct wf_set *set = ctx;
+	struct wf_row *w = (struct wf_row *)doc_row_of((void **)&set->row, &set->n, sizeof(*set->row), j,
+							"wakefault-", name);
+	if (w && w->d.ndocs == 1) {
 		jr_num(j, "fault_ns", &w->fault_ns);
-		jr_num(j, "provenance.cpus", &w->cpus);
-		w->icount_shift = -1;
-		jr_num(j, "provenance.icount_shift", &w->icount_shift);
 		jr_num(j, "provenance.slice_ext_ns", &w->slice_ext_ns);
-	} else if (w) {
-		snprintf(w->file, sizeof(w->file), "logs/wakefault-%.60s-%.30s*.json", w->kernel, w->model);
 	}
 	if (w && !jr_true(j, "available"))
-		snprintf(w->why, sizeof(w->why), "%s", jr_str(j, "why", "?"));
+		snprintf(w->d.why, sizeof(w->d.why), "%s", jr_str(j, "why", "?"));
 	for (int a = 0; w && a < WF_ARMS; a++) {
 		const struct jr_val *arm = jr_get(jr_get(j, "arms"), arm_key[a]);
 		if (!arm || !jr_true(arm, "available")) {
-			if (arm && !w->why[0])
-				snprintf(w->why, sizeof(w->why), "%s", jr_str(arm, "why", "?"));
+			if (arm && !w->d.why[0])
+				snprintf(w->d.why, sizeof(w->d.why), "%s", jr_str(arm, "why", "?"));
 			continue;
 		}
 		w->ran[a] = true;
@@ -97,13 +72,6 @@ static void load_one(void *ctx, const char *dir, const char *name)
 	jr_free(j);
 }
 
-static int row_cmp(const void *a, const void *b)
-{
-	const struct wf_row *x = a, *y = b;
-	int c = strverscmp(x->kernel, y->kernel);
-	return c ? c : model_rank(x->model) - model_rank(y->model);
-}
-
 static void load(const struct results *r, struct wf_set *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -113,7 +81,7 @@ static void load(const struct results *r, struct wf_set *s)
 	else
 		logs_each(r->dir, "wakefault-", load_one, s);
 	if (s->n)
-		qsort(s->row, s->n, sizeof(*s->row), row_cmp);
+		qsort(s->row, s->n, sizeof(*s->row), doc_row_cmp);
 }
 
 /* What the share's interval allows one to say, and nothing more. */
@@ -159,12 +127,12 @@ static void write_rows(FILE *f, const struct wf_set *s, bool md)
 		const struct wf_row *w = &s->row[i];
 		for (int a = 0; a < WF_ARMS; a++) {
 			if (!w->ran[a]) {
-				const char *why = w->why[0] ? w->why : "not run";
+				const char *why = w->d.why[0] ? w->d.why : "not run";
 				if (md)
-					md_printf(f, "| %s | %s | %s | unavailable: %s | | | | | |\n", w->kernel,
-						  w->model, arm_text[a], why);
+					md_printf(f, "| %s | %s | %s | unavailable: %s | | | | | |\n", w->d.kernel,
+						  w->d.model, arm_text[a], why);
 				else
-					txt_printf(f, "%-18s %-9s %-16s unavailable: %s\n", w->kernel, w->model,
+					txt_printf(f, "%-18s %-9s %-16s unavailable: %s\n", w->d.kernel, w->d.model,
 						   arm_text[a], why);
 				continue;
 			}
@@ -174,28 +142,25 @@ static void write_rows(FILE *f, const struct wf_set *s, bool md)
 			snprintf(after, sizeof(after), "%ld/%ld", w->after_off[a], w->after_n[a]);
 			const char *says = verdict(w->in_off[a], w->in_n[a]);
 			if (md)
-				md_printf(f, "| %s | %s | %s | %.1f | %s | %s | %ld | %s | %s |\n", w->kernel,
-					  w->model, arm_text[a], w->fault_ns / 1000, c.counts, c.share,
+				md_printf(f, "| %s | %s | %s | %.1f | %s | %s | %ld | %s | %s |\n", w->d.kernel,
+					  w->d.model, arm_text[a], w->fault_ns / 1000, c.counts, c.share,
 					  w->in_granted[a], after, says);
 			else
-				txt_printf(f, "%-18s %-9s %-16s %8.1f %9s %-15s %7ld %7s  %s\n", w->kernel,
-					   w->model, arm_text[a], w->fault_ns / 1000, c.counts, c.share,
+				txt_printf(f, "%-18s %-9s %-16s %8.1f %9s %-15s %7ld %7s  %s\n", w->d.kernel,
+					   w->d.model, arm_text[a], w->fault_ns / 1000, c.counts, c.share,
 					   w->in_granted[a], after, says);
 		}
 	}
 }
 
-/* Each row's provenance: release, documents, how it ran, the grant length. */
+/* Each row's provenance, and the grant length. */
 static void sources(FILE *f, const struct wf_set *s, bool md)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		const struct wf_row *w = &s->row[i];
-		char buf[512], shift[32] = "";
-		if (w->icount_shift >= 0)
-			snprintf(shift, sizeof(shift), " (icount shift %.0f)", w->icount_shift);
-		snprintf(buf, sizeof(buf), "%s/%s: %s, %s (%d document%s), %s%s, %.0f CPU%s, slice_ext_ns %.0f",
-			 w->kernel, w->model, w->release, w->file, w->ndocs, w->ndocs == 1 ? "" : "s",
-			 w->virt, shift, w->cpus, w->cpus == 1 ? "" : "s", w->slice_ext_ns);
+		char head[448], buf[512];
+		doc_row_source(&w->d, head, sizeof(head));
+		snprintf(buf, sizeof(buf), "%s, slice_ext_ns %.0f", head, w->slice_ext_ns);
 		if (md)
 			md_printf(f, "- %s\n", buf);
 		else
@@ -249,7 +214,7 @@ bool wakefault_sentence(const struct results *r, char *buf, size_t len)
 			o += (size_t)snprintf(buf + o, len - o, "%s%s %s, %s: %s (%ld of %ld)",
 					      o ? "; " : "A wakeup timed inside a holder's fault "
 							 "(costbench --wake-in-fault): ",
-					      w->kernel, w->model, arm_text[a],
+					      w->d.kernel, w->d.model, arm_text[a],
 					      verdict(w->in_off[a], w->in_n[a]), w->in_off[a], w->in_n[a]);
 		}
 	}

@@ -184,6 +184,18 @@ int main(void)
 	      "risk ratio with a zero count: corrected, 0.2, interval spans 1");
 	rr = st_risk_ratio(0, 10, 0, 10);
 	CHECK(isnan(rr.est), "risk ratio of no event in either group: not defined");
+	/*
+	 * Newcombe (1998), Stat Med 17:873, Table II example (a): 56/70 - 48/80
+	 * = 0.2000, his method 10 (hybrid score) [0.0524, 0.3339].  0 of 100
+	 * against 0 of 100: +- the Wilson upper bound of 0/100, 0.036993.
+	 */
+	struct share_diff sd = st_share_diff(56, 70, 48, 80);
+	CHECK(NEAR(sd.est, 0.2, 1e-12) && NEAR(sd.lo, 0.0524315, 1e-6) && NEAR(sd.hi, 0.3338727, 1e-6),
+	      "newcombe 56/70 - 48/80 = 0.2 [%.4f, %.4f]", sd.lo, sd.hi);
+	sd = st_share_diff(0, 100, 0, 100);
+	CHECK(sd.est == 0 && NEAR(sd.lo, -0.0369935, 1e-6) && NEAR(sd.hi, 0.0369935, 1e-6),
+	      "newcombe 0/100 - 0/100 = 0 [-0.037, 0.037]");
+	CHECK(isnan(st_share_diff(1, 0, 1, 10).est), "newcombe with an empty group: not defined");
 	CHECK(NEAR(st_betai(2, 3, 0.4), 0.5248, 1e-12), "I_0.4(2,3) = 0.5248");
 	CHECK(NEAR(st_betai(0.5, 0.5, 0.5), 0.5, 1e-12), "I_0.5(0.5,0.5) = 0.5");
 

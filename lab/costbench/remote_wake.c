@@ -1,0 +1,299 @@
+/*
+ * costbench --remote-wake N: how long a task woken from another CPU waits
+ * to run on a CPU that is busy in user space, under the running model
+ * (issue 36, item 5; docs/measurements/2026-12-07-remote-wake-ipi.md).
+ *
+ * Under lazy, a fair-class wakeup that should preempt sets only
+ * TIF_NEED_RESCHED_LAZY, and __resched_curr() sends no IPI for it: the
+ * target acts at its next kernel entry, its tick if it stays in user
+ * space.  Under none and full the same wakeup sends the IPI at once.  A
+ * backend spinning in s_lock is such a target, and a PostgreSQL semaphore
+ * or futex wake (LWLock release) is such a wakeup.
+ *
+ * The wakee (SCHED_OTHER) is pinned to the target CPU and sleeps on a
+ * futex; the waker, this process, is pinned to another.  Each trial the
+ * waker waits until the wakee sleeps, then for a drawn 0-2 ms (so that the
+ * wakes fall evenly over the target's tick period), reads the clock and
+ * wakes it; the wakee reads the clock when it runs.  Three arms:
+ *   - idle spinner: the target runs a SCHED_IDLE task spinning in user
+ *     space, which a normal wakee always preempts (wakeup_preempt_fair):
+ *     EEVDF's choice is certain, the model's bit and IPI are left;
+ *   - fair spinner: the spinner is SCHED_OTHER, as a spinning backend,
+ *     and EEVDF decides too (slice protection may defer the wakee);
+ *   - idle target: nothing runs there, the control: the target does the
+ *     wakeup in its own IPI (the wakelist) under every model.
+ * The waker does the wakeup itself only where the two CPUs share a
+ * last-level cache (ttwu_queue_cond); the document records what the
+ * cache topology says.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "costbench.h"
+
+const char *const cb_remote_arm_names[CB_REMOTE_ARMS] = { "idle_spinner", "fair_spinner",
+							  "idle_target" };
+
+/* The wakes are drawn over this, twice the longest tick period measured
+ * against (HZ 1000's 1 ms). */
+#define DELAY_SPAN_NS 2000000
+/* A wakee that has not run this long after its wake has been lost. */
+#define STUCK_NS 5000000000LL
+
+struct remote_shared {
+	_Atomic uint32_t go;		/* futex word: the trial the wakee may take */
+	_Atomic uint32_t waiting;	/* the trial it is going to sleep for */
+	_Atomic uint32_t done;		/* the trial it has run for */
+	_Atomic int64_t woke_ns;
+	_Atomic int woke_cpu;
+	_Atomic int spinning;		/* the spinner has its policy and runs */
+	_Atomic int stop_spinner;
+	_Atomic int quit;
+};
+
+static _Noreturn void wakee(struct remote_shared *s, int cpu)
+{
+	if (cb_pin_to(cpu) != 0)
+		_exit(3);
+	for (uint32_t t = 1;; t++) {
+		atomic_store(&s->waiting, t);
+		while (atomic_load(&s->go) < t)
+			cb_futex_wait(&s->go, t - 1);
+		atomic_store(&s->woke_ns, cb_now_ns());
+		atomic_store(&s->woke_cpu, sched_getcpu());
+		atomic_store(&s->done, t);
+		if (atomic_load(&s->quit))
+			_exit(0);
+	}
+}
+
+/* Spins in user space on the target, as a backend in s_lock does. */
+static _Noreturn void spinner(struct remote_shared *s, int cpu, int policy)
+{
+	struct sched_param sp = { 0 };
+	if (cb_pin_to(cpu) != 0 || sched_setscheduler(0, policy, &sp) != 0)
+		_exit(3);
+	atomic_store(&s->spinning, 1);
+	while (!atomic_load(&s->stop_spinner))
+		;
+	_exit(0);
+}
+
+/* The task's state letter from /proc/PID/stat ('S': asleep), or 0. */
+static char task_state(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Is CPU in a sysfs cpulist such as "0-3,8"? */
+static bool in_cpulist(const char *list, int cpu)
+{
+	const char *p = list;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p)
+			return false;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (cpu >= a && cpu <= b)
+			return true;
+		p = *end == ',' ? end + 1 : end;
+		if (*p == '\n')
+			break;
+	}
+	return false;
+}
+
+/* The highest cache level of TARGET and whether WAKER shares it. */
+static void llc_topology(struct cb_remote *r)
+{
+	int best = -1;
+	char list[256] = "";
+	for (int i = 0; i < 16; i++) {
+		char path[128], level[16];
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/level",
+			 r->target_cpu, i);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			break;
+		bool got = fgets(level, sizeof(level), f) != NULL;
+		fclose(f);
+		if (!got || atoi(level) <= best)
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
+			 r->target_cpu, i);
+		if ((f = fopen(path, "r"))) {
+			if (fgets(list, sizeof(list), f))
+				best = atoi(level);
+			fclose(f);
+		}
+	}
+	if (best < 0) {
+		r->llc_shared = "unknown";
+		snprintf(r->llc_source, sizeof(r->llc_source),
+			 "/sys/devices/system/cpu/cpu%d/cache: no cache levels", r->target_cpu);
+		return;
+	}
+	list[strcspn(list, "\n")] = '\0';
+	r->llc_shared = in_cpulist(list, r->waker_cpu) ? "yes" : "no";
+	snprintf(r->llc_source, sizeof(r->llc_source), "sysfs: cpu%d's L%d shared_cpu_list %s",
+		 r->target_cpu, best, list);
+}
+
+/* Waits until *word reaches n; false past STUCK_NS. */
+static bool await(_Atomic uint32_t *word, uint32_t n)
+{
+	int64_t until = cb_now_ns() + STUCK_NS;
+	while (atomic_load(word) < n)
+		if (cb_now_ns() > until)
+			return false;
+	return true;
+}
+
+static bool await_asleep(pid_t pid)
+{
+	int64_t until = cb_now_ns() + STUCK_NS;
+	while (task_state(pid) != 'S')
+		if (cb_now_ns() > until)
+			return false;
+	return true;
+}
+
+/* One arm's trials, numbered from *n on. */
+static int run_arm(struct remote_shared *s, pid_t wakee_pid, int arm, int trials, uint32_t *n,
+		   uint64_t *seed, struct cb_remote *r)
+{
+	pid_t spin_pid = 0;
+	if (arm != 2) {
+		atomic_store(&s->spinning, 0);
+		atomic_store(&s->stop_spinner, 0);
+		if ((spin_pid = fork()) < 0) {
+			snprintf(r->arm_why[arm], sizeof(r->arm_why[arm]), "fork: %s", strerror(errno));
+			return 0;
+		}
+		if (spin_pid == 0)
+			spinner(s, r->target_cpu, arm == 0 ? SCHED_IDLE : SCHED_OTHER);
+		int status;
+		while (!atomic_load(&s->spinning))
+			if (waitpid(spin_pid, &status, WNOHANG) == spin_pid) {
+				snprintf(r->arm_why[arm], sizeof(r->arm_why[arm]),
+					 "the spinner could not take its CPU or policy");
+				return 0;
+			}
+	}
+	int rc = 0;
+	for (int i = 0; i < trials; i++) {
+		struct cb_remote_trial *t = &r->trial[arm][i];
+		uint32_t k = ++*n;
+		if (!await(&s->waiting, k) || !await_asleep(wakee_pid)) {
+			snprintf(r->why, sizeof(r->why), "the wakee did not go to sleep (trial %u)", k);
+			rc = -1;
+			break;
+		}
+		t->delay_ns = (int64_t)(cb_uniform(seed) * DELAY_SPAN_NS);
+		int64_t at = cb_now_ns() + t->delay_ns;
+		while (cb_now_ns() < at)
+			;
+		int64_t t0 = cb_now_ns();
+		atomic_store(&s->go, k);
+		cb_futex_wake(&s->go);
+		if (!await(&s->done, k)) {
+			snprintf(r->why, sizeof(r->why), "the wakee did not run within 5 s of its wake (trial %u)", k);
+			rc = -1;
+			break;
+		}
+		t->latency_ns = atomic_load(&s->woke_ns) - t0;
+		t->cpu = atomic_load(&s->woke_cpu);
+		r->ntrials[arm]++;
+	}
+	if (spin_pid > 0) {
+		atomic_store(&s->stop_spinner, 1);
+		waitpid(spin_pid, NULL, 0);
+	}
+	return rc;
+}
+
+/* The first two CPUs this process may run on: target, then waker. */
+static int pick_cpus(struct cb_remote *r)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) != 0) {
+		snprintf(r->why, sizeof(r->why), "sched_getaffinity: %s", strerror(errno));
+		return -1;
+	}
+	r->target_cpu = r->waker_cpu = -1;
+	for (int c = 0; c < CPU_SETSIZE && r->waker_cpu < 0; c++)
+		if (CPU_ISSET(c, &set)) {
+			if (r->target_cpu < 0)
+				r->target_cpu = c;
+			else
+				r->waker_cpu = c;
+		}
+	if (r->waker_cpu < 0) {
+		snprintf(r->why, sizeof(r->why),
+			 "needs two CPUs and may use %d (a guest: VCPUS=2 or more)", CPU_COUNT(&set));
+		return -1;
+	}
+	return 0;
+}
+
+int cb_remote_run(int trials, struct cb_remote *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (pick_cpus(r) != 0)
+		return -1;
+	llc_topology(r);
+	struct remote_shared *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
+				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s == MAP_FAILED) {
+		snprintf(r->why, sizeof(r->why), "mmap: %s", strerror(errno));
+		return -1;
+	}
+	memset(s, 0, sizeof(*s));
+	if (cb_pin_to(r->waker_cpu) != 0) {
+		snprintf(r->why, sizeof(r->why), "pinning to CPU %d: %s", r->waker_cpu, strerror(errno));
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(r->why, sizeof(r->why), "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0)
+		wakee(s, r->target_cpu);
+	uint64_t seed = 0x2545f4914f6cdd1dull;
+	uint32_t n = 0;
+	int rc = 0;
+	for (int arm = 0; arm < CB_REMOTE_ARMS && rc == 0; arm++)
+		rc = run_arm(s, pid, arm, trials, &n, &seed, r);
+	atomic_store(&s->quit, 1);
+	atomic_store(&s->go, n + 1);
+	cb_futex_wake(&s->go);
+	if (rc != 0)
+		kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	munmap(s, sizeof(*s));
+	return rc;
+}

@@ -1,0 +1,93 @@
+/*
+ * costbench --remote-wake's document (schema preemptlab.costbench/1, mode
+ * remote_wake; docs/json.md): the two CPUs and whether they share a
+ * last-level cache, then per arm the wake latencies' order statistics,
+ * how many were late (over CB_REMOTE_LATE_NS), and every trial.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "costbench.h"
+#include "json.h"
+#include "provenance.h"
+
+static const char *const spinner_policy[CB_REMOTE_ARMS] = { "SCHED_IDLE", "SCHED_OTHER", "none" };
+
+static void write_arm(struct json *j, const struct cb_remote *r, int arm)
+{
+	int n = r->ntrials[arm];
+	json_begin_object(j, cb_remote_arm_names[arm]);
+	json_bool(j, "available", n > 0);
+	if (n == 0) {
+		json_str(j, "why", r->arm_why[arm][0] ? r->arm_why[arm] : r->why);
+		json_end_object(j);
+		return;
+	}
+	json_str(j, "spinner", spinner_policy[arm]);
+	json_int(j, "trials", n);
+	static double lat[CB_REMOTE_MAX];
+	long late = 0;
+	for (int i = 0; i < n; i++) {
+		lat[i] = (double)r->trial[arm][i].latency_ns;
+		late += r->trial[arm][i].latency_ns > CB_REMOTE_LATE_NS;
+	}
+	json_int(j, "late", late);
+	struct cb_summary s;
+	cb_summarize(lat, n, &s);
+	json_begin_object(j, "latency_ns");
+	json_double(j, "min", s.min);
+	json_double(j, "p25", s.p25);
+	json_double(j, "median", s.median);
+	json_double(j, "p75", s.p75);
+	json_double(j, "max", s.max);
+	json_end_object(j);
+	json_begin_array(j, "trials");
+	for (int i = 0; i < n; i++) {
+		const struct cb_remote_trial *t = &r->trial[arm][i];
+		json_begin_object(j, NULL);
+		json_int(j, "delay_ns", t->delay_ns);
+		json_int(j, "latency_ns", t->latency_ns);
+		json_int(j, "cpu", t->cpu);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+int cb_remote_main(int trials, const char *out, int argc, char **argv)
+{
+	static struct cb_remote r;
+	int rc = cb_remote_run(trials, &r);
+	if (rc != 0)
+		fprintf(stderr, "costbench: --remote-wake: %s\n", r.why);
+	else
+		fprintf(stderr, "costbench: --remote-wake: CPU %d wakes CPU %d (shared LLC: %s), %d trials an arm\n",
+			r.waker_cpu, r.target_cpu, r.llc_shared, trials);
+	struct provenance prov;
+	cb_provenance(&prov, argc, argv, "4k");
+	struct json j;
+	FILE *f = cb_doc_begin(&j, out, &prov);
+	if (!f)
+		return 1;
+	json_str(&j, "mode", "remote_wake");
+	json_bool(&j, "available", rc == 0);
+	if (rc != 0)
+		json_str(&j, "why", r.why);
+	json_int(&j, "trials_per_arm", trials);
+	json_int(&j, "late_ns", CB_REMOTE_LATE_NS);
+	if (rc == 0) {
+		json_int(&j, "target_cpu", r.target_cpu);
+		json_int(&j, "waker_cpu", r.waker_cpu);
+		json_str(&j, "llc_shared", r.llc_shared);
+		json_str(&j, "llc_source", r.llc_source);
+		json_begin_object(&j, "arms");
+		for (int a = 0; a < CB_REMOTE_ARMS; a++)
+			write_arm(&j, &r, a);
+		json_end_object(&j);
+	}
+	json_end_object(&j);
+	json_finish(&j);
+	if (out && fclose(f) != 0)
+		return 1;
+	return rc != 0;
+}

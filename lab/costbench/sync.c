@@ -1,0 +1,52 @@
+/*
+ * What costbench's two-process tests (wake.c, remote_wake.c) share: the
+ * clock they subtract, the futex they park on, pinning, and the drawn
+ * offsets, the same sequence on every kernel so that runs compare.
+ */
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "costbench.h"
+
+/* Signed nanoseconds of buffer_pool/clock.h's clock: the trials subtract them. */
+int64_t cb_now_ns(void)
+{
+	return (int64_t)clock_ns();
+}
+
+void cb_futex_wait(_Atomic uint32_t *w, uint32_t val)
+{
+	syscall(SYS_futex, w, FUTEX_WAIT, val, NULL, NULL, 0);
+}
+
+void cb_futex_wake(_Atomic uint32_t *w)
+{
+	syscall(SYS_futex, w, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+int cb_pin_to(int cpu)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* xorshift64*, in [0, 1). */
+double cb_uniform(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return (double)((*x * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+}
+
+int cb_cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}

@@ -1,0 +1,33 @@
+/*
+ * Rows of costbench's constructed tests (logs/wakefault-*.json,
+ * logs/remotewake-*.json), one per kernel and model, a run's boots pooled:
+ * what each row starts with, and the provenance its sources line prints.
+ */
+#ifndef PREEMPTLAB_REPORT_DOC_ROWS_H
+#define PREEMPTLAB_REPORT_DOC_ROWS_H
+
+#include <stddef.h>
+
+#include "json_read.h"
+
+struct doc_row {
+	char kernel[64], model[32], why[200];
+	/* The first document's provenance, and its file (several: a glob). */
+	char release[128], virt[32], file[160];
+	double cpus, icount_shift, hz;
+	int ndocs;
+};
+
+/*
+ * The row of J's kernel and model in *ROWS (N rows of SIZE bytes, each
+ * starting with a struct doc_row), added zeroed if new; the document
+ * NAME (under logs/, of PREFIX) counted in it.  NULL when out of memory.
+ */
+struct doc_row *doc_row_of(void **rows, size_t *n, size_t size, const struct jr_val *j,
+			   const char *prefix, const char *name);
+/* By kernel (version order), then model rank. */
+int doc_row_cmp(const void *a, const void *b);
+/* "KERNEL/MODEL: release, file (N documents), virt (icount shift S), N CPUs" */
+void doc_row_source(const struct doc_row *d, char *buf, size_t len);
+
+#endif
