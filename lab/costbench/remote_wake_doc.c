@@ -24,7 +24,6 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 		return;
 	}
 	json_str(j, "spinner", spinner_policy[arm]);
-	json_int(j, "trials", n);
 	static double lat[CB_REMOTE_MAX];
 	long late = 0;
 	for (int i = 0; i < n; i++) {

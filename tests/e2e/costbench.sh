@@ -7,7 +7,9 @@
 # the report sets in "The model's own cost"; --wake-in-fault's document
 # adds up and, on this machine, a wake inside a fault finds the holder
 # off CPU, shipped as logs/wakefault-<kernel>-<model>.json into "A wakeup
-# inside a fault".
+# inside a fault"; --remote-wake's trials are what its document says,
+# shipped as logs/remotewake-<kernel>-<model>.json into "A wakeup from
+# another CPU".
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
@@ -99,6 +101,28 @@ else
 	skip "costbench --wake-in-fault: not root (its competitor runs SCHED_FIFO)"
 fi
 
+# The remote wakeup test (--remote-wake, remote_wake.c): a wakee pinned to
+# one CPU, woken from another, three arms.  Its latencies are the host's;
+# what is checked is that each trial is what the document says it is.
+rw=$tmp/remote.json
+if [ "$(nproc)" -ge 2 ]; then
+	check "costbench --remote-wake 30 runs, exit 0" nice -n 10 "$bin" --remote-wake 30 --json "$rw"
+	check "costbench --remote-wake: its mode, two CPUs, and 30 trials in each of its three arms" \
+		jqt "$rw" '.mode == "remote_wake" and .available and .target_cpu != .waker_cpu and
+		 ([.arms.idle_spinner, .arms.fair_spinner, .arms.idle_target] | map(.trials | length) == [30, 30, 30])'
+	check "costbench --remote-wake: every wakee ran on the target CPU, after its wake, each drawn delay in [0, 2 ms)" \
+		jqt "$rw" '.target_cpu as $t | [.arms[].trials[]] | all(.cpu == $t and .latency_ns > 0 and .delay_ns >= 0 and .delay_ns < 2000000)'
+	check "costbench --remote-wake: each arm's late count is its trials over late_ns, and its median lies in its trials' range" \
+		jqt "$rw" '.late_ns as $l | [.arms[] | (.late == ([.trials[] | select(.latency_ns > $l)] | length)) and
+		 .latency_ns.min <= .latency_ns.median and .latency_ns.median <= .latency_ns.max] | all'
+	check "costbench --remote-wake: the spinners' policies are recorded, and the cache topology's answer" \
+		jqt "$rw" '.arms.idle_spinner.spinner == "SCHED_IDLE" and .arms.fair_spinner.spinner == "SCHED_OTHER" and
+		 (.llc_shared | IN("yes", "no", "unknown")) and (.llc_source | length > 0)'
+fi
+rc=0; taskset -c 0 "$bin" --remote-wake 5 --json "$rw" > "$tmp/one.out" 2>&1 || rc=$?
+check "costbench --remote-wake on one CPU: exit 1, the document says it needs two CPUs and how to get them" \
+	sh -c "[ $rc = 1 ] && jq -e '.available == false and (.why | test(\"needs two CPUs.*VCPUS=2\"))' '$rw' > /dev/null"
+
 rc=0; "$bin" --batches 0 > "$tmp/bad.out" 2>&1 || rc=$?
 check "costbench --batches 0 is refused (exit 2), naming the range" \
 	sh -c "[ $rc = 2 ] && grep -q 'want an integer in 1..' '$tmp/bad.out'"
@@ -128,6 +152,15 @@ else
 			jqt "$wf" '.mode == "wake_in_fault" and .provenance.kernel_label == "host" and .trials_per_arm == 120'
 		check "costbench: report.txt has A wakeup inside a fault with the host's plain row" \
 			sh -c "grep -q '^A wakeup inside a fault' '$run/report.txt' && grep -q '^host .* plain .*/' '$run/report.txt'"
+	fi
+	rwf=""
+	for f in "$run"/logs/remotewake-host-*.json; do [ -f "$f" ] && rwf=$f; done
+	check "costbench: the runner shipped logs/remotewake-host-<model>.json, the plan's third costbench run" \
+		jqt "$rwf" '.mode == "remote_wake" and .provenance.kernel_label == "host" and .trials_per_arm == 100'
+	if [ "$(nproc)" -ge 2 ]; then
+		check "costbench: report.txt has A wakeup from another CPU with the host's three arms" \
+			sh -c "grep -q '^A wakeup from another CPU' '$run/report.txt' &&
+			       [ \$(grep -cE '^host +[a-z]+ +(idle spinner|fair spinner|idle target) ' '$run/report.txt') -ge 3 ]"
 	fi
 	rm -rf "$run"
 fi
