@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Dimensions the library does not implement itself keep their codes here. */
+/* Dimensions the library does not implement itself keep their codes here
+ * (the lab's own vocabularies are lab/common/lab_vocab.h's). */
 enum workload { WL_SELECT_ONLY, WL_SIMPLE_UPDATE };
 enum preempt_model { MODEL_NONE, MODEL_VOLUNTARY, MODEL_FULL, MODEL_LAZY, MODEL_CURRENT };
-enum accel { ACCEL_KVM, ACCEL_TCG, ACCEL_ICOUNT };
 
 struct vocab_item {
 	const char *name;	/* as typed: "2m", "partitioned:N" */
@@ -34,11 +34,7 @@ struct vocab {
 };
 
 extern const struct vocab vocab_pages, vocab_hugepages, vocab_models, vocab_locks,
-	vocab_strategies, vocab_mitigations, vocab_workloads, vocab_accels, vocab_pg_huge_pages,
-	vocab_pg_builtins, vocab_model_switch, vocab_scenarios;
-
-/* Every vocabulary, NULL-terminated, in the order docs list them. */
-extern const struct vocab *const vocab_all[];
+	vocab_strategies, vocab_mitigations, vocab_workloads;
 
 /*
  * The item named s, or NULL.  An item whose name ends in ":N" takes a

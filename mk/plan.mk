@@ -2,7 +2,7 @@
 # defaults, validation and sizing are decided.
 
 PLAN_OBJS = $(patsubst %.c,$(B)/%.o,$(wildcard lab/plan/*.c)) $(B)/lab/common/arch.o $(B)/lab/common/mitigation_rows.o $(B)/lab/common/json.o $(B)/lab/common/bench_vars.o \
-	$(B)/lab/common/size.o $(B)/lab/common/json_read.o
+	$(B)/lab/common/lab_vocab.o $(B)/lab/common/size.o $(B)/lab/common/json_read.o
 
 # jansson: json_read.o, for the model inputs --validation-grid reads.
 $(B)/plan: $(PLAN_OBJS) $(B)/libbufferpool.a
@@ -12,7 +12,7 @@ ALL_TARGETS += $(B)/plan
 
 # The scenarios' scaling arithmetic, tested without a machine of each size.
 $(B)/tests/test_plan_seed: $(B)/tests/unit/test_plan_seed.o $(B)/lab/plan/scenario.o \
-		$(B)/lab/plan/vars.o $(B)/lab/common/bench_vars.o $(B)/lab/common/size.o $(B)/libbufferpool.a
+		$(B)/lab/plan/vars.o $(B)/lab/common/bench_vars.o $(B)/lab/common/lab_vocab.o $(B)/lab/common/size.o $(B)/libbufferpool.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 ALL_TARGETS += $(B)/tests/test_plan_seed

@@ -25,7 +25,7 @@ REPORT_OBJS = $(addprefix $(B)/lab/report/, report_main.o results.o metrics.o co
 	profiles.o sampler.o micro.o summary.o fillphase.o evidence.o modelcost.o timeline.o resolution.o sources.o atscale.o hl_ratio.o separates.o \
 	instruments.o overhead.o mitigations.o rho.o logs_each.o doc_rows.o wakefault.o remotewake.o) $(REPORT_LIB_OBJS) \
 	$(addprefix $(B)/lab/model/, inputs.o stall.o closed.o channels.o blind.o eevdf.o extract.o extrap.o x0page.o costs.o) \
-	$(B)/buffer_pool/vocab.o $(B)/lab/common/bench_vars.o $(B)/lab/common/arch.o $(B)/lab/common/mitigation_rows.o
+	$(B)/buffer_pool/vocab.o $(B)/lab/common/lab_vocab.o $(B)/lab/common/bench_vars.o $(B)/lab/common/arch.o $(B)/lab/common/mitigation_rows.o
 
 $(B)/report: $(REPORT_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)

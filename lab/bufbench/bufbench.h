@@ -17,7 +17,7 @@
 #include "rseq_kstats.h"
 #include "trace_join.h"
 #include "shmem.h"
-#include "vocab.h"
+#include "lab_vocab.h"
 
 
 struct bench_opts {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "plan.h"
-#include "vocab.h"
+#include "lab_vocab.h"
 
 void seed_size(struct seed_sizing *s)
 {

@@ -1,6 +1,6 @@
 /*
  * Defaults and validation of every variable, in one place.  A value is
- * checked against the vocabulary (buffer_pool/vocab.c) or the catalog and
+ * checked against the vocabulary (buffer_pool/vocab.c, lab/common/lab_vocab.c) or the catalog and
  * refused with the valid ones listed; nothing here touches the network,
  * a guest or a huge page pool.
  */
@@ -15,7 +15,7 @@
 #include "scenario.h"
 #include "spin_backoff.h"
 #include "variables.h"
-#include "vocab.h"
+#include "lab_vocab.h"
 
 static long mem_total_mb(void)
 {

@@ -10,7 +10,7 @@
 
 #include "scenario.h"
 #include "variables.h"
-#include "vocab.h"
+#include "lab_vocab.h"
 
 #define VAR(n, ...) { .name = #n, __VA_ARGS__ },
 const struct variable variables[] = {

@@ -16,7 +16,7 @@
 #include "escape.h"
 #include "instruments.h"
 #include "manifest/manifest.h"
-#include "vocab.h"
+#include "lab_vocab.h"
 
 static char *xstrdup(const char *s)
 {

@@ -111,10 +111,10 @@ if [ "$(nproc)" -ge 2 ]; then
 		jqt "$rw" '.mode == "remote_wake" and .available and .target_cpu != .waker_cpu and
 		 ([.arms.idle_spinner, .arms.fair_spinner, .arms.idle_target] | map(.trials | length) == [30, 30, 30])'
 	check "costbench --remote-wake: every wakee ran on the target CPU, after its wake, each drawn delay in [0, 2 ms)" \
-		jqt "$rw" '.target_cpu as $t | [.arms[].trials[]] | all(.cpu == $t and .latency_ns > 0 and .delay_ns >= 0 and .delay_ns < 2000000)'
-	check "costbench --remote-wake: each arm's late count is its trials over late_ns, and its median lies in its trials' range" \
-		jqt "$rw" '.late_ns as $l | [.arms[] | (.late == ([.trials[] | select(.latency_ns > $l)] | length)) and
-		 .latency_ns.min <= .latency_ns.median and .latency_ns.median <= .latency_ns.max] | all'
+		jqt "$rw" '([.arms[].trials[].cpu] | unique) == [.target_cpu] and ([.arms[].trials[]] | all(.latency_ns > 0 and .delay_ns >= 0 and .delay_ns < 2000000))'
+	check "costbench --remote-wake: each arm's late count is its trials over late_ns (100 us), and its median lies in its trials' range" \
+		jqt "$rw" '.late_ns == 100000 and ([.arms[] | (.late == ([.trials[] | select(.latency_ns > 100000)] | length)) and
+		 .latency_ns.min <= .latency_ns.median and .latency_ns.median <= .latency_ns.max] | all)'
 	check "costbench --remote-wake: the spinners' policies are recorded, and the cache topology's answer" \
 		jqt "$rw" '.arms.idle_spinner.spinner == "SCHED_IDLE" and .arms.fair_spinner.spinner == "SCHED_OTHER" and
 		 (.llc_shared | IN("yes", "no", "unknown")) and (.llc_source | length > 0)'
