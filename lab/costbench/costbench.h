@@ -119,7 +119,14 @@ struct cb_wake {
 int cb_wake_run(int trials, struct cb_wake *w);
 /* costbench --remote-wake (remote_wake.c): a wakeup from another CPU. */
 #define CB_REMOTE_MAX 1000
-#define CB_REMOTE_ARMS 3
+#define CB_REMOTE_ARMS 4
+/* An arm: what runs on the target, and what the waker does after its wake. */
+struct cb_remote_arm {
+	const char *name;
+	int spinner_policy;	/* SCHED_IDLE, SCHED_OTHER, or -1: the target idles */
+	bool waker_sleeps;	/* blocks until the wakee ran, else busy-waits */
+};
+extern const struct cb_remote_arm cb_remote_arms[CB_REMOTE_ARMS];
 /* A wake is late past this: a tenth of the shortest tick period (HZ 1000). */
 #define CB_REMOTE_LATE_NS 100000
 struct cb_remote_trial {
@@ -137,7 +144,6 @@ struct cb_remote {
 	char arm_why[CB_REMOTE_ARMS][160];	/* an arm that could not run */
 	struct cb_remote_trial trial[CB_REMOTE_ARMS][CB_REMOTE_MAX];
 };
-extern const char *const cb_remote_arm_names[CB_REMOTE_ARMS];
 int cb_remote_run(int trials, struct cb_remote *r);
 int cb_remote_main(int trials, const char *out, int argc, char **argv);
 

@@ -11,19 +11,25 @@
 #include "json.h"
 #include "provenance.h"
 
-static const char *const spinner_policy[CB_REMOTE_ARMS] = { "SCHED_IDLE", "SCHED_OTHER", "none" };
+#include <sched.h>
+
+static const char *policy_name(int p)
+{
+	return p == SCHED_IDLE ? "SCHED_IDLE" : p == SCHED_OTHER ? "SCHED_OTHER" : "none";
+}
 
 static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 {
 	int n = r->ntrials[arm];
-	json_begin_object(j, cb_remote_arm_names[arm]);
+	json_begin_object(j, cb_remote_arms[arm].name);
 	json_bool(j, "available", n > 0);
 	if (n == 0) {
 		json_str(j, "why", r->arm_why[arm][0] ? r->arm_why[arm] : r->why);
 		json_end_object(j);
 		return;
 	}
-	json_str(j, "spinner", spinner_policy[arm]);
+	json_str(j, "spinner", policy_name(cb_remote_arms[arm].spinner_policy));
+	json_str(j, "waker", cb_remote_arms[arm].waker_sleeps ? "sleeps" : "spins");
 	static double lat[CB_REMOTE_MAX];
 	long late = 0;
 	for (int i = 0; i < n; i++) {

@@ -10,9 +10,11 @@
 #include "statistics.h"
 #include "textfmt.h"
 
-#define RW_ARMS 3
-static const char *const arm_key[RW_ARMS] = { "idle_spinner", "fair_spinner", "idle_target" };
-static const char *const arm_text[RW_ARMS] = { "idle spinner", "fair spinner", "idle target" };
+#define RW_ARMS 4
+static const char *const arm_key[RW_ARMS] = { "idle_spinner", "fair_spinner", "idle_target",
+					      "idle_spinner_waker_spins" };
+static const char *const arm_text[RW_ARMS] = { "idle spinner", "fair spinner", "idle target",
+					       "waker spins" };
 
 /* One arm's wakes, a row's boots pooled. */
 struct rw_arm {
@@ -185,15 +187,19 @@ static void sources(FILE *f, const struct rw_set *s, bool md)
 
 static const char intro[] =
 	"costbench --remote-wake (logs/remotewake-*.json): a task pinned to one CPU sleeps on a "
-	"futex and is woken from another CPU, a drawn 0-2 ms after it slept; its latency runs from "
-	"the waker's clock read to the wakee's. Under lazy a wakeup that should preempt sets only "
-	"the lazy bit and sends no IPI (kernel/sched/core.c __resched_curr), so a target busy in "
-	"user space runs the wakee at its next tick; none and full send the IPI at once. 'idle "
-	"spinner': the target runs a SCHED_IDLE task spinning in user space, which the wakee "
-	"always preempts, so only the model's bit and IPI differ; 'fair spinner': a SCHED_OTHER "
-	"spinner, as a backend in s_lock, where EEVDF decides as well; 'idle target': the control, "
-	"woken by the target's own IPI under every model. The waker wakes the target itself only "
-	"where the two CPUs share a last-level cache (ttwu_queue_cond); the sources line says "
+	"futex and is woken from another CPU, a drawn 0-2 ms after it slept; the waker then sleeps "
+	"until it has run, and the latency runs from the waker's clock read to the wakee's. Under "
+	"lazy a wakeup that should preempt sets only the lazy bit and sends no IPI "
+	"(kernel/sched/core.c __resched_curr), so a target busy in user space runs the wakee at "
+	"its next tick; none and full send the IPI at once. 'idle spinner': the target runs a "
+	"SCHED_IDLE task spinning in user space, which the wakee always preempts, so only the "
+	"model's bit and IPI differ; 'fair spinner': a SCHED_OTHER spinner, as a backend in s_lock, "
+	"where EEVDF decides as well; 'idle target': the control, woken by the target's own IPI "
+	"under every model; 'waker spins': the idle spinner with a waker that busy-waits instead "
+	"of sleeping, the same on hardware, while under single-threaded icount an interrupt for "
+	"another vCPU waits for the running vCPU's turn to end (its next timer deadline or idling), "
+	"so the difference from 'idle spinner' is the emulator's. The waker wakes the target itself "
+	"only where the two CPUs share a last-level cache (ttwu_queue_cond); the sources line says "
 	"whether they do. 'late': over 100 us, a tenth of HZ 1000's tick; 'vs none': the late "
 	"share's difference from none's on the same kernel, in points with a 95% Newcombe interval.";
 

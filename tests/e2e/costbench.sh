@@ -102,21 +102,24 @@ else
 fi
 
 # The remote wakeup test (--remote-wake, remote_wake.c): a wakee pinned to
-# one CPU, woken from another, three arms.  Its latencies are the host's;
+# one CPU, woken from another, four arms.  Its latencies are the host's;
 # what is checked is that each trial is what the document says it is.
 rw=$tmp/remote.json
 if [ "$(nproc)" -ge 2 ]; then
 	check "costbench --remote-wake 30 runs, exit 0" nice -n 10 "$bin" --remote-wake 30 --json "$rw"
-	check "costbench --remote-wake: its mode, two CPUs, and 30 trials in each of its three arms" \
+	check "costbench --remote-wake: its mode, two CPUs, and 30 trials in each of its four arms" \
 		jqt "$rw" '.mode == "remote_wake" and .available and .target_cpu != .waker_cpu and
-		 ([.arms.idle_spinner, .arms.fair_spinner, .arms.idle_target] | map(.trials | length) == [30, 30, 30])'
+		 ([.arms.idle_spinner, .arms.fair_spinner, .arms.idle_target, .arms.idle_spinner_waker_spins] |
+		  map(.trials | length) == [30, 30, 30, 30])'
 	check "costbench --remote-wake: every wakee ran on the target CPU, after its wake, each drawn delay in [0, 2 ms)" \
 		jqt "$rw" '([.arms[].trials[].cpu] | unique) == [.target_cpu] and ([.arms[].trials[]] | all(.latency_ns > 0 and .delay_ns >= 0 and .delay_ns < 2000000))'
 	check "costbench --remote-wake: each arm's late count is its trials over late_ns (100 us), and its median lies in its trials' range" \
 		jqt "$rw" '.late_ns == 100000 and ([.arms[] | (.late == ([.trials[] | select(.latency_ns > 100000)] | length)) and
 		 .latency_ns.min <= .latency_ns.median and .latency_ns.median <= .latency_ns.max] | all)'
-	check "costbench --remote-wake: the spinners' policies are recorded, and the cache topology's answer" \
+	check "costbench --remote-wake: the spinners' policies and the wakers' waits are recorded, and the cache topology's answer" \
 		jqt "$rw" '.arms.idle_spinner.spinner == "SCHED_IDLE" and .arms.fair_spinner.spinner == "SCHED_OTHER" and
+		 .arms.idle_target.spinner == "none" and .arms.idle_spinner.waker == "sleeps" and
+		 .arms.idle_spinner_waker_spins.waker == "spins" and
 		 (.llc_shared | IN("yes", "no", "unknown")) and (.llc_source | length > 0)'
 fi
 rc=0; taskset -c 0 "$bin" --remote-wake 5 --json "$rw" > "$tmp/one.out" 2>&1 || rc=$?
@@ -158,9 +161,9 @@ else
 	check "costbench: the runner shipped logs/remotewake-host-<model>.json, the plan's third costbench run" \
 		jqt "$rwf" '.mode == "remote_wake" and .provenance.kernel_label == "host" and .trials_per_arm == 100'
 	if [ "$(nproc)" -ge 2 ]; then
-		check "costbench: report.txt has A wakeup from another CPU with the host's three arms" \
+		check "costbench: report.txt has A wakeup from another CPU with the host's four arms" \
 			sh -c "grep -q '^A wakeup from another CPU' '$run/report.txt' &&
-			       [ \$(grep -cE '^host +[a-z]+ +(idle spinner|fair spinner|idle target) ' '$run/report.txt') -ge 3 ]"
+			       [ \$(grep -cE '^host +[a-z]+ +(idle spinner|fair spinner|idle target|waker spins) ' '$run/report.txt') -ge 4 ]"
 	fi
 	rm -rf "$run"
 fi
