@@ -134,6 +134,12 @@ struct cb_remote_trial {
 	int64_t latency_ns;		/* from the waker's clock read to the wakee's */
 	int cpu;			/* where the wakee ran */
 };
+/* Interrupts the target CPU took over an arm's trials (/proc/interrupts). */
+struct cb_ipis {
+	bool known;
+	long resched;			/* RES: a remote resched_curr's IPI */
+	long call_function;		/* CAL: among them the wakelist's (ttwu_queue_wakelist) */
+};
 struct cb_remote {
 	char why[200];			/* cb_remote_run's -1: why the test could not run */
 	int target_cpu, waker_cpu;
@@ -141,6 +147,7 @@ struct cb_remote {
 	const char *llc_shared;		/* yes, no, unknown */
 	char llc_source[200];
 	int ntrials[CB_REMOTE_ARMS];
+	struct cb_ipis ipis[CB_REMOTE_ARMS];
 	char arm_why[CB_REMOTE_ARMS][160];	/* an arm that could not run */
 	struct cb_remote_trial trial[CB_REMOTE_ARMS][CB_REMOTE_MAX];
 };

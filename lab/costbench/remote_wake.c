@@ -178,6 +178,43 @@ static void llc_topology(struct cb_remote *r)
 		 r->target_cpu, best, list);
 }
 
+/*
+ * The target's counts of rescheduling and function-call interrupts: how
+ * each wakeup reached it.  Under lazy the waker's own wakeup sends
+ * neither; the wakelist sends a function call under every model.
+ */
+static struct cb_ipis ipi_counts(int cpu)
+{
+	struct cb_ipis c = { 0 };
+	FILE *f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return c;
+	char line[4096];
+	int col = -1, found = 0;
+	if (fgets(line, sizeof(line), f)) {
+		/* The header names the online CPUs in column order. */
+		char want[16];
+		snprintf(want, sizeof(want), "CPU%d", cpu);
+		int i = 0;
+		for (char *t = strtok(line, " \t\n"); t; t = strtok(NULL, " \t\n"), i++)
+			if (!strcmp(t, want))
+				col = i;
+	}
+	while (col >= 0 && fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " ");
+		long *into = !strncmp(p, "RES:", 4) ? &c.resched : !strncmp(p, "CAL:", 4) ? &c.call_function : NULL;
+		if (!into)
+			continue;
+		p += 4;
+		for (int i = 0; i <= col; i++)
+			*into = strtol(p, &p, 10);
+		found++;
+	}
+	fclose(f);
+	c.known = found == 2;
+	return c;
+}
+
 /* Waits until *word reaches n; false past STUCK_NS. */
 static bool await(_Atomic uint32_t *word, uint32_t n)
 {
@@ -234,6 +271,7 @@ static int run_arm(struct remote_shared *s, pid_t wakee_pid, int arm, int trials
 			}
 	}
 	int rc = 0;
+	struct cb_ipis before = ipi_counts(r->target_cpu);
 	for (int i = 0; i < trials; i++) {
 		struct cb_remote_trial *t = &r->trial[arm][i];
 		uint32_t k = ++*n;
@@ -258,6 +296,9 @@ static int run_arm(struct remote_shared *s, pid_t wakee_pid, int arm, int trials
 		t->cpu = atomic_load(&s->woke_cpu);
 		r->ntrials[arm]++;
 	}
+	struct cb_ipis after = ipi_counts(r->target_cpu);
+	r->ipis[arm] = (struct cb_ipis){ before.known && after.known, after.resched - before.resched,
+					 after.call_function - before.call_function };
 	if (spin_pid > 0) {
 		atomic_store(&s->stop_spinner, 1);
 		waitpid(spin_pid, NULL, 0);

@@ -46,6 +46,12 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 	json_double(j, "p75", s.p75);
 	json_double(j, "max", s.max);
 	json_end_object(j);
+	/* How the wakes reached the target, counted over the arm's trials. */
+	json_begin_object(j, "target_interrupts");
+	json_bool(j, "known", r->ipis[arm].known);
+	json_int(j, "resched", r->ipis[arm].resched);
+	json_int(j, "call_function", r->ipis[arm].call_function);
+	json_end_object(j);
 	json_begin_array(j, "trials");
 	for (int i = 0; i < n; i++) {
 		const struct cb_remote_trial *t = &r->trial[arm][i];

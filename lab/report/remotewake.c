@@ -21,6 +21,9 @@ struct rw_arm {
 	double *lat;		/* latency_ns of every trial */
 	size_t n;
 	long late;		/* over costbench's CB_REMOTE_LATE_NS, 100 us */
+	/* The target's rescheduling and function-call interrupts over the
+	 * trials (-1: a document did not count them). */
+	double res, cal;
 };
 
 struct rw_row {
@@ -46,9 +49,14 @@ static void add_trials(struct rw_arm *a, const struct jr_val *arm)
 	for (size_t i = 0; i < t->n; i++)
 		if (jr_num(t->items[i], "latency_ns", &a->lat[a->n]))
 			a->n++;
-	double late = 0;
+	double late = 0, res = 0, cal = 0;
 	jr_num(arm, "late", &late);
 	a->late += (long)late;
+	bool known = jr_true(arm, "target_interrupts.known") && a->res >= 0 &&
+		     jr_num(arm, "target_interrupts.resched", &res) &&
+		     jr_num(arm, "target_interrupts.call_function", &cal);
+	a->res = known ? a->res + res : -1;
+	a->cal = known ? a->cal + cal : -1;
 }
 
 static void load_one(void *ctx, const char *dir, const char *name)
@@ -126,7 +134,7 @@ static bool against_none(const struct rw_set *s, const struct rw_row *w, int a, 
 
 /* One arm's columns, as both tables print them. */
 struct rw_cols {
-	char median[24], p75[24], late[24], share[32], vs[96];
+	char median[24], p75[24], late[24], share[32], ipis[24], vs[96];
 };
 
 static void cols_of(const struct rw_set *s, const struct rw_row *w, int a, struct rw_cols *c)
@@ -139,6 +147,10 @@ static void cols_of(const struct rw_set *s, const struct rw_row *w, int a, struc
 	snprintf(c->late, sizeof(c->late), "%ld/%zu", x->late, x->n);
 	snprintf(c->share, sizeof(c->share), "%.0f%% [%.0f, %.0f]", 100.0 * (double)x->late / (double)x->n,
 		 100 * lo, 100 * hi);
+	if (x->res >= 0)
+		snprintf(c->ipis, sizeof(c->ipis), "%.2f/%.2f", x->res / (double)x->n, x->cal / (double)x->n);
+	else
+		snprintf(c->ipis, sizeof(c->ipis), "?");
 	if (!against_none(s, w, a, c->vs, sizeof(c->vs)))
 		snprintf(c->vs, sizeof(c->vs), "%s", strcmp(w->d.model, "none") ? "no none row" : "(base)");
 }
@@ -151,7 +163,7 @@ static void write_rows(FILE *f, const struct rw_set *s, bool md)
 			if (!w->arm[a].n) {
 				const char *why = w->d.why[0] ? w->d.why : "not run";
 				if (md)
-					md_printf(f, "| %s | %s | %s | unavailable: %s | | | | |\n", w->d.kernel,
+					md_printf(f, "| %s | %s | %s | unavailable: %s | | | | | |\n", w->d.kernel,
 						  w->d.model, arm_text[a], why);
 				else
 					txt_printf(f, "%-18s %-9s %-13s unavailable: %s\n", w->d.kernel, w->d.model,
@@ -161,11 +173,11 @@ static void write_rows(FILE *f, const struct rw_set *s, bool md)
 			struct rw_cols c;
 			cols_of(s, w, a, &c);
 			if (md)
-				md_printf(f, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", w->d.kernel,
-					  w->d.model, arm_text[a], c.median, c.p75, c.late, c.share, c.vs);
+				md_printf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w->d.kernel,
+					  w->d.model, arm_text[a], c.median, c.p75, c.late, c.share, c.ipis, c.vs);
 			else
-				txt_printf(f, "%-18s %-9s %-13s %9s %8s %8s %-15s %s\n", w->d.kernel,
-					   w->d.model, arm_text[a], c.median, c.p75, c.late, c.share, c.vs);
+				txt_printf(f, "%-18s %-9s %-13s %9s %8s %8s %-15s %9s  %s\n", w->d.kernel,
+					   w->d.model, arm_text[a], c.median, c.p75, c.late, c.share, c.ipis, c.vs);
 		}
 	}
 }
@@ -200,8 +212,11 @@ static const char intro[] =
 	"another vCPU waits for the running vCPU's turn to end (its next timer deadline or idling), "
 	"so the difference from 'idle spinner' is the emulator's. The waker wakes the target itself "
 	"only where the two CPUs share a last-level cache (ttwu_queue_cond); the sources line says "
-	"whether they do. 'late': over 100 us, a tenth of HZ 1000's tick; 'vs none': the late "
-	"share's difference from none's on the same kernel, in points with a 95% Newcombe interval.";
+	"whether they do, and 'RES/CAL' counts how the wakes reached the target: its rescheduling "
+	"interrupts (a remote resched_curr's IPI) and function-call interrupts (the wakelist's) "
+	"per wake, from /proc/interrupts over the arm. 'late': over 100 us, a tenth of HZ 1000's "
+	"tick; 'vs none': the late share's difference from none's on the same kernel, in points "
+	"with a 95% Newcombe interval.";
 
 void write_remotewake_txt(FILE *f, const struct results *r)
 {
@@ -210,8 +225,8 @@ void write_remotewake_txt(FILE *f, const struct results *r)
 	if (s.n) {
 		tw_heading(f, "A wakeup from another CPU");
 		tw_para(f, "", intro, 0);
-		txt_printf(f, "\n%-18s %-9s %-13s %9s %8s %8s %-15s %s\n", "kernel", "model", "arm",
-			   "median us", "p75 us", "late", "late (95%)", "vs none");
+		txt_printf(f, "\n%-18s %-9s %-13s %9s %8s %8s %-15s %9s  %s\n", "kernel", "model", "arm",
+			   "median us", "p75 us", "late", "late (95%)", "RES/CAL", "vs none");
 		write_rows(f, &s, false);
 		txt_printf(f, "\n");
 		sources(f, &s, false);
@@ -226,8 +241,8 @@ void write_remotewake_md(FILE *f, const struct results *r)
 	load(r, &s);
 	if (s.n) {
 		md_printf(f, "\n## A wakeup from another CPU\n\n%s\n\n", intro);
-		md_printf(f, "| kernel | model | arm | median us | p75 us | late | share (95%%) | vs none |\n"
-			     "|---|---|---|---|---|---|---|---|\n");
+		md_printf(f, "| kernel | model | arm | median us | p75 us | late | share (95%%) | RES/CAL per wake | vs none |\n"
+			     "|---|---|---|---|---|---|---|---|---|\n");
 		write_rows(f, &s, true);
 		md_printf(f, "\n");
 		sources(f, &s, true);

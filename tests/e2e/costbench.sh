@@ -121,6 +121,8 @@ if [ "$(nproc)" -ge 2 ]; then
 		 .arms.idle_target.spinner == "none" and .arms.idle_spinner.waker == "sleeps" and
 		 .arms.idle_spinner_waker_spins.waker == "spins" and
 		 (.llc_shared | IN("yes", "no", "unknown")) and (.llc_source | length > 0)'
+	check "costbench --remote-wake: each arm counted the target's rescheduling and function-call interrupts (/proc/interrupts)" \
+		jqt "$rw" '[.arms[].target_interrupts | .known and .resched >= 0 and .call_function >= 0] | all'
 fi
 rc=0; taskset -c 0 "$bin" --remote-wake 5 --json "$rw" > "$tmp/one.out" 2>&1 || rc=$?
 check "costbench --remote-wake on one CPU: exit 1, the document says it needs two CPUs and how to get them" \
