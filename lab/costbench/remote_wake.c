@@ -12,9 +12,9 @@
  *
  * The wakee (SCHED_OTHER) is pinned to the target CPU and sleeps on a
  * futex; the waker, this process, is pinned to another.  Each trial the
- * waker waits until the wakee sleeps, then for a drawn 0-2 ms (so that the
- * wakes fall evenly over the target's tick period), reads the clock and
- * wakes it, then sleeps until the wakee has run; the wakee reads the
+ * waker waits until the wakee sleeps, then sleeps a drawn 0-2 ms (so that
+ * the wakes fall evenly over the target's tick period), reads the clock
+ * and wakes it, then sleeps until the wakee has run; the wakee reads the
  * clock when it runs.  Four arms:
  *   - idle spinner: the target runs a SCHED_IDLE task spinning in user
  *     space, which a normal wakee always preempts (wakeup_preempt_fair):
@@ -24,7 +24,7 @@
  *   - idle target: nothing runs there, the control: the target does the
  *     wakeup in its own IPI (the wakelist) under every model;
  *   - idle spinner, waker spins: as the first, but the waker busy-waits
- *     for the wakee instead of sleeping.  On hardware that changes
+ *     through the drawn wait and for the wakee instead of sleeping.  On hardware that changes
  *     nothing.  Under single-threaded icount the vCPUs take turns on one
  *     host thread, and an interrupt raised for another vCPU from the
  *     running one waits for the running one's turn to end (its next timer
@@ -282,6 +282,15 @@ static int run_arm(struct remote_shared *s, pid_t wakee_pid, int arm, int trials
 		}
 		t->delay_ns = (int64_t)(cb_uniform(seed) * DELAY_SPAN_NS);
 		int64_t at = cb_now_ns() + t->delay_ns;
+		/* A sleeping waker's CPU idles until the wake, so that nothing it
+		 * raised before (its reads of /proc) is still pending on the
+		 * target's side then: under icount an interrupt raised from one
+		 * vCPU waits for that vCPU's turn to end. */
+		if (how->waker_sleeps) {
+			struct timespec ts = { at / 1000000000, at % 1000000000 };
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+				;
+		}
 		while (cb_now_ns() < at)
 			;
 		int64_t t0 = cb_now_ns();
