@@ -17,7 +17,7 @@
 
 #define CB_MAX_BATCHES 256
 
-/* Where the instruction counts come from (docs/json.md). */
+/* Where the instruction counts come from (docs/json-costbench.md). */
 enum cb_instr_source {
 	CB_INSTR_NONE,		/* clock only */
 	CB_INSTR_PERF,		/* perf_event PERF_COUNT_HW_INSTRUCTIONS, user and kernel */

@@ -13,7 +13,7 @@
  *   in user space (remote_wake.c): how long the wakee waits to run.
  * One process, no contention: the cost of a page fault and of a system
  * call under the running kernel and preemption model, as one JSON
- * document (schema preemptlab.costbench/1, docs/json.md).  The runner runs
+ * document (schema preemptlab.costbench/1, docs/json-costbench.md).  The runner runs
  * it once per model per boot (COSTBENCH=on); the report sets the models
  * side by side ("The model's own cost").
  */

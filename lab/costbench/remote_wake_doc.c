@@ -1,6 +1,6 @@
 /*
  * costbench --remote-wake's document (schema preemptlab.costbench/1, mode
- * remote_wake; docs/json.md): the two CPUs and whether they share a
+ * remote_wake; docs/json-costbench.md): the two CPUs and whether they share a
  * last-level cache, then per arm the wake latencies' order statistics,
  * how many were late (over CB_REMOTE_LATE_NS), and every trial.
  */

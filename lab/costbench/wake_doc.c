@@ -1,6 +1,6 @@
 /*
  * costbench --wake-in-fault's document (schema preemptlab.costbench/1,
- * mode wake_in_fault; docs/json.md): per arm, the trials whose wakeup
+ * mode wake_in_fault; docs/json-costbench.md): per arm, the trials whose wakeup
  * fell before the touch, inside the fault and after it, how many of each
  * found the holder off CPU before its release, and every trial.  A wake
  * inside the fault is one whose timer expired within the fault's own
