@@ -133,6 +133,7 @@ struct cb_remote_trial {
 	int64_t delay_ns;		/* drawn wait between "asleep" and the wake */
 	int64_t latency_ns;		/* from the waker's clock read to the wakee's */
 	int cpu;			/* where the wakee ran */
+	bool asleep;			/* it had switched out when woken: a wakeup, not a no-op */
 };
 /* Interrupts the target CPU took over an arm's trials (/proc/interrupts). */
 struct cb_ipis {

@@ -12,7 +12,8 @@
  *
  * The wakee (SCHED_OTHER) is pinned to the target CPU and sleeps on a
  * futex; the waker, this process, is pinned to another.  Each trial the
- * waker waits until the wakee sleeps, then sleeps a drawn 0-2 ms (so that
+ * waker waits until the wakee says it will sleep, then sleeps 200 us and
+ * a drawn 0-2 ms (so that
  * the wakes fall evenly over the target's tick period), reads the clock
  * and wakes it, then sleeps until the wakee has run; the wakee reads the
  * clock when it runs.  Four arms:
@@ -36,7 +37,6 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
@@ -46,6 +46,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -62,6 +63,11 @@ const struct cb_remote_arm cb_remote_arms[CB_REMOTE_ARMS] = {
 /* The wakes are drawn over this, twice the longest tick period measured
  * against (HZ 1000's 1 ms). */
 #define DELAY_SPAN_NS 2000000
+/* The wakee sleeps within this of saying it will (a futex_wait's
+ * entry); the waker leaves it that long, without looking at it (reading
+ * its /proc state was a system call of the waker's in every trial), and
+ * the wakee records whether it slept. */
+#define SETTLE_NS 200000
 /* A wakee that has not run this long after its wake has been lost. */
 #define STUCK_NS 5000000000LL
 
@@ -71,21 +77,31 @@ struct remote_shared {
 	_Atomic uint32_t done;		/* futex word: the trial it has run for */
 	_Atomic int64_t woke_ns;
 	_Atomic int woke_cpu;
+	_Atomic int slept;		/* its wait did switch it out */
 	_Atomic int spinning;		/* the spinner has its policy and runs */
 	_Atomic int stop_spinner;
 	_Atomic int quit;
 };
+
+static long voluntary_switches(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_nvcsw;
+}
 
 static _Noreturn void wakee(struct remote_shared *s, int cpu)
 {
 	if (cb_pin_to(cpu) != 0)
 		_exit(3);
 	for (uint32_t t = 1;; t++) {
+		long nv = voluntary_switches();
 		atomic_store(&s->waiting, t);
 		while (atomic_load(&s->go) < t)
 			cb_futex_wait(&s->go, t - 1);
 		atomic_store(&s->woke_ns, cb_now_ns());
 		atomic_store(&s->woke_cpu, sched_getcpu());
+		atomic_store(&s->slept, voluntary_switches() > nv);
 		atomic_store(&s->done, t);
 		cb_futex_wake(&s->done);
 		if (atomic_load(&s->quit))
@@ -103,23 +119,6 @@ static _Noreturn void spinner(struct remote_shared *s, int cpu, int policy)
 	while (!atomic_load(&s->stop_spinner))
 		;
 	_exit(0);
-}
-
-/* The task's state letter from /proc/PID/stat ('S': asleep), or 0. */
-static char task_state(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	const char *p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
 }
 
 /* Is CPU in a sysfs cpulist such as "0-3,8"? */
@@ -238,17 +237,8 @@ static bool await_sleeping(_Atomic uint32_t *word, uint32_t n)
 	return true;
 }
 
-static bool await_asleep(pid_t pid)
-{
-	int64_t until = cb_now_ns() + STUCK_NS;
-	while (task_state(pid) != 'S')
-		if (cb_now_ns() > until)
-			return false;
-	return true;
-}
-
 /* One arm's trials, numbered from *n on. */
-static int run_arm(struct remote_shared *s, pid_t wakee_pid, int arm, int trials, uint32_t *n,
+static int run_arm(struct remote_shared *s, int arm, int trials, uint32_t *n,
 		   uint64_t *seed, struct cb_remote *r)
 {
 	const struct cb_remote_arm *how = &cb_remote_arms[arm];
@@ -275,13 +265,13 @@ static int run_arm(struct remote_shared *s, pid_t wakee_pid, int arm, int trials
 	for (int i = 0; i < trials; i++) {
 		struct cb_remote_trial *t = &r->trial[arm][i];
 		uint32_t k = ++*n;
-		if (!await(&s->waiting, k) || !await_asleep(wakee_pid)) {
-			snprintf(r->why, sizeof(r->why), "the wakee did not go to sleep (trial %u)", k);
+		if (!await(&s->waiting, k)) {
+			snprintf(r->why, sizeof(r->why), "the wakee did not come back to wait (trial %u)", k);
 			rc = -1;
 			break;
 		}
 		t->delay_ns = (int64_t)(cb_uniform(seed) * DELAY_SPAN_NS);
-		int64_t at = cb_now_ns() + t->delay_ns;
+		int64_t at = cb_now_ns() + SETTLE_NS + t->delay_ns;
 		/* A sleeping waker's CPU idles until the wake, so that nothing it
 		 * raised before (its reads of /proc) is still pending on the
 		 * target's side then: under icount an interrupt raised from one
@@ -303,6 +293,7 @@ static int run_arm(struct remote_shared *s, pid_t wakee_pid, int arm, int trials
 		}
 		t->latency_ns = atomic_load(&s->woke_ns) - t0;
 		t->cpu = atomic_load(&s->woke_cpu);
+		t->asleep = atomic_load(&s->slept);
 		r->ntrials[arm]++;
 	}
 	struct cb_ipis after = ipi_counts(r->target_cpu);
@@ -367,7 +358,7 @@ int cb_remote_run(int trials, struct cb_remote *r)
 	uint32_t n = 0;
 	int rc = 0;
 	for (int arm = 0; arm < CB_REMOTE_ARMS && rc == 0; arm++)
-		rc = run_arm(s, pid, arm, trials, &n, &seed, r);
+		rc = run_arm(s, arm, trials, &n, &seed, r);
 	atomic_store(&s->quit, 1);
 	atomic_store(&s->go, n + 1);
 	cb_futex_wake(&s->go);

@@ -30,15 +30,25 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 	}
 	json_str(j, "spinner", policy_name(cb_remote_arms[arm].spinner_policy));
 	json_str(j, "waker", cb_remote_arms[arm].waker_sleeps ? "sleeps" : "spins");
+	/* The trials whose wakee was asleep are the test; the rest woke
+	 * nothing and are counted apart. */
 	static double lat[CB_REMOTE_MAX];
-	long late = 0;
+	long late = 0, awake = 0;
+	int m = 0;
 	for (int i = 0; i < n; i++) {
-		lat[i] = (double)r->trial[arm][i].latency_ns;
-		late += r->trial[arm][i].latency_ns > CB_REMOTE_LATE_NS;
+		const struct cb_remote_trial *t = &r->trial[arm][i];
+		if (!t->asleep) {
+			awake++;
+			continue;
+		}
+		lat[m++] = (double)t->latency_ns;
+		late += t->latency_ns > CB_REMOTE_LATE_NS;
 	}
+	json_int(j, "not_asleep", awake);
 	json_int(j, "late", late);
-	struct cb_summary s;
-	cb_summarize(lat, n, &s);
+	struct cb_summary s = { 0 };
+	if (m > 0)
+		cb_summarize(lat, m, &s);
 	json_begin_object(j, "latency_ns");
 	json_double(j, "min", s.min);
 	json_double(j, "p25", s.p25);
@@ -59,6 +69,7 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 		json_int(j, "delay_ns", t->delay_ns);
 		json_int(j, "latency_ns", t->latency_ns);
 		json_int(j, "cpu", t->cpu);
+		json_bool(j, "asleep", t->asleep);
 		json_end_object(j);
 	}
 	json_end_array(j);

@@ -21,6 +21,7 @@ struct rw_arm {
 	double *lat;		/* latency_ns of every trial */
 	size_t n;
 	long late;		/* over costbench's CB_REMOTE_LATE_NS, 100 us */
+	long awake;		/* trials left out: the wakee had not slept yet */
 	/* The target's rescheduling and function-call interrupts over the
 	 * trials (-1: a document did not count them). */
 	double res, cal;
@@ -46,9 +47,14 @@ static void add_trials(struct rw_arm *a, const struct jr_val *arm)
 	if (!g)
 		return;
 	a->lat = g;
-	for (size_t i = 0; i < t->n; i++)
-		if (jr_num(t->items[i], "latency_ns", &a->lat[a->n]))
+	/* A trial whose wakee had not yet slept woke nothing: left out. */
+	for (size_t i = 0; i < t->n; i++) {
+		const struct jr_val *asleep = jr_get(t->items[i], "asleep");
+		if (asleep && asleep->type == JR_BOOL && !asleep->b)
+			a->awake++;
+		else if (jr_num(t->items[i], "latency_ns", &a->lat[a->n]))
 			a->n++;
+	}
 	double late = 0, res = 0, cal = 0;
 	jr_num(arm, "late", &late);
 	a->late += (long)late;
@@ -188,8 +194,13 @@ static void sources(FILE *f, const struct rw_set *s, bool md)
 		const struct rw_row *w = &s->row[i];
 		char head[448], buf[768];
 		doc_row_source(&w->d, head, sizeof(head));
-		snprintf(buf, sizeof(buf), "%s, HZ %.0f, CPUs share a last-level cache: %s (%s)", head,
-			 w->d.hz, w->llc, w->llc_source);
+		long awake = 0;
+		for (int a = 0; a < RW_ARMS; a++)
+			awake += w->arm[a].awake;
+		snprintf(buf, sizeof(buf), "%s, HZ %.0f, CPUs share a last-level cache: %s (%s)%s", head,
+			 w->d.hz, w->llc, w->llc_source, awake ? "; trials left out, the wakee not yet asleep: " : "");
+		if (awake)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%ld", awake);
 		if (md)
 			md_printf(f, "- %s\n", buf);
 		else

@@ -113,8 +113,9 @@ if [ "$(nproc)" -ge 2 ]; then
 		  map(.trials | length) == [30, 30, 30, 30])'
 	check "costbench --remote-wake: every wakee ran on the target CPU, after its wake, each drawn delay in [0, 2 ms)" \
 		jqt "$rw" '([.arms[].trials[].cpu] | unique) == [.target_cpu] and ([.arms[].trials[]] | all(.latency_ns > 0 and .delay_ns >= 0 and .delay_ns < 2000000))'
-	check "costbench --remote-wake: each arm's late count is its trials over late_ns (100 us), and its median lies in its trials' range" \
-		jqt "$rw" '.late_ns == 100000 and ([.arms[] | (.late == ([.trials[] | select(.latency_ns > 100000)] | length)) and
+	check "costbench --remote-wake: each arm's late count is its asleep trials over late_ns (100 us), the rest counted apart, and its median lies in its trials' range" \
+		jqt "$rw" '.late_ns == 100000 and ([.arms[] | (.late == ([.trials[] | select(.asleep and .latency_ns > 100000)] | length)) and
+		 .not_asleep == ([.trials[] | select(.asleep | not)] | length) and
 		 .latency_ns.min <= .latency_ns.median and .latency_ns.median <= .latency_ns.max] | all)'
 	check "costbench --remote-wake: the spinners' policies and the wakers' waits are recorded, and the cache topology's answer" \
 		jqt "$rw" '.arms.idle_spinner.spinner == "SCHED_IDLE" and .arms.fair_spinner.spinner == "SCHED_OTHER" and

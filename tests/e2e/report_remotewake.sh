@@ -19,12 +19,13 @@ check "report_remotewake: report.txt and report.md have the section" \
 check "report_remotewake: 3 models x 4 arms, a row each" \
 	test "$(grep -cE '^7\.2-lab +(none|full|lazy) +(idle spinner|fair spinner|idle target|waker spins) ' "$txt")" = 12
 
-# late FILE ARM: "LATE/N", from the trials themselves (over 100 us).
+# late FILE ARM and n_of FILE ARM: the trials whose wakee was asleep
+# (the test) over 100 us, and all of them, from the trials themselves.
 late() {
-	jq -r --arg a "$2" '[.arms[$a].trials[] | select(.latency_ns > 100000)] | length' "$1"
+	jq -r --arg a "$2" '[.arms[$a].trials[] | select(.asleep != false and .latency_ns > 100000)] | length' "$1"
 }
 n_of() {
-	jq -r --arg a "$2" '.arms[$a].trials | length' "$1"
+	jq -r --arg a "$2" '[.arms[$a].trials[] | select(.asleep != false)] | length' "$1"
 }
 # wilson K N -> "[lo, hi]" in whole percent; newcombe K1 N1 K0 N0 -> "+d [+lo, +hi]".
 wilson() {
@@ -51,7 +52,7 @@ for m in none full lazy; do
 		row=$(grep -E "^7\.2-lab +$m +$label " "$txt" || true)
 		check "report_remotewake: $m $label: $k/$n late, $(wilson "$k" "$n")" \
 			sh -c "echo '$row' | grep -q ' $k/$n ' && echo '$row' | grep -qF '$(wilson "$k" "$n")'"
-		ipis=$(jq -r --arg a $a '.arms[$a] | "\(.target_interrupts.resched / (.trials | length) * 100 | round / 100)/\(.target_interrupts.call_function / (.trials | length) * 100 | round / 100)"' "$f")
+		ipis=$(jq -r --arg a $a '.arms[$a] | "\(.target_interrupts.resched / ([.trials[] | select(.asleep != false)] | length) * 100 | round / 100)/\(.target_interrupts.call_function / ([.trials[] | select(.asleep != false)] | length) * 100 | round / 100)"' "$f")
 		check "report_remotewake: $m $label: the target's interrupts per wake ($ipis, RES/CAL)" \
 			sh -c "echo '$row' | awk '{ for (i = 1; i <= NF; i++) if (\$i ~ /^[0-9.]+\\/[0-9.]+\$/) { split(\$i, x, \"/\"); split(\"$ipis\", y, \"/\"); if (x[1] + 0 == y[1] + 0 && x[2] + 0 == y[2] + 0) ok = 1 } } END { exit !ok }'"
 		if [ $m != none ]; then
