@@ -141,19 +141,41 @@ struct cb_ipis {
 	long resched;			/* RES: a remote resched_curr's IPI */
 	long call_function;		/* CAL: among them the wakelist's (ttwu_queue_wakelist) */
 };
+/* ipi_sources.c: the senders of the target's interrupts over an arm. */
+#define CB_IPI_SOURCES 16
+struct cb_ipi_trace {
+	bool traced;
+	char why[200];
+	int nsrc;
+	struct {
+		char callsite[96], callback[96];
+		long n;
+	} src[CB_IPI_SOURCES];
+	long other;			/* events past CB_IPI_SOURCES senders */
+	uint64_t lost;			/* events the ring buffer lost */
+};
+int cb_ipi_trace_open(char *err, size_t len);
+void cb_ipi_trace_on(bool on);
+void cb_ipi_trace_collect(int target_cpu, struct cb_ipi_trace *out);
+void cb_ipi_trace_close(void);
+
 struct cb_remote {
 	char why[200];			/* cb_remote_run's -1: why the test could not run */
+	bool trace_ipis;		/* asked: name the senders (--trace-ipis) */
+	char trace_why[200];		/* why they could not be traced */
 	int target_cpu, waker_cpu;
 	/* Do the two CPUs share a last-level cache (sysfs cache topology)? */
 	const char *llc_shared;		/* yes, no, unknown */
 	char llc_source[200];
 	int ntrials[CB_REMOTE_ARMS];
 	struct cb_ipis ipis[CB_REMOTE_ARMS];
+	struct cb_ipi_trace senders[CB_REMOTE_ARMS];
 	char arm_why[CB_REMOTE_ARMS][160];	/* an arm that could not run */
 	struct cb_remote_trial trial[CB_REMOTE_ARMS][CB_REMOTE_MAX];
 };
+/* R's trace_ipis is the caller's (cb_remote_run keeps it). */
 int cb_remote_run(int trials, struct cb_remote *r);
-int cb_remote_main(int trials, const char *out, int argc, char **argv);
+int cb_remote_main(int trials, bool trace_ipis, const char *out, int argc, char **argv);
 
 /* doc.c: every document's provenance (PAGE_POLICY the pages it faults)
  * and its opening, tool, schema and provenance, to OUT (stdout if NULL);

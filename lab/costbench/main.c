@@ -8,9 +8,11 @@
  *   instead: N trials an arm of a wakeup timed into a holder's page fault
  *   (wake.c): is the holder off CPU before it releases, plain and with an
  *   rseq slice extension requested.
- * costbench --remote-wake N [--json FILE] [--unit-conf FILE]
+ * costbench --remote-wake N [--trace-ipis on] [--json FILE] [--unit-conf FILE]
  *   instead: N trials an arm of a wakeup from another CPU onto a CPU busy
- *   in user space (remote_wake.c): how long the wakee waits to run.
+ *   in user space (remote_wake.c): how long the wakee waits to run; with
+ *   --trace-ipis on, which kernel code sent the target its interrupts
+ *   (ipi_sources.c; the tracepoints' cost makes it a run of its own).
  * One process, no contention: the cost of a page fault and of a system
  * call under the running kernel and preemption model, as one JSON
  * document (schema preemptlab.costbench/1, docs/json-costbench.md).  The runner runs
@@ -171,6 +173,7 @@ int main(int argc, char **argv)
 	int procs[CB_PROCS_MAX], nprocs = 0;
 	long procs_pages = 64;
 	int wake_trials = 0, remote_trials = 0;
+	bool trace_ipis = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!v) {
@@ -205,6 +208,13 @@ int main(int argc, char **argv)
 			wake_trials = (int)arg_long(a, v, 1, CB_WAKE_MAX);
 		else if (!strcmp(a, "--remote-wake"))
 			remote_trials = (int)arg_long(a, v, 1, CB_REMOTE_MAX);
+		else if (!strcmp(a, "--trace-ipis")) {
+			if (strcmp(v, "on") && strcmp(v, "off")) {
+				fprintf(stderr, "costbench: --trace-ipis %s: on or off\n", v);
+				return 2;
+			}
+			trace_ipis = !strcmp(v, "on");
+		}
 		else {
 			fprintf(stderr, "costbench: unknown option %s\n", a);
 			return 2;
@@ -220,7 +230,7 @@ int main(int argc, char **argv)
 		return cb_wake_main(wake_trials, out, argc, argv);
 	}
 	if (remote_trials)
-		return cb_remote_main(remote_trials, out, argc, argv);
+		return cb_remote_main(remote_trials, trace_ipis, out, argc, argv);
 	struct provenance prov;
 	cb_provenance(&prov, argc, argv, "4k,2m");
 

@@ -261,6 +261,8 @@ static int run_arm(struct remote_shared *s, int arm, int trials, uint32_t *n,
 			}
 	}
 	int rc = 0;
+	if (r->trace_ipis && !r->trace_why[0])
+		cb_ipi_trace_on(true);
 	struct cb_ipis before = ipi_counts(r->target_cpu);
 	for (int i = 0; i < trials; i++) {
 		struct cb_remote_trial *t = &r->trial[arm][i];
@@ -297,6 +299,10 @@ static int run_arm(struct remote_shared *s, int arm, int trials, uint32_t *n,
 		r->ntrials[arm]++;
 	}
 	struct cb_ipis after = ipi_counts(r->target_cpu);
+	if (r->trace_ipis && !r->trace_why[0]) {
+		cb_ipi_trace_on(false);
+		cb_ipi_trace_collect(r->target_cpu, &r->senders[arm]);
+	}
 	r->ipis[arm] = (struct cb_ipis){ before.known && after.known, after.resched - before.resched,
 					 after.call_function - before.call_function };
 	if (spin_pid > 0) {
@@ -332,7 +338,9 @@ static int pick_cpus(struct cb_remote *r)
 
 int cb_remote_run(int trials, struct cb_remote *r)
 {
+	bool trace = r->trace_ipis;
 	memset(r, 0, sizeof(*r));
+	r->trace_ipis = trace;
 	if (pick_cpus(r) != 0)
 		return -1;
 	llc_topology(r);
@@ -354,6 +362,8 @@ int cb_remote_run(int trials, struct cb_remote *r)
 	}
 	if (pid == 0)
 		wakee(s, r->target_cpu);
+	if (trace && cb_ipi_trace_open(r->trace_why, sizeof(r->trace_why)) != 0)
+		fprintf(stderr, "costbench: --trace-ipis: %s\n", r->trace_why);
 	uint64_t seed = 0x2545f4914f6cdd1dull;
 	uint32_t n = 0;
 	int rc = 0;
@@ -365,6 +375,8 @@ int cb_remote_run(int trials, struct cb_remote *r)
 	if (rc != 0)
 		kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
+	if (trace && !r->trace_why[0])
+		cb_ipi_trace_close();
 	munmap(s, sizeof(*s));
 	return rc;
 }

@@ -62,6 +62,25 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 	json_int(j, "resched", r->ipis[arm].resched);
 	json_int(j, "call_function", r->ipis[arm].call_function);
 	json_end_object(j);
+	if (r->trace_ipis) {
+		const struct cb_ipi_trace *t = &r->senders[arm];
+		json_begin_object(j, "interrupt_senders");
+		json_bool(j, "traced", t->traced);
+		if (!t->traced)
+			json_str(j, "why", r->trace_why[0] ? r->trace_why : t->why);
+		json_int(j, "lost", (long long)t->lost);
+		json_int(j, "other", t->other);
+		json_begin_array(j, "senders");
+		for (int i = 0; i < t->nsrc; i++) {
+			json_begin_object(j, NULL);
+			json_str(j, "callsite", t->src[i].callsite);
+			json_str(j, "callback", t->src[i].callback);
+			json_int(j, "count", t->src[i].n);
+			json_end_object(j);
+		}
+		json_end_array(j);
+		json_end_object(j);
+	}
 	json_begin_array(j, "trials");
 	for (int i = 0; i < n; i++) {
 		const struct cb_remote_trial *t = &r->trial[arm][i];
@@ -76,9 +95,10 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 	json_end_object(j);
 }
 
-int cb_remote_main(int trials, const char *out, int argc, char **argv)
+int cb_remote_main(int trials, bool trace_ipis, const char *out, int argc, char **argv)
 {
 	static struct cb_remote r;
+	r.trace_ipis = trace_ipis;
 	int rc = cb_remote_run(trials, &r);
 	if (rc != 0)
 		fprintf(stderr, "costbench: --remote-wake: %s\n", r.why);
@@ -97,6 +117,7 @@ int cb_remote_main(int trials, const char *out, int argc, char **argv)
 		json_str(&j, "why", r.why);
 	json_int(&j, "trials_per_arm", trials);
 	json_int(&j, "late_ns", CB_REMOTE_LATE_NS);
+	json_bool(&j, "traced", trace_ipis);
 	if (rc == 0) {
 		json_int(&j, "target_cpu", r.target_cpu);
 		json_int(&j, "waker_cpu", r.waker_cpu);

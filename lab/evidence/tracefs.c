@@ -158,10 +158,13 @@ static int find_root(struct tracefs *t, char *err, size_t errlen)
 	return -1;
 }
 
-int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi,
-		 const char *fault_event, char *err, size_t errlen)
+int tracefs_put(struct tracefs *t, const char *file, const char *val, char *err, size_t errlen)
 {
-	char v[256];
+	return put(t, file, val, err, errlen);
+}
+
+int tracefs_open_bare(struct tracefs *t, char *err, size_t errlen)
+{
 	memset(t, 0, sizeof(*t));
 	if (find_root(t, err, errlen) != 0)
 		return -1;
@@ -173,6 +176,15 @@ int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi,
 		t->dir[0] = 0;
 		return -1;
 	}
+	return 0;
+}
+
+int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi,
+		 const char *fault_event, char *err, size_t errlen)
+{
+	char v[256];
+	if (tracefs_open_bare(t, err, errlen) != 0)
+		return -1;
 	snprintf(v, sizeof(v), "%d", (int)getpid());
 	/* Only the page faults on the pool's control and descriptors: those are the holds'. */
 	char filter[128];

@@ -38,6 +38,14 @@ struct tracefs {
 int tracefs_open(struct tracefs *t, uint64_t fault_lo, uint64_t fault_hi,
 		 const char *fault_event, char *err, size_t errlen);
 /*
+ * An instance with nothing armed and tracing off, for a tool that enables
+ * its own events with tracefs_put (costbench --remote-wake's interrupt
+ * sources); tracefs_close removes it as any other.  -1 with err saying why.
+ */
+int tracefs_open_bare(struct tracefs *t, char *err, size_t errlen);
+/* Write VAL to the instance's FILE ("events/ipi/ipi_send_cpu/enable"). */
+int tracefs_put(struct tracefs *t, const char *file, const char *val, char *err, size_t errlen);
+/*
  * The channel census's events (bufbench --trace-channel), after
  * tracefs_open: sched:sched_waking (the woken task is filtered, so a
  * waker outside bufbench is seen too), and kprobe events on __folio_lock

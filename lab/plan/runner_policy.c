@@ -39,16 +39,21 @@
  * Wilson upper bound of 3.7%, and a lazy that waits for the tick is late
  * in ~90% (docs/measurements/2026-12-07-remote-wake-ipi.md). */
 #define REMOTE_WAKE_TRIALS 100
+/* ... and its traced twin, which names the senders of the target's
+ * interrupts (the tracepoints' cost keeps it apart from the timed run). */
+#define REMOTE_WAKE_TRACED_TRIALS 30
 
 /* COSTBENCH=on: costbench's runs, once per model after the cells, each
  * "costbench_run TAB NAME ARGS" (its document logs/NAME-LABEL-MODEL.json):
  * the model's own costs, the wakeup-inside-a-fault test, then the remote
- * wakeup test (which needs two CPUs and says so on one). */
+ * wakeup test (which needs two CPUs and says so on one) and its traced
+ * twin. */
 void plan_write_costbench_runs(FILE *f)
 {
 	fprintf(f, "costbench_run\tcostbench\n");
 	fprintf(f, "costbench_run\twakefault --wake-in-fault %d\n", WAKE_IN_FAULT_TRIALS);
 	fprintf(f, "costbench_run\tremotewake --remote-wake %d\n", REMOTE_WAKE_TRIALS);
+	fprintf(f, "costbench_run\tipisenders --remote-wake %d --trace-ipis on\n", REMOTE_WAKE_TRACED_TRIALS);
 }
 
 static long repro_min_descriptors(const struct plan *p)

@@ -31,11 +31,15 @@ struct rw_row {
 	struct doc_row d;
 	char llc[8], llc_source[200];
 	struct rw_arm arm[RW_ARMS];
+	/* The traced twin (logs/ipisenders-*.json): "func count, ..." per arm. */
+	char senders[RW_ARMS][320];
+	long traced_wakes[RW_ARMS];
 };
 
 struct rw_set {
 	struct rw_row *row;
 	size_t n;
+	const char *prefix;	/* the documents being read: timed or traced */
 };
 
 static void add_trials(struct rw_arm *a, const struct jr_val *arm)
@@ -65,6 +69,23 @@ static void add_trials(struct rw_arm *a, const struct jr_val *arm)
 	a->cal = known ? a->cal + cal : -1;
 }
 
+/* The traced twin's senders of one arm, as "func N, func N". */
+static void add_senders(struct rw_row *w, int a, const struct jr_val *arm)
+{
+	const struct jr_val *list = jr_path(arm, "interrupt_senders.senders");
+	if (!jr_true(arm, "interrupt_senders.traced") || !list || list->type != JR_ARR)
+		return;
+	const struct jr_val *t = jr_get(arm, "trials");
+	w->traced_wakes[a] += t && t->type == JR_ARR ? (long)t->n : 0;
+	for (size_t i = 0; i < list->n; i++) {
+		double n = 0;
+		jr_num(list->items[i], "count", &n);
+		size_t o = strlen(w->senders[a]);
+		snprintf(w->senders[a] + o, sizeof(w->senders[a]) - o, "%s%s %.0f", o ? ", " : "",
+			 jr_str(list->items[i], "callsite", "?"), n);
+	}
+}
+
 static void load_one(void *ctx, const char *dir, const char *name)
 {
 	char path[4096], err[512];
@@ -76,30 +97,49 @@ static void load_one(void *ctx, const char *dir, const char *name)
 		return;
 	}
 	struct rw_set *set = ctx;
-	struct rw_row *w = (struct rw_row *)doc_row_of((void **)&set->row, &set->n, sizeof(*set->row), j,
-							"remotewake-", name);
-	if (w && w->d.ndocs == 1) {
+	bool traced = !strcmp(set->prefix, "ipisenders-");
+	struct rw_row *w = NULL;
+	/* A traced twin joins its timed row and makes none of its own. */
+	for (size_t i = 0; traced && i < set->n && !w; i++)
+		if (!strcmp(set->row[i].d.kernel, jr_str(j, "provenance.kernel_label", "?")) &&
+		    !strcmp(set->row[i].d.model, jr_str(j, "provenance.preempt_model", "?")))
+			w = &set->row[i];
+	if (!traced)
+		w = (struct rw_row *)doc_row_of((void **)&set->row, &set->n, sizeof(*set->row), j,
+						set->prefix, name);
+	if (w && !traced && w->d.ndocs == 1) {
 		snprintf(w->llc, sizeof(w->llc), "%s", jr_str(j, "llc_shared", "?"));
 		snprintf(w->llc_source, sizeof(w->llc_source), "%s", jr_str(j, "llc_source", "?"));
 	}
-	if (w && !jr_true(j, "available"))
+	if (w && !traced && !jr_true(j, "available"))
 		snprintf(w->d.why, sizeof(w->d.why), "%s", jr_str(j, "why", "?"));
 	for (int a = 0; w && a < RW_ARMS; a++) {
 		const struct jr_val *arm = jr_get(jr_get(j, "arms"), arm_key[a]);
-		if (arm && jr_true(arm, "available"))
-			add_trials(&w->arm[a], arm);
+		if (arm && jr_true(arm, "available")) {
+			if (traced)
+				add_senders(w, a, arm);
+			else
+				add_trials(&w->arm[a], arm);
+		}
 	}
 	jr_free(j);
+}
+
+static void load_prefix(const struct results *r, struct rw_set *s, const char *prefix)
+{
+	s->prefix = prefix;
+	if (r->nsources)
+		for (size_t i = 0; i < r->nsources; i++)
+			logs_each(r->sources[i].dir, prefix, load_one, s);
+	else
+		logs_each(r->dir, prefix, load_one, s);
 }
 
 static void load(const struct results *r, struct rw_set *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (r->nsources)
-		for (size_t i = 0; i < r->nsources; i++)
-			logs_each(r->sources[i].dir, "remotewake-", load_one, s);
-	else
-		logs_each(r->dir, "remotewake-", load_one, s);
+	load_prefix(r, s, "remotewake-");
+	load_prefix(r, s, "ipisenders-");
 	if (s->n)
 		qsort(s->row, s->n, sizeof(*s->row), doc_row_cmp);
 }
@@ -188,6 +228,41 @@ static void write_rows(FILE *f, const struct rw_set *s, bool md)
 	}
 }
 
+/* The traced twin's senders, where the run has it. */
+static void senders(FILE *f, const struct rw_set *s, bool md)
+{
+	bool any = false;
+	for (size_t i = 0; i < s->n; i++)
+		for (int a = 0; a < RW_ARMS; a++)
+			any |= s->row[i].traced_wakes[a] > 0;
+	if (!any)
+		return;
+	static const char head[] =
+		"Who sent the target its interrupts (the traced twin, logs/ipisenders-*.json: "
+		"costbench --remote-wake --trace-ipis on, a run of its own since the tracepoints "
+		"cost time in the wakeup path; ipi:ipi_send_cpu and ipi_send_cpumask events whose "
+		"target is the wakee's CPU, by the kernel function that sent them):";
+	if (md)
+		md_printf(f, "\n%s\n\n", head);
+	else
+		tw_para(f, "", head, 0);
+	for (size_t i = 0; i < s->n; i++)
+		for (int a = 0; a < RW_ARMS; a++) {
+			const struct rw_row *w = &s->row[i];
+			if (!w->traced_wakes[a])
+				continue;
+			char buf[512];
+			snprintf(buf, sizeof(buf), "%s/%s %s (%ld wakes): %s", w->d.kernel, w->d.model,
+				 arm_text[a], w->traced_wakes[a], w->senders[a][0] ? w->senders[a] : "none");
+			if (md)
+				md_printf(f, "- %s\n", buf);
+			else
+				tw_para(f, "  ", buf, 2);
+		}
+	if (!md)
+		txt_printf(f, "\n");
+}
+
 static void sources(FILE *f, const struct rw_set *s, bool md)
 {
 	for (size_t i = 0; i < s->n; i++) {
@@ -240,6 +315,7 @@ void write_remotewake_txt(FILE *f, const struct results *r)
 			   "median us", "p75 us", "late", "late (95%)", "RES/CAL", "vs none");
 		write_rows(f, &s, false);
 		txt_printf(f, "\n");
+		senders(f, &s, false);
 		sources(f, &s, false);
 		txt_printf(f, "\n");
 	}
@@ -255,6 +331,7 @@ void write_remotewake_md(FILE *f, const struct results *r)
 		md_printf(f, "| kernel | model | arm | median us | p75 us | late | share (95%%) | RES/CAL per wake | vs none |\n"
 			     "|---|---|---|---|---|---|---|---|---|\n");
 		write_rows(f, &s, true);
+		senders(f, &s, true);
 		md_printf(f, "\n");
 		sources(f, &s, true);
 	}

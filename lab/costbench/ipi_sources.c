@@ -1,0 +1,108 @@
+/*
+ * costbench --remote-wake --trace-ipis: which kernel code sent the
+ * target CPU its interrupts during an arm, from the ipi:ipi_send_cpu and
+ * ipi:ipi_send_cpumask tracepoints (Linux 6.3+), whose callsite and
+ * callback name the sender (ttwu_queue_wakelist, resched_curr, ...).
+ * /proc/interrupts counts the interrupts by vector; this names them.  The
+ * tracepoints add their cost to the wakeup path, so a traced run is kept
+ * apart from the timed ones (its own costbench_run line).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "costbench.h"
+#include "tracefs.h"
+
+static struct tracefs tr;
+
+int cb_ipi_trace_open(char *err, size_t len)
+{
+	if (tracefs_open_bare(&tr, err, len) != 0)
+		return -1;
+	static const char *const plain[] = { "options/sym-offset", "options/sym-addr", NULL };
+	for (int i = 0; plain[i]; i++)
+		tracefs_put(&tr, plain[i], "0", NULL, 0);
+	if (tracefs_put(&tr, "buffer_size_kb", "4096", err, len) ||
+	    tracefs_put(&tr, "events/ipi/ipi_send_cpu/enable", "1", err, len) ||
+	    tracefs_put(&tr, "events/ipi/ipi_send_cpumask/enable", "1", err, len)) {
+		tracefs_close(&tr);
+		return -1;
+	}
+	return 0;
+}
+
+void cb_ipi_trace_on(bool on)
+{
+	if (on)
+		tracefs_put(&tr, "trace", "", NULL, 0);
+	tracefs_put(&tr, "tracing_on", on ? "1" : "0", NULL, 0);
+}
+
+/* "key=VALUE " in LINE, VALUE into OUT. */
+static bool field(const char *line, const char *key, char *out, size_t len)
+{
+	const char *p = strstr(line, key);
+	if (!p)
+		return false;
+	p += strlen(key);
+	size_t n = strcspn(p, " \n");
+	snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), p);
+	return true;
+}
+
+/* Does the event's target (cpu=N, or cpumask=HEX) include CPU? */
+static bool targets(const char *line, int cpu)
+{
+	char v[64];
+	if (field(line, " cpu=", v, sizeof(v)))
+		return atoi(v) == cpu;
+	if (!field(line, " cpumask=", v, sizeof(v)))
+		return false;
+	/* A hex bitmap, maybe comma-grouped by 32 bits; the lowest group last. */
+	char *last = strrchr(v, ',');
+	unsigned long long m = strtoull(last ? last + 1 : v, NULL, 16);
+	return cpu < 32 && (m >> cpu) & 1;
+}
+
+void cb_ipi_trace_collect(int target_cpu, struct cb_ipi_trace *out)
+{
+	char path[512], line[1024];
+	snprintf(path, sizeof(path), "%s/trace", tr.dir);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(out->why, sizeof(out->why), "cannot read %.180s", path);
+		return;
+	}
+	out->traced = true;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || !strstr(line, "ipi_send_cpu") || !targets(line, target_cpu))
+			continue;
+		/* Functions, not offsets (%pS prints "func+0x92/0xa0"). */
+		char site[96] = "?", cb[96] = "?";
+		field(line, " callsite=", site, sizeof(site));
+		field(line, " callback=", cb, sizeof(cb));
+		site[strcspn(site, "+")] = '\0';
+		cb[strcspn(cb, "+")] = '\0';
+		int i = 0;
+		while (i < out->nsrc && (strcmp(out->src[i].callsite, site) || strcmp(out->src[i].callback, cb)))
+			i++;
+		if (i == out->nsrc) {
+			if (out->nsrc == CB_IPI_SOURCES) {
+				out->other++;
+				continue;
+			}
+			out->nsrc++;
+			snprintf(out->src[i].callsite, sizeof(out->src[i].callsite), "%s", site);
+			snprintf(out->src[i].callback, sizeof(out->src[i].callback), "%s", cb);
+		}
+		out->src[i].n++;
+	}
+	fclose(f);
+	out->lost = tracefs_lost(&tr);
+}
+
+void cb_ipi_trace_close(void)
+{
+	tracefs_close(&tr);
+}
