@@ -125,6 +125,19 @@ if [ "$(nproc)" -ge 2 ]; then
 	check "costbench --remote-wake: each arm counted the target's rescheduling and function-call interrupts (/proc/interrupts)" \
 		jqt "$rw" '[.arms[].target_interrupts | .known and .resched >= 0 and .call_function >= 0] | all'
 fi
+# Its traced twin names the senders of the target's interrupts (root, tracefs).
+if [ "$(nproc)" -ge 2 ] && [ "$(id -u)" = 0 ]; then
+	instances() { ls -d /sys/kernel/tracing/instances/preemptlab-* /sys/kernel/debug/tracing/instances/preemptlab-* 2>/dev/null || true; }
+	instances > "$tmp/inst.before"
+	check "costbench --remote-wake 10 --trace-ipis on runs, exit 0" nice -n 10 "$bin" --remote-wake 10 --trace-ipis on --json "$tmp/traced.json"
+	instances > "$tmp/inst.after"
+	check "costbench --trace-ipis: each arm names its senders with counts, or says why it could not trace" \
+		jqt "$tmp/traced.json" '.traced and ([.arms[].interrupt_senders | (.traced and (.senders | all(.count > 0 and (.callsite | length > 0) and (.callsite | test("[+]") | not)))) or (.why | length > 0)] | all)'
+	check "costbench --trace-ipis: the instance it made is gone (no instance after that was not there before)" \
+		sh -c "[ -z \"\$(comm -13 '$tmp/inst.before' '$tmp/inst.after')\" ]"
+fi
+rc=0; "$bin" --remote-wake 5 --trace-ipis maybe > "$tmp/bad.out" 2>&1 || rc=$?
+check "costbench --trace-ipis maybe is refused (exit 2): on or off" sh -c "[ $rc = 2 ] && grep -q 'on or off' '$tmp/bad.out'"
 rc=0; taskset -c 0 "$bin" --remote-wake 5 --json "$rw" > "$tmp/one.out" 2>&1 || rc=$?
 check "costbench --remote-wake on one CPU: exit 1, the document says it needs two CPUs and how to get them" \
 	sh -c "[ $rc = 1 ] && jq -e '.available == false and (.why | test(\"needs two CPUs.*VCPUS=2\"))' '$rw' > /dev/null"
