@@ -2,7 +2,10 @@
  * costbench --remote-wake --trace-ipis: which kernel code sent the
  * target CPU its interrupts during an arm, from the ipi:ipi_send_cpu and
  * ipi:ipi_send_cpumask tracepoints (Linux 6.3+), whose callsite and
- * callback name the sender (ttwu_queue_wakelist, resched_curr, ...).
+ * callback name the sender (ttwu_queue_wakelist, wakeup_preempt, ...),
+ * and csd:csd_queue_cpu (6.6+), which names the function a cross-CPU call
+ * queues for the target (a function-call interrupt's callback is only
+ * the generic handler that runs the queue).
  * /proc/interrupts counts the interrupts by vector; this names them.  The
  * tracepoints add their cost to the wakeup path, so a traced run is kept
  * apart from the timed ones (its own costbench_run line).
@@ -29,6 +32,8 @@ int cb_ipi_trace_open(char *err, size_t len)
 		tracefs_close(&tr);
 		return -1;
 	}
+	/* Where the kernel has it; without it the calls' functions go unnamed. */
+	tracefs_put(&tr, "events/csd/csd_queue_cpu/enable", "1", NULL, 0);
 	return 0;
 }
 
@@ -76,12 +81,15 @@ void cb_ipi_trace_collect(int target_cpu, struct cb_ipi_trace *out)
 	}
 	out->traced = true;
 	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == '#' || !strstr(line, "ipi_send_cpu") || !targets(line, target_cpu))
+		bool queued = strstr(line, "csd_queue_cpu:") != NULL;
+		if (line[0] == '#' || (!queued && !strstr(line, "ipi_send_cpu")) || !targets(line, target_cpu))
 			continue;
-		/* Functions, not offsets (%pS prints "func+0x92/0xa0"). */
-		char site[96] = "?", cb[96] = "?";
-		field(line, " callsite=", site, sizeof(site));
-		field(line, " callback=", cb, sizeof(cb));
+		/* Functions, not offsets (%pS prints "func+0x92/0xa0"); a queued
+		 * call is "queue:CALLSITE" with the function it queued. */
+		char site[96] = "?", cb[96] = "?", at[88] = "?";
+		field(line, " callsite=", at, sizeof(at));
+		snprintf(site, sizeof(site), "%s%s", queued ? "queue:" : "", at);
+		field(line, queued ? " func=" : " callback=", cb, sizeof(cb));
 		site[strcspn(site, "+")] = '\0';
 		cb[strcspn(cb, "+")] = '\0';
 		int i = 0;

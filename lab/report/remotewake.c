@@ -80,9 +80,12 @@ static void add_senders(struct rw_row *w, int a, const struct jr_val *arm)
 	for (size_t i = 0; i < list->n; i++) {
 		double n = 0;
 		jr_num(list->items[i], "count", &n);
+		/* A queued cross-CPU call names what it queued. */
+		const char *site = jr_str(list->items[i], "callsite", "?");
+		bool queued = !strncmp(site, "queue:", 6);
 		size_t o = strlen(w->senders[a]);
-		snprintf(w->senders[a] + o, sizeof(w->senders[a]) - o, "%s%s %.0f", o ? ", " : "",
-			 jr_str(list->items[i], "callsite", "?"), n);
+		snprintf(w->senders[a] + o, sizeof(w->senders[a]) - o, "%s%s%s%s %.0f", o ? ", " : "", site,
+			 queued ? " -> " : "", queued ? jr_str(list->items[i], "callback", "?") : "", n);
 	}
 }
 
@@ -241,7 +244,8 @@ static void senders(FILE *f, const struct rw_set *s, bool md)
 		"Who sent the target its interrupts (the traced twin, logs/ipisenders-*.json: "
 		"costbench --remote-wake --trace-ipis on, a run of its own since the tracepoints "
 		"cost time in the wakeup path; ipi:ipi_send_cpu and ipi_send_cpumask events whose "
-		"target is the wakee's CPU, by the kernel function that sent them):";
+		"target is the wakee's CPU, by the kernel function that sent them, and csd:csd_queue_cpu "
+		"events, 'queue:CALLER -> FUNCTION', the cross-CPU calls queued for it):";
 	if (md)
 		md_printf(f, "\n%s\n\n", head);
 	else
