@@ -59,6 +59,15 @@ const struct vocab vocab_scenarios = {
 	"scenarios", "SCENARIO", NULL, "named defaults for the other variables", ITEMS(scenarios)
 };
 
+/* A switch whose absence means "the kernel's": the knobs that take on/off. */
+static const struct vocab_item on_off[] = {
+	{ "on", 1, "turned on for the run" },
+	{ "off", 0, "turned off for the run" },
+};
+const struct vocab vocab_on_off = {
+	"on_off", NULL, NULL, "a kernel switch the run sets (unset: the kernel's own)", ITEMS(on_off)
+};
+
 /* The library's vocabularies and the lab's, in the order docs list them. */
 const struct vocab *const vocab_all[] = {
 	&vocab_scenarios, &vocab_pages, &vocab_hugepages, &vocab_models, &vocab_locks,

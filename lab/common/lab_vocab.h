@@ -11,7 +11,7 @@
 enum accel { ACCEL_KVM, ACCEL_TCG, ACCEL_ICOUNT };
 
 extern const struct vocab vocab_accels, vocab_pg_huge_pages, vocab_pg_builtins,
-	vocab_model_switch, vocab_scenarios;
+	vocab_model_switch, vocab_scenarios, vocab_on_off;
 
 /* Every vocabulary, the library's and the lab's, NULL-terminated, in the
  * order docs list them. */

@@ -131,6 +131,7 @@ struct plan {
 	long fixed_spins_per_delay;	/* SPINS_PER_DELAY=fixed:N; 0 adaptive */
 	long fault_around_bytes;	/* debugfs fault_around_bytes in a guest; 0: the kernel's */
 	long base_slice_us;	/* debugfs sched/base_slice_ns in a guest, in us; 0: the kernel's */
+	char sched_hrtick[16];	/* debugfs sched/features HRTICK in a guest: on, off, "" the kernel's */
 	/* A knob row's count where it has no field of its own (variables.h),
 	 * by its row in the variable table; 0: the kernel's. */
 	long knob_value[PLAN_VARS_MAX];

@@ -59,6 +59,10 @@ struct knob_file {
 	bool skip_missing;	/* a kernel without the file: said and skipped, not fatal */
 	bool restore_host;	/* on the host, the old value goes back when the unit ends */
 	const char *needs;	/* what a kernel needs to have the file */
+	/* A switch in a file of words (sched/features): the word written
+	 * for off and for on, where the variable is on/off; the runner then
+	 * checks the file lists the word instead of reading it back whole. */
+	const char *words[2];
 };
 #define DEBUGFS "/sys/kernel/debug/"
 

@@ -137,6 +137,14 @@ check "plan: BASE_SLICE_US=8000 likewise, in nanoseconds, after fault-around (th
 check "plan: plan.json lists each unit's knobs, none restored in a guest" \
 	jqt "$p" '[.units[].run.knobs[] | [.variable, .value, .restore]] | unique == [["BASE_SLICE_US", 8000000, false], ["FAULT_AROUND_BYTES", 4096, false]]'
 "$plan" --top "$top" --out "$run" KERNEL=host CLIENTS=2 PGBENCH=off SLICE_EXT_US=20 LOCKS=tas,rseq > /dev/null 2>&1
+hrun=$tmp/hrtick
+mkdir -p "$hrun"
+"$plan" --top "$top" --out "$hrun" KERNEL=7.2-lab BASELINE= MODELS=none,lazy PGBENCH=off SCHED_HRTICK=off > /dev/null 2>&1
+check "plan: SCHED_HRTICK=off is a word knob line in each guest unit (NO_HRTICK to sched/features), and a string in plan.json" \
+	sh -c "[ \$(grep -lx 'knob${TAB}/sys/kernel/debug/sched/features NO_HRTICK fail keep SCHED_HRTICK=off debugfs sched/features (and CONFIG_SCHED_DEBUG where the kernel has that option)' '$hrun'/plan/*.conf | wc -l) -eq 2 ] &&
+	       jq -e '[.units[].run.knobs[] | .value] | unique == [\"NO_HRTICK\"]' '$hrun/plan.json' > /dev/null"
+refuse "SCHED_HRTICK=maybe" "SCHED_HRTICK=maybe: use on or off" KERNEL=7.2-lab SCHED_HRTICK=maybe
+refuse "SCHED_HRTICK on the host" "SCHED_HRTICK=off: set in a guest only" KERNEL=host SCHED_HRTICK=off
 check "plan: SLICE_EXT_US=20 on the host is a knob line that skips a kernel without the file and restores the host's value" \
 	grep -qx "knob${TAB}/sys/kernel/debug/rseq/slice_ext_nsec 20000 skip restore SLICE_EXT_US=20 CONFIG_RSEQ_SLICE_EXTENSION" "$run/plan/host.conf"
 check "plan: every guest unit's conf names where its kernel's config is shipped (its tick, CONFIG_HZ)" \
