@@ -167,6 +167,7 @@ struct cb_remote {
 	/* Do the two CPUs share a last-level cache (sysfs cache topology)? */
 	const char *llc_shared;		/* yes, no, unknown */
 	char llc_source[200];
+	const char *hrtick;		/* sched/features HRTICK: on, off, unknown */
 	int ntrials[CB_REMOTE_ARMS];
 	struct cb_ipis ipis[CB_REMOTE_ARMS];
 	struct cb_ipi_trace senders[CB_REMOTE_ARMS];

@@ -214,6 +214,25 @@ static struct cb_ipis ipi_counts(int cpu)
 	return c;
 }
 
+/*
+ * The scheduler's high-resolution tick, on or off, from debugfs
+ * sched/features (HRTICK or NO_HRTICK); "unknown" where it cannot be
+ * read.  Its cross-CPU call on a remote enqueue reaches the target too.
+ */
+static const char *hrtick_state(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/sched/features", "r");
+	char buf[2048];
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
+		if (!strcmp(t, "HRTICK") || !strcmp(t, "NO_HRTICK"))
+			return t[0] == 'N' ? "off" : "on";
+	return "unknown";
+}
+
 /* Waits until *word reaches n; false past STUCK_NS. */
 static bool await(_Atomic uint32_t *word, uint32_t n)
 {
@@ -344,6 +363,7 @@ int cb_remote_run(int trials, struct cb_remote *r)
 	if (pick_cpus(r) != 0)
 		return -1;
 	llc_topology(r);
+	r->hrtick = hrtick_state();
 	struct remote_shared *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
 				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (s == MAP_FAILED) {

@@ -123,6 +123,7 @@ int cb_remote_main(int trials, bool trace_ipis, const char *out, int argc, char 
 		json_int(&j, "waker_cpu", r.waker_cpu);
 		json_str(&j, "llc_shared", r.llc_shared);
 		json_str(&j, "llc_source", r.llc_source);
+		json_str(&j, "sched_hrtick", r.hrtick);
 		json_begin_object(&j, "arms");
 		for (int a = 0; a < CB_REMOTE_ARMS; a++)
 			write_arm(&j, &r, a);

@@ -29,7 +29,7 @@ struct rw_arm {
 
 struct rw_row {
 	struct doc_row d;
-	char llc[8], llc_source[200];
+	char llc[8], llc_source[200], hrtick[8];
 	struct rw_arm arm[RW_ARMS];
 	/* The traced twin (logs/ipisenders-*.json): "func count, ..." per arm. */
 	char senders[RW_ARMS][320];
@@ -113,6 +113,7 @@ static void load_one(void *ctx, const char *dir, const char *name)
 	if (w && !traced && w->d.ndocs == 1) {
 		snprintf(w->llc, sizeof(w->llc), "%s", jr_str(j, "llc_shared", "?"));
 		snprintf(w->llc_source, sizeof(w->llc_source), "%s", jr_str(j, "llc_source", "?"));
+		snprintf(w->hrtick, sizeof(w->hrtick), "%s", jr_str(j, "sched_hrtick", "?"));
 	}
 	if (w && !traced && !jr_true(j, "available"))
 		snprintf(w->d.why, sizeof(w->d.why), "%s", jr_str(j, "why", "?"));
@@ -276,8 +277,9 @@ static void sources(FILE *f, const struct rw_set *s, bool md)
 		long awake = 0;
 		for (int a = 0; a < RW_ARMS; a++)
 			awake += w->arm[a].awake;
-		snprintf(buf, sizeof(buf), "%s, HZ %.0f, CPUs share a last-level cache: %s (%s)%s", head,
-			 w->d.hz, w->llc, w->llc_source, awake ? "; trials left out, the wakee not yet asleep: " : "");
+		snprintf(buf, sizeof(buf), "%s, HZ %.0f, HRTICK %s, CPUs share a last-level cache: %s (%s)%s",
+			 head, w->d.hz, w->hrtick, w->llc, w->llc_source,
+			 awake ? "; trials left out, the wakee not yet asleep: " : "");
 		if (awake)
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%ld", awake);
 		if (md)

@@ -121,7 +121,8 @@ if [ "$(nproc)" -ge 2 ]; then
 		jqt "$rw" '.arms.idle_spinner.spinner == "SCHED_IDLE" and .arms.fair_spinner.spinner == "SCHED_OTHER" and
 		 .arms.idle_target.spinner == "none" and .arms.idle_spinner.waker == "sleeps" and
 		 .arms.idle_spinner_waker_spins.waker == "spins" and
-		 (.llc_shared | IN("yes", "no", "unknown")) and (.llc_source | length > 0)'
+		 (.llc_shared | IN("yes", "no", "unknown")) and (.llc_source | length > 0) and
+		 (.sched_hrtick | IN("on", "off", "unknown"))'
 	check "costbench --remote-wake: each arm counted the target's rescheduling and function-call interrupts (/proc/interrupts)" \
 		jqt "$rw" '[.arms[].target_interrupts | .known and .resched >= 0 and .call_function >= 0] | all'
 fi

@@ -70,8 +70,8 @@ check "report_remotewake: lazy's busy-target arms took no rescheduling interrupt
 	       jq -e '[.arms.idle_spinner, .arms.fair_spinner] | all(.target_interrupts.resched >= 0.9 * (.trials | length))' '$run/logs/remotewake-7.2-lab-none.json' > /dev/null"
 
 d=$run/logs/remotewake-7.2-lab-lazy.json
-prov=$(jq -r '"\(.provenance.kernel_release), logs/remotewake-7.2-lab-lazy.json (1 document), \(.provenance.virtualization) (icount shift \(.provenance.icount_shift)), \(.provenance.cpus) CPUs, HZ \(.provenance.kernel_hz), CPUs share a last-level cache: \(.llc_shared)"' "$d")
-check "report_remotewake: 7.2-lab/lazy names its release, document, accelerator, CPUs, HZ and cache sharing ($prov)" \
+prov=$(jq -r '"\(.provenance.kernel_release), logs/remotewake-7.2-lab-lazy.json (1 document), \(.provenance.virtualization) (icount shift \(.provenance.icount_shift)), \(.provenance.cpus) CPUs, HZ \(.provenance.kernel_hz), HRTICK \(.sched_hrtick // "?"), CPUs share a last-level cache: \(.llc_shared)"' "$d")
+check "report_remotewake: 7.2-lab/lazy names its release, document, accelerator, CPUs, HZ, HRTICK and cache sharing ($prov)" \
 	sh -c "tr '\\n' ' ' < '$txt' | tr -s ' ' | grep -qF '7.2-lab/lazy: $prov'"
 
 # The thread paragraph quotes it: a mitigations run with these documents.
