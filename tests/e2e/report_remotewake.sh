@@ -69,6 +69,17 @@ check "report_remotewake: lazy's busy-target arms took no rescheduling interrupt
 	sh -c "jq -e '[.arms.idle_spinner, .arms.fair_spinner, .arms.idle_spinner_waker_spins] | map(.target_interrupts.resched) | add == 0' '$run/logs/remotewake-7.2-lab-lazy.json' > /dev/null &&
 	       jq -e '[.arms.idle_spinner, .arms.fair_spinner] | all(.target_interrupts.resched >= 0.9 * (.trials | length))' '$run/logs/remotewake-7.2-lab-none.json' > /dev/null"
 
+# The traced twin names the senders: each row of the list is its document's.
+for m in none lazy; do
+	t=$run/logs/ipisenders-7.2-lab-$m.json
+	want=$(jq -r '.arms.idle_spinner.interrupt_senders.senders | map(if (.callsite | startswith("queue:")) then "\(.callsite) -> \(.callback) \(.count)" else "\(.callsite) \(.count)" end) | join(", ")' "$t")
+	check "report_remotewake: the traced twin's senders for $m's idle spinner ($want)" \
+		sh -c "tr '\\n' ' ' < '$txt' | tr -s ' ' | grep -qF -e '7.2-lab/$m idle spinner (30 wakes): $want'"
+done
+check "report_remotewake: lazy's traced wakes sent no rescheduling interrupt (no wakeup_preempt sender), none's one a wake" \
+	sh -c "! grep -q wakeup_preempt '$run/logs/ipisenders-7.2-lab-lazy.json' &&
+	       jq -e '.arms.idle_spinner.interrupt_senders.senders | map(select(.callsite == \"wakeup_preempt\")) | .[0].count == 30' '$run/logs/ipisenders-7.2-lab-none.json' > /dev/null"
+
 d=$run/logs/remotewake-7.2-lab-lazy.json
 prov=$(jq -r '"\(.provenance.kernel_release), logs/remotewake-7.2-lab-lazy.json (1 document), \(.provenance.virtualization) (icount shift \(.provenance.icount_shift)), \(.provenance.cpus) CPUs, HZ \(.provenance.kernel_hz), HRTICK \(.sched_hrtick // "?"), CPUs share a last-level cache: \(.llc_shared)"' "$d")
 check "report_remotewake: 7.2-lab/lazy names its release, document, accelerator, CPUs, HZ, HRTICK and cache sharing ($prov)" \
