@@ -185,6 +185,13 @@ struct provenance;
 struct json;
 void cb_provenance(struct provenance *prov, int argc, char **argv, const char *page_policy);
 FILE *cb_doc_begin(struct json *j, const char *out, const struct provenance *prov);
+/* A two-process test's document (4 KB pages): its opening, then mode and
+ * available (why, when not NULL, says why not); cb_doc_end closes it and
+ * returns the mode's exit code (1 for a document that could not be
+ * written, else rc != 0). */
+FILE *cb_mode_begin(struct json *j, const char *out, int argc, char **argv, const char *mode,
+		    const char *why);
+int cb_doc_end(struct json *j, FILE *f, const char *out, int rc);
 
 /* The mode's whole run: the test, then its document to OUT (wake_doc.c). */
 int cb_wake_main(int trials, const char *out, int argc, char **argv);

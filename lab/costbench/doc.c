@@ -34,3 +34,29 @@ FILE *cb_doc_begin(struct json *j, const char *out, const struct provenance *pro
 	prov_write(j, prov);
 	return f;
 }
+
+FILE *cb_mode_begin(struct json *j, const char *out, int argc, char **argv, const char *mode,
+		    const char *why)
+{
+	struct provenance prov;
+	cb_provenance(&prov, argc, argv, "4k");
+	FILE *f = cb_doc_begin(j, out, &prov);
+	if (!f)
+		return NULL;
+	json_str(j, "mode", mode);
+	json_bool(j, "available", why == NULL);
+	if (why)
+		json_str(j, "why", why);
+	return f;
+}
+
+int cb_doc_end(struct json *j, FILE *f, const char *out, int rc)
+{
+	json_end_object(j);
+	json_finish(j);
+	if (out && fclose(f) != 0) {
+		fprintf(stderr, "costbench: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	return rc != 0;
+}

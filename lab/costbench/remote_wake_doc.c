@@ -4,14 +4,12 @@
  * last-level cache, then per arm the wake latencies' order statistics,
  * how many were late (over CB_REMOTE_LATE_NS), and every trial.
  */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "costbench.h"
 #include "json.h"
-#include "provenance.h"
-
-#include <sched.h>
 
 static const char *policy_name(int p)
 {
@@ -105,16 +103,10 @@ int cb_remote_main(int trials, bool trace_ipis, const char *out, int argc, char 
 	else
 		fprintf(stderr, "costbench: --remote-wake: CPU %d wakes CPU %d (shared LLC: %s), %d trials an arm\n",
 			r.waker_cpu, r.target_cpu, r.llc_shared, trials);
-	struct provenance prov;
-	cb_provenance(&prov, argc, argv, "4k");
 	struct json j;
-	FILE *f = cb_doc_begin(&j, out, &prov);
+	FILE *f = cb_mode_begin(&j, out, argc, argv, "remote_wake", rc ? r.why : NULL);
 	if (!f)
 		return 1;
-	json_str(&j, "mode", "remote_wake");
-	json_bool(&j, "available", rc == 0);
-	if (rc != 0)
-		json_str(&j, "why", r.why);
 	json_int(&j, "trials_per_arm", trials);
 	json_int(&j, "late_ns", CB_REMOTE_LATE_NS);
 	json_bool(&j, "traced", trace_ipis);
@@ -129,9 +121,5 @@ int cb_remote_main(int trials, bool trace_ipis, const char *out, int argc, char 
 			write_arm(&j, &r, a);
 		json_end_object(&j);
 	}
-	json_end_object(&j);
-	json_finish(&j);
-	if (out && fclose(f) != 0)
-		return 1;
-	return rc != 0;
+	return cb_doc_end(&j, f, out, rc);
 }

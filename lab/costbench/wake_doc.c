@@ -11,7 +11,6 @@
 
 #include "costbench.h"
 #include "json.h"
-#include "provenance.h"
 
 static const char *const arm_names[2] = { "plain", "slice_requested" };
 
@@ -76,16 +75,10 @@ int cb_wake_main(int trials, const char *out, int argc, char **argv)
 			(long long)w.fault_ns, w.cpu, trials,
 			w.request_available ? "" : "; no slice-requested arm: ",
 			w.request_available ? "" : w.request_why);
-	struct provenance prov;
-	cb_provenance(&prov, argc, argv, "4k");
 	struct json j;
-	FILE *f = cb_doc_begin(&j, out, &prov);
+	FILE *f = cb_mode_begin(&j, out, argc, argv, "wake_in_fault", rc ? w.why : NULL);
 	if (!f)
 		return 1;
-	json_str(&j, "mode", "wake_in_fault");
-	json_bool(&j, "available", rc == 0);
-	if (rc != 0)
-		json_str(&j, "why", w.why);
 	json_int(&j, "trials_per_arm", trials);
 	if (rc == 0) {
 		json_int(&j, "cpu", w.cpu);
@@ -95,9 +88,5 @@ int cb_wake_main(int trials, const char *out, int argc, char **argv)
 		write_arm(&j, &w, 1);
 		json_end_object(&j);
 	}
-	json_end_object(&j);
-	json_finish(&j);
-	if (out && fclose(f) != 0)
-		return 1;
-	return rc != 0;
+	return cb_doc_end(&j, f, out, rc);
 }
