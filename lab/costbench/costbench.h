@@ -127,6 +127,12 @@ struct cb_remote_arm {
 	bool waker_sleeps;	/* blocks until the wakee ran, else busy-waits */
 };
 extern const struct cb_remote_arm cb_remote_arms[CB_REMOTE_ARMS];
+/* cpu_facts.c: R's llc_shared and llc_source from the cache topology;
+ * CPU's RES and CAL counts; sched/features HRTICK: on, off, unknown. */
+struct cb_remote;
+void cb_llc_shared(struct cb_remote *r);
+struct cb_ipis cb_ipi_counts(int cpu);
+const char *cb_hrtick_state(void);
 /* A wake is late past this: a tenth of the shortest tick period (HZ 1000). */
 #define CB_REMOTE_LATE_NS 100000
 struct cb_remote_trial {

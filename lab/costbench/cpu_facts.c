@@ -1,0 +1,124 @@
+/*
+ * What costbench --remote-wake reads of the machine beside its timings:
+ * whether two CPUs share a last-level cache (the condition for a waker
+ * to wake a task on another CPU itself), the target's interrupt counts by
+ * vector, and whether the scheduler's high-resolution tick is on.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "costbench.h"
+
+/* Is CPU in a sysfs cpulist such as "0-3,8"? */
+static bool in_cpulist(const char *list, int cpu)
+{
+	const char *p = list;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p)
+			return false;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (cpu >= a && cpu <= b)
+			return true;
+		p = *end == ',' ? end + 1 : end;
+		if (*p == '\n')
+			break;
+	}
+	return false;
+}
+
+/* The highest cache level of TARGET and whether WAKER shares it. */
+void cb_llc_shared(struct cb_remote *r)
+{
+	int best = -1;
+	char list[256] = "";
+	for (int i = 0; i < 16; i++) {
+		char path[128], level[16];
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/level",
+			 r->target_cpu, i);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			break;
+		bool got = fgets(level, sizeof(level), f) != NULL;
+		fclose(f);
+		if (!got || atoi(level) <= best)
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
+			 r->target_cpu, i);
+		if ((f = fopen(path, "r"))) {
+			if (fgets(list, sizeof(list), f))
+				best = atoi(level);
+			fclose(f);
+		}
+	}
+	if (best < 0) {
+		r->llc_shared = "unknown";
+		snprintf(r->llc_source, sizeof(r->llc_source),
+			 "/sys/devices/system/cpu/cpu%d/cache: no cache levels", r->target_cpu);
+		return;
+	}
+	list[strcspn(list, "\n")] = '\0';
+	r->llc_shared = in_cpulist(list, r->waker_cpu) ? "yes" : "no";
+	snprintf(r->llc_source, sizeof(r->llc_source), "sysfs: cpu%d's L%d shared_cpu_list %s",
+		 r->target_cpu, best, list);
+}
+
+/*
+ * The target's counts of rescheduling and function-call interrupts: how
+ * each wakeup reached it.  Under lazy the waker's own wakeup sends
+ * neither; the wakelist sends a function call under every model.
+ */
+struct cb_ipis cb_ipi_counts(int cpu)
+{
+	struct cb_ipis c = { 0 };
+	FILE *f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return c;
+	char line[4096];
+	int col = -1, found = 0;
+	if (fgets(line, sizeof(line), f)) {
+		/* The header names the online CPUs in column order. */
+		char want[16];
+		snprintf(want, sizeof(want), "CPU%d", cpu);
+		int i = 0;
+		for (char *t = strtok(line, " \t\n"); t; t = strtok(NULL, " \t\n"), i++)
+			if (!strcmp(t, want))
+				col = i;
+	}
+	while (col >= 0 && fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " ");
+		long *into = !strncmp(p, "RES:", 4) ? &c.resched : !strncmp(p, "CAL:", 4) ? &c.call_function : NULL;
+		if (!into)
+			continue;
+		p += 4;
+		for (int i = 0; i <= col; i++)
+			*into = strtol(p, &p, 10);
+		found++;
+	}
+	fclose(f);
+	c.known = found == 2;
+	return c;
+}
+
+/*
+ * The scheduler's high-resolution tick, on or off, from debugfs
+ * sched/features (HRTICK or NO_HRTICK); "unknown" where it cannot be
+ * read.  Its cross-CPU call on a remote enqueue reaches the target too.
+ */
+const char *cb_hrtick_state(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/sched/features", "r");
+	char buf[2048];
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
+		if (!strcmp(t, "HRTICK") || !strcmp(t, "NO_HRTICK"))
+			return t[0] == 'N' ? "off" : "on";
+	return "unknown";
+}
