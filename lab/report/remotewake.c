@@ -355,10 +355,11 @@ bool remotewake_sentence(const struct results *r, char *buf, size_t len)
 		char vs[96];
 		if (!against_none(&s, w, 0, vs, sizeof(vs)))
 			continue;
-		o += (size_t)snprintf(buf + o, len - o, "%s%s %s, %ld of %zu late against none's %ld of %zu, %s",
+		o += (size_t)snprintf(buf + o, len - o,
+				      "%s%s %s (HRTICK %s), %ld of %zu late against none's %ld of %zu, %s",
 				      o ? "; " : "A wakeup from another CPU onto a CPU spinning in user "
 						 "space (costbench --remote-wake, idle spinner, late over 100 us): ",
-				      w->d.kernel, w->d.model, w->arm[0].late, w->arm[0].n,
+				      w->d.kernel, w->d.model, w->hrtick, w->arm[0].late, w->arm[0].n,
 				      none_of(&s, w)->arm[0].late, none_of(&s, w)->arm[0].n, vs);
 	}
 	if (o && o < len)

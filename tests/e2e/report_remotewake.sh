@@ -93,7 +93,7 @@ f=$run/logs/remotewake-7.2-lab-lazy.json f0=$run/logs/remotewake-7.2-lab-none.js
 k=$(late "$f" idle_spinner) k0=$(late "$f0" idle_spinner)
 tr '\n' ' ' < "$tmp/mit/report.txt" | tr -s ' ' > "$tmp/mit/flat.txt"
 check "report_remotewake: the thread paragraph of a mitigations run quotes the test" \
-	grep -qF 'A wakeup from another CPU onto a CPU spinning in user space (costbench --remote-wake, idle spinner, late over 100 us): 7.2-lab full,' "$tmp/mit/flat.txt"
+	grep -qF 'A wakeup from another CPU onto a CPU spinning in user space (costbench --remote-wake, idle spinner, late over 100 us): 7.2-lab full (HRTICK on),' "$tmp/mit/flat.txt"
 check "report_remotewake: ... with lazy's idle-spinner count against none's ($k and $k0 of 100)" \
-	grep -qF "7.2-lab lazy, $k of 100 late against none's $k0 of 100" "$tmp/mit/flat.txt"
+	grep -qF "7.2-lab lazy (HRTICK on), $k of 100 late against none's $k0 of 100" "$tmp/mit/flat.txt"
 tests_done
