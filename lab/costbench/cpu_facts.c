@@ -89,12 +89,15 @@ struct cb_ipis cb_ipi_counts(int cpu)
 			if (!strcmp(t, want))
 				col = i;
 	}
+	/* By the line's description, which both architectures print: x86's
+	 * RES: and CAL:, arm64's IPI0: and IPI1:. */
 	while (col >= 0 && fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " ");
-		long *into = !strncmp(p, "RES:", 4) ? &c.resched : !strncmp(p, "CAL:", 4) ? &c.call_function : NULL;
-		if (!into)
+		long *into = strstr(line, "Rescheduling interrupts") ? &c.resched :
+			     strstr(line, "Function call interrupts") ? &c.call_function : NULL;
+		char *p = strchr(line, ':');
+		if (!into || !p)
 			continue;
-		p += 4;
+		p++;
 		for (int i = 0; i <= col; i++)
 			*into = strtol(p, &p, 10);
 		found++;
