@@ -159,6 +159,13 @@ struct cb_ipi_trace {
 	} src[CB_IPI_SOURCES];
 	long other;			/* events past CB_IPI_SOURCES senders */
 	uint64_t lost;			/* events the ring buffer lost */
+	/* The target's own kernel entries: interrupt handlers by name, arm64's
+	 * IPI reasons, x86's vectors. */
+	int nentry;
+	struct {
+		char event[48], name[64];
+		long n;
+	} entry[CB_IPI_SOURCES];
 };
 int cb_ipi_trace_open(char *err, size_t len);
 void cb_ipi_trace_on(bool on);

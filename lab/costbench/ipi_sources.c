@@ -34,6 +34,18 @@ int cb_ipi_trace_open(char *err, size_t len)
 	}
 	/* Where the kernel has it; without it the calls' functions go unnamed. */
 	tracefs_put(&tr, "events/csd/csd_queue_cpu/enable", "1", NULL, 0);
+	/* What the target itself entered the kernel for, where the events
+	 * exist: device and timer interrupts (irq_handler_entry, arm64's IPIs
+	 * too), arm64's IPI reasons (ipi_entry), x86's vectors. */
+	static const char *const entries[] = {
+		"events/irq/irq_handler_entry/enable", "events/ipi/ipi_entry/enable",
+		"events/irq_vectors/local_timer_entry/enable",
+		"events/irq_vectors/reschedule_entry/enable",
+		"events/irq_vectors/call_function_single_entry/enable",
+		"events/irq_vectors/call_function_entry/enable", NULL
+	};
+	for (int i = 0; entries[i]; i++)
+		tracefs_put(&tr, entries[i], "1", NULL, 0);
 	return 0;
 }
 
@@ -70,6 +82,21 @@ static bool targets(const char *line, int cpu)
 	return cpu < 32 && (m >> cpu) & 1;
 }
 
+static void add_entry(struct cb_ipi_trace *out, const char *what, const char *name)
+{
+	int i = 0;
+	while (i < out->nentry && (strcmp(out->entry[i].event, what) || strcmp(out->entry[i].name, name)))
+		i++;
+	if (i == out->nentry) {
+		if (out->nentry == CB_IPI_SOURCES)
+			return;
+		out->nentry++;
+		snprintf(out->entry[i].event, sizeof(out->entry[i].event), "%s", what);
+		snprintf(out->entry[i].name, sizeof(out->entry[i].name), "%s", name);
+	}
+	out->entry[i].n++;
+}
+
 void cb_ipi_trace_collect(int target_cpu, struct cb_ipi_trace *out)
 {
 	char path[512], line[1024];
@@ -80,7 +107,25 @@ void cb_ipi_trace_collect(int target_cpu, struct cb_ipi_trace *out)
 		return;
 	}
 	out->traced = true;
+	char cpu_tag[16];
+	snprintf(cpu_tag, sizeof(cpu_tag), "[%03d]", target_cpu);
 	while (fgets(line, sizeof(line), f)) {
+		/* An entry into the target's kernel, by the event and its name. */
+		const char *ev = strstr(line, ": irq_handler_entry:") ? " name=" :
+				 strstr(line, ": ipi_entry:") ? " (" :
+				 strstr(line, "_entry: vector=") ? "" : NULL;
+		if (ev && strstr(line, cpu_tag)) {
+			char what[96] = "", name[64] = "";
+			const char *e = strstr(line, ": ") + 2;
+			snprintf(what, sizeof(what), "%.*s", (int)strcspn(e, ":"), e);
+			if (*ev == ' ' && ev[1] == 'n')
+				field(line, " name=", name, sizeof(name));
+			else if (*ev)
+				snprintf(name, sizeof(name), "%.*s", (int)strcspn(strstr(line, " (") + 2, ")"),
+					 strstr(line, " (") + 2);
+			add_entry(out, what, name);
+			continue;
+		}
 		bool queued = strstr(line, "csd_queue_cpu:") != NULL;
 		if (line[0] == '#' || (!queued && !strstr(line, "ipi_send_cpu")) || !targets(line, target_cpu))
 			continue;

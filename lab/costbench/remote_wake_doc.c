@@ -77,6 +77,15 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 			json_end_object(j);
 		}
 		json_end_array(j);
+		json_begin_array(j, "target_entries");
+		for (int i = 0; i < t->nentry; i++) {
+			json_begin_object(j, NULL);
+			json_str(j, "event", t->entry[i].event);
+			json_str(j, "name", t->entry[i].name);
+			json_int(j, "count", t->entry[i].n);
+			json_end_object(j);
+		}
+		json_end_array(j);
 		json_end_object(j);
 	}
 	json_begin_array(j, "trials");

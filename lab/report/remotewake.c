@@ -33,6 +33,7 @@ struct rw_row {
 	struct rw_arm arm[RW_ARMS];
 	/* The traced twin (logs/ipisenders-*.json): "func count, ..." per arm. */
 	char senders[RW_ARMS][320];
+	char entries[RW_ARMS][320];	/* the target's own kernel entries, "event[ name] N" */
 	long traced_wakes[RW_ARMS];
 };
 
@@ -77,6 +78,15 @@ static void add_senders(struct rw_row *w, int a, const struct jr_val *arm)
 		return;
 	const struct jr_val *t = jr_get(arm, "trials");
 	w->traced_wakes[a] += t && t->type == JR_ARR ? (long)t->n : 0;
+	const struct jr_val *ent = jr_path(arm, "interrupt_senders.target_entries");
+	for (size_t i = 0; ent && ent->type == JR_ARR && i < ent->n; i++) {
+		double n = 0;
+		jr_num(ent->items[i], "count", &n);
+		const char *name = jr_str(ent->items[i], "name", "");
+		size_t o = strlen(w->entries[a]);
+		snprintf(w->entries[a] + o, sizeof(w->entries[a]) - o, "%s%s%s%s %.0f", o ? ", " : "",
+			 jr_str(ent->items[i], "event", "?"), *name ? " " : "", name, n);
+	}
 	for (size_t i = 0; i < list->n; i++) {
 		double n = 0;
 		jr_num(list->items[i], "count", &n);
@@ -246,7 +256,9 @@ static void senders(FILE *f, const struct rw_set *s, bool md)
 		"costbench --remote-wake --trace-ipis on, a run of its own since the tracepoints "
 		"cost time in the wakeup path; ipi:ipi_send_cpu and ipi_send_cpumask events whose "
 		"target is the wakee's CPU, by the kernel function that sent them, and csd:csd_queue_cpu "
-		"events, 'queue:CALLER -> FUNCTION', the cross-CPU calls queued for it):";
+		"events, 'queue:CALLER -> FUNCTION', the cross-CPU calls queued for it; then the "
+		"interrupts the target took itself, by handler, IPI reason or vector, where the "
+		"kernel traces them):";
 	if (md)
 		md_printf(f, "\n%s\n\n", head);
 	else
@@ -256,9 +268,10 @@ static void senders(FILE *f, const struct rw_set *s, bool md)
 			const struct rw_row *w = &s->row[i];
 			if (!w->traced_wakes[a])
 				continue;
-			char buf[512];
-			snprintf(buf, sizeof(buf), "%s/%s %s (%ld wakes): %s", w->d.kernel, w->d.model,
-				 arm_text[a], w->traced_wakes[a], w->senders[a][0] ? w->senders[a] : "none");
+			char buf[900];
+			snprintf(buf, sizeof(buf), "%s/%s %s (%ld wakes): %s%s%s", w->d.kernel, w->d.model,
+				 arm_text[a], w->traced_wakes[a], w->senders[a][0] ? w->senders[a] : "none",
+				 w->entries[a][0] ? "; the target's own entries: " : "", w->entries[a]);
 			if (md)
 				md_printf(f, "- %s\n", buf);
 			else
