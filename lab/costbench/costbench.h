@@ -166,17 +166,19 @@ struct cb_ipi_trace {
 		char event[48], name[64];
 		long n;
 	} entry[CB_IPI_SOURCES];
+	/* The wakee's sched_wakeup events by the CPU that did them. */
+	long woken_on_target, woken_elsewhere;
 };
 int cb_ipi_trace_open(char *err, size_t len);
 void cb_ipi_trace_on(bool on);
-void cb_ipi_trace_collect(int target_cpu, struct cb_ipi_trace *out);
+void cb_ipi_trace_collect(int target_cpu, int wakee_pid, struct cb_ipi_trace *out);
 void cb_ipi_trace_close(void);
 
 struct cb_remote {
 	char why[200];			/* cb_remote_run's -1: why the test could not run */
 	bool trace_ipis;		/* asked: name the senders (--trace-ipis) */
 	char trace_why[200];		/* why they could not be traced */
-	int target_cpu, waker_cpu;
+	int target_cpu, waker_cpu, wakee_pid;
 	/* Do the two CPUs share a last-level cache (sysfs cache topology)? */
 	const char *llc_shared;		/* yes, no, unknown */
 	char llc_source[200];

@@ -46,6 +46,9 @@ int cb_ipi_trace_open(char *err, size_t len)
 	};
 	for (int i = 0; entries[i]; i++)
 		tracefs_put(&tr, entries[i], "1", NULL, 0);
+	/* Which CPU did each wakeup of the wakee: the waker's, or the target
+	 * itself (the wakelist, or something else bringing it in). */
+	tracefs_put(&tr, "events/sched/sched_wakeup/enable", "1", NULL, 0);
 	return 0;
 }
 
@@ -97,7 +100,7 @@ static void add_entry(struct cb_ipi_trace *out, const char *what, const char *na
 	out->entry[i].n++;
 }
 
-void cb_ipi_trace_collect(int target_cpu, struct cb_ipi_trace *out)
+void cb_ipi_trace_collect(int target_cpu, int wakee_pid, struct cb_ipi_trace *out)
 {
 	char path[512], line[1024];
 	snprintf(path, sizeof(path), "%s/trace", tr.dir);
@@ -109,7 +112,14 @@ void cb_ipi_trace_collect(int target_cpu, struct cb_ipi_trace *out)
 	out->traced = true;
 	char cpu_tag[16];
 	snprintf(cpu_tag, sizeof(cpu_tag), "[%03d]", target_cpu);
+	char wakee[32];
+	snprintf(wakee, sizeof(wakee), " pid=%d ", wakee_pid);
 	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, ": sched_wakeup:")) {
+			if (strstr(line, wakee))
+				*(strstr(line, cpu_tag) ? &out->woken_on_target : &out->woken_elsewhere) += 1;
+			continue;
+		}
 		/* An entry into the target's kernel, by the event and its name. */
 		const char *ev = strstr(line, ": irq_handler_entry:") ? " name=" :
 				 strstr(line, ": ipi_entry:") ? " (" :

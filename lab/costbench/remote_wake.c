@@ -208,7 +208,7 @@ static int run_arm(struct remote_shared *s, int arm, int trials, uint32_t *n,
 	struct cb_ipis after = cb_ipi_counts(r->target_cpu);
 	if (r->trace_ipis && !r->trace_why[0]) {
 		cb_ipi_trace_on(false);
-		cb_ipi_trace_collect(r->target_cpu, &r->senders[arm]);
+		cb_ipi_trace_collect(r->target_cpu, r->wakee_pid, &r->senders[arm]);
 	}
 	r->ipis[arm] = (struct cb_ipis){ before.known && after.known, after.resched - before.resched,
 					 after.call_function - before.call_function };
@@ -270,6 +270,7 @@ int cb_remote_run(int trials, struct cb_remote *r)
 	}
 	if (pid == 0)
 		wakee(s, r->target_cpu);
+	r->wakee_pid = (int)pid;
 	if (trace && cb_ipi_trace_open(r->trace_why, sizeof(r->trace_why)) != 0)
 		fprintf(stderr, "costbench: --trace-ipis: %s\n", r->trace_why);
 	uint64_t seed = 0x2545f4914f6cdd1dull;

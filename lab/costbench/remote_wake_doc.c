@@ -77,6 +77,8 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 			json_end_object(j);
 		}
 		json_end_array(j);
+		json_int(j, "woken_on_target", t->woken_on_target);
+		json_int(j, "woken_elsewhere", t->woken_elsewhere);
 		json_begin_array(j, "target_entries");
 		for (int i = 0; i < t->nentry; i++) {
 			json_begin_object(j, NULL);

@@ -34,6 +34,8 @@ struct rw_row {
 	/* The traced twin (logs/ipisenders-*.json): "func count, ..." per arm. */
 	char senders[RW_ARMS][320];
 	char entries[RW_ARMS][320];	/* the target's own kernel entries, "event[ name] N" */
+	long woken[RW_ARMS][2];		/* the wakee's wakeups done on the target, elsewhere */
+	bool woken_known[RW_ARMS];
 	long traced_wakes[RW_ARMS];
 };
 
@@ -78,6 +80,10 @@ static void add_senders(struct rw_row *w, int a, const struct jr_val *arm)
 		return;
 	const struct jr_val *t = jr_get(arm, "trials");
 	w->traced_wakes[a] += t && t->type == JR_ARR ? (long)t->n : 0;
+	double on = 0, off = 0;
+	if (jr_num(arm, "interrupt_senders.woken_on_target", &on) &&
+	    jr_num(arm, "interrupt_senders.woken_elsewhere", &off))
+		w->woken[a][0] += (long)on, w->woken[a][1] += (long)off, w->woken_known[a] = true;
 	const struct jr_val *ent = jr_path(arm, "interrupt_senders.target_entries");
 	for (size_t i = 0; ent && ent->type == JR_ARR && i < ent->n; i++) {
 		double n = 0;
@@ -269,8 +275,13 @@ static void senders(FILE *f, const struct rw_set *s, bool md)
 			if (!w->traced_wakes[a])
 				continue;
 			char buf[900];
-			snprintf(buf, sizeof(buf), "%s/%s %s (%ld wakes): %s%s%s", w->d.kernel, w->d.model,
-				 arm_text[a], w->traced_wakes[a], w->senders[a][0] ? w->senders[a] : "none",
+			char woken[96] = "";
+			if (w->woken_known[a])
+				snprintf(woken, sizeof(woken), "; woken on the target %ld, elsewhere %ld",
+					 w->woken[a][0], w->woken[a][1]);
+			snprintf(buf, sizeof(buf), "%s/%s %s (%ld wakes%s): %s%s%s", w->d.kernel, w->d.model,
+				 arm_text[a], w->traced_wakes[a], woken,
+				 w->senders[a][0] ? w->senders[a] : "none",
 				 w->entries[a][0] ? "; the target's own entries: " : "", w->entries[a]);
 			if (md)
 				md_printf(f, "- %s\n", buf);
