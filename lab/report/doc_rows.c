@@ -6,18 +6,25 @@
 
 #include "results.h"
 
-struct doc_row *doc_row_of(void **rows, size_t *n, size_t size, const struct jr_val *j,
-			   const char *prefix, const char *name)
+struct doc_row *doc_row_find(void *rows, size_t n, size_t size, const struct jr_val *j)
 {
 	const char *kernel = jr_str(j, "provenance.kernel_label", "?");
 	const char *model = jr_str(j, "provenance.preempt_model", "?");
-	struct doc_row *d = NULL;
-	for (size_t i = 0; i < *n && !d; i++) {
-		struct doc_row *c = (struct doc_row *)((char *)*rows + i * size);
+	for (size_t i = 0; i < n; i++) {
+		struct doc_row *c = (struct doc_row *)((char *)rows + i * size);
 		if (!strcmp(c->kernel, kernel) && !strcmp(c->model, model))
-			d = c;
+			return c;
 	}
+	return NULL;
+}
+
+struct doc_row *doc_row_of(void **rows, size_t *n, size_t size, const struct jr_val *j,
+			   const char *prefix, const char *name)
+{
+	struct doc_row *d = doc_row_find(*rows, *n, size, j);
 	if (!d) {
+		const char *kernel = jr_str(j, "provenance.kernel_label", "?");
+		const char *model = jr_str(j, "provenance.preempt_model", "?");
 		char *g = realloc(*rows, (*n + 1) * size);
 		if (!g)
 			return NULL;

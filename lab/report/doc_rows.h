@@ -18,6 +18,8 @@ struct doc_row {
 	int ndocs;
 };
 
+/* The row of J's kernel and model among ROWS' N (each SIZE bytes), or NULL. */
+struct doc_row *doc_row_find(void *rows, size_t n, size_t size, const struct jr_val *j);
 /*
  * The row of J's kernel and model in *ROWS (N rows of SIZE bytes, each
  * starting with a struct doc_row), added zeroed if new; the document

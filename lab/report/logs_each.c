@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results.h"
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -33,4 +35,15 @@ void logs_each(const char *dir, const char *prefix,
 		fn(ctx, dir, names[i]);
 		free(names[i]);
 	}
+}
+
+void logs_each_run(const struct results *r, const char *prefix,
+		   void (*fn)(void *ctx, const char *dir, const char *name), void *ctx)
+{
+	if (!r->nsources) {
+		logs_each(r->dir, prefix, fn, ctx);
+		return;
+	}
+	for (size_t i = 0; i < r->nsources; i++)
+		logs_each(r->sources[i].dir, prefix, fn, ctx);
 }

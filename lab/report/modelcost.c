@@ -99,10 +99,6 @@ static void load_named(void *ctx, const char *dir, const char *name)
 	load_one(ctx, dir, name);
 }
 
-static void load_dir(struct modelcost *mc, const char *dir)
-{
-	logs_each(dir, "costbench-", load_named, mc);
-}
 
 static int doc_cmp(const void *a, const void *b)
 {
@@ -114,11 +110,7 @@ static int doc_cmp(const void *a, const void *b)
 void modelcost_load(const struct results *r, struct modelcost *mc)
 {
 	memset(mc, 0, sizeof(*mc));
-	if (r->nsources)
-		for (size_t i = 0; i < r->nsources; i++)
-			load_dir(mc, r->sources[i].dir);
-	else
-		load_dir(mc, r->dir);
+	logs_each_run(r, "costbench-", load_named, mc);
 	for (size_t i = 0; i < mc->n; i++)
 		for (int k = 0; k < MC_NOPS; k++) {
 			struct mc_op *o = &mc->d[i].op[k];

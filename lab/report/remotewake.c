@@ -117,15 +117,11 @@ static void load_one(void *ctx, const char *dir, const char *name)
 	}
 	struct rw_set *set = ctx;
 	bool traced = !strcmp(set->prefix, "ipisenders-");
-	struct rw_row *w = NULL;
 	/* A traced twin joins its timed row and makes none of its own. */
-	for (size_t i = 0; traced && i < set->n && !w; i++)
-		if (!strcmp(set->row[i].d.kernel, jr_str(j, "provenance.kernel_label", "?")) &&
-		    !strcmp(set->row[i].d.model, jr_str(j, "provenance.preempt_model", "?")))
-			w = &set->row[i];
-	if (!traced)
-		w = (struct rw_row *)doc_row_of((void **)&set->row, &set->n, sizeof(*set->row), j,
-						set->prefix, name);
+	struct rw_row *w = traced ?
+		(struct rw_row *)doc_row_find(set->row, set->n, sizeof(*set->row), j) :
+		(struct rw_row *)doc_row_of((void **)&set->row, &set->n, sizeof(*set->row), j,
+					    set->prefix, name);
 	if (w && !traced && w->d.ndocs == 1) {
 		snprintf(w->llc, sizeof(w->llc), "%s", jr_str(j, "llc_shared", "?"));
 		snprintf(w->llc_source, sizeof(w->llc_source), "%s", jr_str(j, "llc_source", "?"));
@@ -145,21 +141,13 @@ static void load_one(void *ctx, const char *dir, const char *name)
 	jr_free(j);
 }
 
-static void load_prefix(const struct results *r, struct rw_set *s, const char *prefix)
-{
-	s->prefix = prefix;
-	if (r->nsources)
-		for (size_t i = 0; i < r->nsources; i++)
-			logs_each(r->sources[i].dir, prefix, load_one, s);
-	else
-		logs_each(r->dir, prefix, load_one, s);
-}
-
 static void load(const struct results *r, struct rw_set *s)
 {
 	memset(s, 0, sizeof(*s));
-	load_prefix(r, s, "remotewake-");
-	load_prefix(r, s, "ipisenders-");
+	s->prefix = "remotewake-";
+	logs_each_run(r, s->prefix, load_one, s);
+	s->prefix = "ipisenders-";
+	logs_each_run(r, s->prefix, load_one, s);
 	if (s->n)
 		qsort(s->row, s->n, sizeof(*s->row), doc_row_cmp);
 }

@@ -75,11 +75,7 @@ static void load_one(void *ctx, const char *dir, const char *name)
 static void load(const struct results *r, struct wf_set *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (r->nsources)
-		for (size_t i = 0; i < r->nsources; i++)
-			logs_each(r->sources[i].dir, "wakefault-", load_one, s);
-	else
-		logs_each(r->dir, "wakefault-", load_one, s);
+	logs_each_run(r, "wakefault-", load_one, s);
 	if (s->n)
 		qsort(s->row, s->n, sizeof(*s->row), doc_row_cmp);
 }
