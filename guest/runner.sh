@@ -101,10 +101,11 @@ restore_model() {
 
 # set_knobs: the unit's kernel knobs, one plan line each (lab/plan/knobs.c:
 # PATH VALUE fail|skip restore|keep VAR=V NEEDS), in order.  Each value is
-# written and read back, or found among the file's words (a value the kernel changed would be measured under
-# another name, so it fails the unit with the reason in $why); a file the
-# kernel lacks fails the unit or, where the plan says skip, is said and
-# passed over; a restore line's old value is kept for restore_model.
+# written and read back, or found among the file's words (a value the
+# kernel changed would be measured under another name, so it fails the
+# unit with the reason in $why); a file the kernel lacks fails the unit or,
+# where the plan says skip, is said and passed over; a restore line's old
+# value is kept for restore_model.
 set_knobs() {
 	conf_all knob > "$WORK/knobs"
 	while read -r path value missing restore name needs; do

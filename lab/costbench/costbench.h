@@ -91,7 +91,9 @@ int cb_procs_run(int nprocs, long pages, struct cb_procs *out);
 
 /* sync.c: what the two-process tests share. */
 int64_t cb_now_ns(void);
-void cb_futex_wait(_Atomic uint32_t *w, uint32_t val);
+/* Sleeps while *W is VAL, at most TIMEOUT (NULL: no limit). */
+struct timespec;
+void cb_futex_wait(_Atomic uint32_t *w, uint32_t val, const struct timespec *timeout);
 void cb_futex_wake(_Atomic uint32_t *w);
 int cb_pin_to(int cpu);
 double cb_uniform(uint64_t *x);	/* xorshift64*: [0, 1), the same sequence everywhere */
@@ -149,23 +151,23 @@ struct cb_ipis {
 };
 /* ipi_sources.c: the senders of the target's interrupts over an arm. */
 #define CB_IPI_SOURCES 16
+/* Events counted by a pair of names (a sender's callsite and callback, an
+ * entry's event and handler). */
+struct cb_tally {
+	char what[96], detail[96];
+	long n;
+};
 struct cb_ipi_trace {
 	bool traced;
 	char why[200];
 	int nsrc;
-	struct {
-		char callsite[96], callback[96];
-		long n;
-	} src[CB_IPI_SOURCES];
+	struct cb_tally src[CB_IPI_SOURCES];	/* callsite, callback */
 	long other;			/* events past CB_IPI_SOURCES senders */
 	uint64_t lost;			/* events the ring buffer lost */
 	/* The target's own kernel entries: interrupt handlers by name, arm64's
-	 * IPI reasons, x86's vectors. */
+	 * IPI reasons, x86's vectors (event, name). */
 	int nentry;
-	struct {
-		char event[48], name[64];
-		long n;
-	} entry[CB_IPI_SOURCES];
+	struct cb_tally entry[CB_IPI_SOURCES];
 	/* The wakee's sched_wakeup events by the CPU that did them. */
 	long woken_on_target, woken_elsewhere;
 };
@@ -189,8 +191,7 @@ struct cb_remote {
 	char arm_why[CB_REMOTE_ARMS][160];	/* an arm that could not run */
 	struct cb_remote_trial trial[CB_REMOTE_ARMS][CB_REMOTE_MAX];
 };
-/* R's trace_ipis is the caller's (cb_remote_run keeps it). */
-int cb_remote_run(int trials, struct cb_remote *r);
+int cb_remote_run(int trials, bool trace_ipis, struct cb_remote *r);
 int cb_remote_main(int trials, bool trace_ipis, const char *out, int argc, char **argv);
 
 /* doc.c: every document's provenance (PAGE_POLICY the pages it faults)

@@ -85,19 +85,24 @@ static bool targets(const char *line, int cpu)
 	return cpu < 32 && (m >> cpu) & 1;
 }
 
-static void add_entry(struct cb_ipi_trace *out, const char *what, const char *name)
+/* Count one event under (WHAT, DETAIL) among *N tallies; past
+ * CB_IPI_SOURCES pairs it goes to *OVER where there is one. */
+static void tally(struct cb_tally *t, int *n, long *over, const char *what, const char *detail)
 {
 	int i = 0;
-	while (i < out->nentry && (strcmp(out->entry[i].event, what) || strcmp(out->entry[i].name, name)))
+	while (i < *n && (strcmp(t[i].what, what) || strcmp(t[i].detail, detail)))
 		i++;
-	if (i == out->nentry) {
-		if (out->nentry == CB_IPI_SOURCES)
+	if (i == *n) {
+		if (*n == CB_IPI_SOURCES) {
+			if (over)
+				(*over)++;
 			return;
-		out->nentry++;
-		snprintf(out->entry[i].event, sizeof(out->entry[i].event), "%s", what);
-		snprintf(out->entry[i].name, sizeof(out->entry[i].name), "%s", name);
+		}
+		(*n)++;
+		snprintf(t[i].what, sizeof(t[i].what), "%s", what);
+		snprintf(t[i].detail, sizeof(t[i].detail), "%s", detail);
 	}
-	out->entry[i].n++;
+	t[i].n++;
 }
 
 void cb_ipi_trace_collect(int target_cpu, int wakee_pid, struct cb_ipi_trace *out)
@@ -133,7 +138,7 @@ void cb_ipi_trace_collect(int target_cpu, int wakee_pid, struct cb_ipi_trace *ou
 			else if (*ev)
 				snprintf(name, sizeof(name), "%.*s", (int)strcspn(strstr(line, " (") + 2, ")"),
 					 strstr(line, " (") + 2);
-			add_entry(out, what, name);
+			tally(out->entry, &out->nentry, NULL, what, name);
 			continue;
 		}
 		bool queued = strstr(line, "csd_queue_cpu:") != NULL;
@@ -147,19 +152,7 @@ void cb_ipi_trace_collect(int target_cpu, int wakee_pid, struct cb_ipi_trace *ou
 		field(line, queued ? " func=" : " callback=", cb, sizeof(cb));
 		site[strcspn(site, "+")] = '\0';
 		cb[strcspn(cb, "+")] = '\0';
-		int i = 0;
-		while (i < out->nsrc && (strcmp(out->src[i].callsite, site) || strcmp(out->src[i].callback, cb)))
-			i++;
-		if (i == out->nsrc) {
-			if (out->nsrc == CB_IPI_SOURCES) {
-				out->other++;
-				continue;
-			}
-			out->nsrc++;
-			snprintf(out->src[i].callsite, sizeof(out->src[i].callsite), "%s", site);
-			snprintf(out->src[i].callback, sizeof(out->src[i].callback), "%s", cb);
-		}
-		out->src[i].n++;
+		tally(out->src, &out->nsrc, &out->other, site, cb);
 	}
 	fclose(f);
 	out->lost = tracefs_lost(&tr);

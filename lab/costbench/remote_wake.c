@@ -13,10 +13,9 @@
  * The wakee (SCHED_OTHER) is pinned to the target CPU and sleeps on a
  * futex; the waker, this process, is pinned to another.  Each trial the
  * waker waits until the wakee says it will sleep, then sleeps 200 us and
- * a drawn 0-2 ms (so that
- * the wakes fall evenly over the target's tick period), reads the clock
- * and wakes it, then sleeps until the wakee has run; the wakee reads the
- * clock when it runs.  Four arms:
+ * a drawn 0-2 ms (so that the wakes fall evenly over the target's tick
+ * period), reads the clock and wakes it, then sleeps until the wakee has
+ * run; the wakee reads the clock when it runs.  Four arms:
  *   - idle spinner: the target runs a SCHED_IDLE task spinning in user
  *     space, which a normal wakee always preempts (wakeup_preempt_fair):
  *     EEVDF's choice is certain, the model's bit and IPI are left;
@@ -25,19 +24,18 @@
  *   - idle target: nothing runs there, the control: the target does the
  *     wakeup in its own IPI (the wakelist) under every model;
  *   - idle spinner, waker spins: as the first, but the waker busy-waits
- *     through the drawn wait and for the wakee instead of sleeping.  On hardware that changes
- *     nothing.  Under single-threaded icount the vCPUs take turns on one
- *     host thread, and an interrupt raised for another vCPU from the
- *     running one waits for the running one's turn to end (its next timer
- *     deadline, or its idling): the emulator's own delay, named by the
- *     difference between this arm and the first.
+ *     through the drawn wait and for the wakee instead of sleeping.  On
+ *     hardware that changes nothing.  Under single-threaded icount the
+ *     vCPUs take turns on one host thread, and an interrupt raised for
+ *     another vCPU from the running one waits for the running one's turn
+ *     to end (its next timer deadline, or its idling): the emulator's own
+ *     delay, named by the difference between this arm and the first.
  * The waker does the wakeup itself only where the two CPUs share a
  * last-level cache (ttwu_queue_cond); the document records what the
  * cache topology says.
  */
 
 #include <errno.h>
-#include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -47,7 +45,6 @@
 #include <time.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,7 +95,7 @@ static _Noreturn void wakee(struct remote_shared *s, int cpu)
 		long nv = voluntary_switches();
 		atomic_store(&s->waiting, t);
 		while (atomic_load(&s->go) < t)
-			cb_futex_wait(&s->go, t - 1);
+			cb_futex_wait(&s->go, t - 1, NULL);
 		atomic_store(&s->woke_ns, cb_now_ns());
 		atomic_store(&s->woke_cpu, sched_getcpu());
 		atomic_store(&s->slept, voluntary_switches() > nv);
@@ -135,9 +132,9 @@ static bool await(_Atomic uint32_t *word, uint32_t n)
 static bool await_sleeping(_Atomic uint32_t *word, uint32_t n)
 {
 	int64_t until = cb_now_ns() + STUCK_NS;
+	static const struct timespec tenth = { 0, 100000000 };
 	for (uint32_t v; (v = atomic_load(word)) < n;) {
-		struct timespec ts = { 0, 100000000 };
-		syscall(SYS_futex, word, FUTEX_WAIT, v, &ts, NULL, 0);
+		cb_futex_wait(word, v, &tenth);
 		if (cb_now_ns() > until)
 			return false;
 	}
@@ -182,9 +179,9 @@ static int run_arm(struct remote_shared *s, int arm, int trials, uint32_t *n,
 		t->delay_ns = (int64_t)(cb_uniform(seed) * DELAY_SPAN_NS);
 		int64_t at = cb_now_ns() + SETTLE_NS + t->delay_ns;
 		/* A sleeping waker's CPU idles until the wake, so that nothing it
-		 * raised before (its reads of /proc) is still pending on the
-		 * target's side then: under icount an interrupt raised from one
-		 * vCPU waits for that vCPU's turn to end. */
+		 * raised before is still pending on the target's side then: under
+		 * icount an interrupt raised from one vCPU waits for that vCPU's
+		 * turn to end. */
 		if (how->waker_sleeps) {
 			struct timespec ts = { at / 1000000000, at % 1000000000 };
 			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
@@ -243,9 +240,8 @@ static int pick_cpus(struct cb_remote *r)
 	return 0;
 }
 
-int cb_remote_run(int trials, struct cb_remote *r)
+int cb_remote_run(int trials, bool trace, struct cb_remote *r)
 {
-	bool trace = r->trace_ipis;
 	memset(r, 0, sizeof(*r));
 	r->trace_ipis = trace;
 	if (pick_cpus(r) != 0)

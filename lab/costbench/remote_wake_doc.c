@@ -71,8 +71,8 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 		json_begin_array(j, "senders");
 		for (int i = 0; i < t->nsrc; i++) {
 			json_begin_object(j, NULL);
-			json_str(j, "callsite", t->src[i].callsite);
-			json_str(j, "callback", t->src[i].callback);
+			json_str(j, "callsite", t->src[i].what);
+			json_str(j, "callback", t->src[i].detail);
 			json_int(j, "count", t->src[i].n);
 			json_end_object(j);
 		}
@@ -82,8 +82,8 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 		json_begin_array(j, "target_entries");
 		for (int i = 0; i < t->nentry; i++) {
 			json_begin_object(j, NULL);
-			json_str(j, "event", t->entry[i].event);
-			json_str(j, "name", t->entry[i].name);
+			json_str(j, "event", t->entry[i].what);
+			json_str(j, "name", t->entry[i].detail);
 			json_int(j, "count", t->entry[i].n);
 			json_end_object(j);
 		}
@@ -107,8 +107,7 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 int cb_remote_main(int trials, bool trace_ipis, const char *out, int argc, char **argv)
 {
 	static struct cb_remote r;
-	r.trace_ipis = trace_ipis;
-	int rc = cb_remote_run(trials, &r);
+	int rc = cb_remote_run(trials, trace_ipis, &r);
 	if (rc != 0)
 		fprintf(stderr, "costbench: --remote-wake: %s\n", r.why);
 	else

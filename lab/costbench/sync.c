@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -18,9 +19,9 @@ int64_t cb_now_ns(void)
 	return (int64_t)clock_ns();
 }
 
-void cb_futex_wait(_Atomic uint32_t *w, uint32_t val)
+void cb_futex_wait(_Atomic uint32_t *w, uint32_t val, const struct timespec *timeout)
 {
-	syscall(SYS_futex, w, FUTEX_WAIT, val, NULL, NULL, 0);
+	syscall(SYS_futex, w, FUTEX_WAIT, val, timeout, NULL, 0);
 }
 
 void cb_futex_wake(_Atomic uint32_t *w)

@@ -72,7 +72,7 @@ static _Noreturn void competitor(struct wake_shared *s)
 {
 	for (uint32_t t = 1;; t++) {
 		while (atomic_load(&s->go) < t)
-			cb_futex_wait(&s->go, t - 1);
+			cb_futex_wait(&s->go, t - 1, NULL);
 		if (atomic_load(&s->quit))
 			_exit(0);
 		int64_t at = atomic_load(&s->target_ns);
