@@ -16,6 +16,21 @@ static const char *policy_name(int p)
 	return p == SCHED_IDLE ? "SCHED_IDLE" : p == SCHED_OTHER ? "SCHED_OTHER" : "none";
 }
 
+/* KEY: [ { WHAT: .., DETAIL: .., "count": N }, ... ] */
+static void write_tallies(struct json *j, const char *key, const struct cb_tally *t, int n,
+			  const char *what, const char *detail)
+{
+	json_begin_array(j, key);
+	for (int i = 0; i < n; i++) {
+		json_begin_object(j, NULL);
+		json_str(j, what, t[i].what);
+		json_str(j, detail, t[i].detail);
+		json_int(j, "count", t[i].n);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
 static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 {
 	int n = r->ntrials[arm];
@@ -68,26 +83,10 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 			json_str(j, "why", r->trace_why[0] ? r->trace_why : t->why);
 		json_int(j, "lost", (long long)t->lost);
 		json_int(j, "other", t->other);
-		json_begin_array(j, "senders");
-		for (int i = 0; i < t->nsrc; i++) {
-			json_begin_object(j, NULL);
-			json_str(j, "callsite", t->src[i].what);
-			json_str(j, "callback", t->src[i].detail);
-			json_int(j, "count", t->src[i].n);
-			json_end_object(j);
-		}
-		json_end_array(j);
+		write_tallies(j, "senders", t->src, t->nsrc, "callsite", "callback");
 		json_int(j, "woken_on_target", t->woken_on_target);
 		json_int(j, "woken_elsewhere", t->woken_elsewhere);
-		json_begin_array(j, "target_entries");
-		for (int i = 0; i < t->nentry; i++) {
-			json_begin_object(j, NULL);
-			json_str(j, "event", t->entry[i].what);
-			json_str(j, "name", t->entry[i].detail);
-			json_int(j, "count", t->entry[i].n);
-			json_end_object(j);
-		}
-		json_end_array(j);
+		write_tallies(j, "target_entries", t->entry, t->nentry, "event", "name");
 		json_end_object(j);
 	}
 	json_begin_array(j, "trials");
