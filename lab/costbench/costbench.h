@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "interrupts.h"
+
 #define CB_MAX_BATCHES 256
 
 /* Where the instruction counts come from (docs/json-costbench.md). */
@@ -130,10 +132,9 @@ struct cb_remote_arm {
 };
 extern const struct cb_remote_arm cb_remote_arms[CB_REMOTE_ARMS];
 /* cpu_facts.c: R's llc_shared and llc_source from the cache topology;
- * CPU's RES and CAL counts; sched/features HRTICK: on, off, unknown. */
+ * sched/features HRTICK: on, off, unknown. */
 struct cb_remote;
 void cb_llc_shared(struct cb_remote *r);
-struct cb_ipis cb_ipi_counts(int cpu);
 const char *cb_hrtick_state(void);
 /* A wake is late past this: a tenth of the shortest tick period (HZ 1000). */
 #define CB_REMOTE_LATE_NS 100000
@@ -142,12 +143,6 @@ struct cb_remote_trial {
 	int64_t latency_ns;		/* from the waker's clock read to the wakee's */
 	int cpu;			/* where the wakee ran */
 	bool asleep;			/* it had switched out when woken: a wakeup, not a no-op */
-};
-/* Interrupts the target CPU took over an arm's trials (/proc/interrupts). */
-struct cb_ipis {
-	bool known;
-	long resched;			/* RES: a remote resched_curr's IPI */
-	long call_function;		/* CAL: among them the wakelist's (ttwu_queue_wakelist) */
 };
 /* ipi_sources.c: the senders of the target's interrupts over an arm. */
 #define CB_IPI_SOURCES 16
@@ -186,7 +181,7 @@ struct cb_remote {
 	char llc_source[200];
 	const char *hrtick;		/* sched/features HRTICK: on, off, unknown */
 	int ntrials[CB_REMOTE_ARMS];
-	struct cb_ipis ipis[CB_REMOTE_ARMS];
+	struct irq_counts ipis[CB_REMOTE_ARMS];	/* the target's, over each arm */
 	struct cb_ipi_trace senders[CB_REMOTE_ARMS];
 	char arm_why[CB_REMOTE_ARMS][160];	/* an arm that could not run */
 	struct cb_remote_trial trial[CB_REMOTE_ARMS][CB_REMOTE_MAX];

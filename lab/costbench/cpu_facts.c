@@ -1,8 +1,8 @@
 /*
  * What costbench --remote-wake reads of the machine beside its timings:
  * whether two CPUs share a last-level cache (the condition for a waker
- * to wake a task on another CPU itself), the target's interrupt counts by
- * vector, and whether the scheduler's high-resolution tick is on.
+ * to wake a task on another CPU itself) and whether the scheduler's
+ * high-resolution tick is on (the interrupt counts: lab/common/interrupts.c).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,46 +65,6 @@ void cb_llc_shared(struct cb_remote *r)
 	r->llc_shared = in_cpulist(list, r->waker_cpu) ? "yes" : "no";
 	snprintf(r->llc_source, sizeof(r->llc_source), "sysfs: cpu%d's L%d shared_cpu_list %s",
 		 r->target_cpu, best, list);
-}
-
-/*
- * The target's counts of rescheduling and function-call interrupts: how
- * each wakeup reached it.  Under lazy the waker's own wakeup sends
- * neither; the wakelist sends a function call under every model.
- */
-struct cb_ipis cb_ipi_counts(int cpu)
-{
-	struct cb_ipis c = { 0 };
-	FILE *f = fopen("/proc/interrupts", "r");
-	if (!f)
-		return c;
-	char line[4096];
-	int col = -1, found = 0;
-	if (fgets(line, sizeof(line), f)) {
-		/* The header names the online CPUs in column order. */
-		char want[16];
-		snprintf(want, sizeof(want), "CPU%d", cpu);
-		int i = 0;
-		for (char *t = strtok(line, " \t\n"); t; t = strtok(NULL, " \t\n"), i++)
-			if (!strcmp(t, want))
-				col = i;
-	}
-	/* By the line's description, which both architectures print: x86's
-	 * RES: and CAL:, arm64's IPI0: and IPI1:. */
-	while (col >= 0 && fgets(line, sizeof(line), f)) {
-		long *into = strstr(line, "Rescheduling interrupts") ? &c.resched :
-			     strstr(line, "Function call interrupts") ? &c.call_function : NULL;
-		char *p = strchr(line, ':');
-		if (!into || !p)
-			continue;
-		p++;
-		for (int i = 0; i <= col; i++)
-			*into = strtol(p, &p, 10);
-		found++;
-	}
-	fclose(f);
-	c.known = found == 2;
-	return c;
 }
 
 /*

@@ -167,7 +167,7 @@ static int run_arm(struct remote_shared *s, int arm, int trials, uint32_t *n,
 	int rc = 0;
 	if (r->trace_ipis && !r->trace_why[0])
 		cb_ipi_trace_on(true);
-	struct cb_ipis before = cb_ipi_counts(r->target_cpu);
+	struct irq_counts before = irq_counts_read(r->target_cpu);
 	for (int i = 0; i < trials; i++) {
 		struct cb_remote_trial *t = &r->trial[arm][i];
 		uint32_t k = ++*n;
@@ -202,13 +202,12 @@ static int run_arm(struct remote_shared *s, int arm, int trials, uint32_t *n,
 		t->asleep = atomic_load(&s->slept);
 		r->ntrials[arm]++;
 	}
-	struct cb_ipis after = cb_ipi_counts(r->target_cpu);
+	struct irq_counts after = irq_counts_read(r->target_cpu);
 	if (r->trace_ipis && !r->trace_why[0]) {
 		cb_ipi_trace_on(false);
 		cb_ipi_trace_collect(r->target_cpu, r->wakee_pid, &r->senders[arm]);
 	}
-	r->ipis[arm] = (struct cb_ipis){ before.known && after.known, after.resched - before.resched,
-					 after.call_function - before.call_function };
+	r->ipis[arm] = irq_counts_delta(before, after);
 	if (spin_pid > 0) {
 		atomic_store(&s->stop_spinner, 1);
 		waitpid(spin_pid, NULL, 0);

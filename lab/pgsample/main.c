@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "interrupts.h"
 #include "json.h"
 #include "mitigation_rows.h"
 #include "pgsample_buffill.h"
@@ -60,6 +61,9 @@ struct run {
 	char sync_commit[16], max_conn[16], dsm_type[16];
 	long shared_buffers_kb;
 	double sampling_s, max_gap_ms, query_us_sum;
+	/* The machine's interrupts over pgbench's life: how its wakeups
+	 * reached busy CPUs (a rescheduling IPI, none under lazy). */
+	struct irq_counts irqs;
 	int pgbench_status;
 	int complete;
 };
@@ -378,6 +382,14 @@ static void write_doc(struct json *j, const struct run *r)
 	if (r->o.buffercache_ms > 0)
 		buffill_write(j, &r->fill);
 	fill_phase_write(j, r);
+	if (r->irqs.known) {
+		json_begin_object(j, "interrupts");
+		json_int(j, "resched", r->irqs.resched);
+		json_int(j, "call_function", r->irqs.call_function);
+		if (r->irqs.local_timer >= 0)
+			json_int(j, "local_timer", r->irqs.local_timer);
+		json_end_object(j);
+	}
 	json_end_object(j);
 	json_begin_object(j, "sampler");
 	json_double(j, "interval_ms", r->o.interval_ms);
@@ -492,6 +504,7 @@ static int measure(struct run *r, int argc, char **argv)
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	struct irq_counts irq_before = irq_counts_read(-1);
 	child = start_pgbench(r);
 	if (child < 0) {
 		fprintf(stderr, "pgsample: fork: %s\n", strerror(errno));
@@ -500,6 +513,7 @@ static int measure(struct run *r, int argc, char **argv)
 	}
 	if (sample_loop(r, s, child) != 0)
 		rc = 1;
+	r->irqs = irq_counts_delta(irq_before, irq_counts_read(-1));
 	sampler_close(s);
 	buffill_close(&r->fill);
 

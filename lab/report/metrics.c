@@ -30,6 +30,12 @@ static const struct metric headline[] = {
 	{ "CPU spin share %", "results.cpu_spin_share", "", 100, false, true },
 	{ "minor faults/txn", "results.minor_faults_per_txn", "", 1, false, true },
 	{ "invol. csw/txn", "results.ivcsw_per_txn", "", 1, false, true },
+	/* pgbench's: the machine's interrupts over the run.  A wakeup that
+	 * preempts a busy CPU's task sends a rescheduling IPI under none and
+	 * full, none under lazy, which leaves it to the next tick. */
+	{ "resched IPIs/txn", "results.interrupts.resched", "results.transactions", 1, false, true },
+	{ "call-function IPIs/txn", "results.interrupts.call_function", "results.transactions", 1, false, true },
+	{ "timer irqs/txn", "results.interrupts.local_timer", "results.transactions", 1, false, true },
 	{ "strategy contended %", "locks.strategy.contended", "locks.strategy.acquisitions", 100, false, true },
 	{ "strategy max hold us", "locks.strategy.max_hold_ns", "", 0.001, false, true },
 	{ "strategy sleeps", "locks.strategy.sleeps", "", 1, false, true },
