@@ -6,16 +6,21 @@
 
 #include "results.h"
 
-struct doc_row *doc_row_find(void *rows, size_t n, size_t size, const struct jr_val *j)
+struct doc_row *doc_row_named(const void *rows, size_t n, size_t size, const char *kernel,
+			      const char *model)
 {
-	const char *kernel = jr_str(j, "provenance.kernel_label", "?");
-	const char *model = jr_str(j, "provenance.preempt_model", "?");
 	for (size_t i = 0; i < n; i++) {
-		struct doc_row *c = (struct doc_row *)((char *)rows + i * size);
+		struct doc_row *c = (struct doc_row *)((const char *)rows + i * size);
 		if (!strcmp(c->kernel, kernel) && !strcmp(c->model, model))
 			return c;
 	}
 	return NULL;
+}
+
+struct doc_row *doc_row_find(void *rows, size_t n, size_t size, const struct jr_val *j)
+{
+	return doc_row_named(rows, n, size, jr_str(j, "provenance.kernel_label", "?"),
+			     jr_str(j, "provenance.preempt_model", "?"));
 }
 
 struct doc_row *doc_row_of(void **rows, size_t *n, size_t size, const struct jr_val *j,

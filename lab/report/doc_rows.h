@@ -1,6 +1,7 @@
 /*
- * Rows of costbench's constructed tests (logs/wakefault-*.json,
- * logs/remotewake-*.json), one per kernel and model, a run's boots pooled:
+ * Rows of costbench's documents (logs/costbench-*.json, and the
+ * constructed tests' logs/wakefault-*.json, logs/remotewake-*.json), one
+ * per kernel and model, a run's boots pooled:
  * what each row starts with, and the provenance its sources line prints.
  */
 #ifndef PREEMPTLAB_REPORT_DOC_ROWS_H
@@ -18,7 +19,10 @@ struct doc_row {
 	int ndocs;
 };
 
-/* The row of J's kernel and model among ROWS' N (each SIZE bytes), or NULL. */
+/* The row of KERNEL and MODEL among ROWS' N (each SIZE bytes), or NULL. */
+struct doc_row *doc_row_named(const void *rows, size_t n, size_t size, const char *kernel,
+			      const char *model);
+/* The row of J's kernel and model (its provenance's), or NULL. */
 struct doc_row *doc_row_find(void *rows, size_t n, size_t size, const struct jr_val *j);
 /*
  * The row of J's kernel and model in *ROWS (N rows of SIZE bytes, each

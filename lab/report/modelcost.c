@@ -21,24 +21,6 @@ static const char *const mc_op_text[MC_NOPS] = {
 };
 enum { OP_4K_MAP = 1, OP_2M_MAP = 3, OP_PREAD = 6 };
 
-static struct mc_doc *find_or_add(struct modelcost *mc, const char *kernel, const char *model)
-{
-	for (size_t i = 0; i < mc->n; i++)
-		if (!strcmp(mc->d[i].kernel, kernel) && !strcmp(mc->d[i].model, model))
-			return &mc->d[i];
-	struct mc_doc *n = realloc(mc->d, (mc->n + 1) * sizeof(*mc->d));
-	if (!n)
-		return NULL;
-	mc->d = n;
-	struct mc_doc *d = &mc->d[mc->n++];
-	memset(d, 0, sizeof(*d));
-	snprintf(d->kernel, sizeof(d->kernel), "%s", kernel);
-	snprintf(d->model, sizeof(d->model), "%s", model);
-	for (int k = 0; k < MC_NOPS; k++)
-		d->op[k].ok = true;
-	return d;
-}
-
 /* One document's op into the pooled one: batches appended; an op missing
  * or untrustworthy in any document is left out for the kernel/model. */
 static void add_op(struct mc_op *o, const struct jr_val *v, bool fault)
@@ -70,21 +52,13 @@ static int load_one(struct modelcost *mc, const char *dir, const char *name)
 		jr_free(j);
 		return -1;
 	}
-	struct mc_doc *d = find_or_add(mc, jr_str(j, "provenance.kernel_label", "?"),
-				       jr_str(j, "provenance.preempt_model", "?"));
+	struct mc_doc *d = (struct mc_doc *)doc_row_of((void **)&mc->d, &mc->n, sizeof(*mc->d), j,
+						       "costbench-", name);
 	if (d) {
-		if (d->ndocs++) {
-			/* Several boots (BOOTS=): name them all. */
-			snprintf(d->file, sizeof(d->file), "logs/costbench-%.60s-%.30s*.json", d->kernel,
-				 d->model);
-		} else {
-			snprintf(d->file, sizeof(d->file), "logs/%s", name);
-			snprintf(d->release, sizeof(d->release), "%s", jr_str(j, "provenance.kernel_release", "?"));
+		if (d->row.ndocs == 1) {
 			snprintf(d->source, sizeof(d->source), "%s", jr_str(j, "instructions.source", "none"));
-			snprintf(d->virt, sizeof(d->virt), "%s", jr_str(j, "provenance.virtualization", "?"));
-			double c = 0;
-			jr_num(j, "provenance.cpus", &c);
-			d->cpus = (int)c;
+			for (int k = 0; k < MC_NOPS; k++)
+				d->op[k].ok = true;
 		}
 		const struct jr_val *ops = jr_get(j, "ops");
 		for (int k = 0; k < MC_NOPS; k++)
@@ -100,13 +74,6 @@ static void load_named(void *ctx, const char *dir, const char *name)
 }
 
 
-static int doc_cmp(const void *a, const void *b)
-{
-	const struct mc_doc *x = a, *y = b;
-	int c = strverscmp(x->kernel, y->kernel);
-	return c ? c : model_rank(x->model) - model_rank(y->model);
-}
-
 void modelcost_load(const struct results *r, struct modelcost *mc)
 {
 	memset(mc, 0, sizeof(*mc));
@@ -119,7 +86,7 @@ void modelcost_load(const struct results *r, struct modelcost *mc)
 				o->ns_med = st_median(o->ns, (size_t)o->n);
 		}
 	if (mc->n)	/* qsort of a NULL array is undefined, even of none */
-		qsort(mc->d, mc->n, sizeof(*mc->d), doc_cmp);
+		qsort(mc->d, mc->n, sizeof(*mc->d), doc_row_cmp);
 }
 
 void modelcost_free(struct modelcost *mc)
@@ -130,17 +97,14 @@ void modelcost_free(struct modelcost *mc)
 
 const struct mc_doc *modelcost_find(const struct modelcost *mc, const char *kernel, const char *model)
 {
-	for (size_t i = 0; i < mc->n; i++)
-		if (!strcmp(mc->d[i].kernel, kernel) && !strcmp(mc->d[i].model, model))
-			return &mc->d[i];
-	return NULL;
+	return (const struct mc_doc *)doc_row_named(mc->d, mc->n, sizeof(*mc->d), kernel, model);
 }
 
 /* The kernel's least preemptible model measured: what its others are set against. */
 static const struct mc_doc *reference(const struct modelcost *mc, const char *kernel)
 {
 	for (size_t i = 0; i < mc->n; i++)
-		if (!strcmp(mc->d[i].kernel, kernel))
+		if (!strcmp(mc->d[i].row.kernel, kernel))
 			return &mc->d[i];	/* sorted: least preemptible first */
 	return NULL;
 }
@@ -227,9 +191,9 @@ double modelcost_points(const struct modelcost *mc, const struct cell *base, con
 	double fa_ns = a->op[fk].ns_med, sa_ns = a->op[OP_PREAD].ns_med;
 	/* Under icount the vCPUs take turns on one virtual clock, so a
 	 * transaction's time is 1/tps of it; elsewhere, CPU-bound, cpus/tps. */
-	bool icount = !strcmp(a->virt, "tcg-icount");
+	bool icount = !strcmp(a->row.virt, "tcg-icount");
 	double tps = fa.txn / fa.duration_s;
-	double per_txn_ns = 1e9 / tps * (icount ? 1 : (a->cpus > 0 ? a->cpus : 1));
+	double per_txn_ns = 1e9 / tps * (icount ? 1 : (a->row.cpus > 0 ? a->row.cpus : 1));
 	double extra = fpt * fa_ns * (rf.est - 1) + spt * sa_ns * (rs.est - 1);
 	double pts = 100 * extra / per_txn_ns;
 	if (rf.ok && rs.ok) {
@@ -243,7 +207,7 @@ double modelcost_points(const struct modelcost *mc, const struct cell *base, con
 			 "mapping a present page %.0f ns under %s, %s under %s; a cached pread %.0f ns, %s; "
 			 "at %.2f faults and %.2f system calls per fill transaction (%s's runs) and %.1f us "
 			 "of %s's fill per transaction (%s), that is %+.2f points",
-			 a->kernel, page_name(cell->page_kb, pg, sizeof(pg)), fa_ns, base->model, r1,
+			 a->row.kernel, page_name(cell->page_kb, pg, sizeof(pg)), fa_ns, base->model, r1,
 			 cell->model, sa_ns, r2, fpt, spt, cell->model, per_txn_ns / 1e3, base->model,
 			 icount ? "1/tps: icount's vCPUs take turns" : "cpus/tps, CPU-bound", pts);
 	if (!isnan(*lo) && o > 0 && (size_t)o < len)
@@ -268,9 +232,9 @@ static void row(FILE *f, const struct mc_doc *d, const struct mc_doc *ref, int k
 	char rt[64] = "-", ins[32] = "-", sp[64];
 	if (!o->ok) {
 		if (md)
-			md_printf(f, "| %s | %s | %s | unavailable | | | |\n", d->kernel, mc_op_names[k], d->model);
+			md_printf(f, "| %s | %s | %s | unavailable | | | |\n", d->row.kernel, mc_op_names[k], d->row.model);
 		else
-			txt_printf(f, "%-10s %-15s %-9s unavailable\n", d->kernel, mc_op_names[k], d->model);
+			txt_printf(f, "%-10s %-15s %-9s unavailable\n", d->row.kernel, mc_op_names[k], d->row.model);
 		return;
 	}
 	if (d != ref && ref->op[k].ok) {
@@ -282,10 +246,10 @@ static void row(FILE *f, const struct mc_doc *d, const struct mc_doc *ref, int k
 	snprintf(sp, sizeof(sp), "%.0f-%.0f", st_percentile(o->ns, (size_t)o->n, 25),
 		 st_percentile(o->ns, (size_t)o->n, 75));
 	if (md)
-		md_printf(f, "| %s | %s | %s | %.0f | %s | %s | %s |\n", d->kernel, mc_op_names[k], d->model,
+		md_printf(f, "| %s | %s | %s | %.0f | %s | %s | %s |\n", d->row.kernel, mc_op_names[k], d->row.model,
 			  o->ns_med, sp, ins, rt);
 	else
-		txt_printf(f, "%-10s %-15s %-9s %10.0f %-19s %9s  %s\n", d->kernel, mc_op_names[k], d->model,
+		txt_printf(f, "%-10s %-15s %-9s %10.0f %-19s %9s  %s\n", d->row.kernel, mc_op_names[k], d->row.model,
 			   o->ns_med, sp, ins, rt);
 }
 
@@ -294,9 +258,10 @@ static void sources_line(FILE *f, const struct modelcost *mc, bool md)
 	for (size_t i = 0; i < mc->n; i++) {
 		const struct mc_doc *d = &mc->d[i];
 		char buf[512];
+		const struct doc_row *w = &d->row;
 		snprintf(buf, sizeof(buf), "%s/%s: %s, %s (%d document%s), %s, instructions from %s",
-			 d->kernel, d->model, d->release, d->file, d->ndocs, d->ndocs == 1 ? "" : "s",
-			 d->virt, d->source);
+			 w->kernel, w->model, w->release, w->file, w->ndocs, w->ndocs == 1 ? "" : "s",
+			 w->virt, d->source);
 		if (md)
 			md_printf(f, "- %s\n", buf);
 		else
@@ -316,7 +281,7 @@ void write_modelcost_txt(FILE *f, const struct modelcost *mc)
 		   "instr", "vs least preemptible (95%)");
 	for (int k = 0; k < MC_NOPS; k++)
 		for (size_t i = 0; i < mc->n; i++)
-			row(f, &mc->d[i], reference(mc, mc->d[i].kernel), k, false);
+			row(f, &mc->d[i], reference(mc, mc->d[i].row.kernel), k, false);
 	fputc('\n', f);
 	sources_line(f, mc, false);
 }
@@ -332,7 +297,7 @@ void write_modelcost_md(FILE *f, const struct modelcost *mc)
 		  "|---|---|---|---|---|---|---|\n");
 	for (int k = 0; k < MC_NOPS; k++)
 		for (size_t i = 0; i < mc->n; i++)
-			row(f, &mc->d[i], reference(mc, mc->d[i].kernel), k, true);
+			row(f, &mc->d[i], reference(mc, mc->d[i].row.kernel), k, true);
 	md_printf(f, "\n");
 	sources_line(f, mc, true);
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "doc_rows.h"
 #include "results.h"
 
 #define MC_NOPS 7
@@ -25,9 +26,8 @@ struct mc_op {
 };
 
 struct mc_doc {
-	char file[160];		/* logs/<name>, the first of the kernel/model's */
-	char kernel[64], release[128], model[32], source[16], virt[32];
-	int cpus, ndocs;
+	struct doc_row row;	/* kernel, model and provenance: first, as doc_rows.h needs */
+	char source[16];	/* where the instruction counts came from */
 	struct mc_op op[MC_NOPS];
 };
 
