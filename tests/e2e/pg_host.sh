@@ -74,6 +74,10 @@ if [ -n "$doc" ] && jq -e . "$doc" >/dev/null 2>&1; then
 		jt '.provenance.versions.postgresql_package | test("^postgresql-15 15\\..* \\(host\\)$")'
 	check "pg_host: config has scale, clients, threads" \
 		jt '.config.scale >= 1 and .config.clients == 4 and .config.threads >= 1'
+	# The machine's interrupts over the run: the timer ticked, and the
+	# wakeups between pgbench and its backends reached the CPUs by IPI.
+	check "pg_host: interrupts over the run (resched $(q .results.interrupts.resched), call_function $(q .results.interrupts.call_function), timer $(q .results.interrupts.local_timer))" \
+		jt '.results.interrupts | .local_timer > 0 and .resched >= 0 and .call_function >= 0 and .resched + .call_function > 0'
 else
 	fail "pg_host: result document written and valid"
 fi
