@@ -322,6 +322,7 @@ void prov_collect(struct provenance *p, int argc, char **argv)
 	/* The slice a task runs before EEVDF may switch it (BASE_SLICE_US sets it). */
 	p->base_slice_ns = read_line("/sys/kernel/debug/sched/base_slice_ns", ext, sizeof(ext)) == 0 && ext[0]
 				   ? atol(ext) : -1;
+	p->sched_hrtick = prov_sched_hrtick();
 #ifdef __VERSION__
 	snprintf(p->compiler, sizeof(p->compiler), "gcc-compatible %s", __VERSION__);
 #endif
@@ -397,6 +398,8 @@ void prov_write(struct json *j, const struct provenance *p)
 		json_int(j, "base_slice_ns", p->base_slice_ns);
 	else
 		json_null(j, "base_slice_ns");
+	if (p->sched_hrtick)
+		json_str(j, "sched_hrtick", p->sched_hrtick);
 	json_str(j, "lab_revision", LAB_REVISION);
 	json_begin_object(j, "versions");
 	json_str(j, "compiler", p->compiler);
@@ -412,4 +415,18 @@ void prov_write(struct json *j, const struct provenance *p)
 	json_str(j, "timestamp", p->timestamp);
 	json_str(j, "hostname", p->hostname);
 	json_end_object(j);
+}
+
+const char *prov_sched_hrtick(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/sched/features", "r");
+	char buf[2048];
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
+		if (!strcmp(t, "HRTICK") || !strcmp(t, "NO_HRTICK"))
+			return t[0] == 'N' ? "off" : "on";
+	return "unknown";
 }

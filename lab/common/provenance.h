@@ -35,6 +35,7 @@ struct provenance {
 	int fault_around_pages;	/* pages mapped per read fault on shared memory; -1 unknown */
 	long slice_ext_ns;	/* rseq slice extension length (debugfs); -1: none here */
 	long base_slice_ns;	/* EEVDF's sched/base_slice_ns (debugfs); -1: unreadable */
+	const char *sched_hrtick;	/* prov_sched_hrtick() */
 	char compiler[64];
 	char libc[32];
 	char postgresql[192];		/* the server's SELECT version() */
@@ -62,5 +63,13 @@ int prov_parse_preempt(const char *line, char *out, size_t outlen);
 void prov_detect_virt(char *out, size_t outlen);
 /* 1 when this program runs under qemu-user (user-mode emulation). */
 int prov_under_qemu_user(void);
+
+/*
+ * The scheduler's high-resolution tick, "on" or "off", from debugfs
+ * sched/features (HRTICK or NO_HRTICK); "unknown" where it cannot be read.
+ * Its cross-CPU call on a remote enqueue interrupts the target CPU under
+ * every model, so it decides whether lazy's IPI-less wakeup shows.
+ */
+const char *prov_sched_hrtick(void);
 
 #endif

@@ -131,11 +131,9 @@ struct cb_remote_arm {
 	bool waker_sleeps;	/* blocks until the wakee ran, else busy-waits */
 };
 extern const struct cb_remote_arm cb_remote_arms[CB_REMOTE_ARMS];
-/* cpu_facts.c: R's llc_shared and llc_source from the cache topology;
- * sched/features HRTICK: on, off, unknown. */
+/* cpu_facts.c: R's llc_shared and llc_source from the cache topology. */
 struct cb_remote;
 void cb_llc_shared(struct cb_remote *r);
-const char *cb_hrtick_state(void);
 /* A wake is late past this: a tenth of the shortest tick period (HZ 1000). */
 #define CB_REMOTE_LATE_NS 100000
 struct cb_remote_trial {

@@ -1,8 +1,8 @@
 /*
  * What costbench --remote-wake reads of the machine beside its timings:
  * whether two CPUs share a last-level cache (the condition for a waker
- * to wake a task on another CPU itself) and whether the scheduler's
- * high-resolution tick is on (the interrupt counts: lab/common/interrupts.c).
+ * to wake a task on another CPU itself); the interrupt counts are
+ * lab/common/interrupts.c's, the hrtick's state provenance.c's.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,23 +65,4 @@ void cb_llc_shared(struct cb_remote *r)
 	r->llc_shared = in_cpulist(list, r->waker_cpu) ? "yes" : "no";
 	snprintf(r->llc_source, sizeof(r->llc_source), "sysfs: cpu%d's L%d shared_cpu_list %s",
 		 r->target_cpu, best, list);
-}
-
-/*
- * The scheduler's high-resolution tick, on or off, from debugfs
- * sched/features (HRTICK or NO_HRTICK); "unknown" where it cannot be
- * read.  Its cross-CPU call on a remote enqueue reaches the target too.
- */
-const char *cb_hrtick_state(void)
-{
-	FILE *f = fopen("/sys/kernel/debug/sched/features", "r");
-	char buf[2048];
-	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	if (f)
-		fclose(f);
-	buf[n] = '\0';
-	for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
-		if (!strcmp(t, "HRTICK") || !strcmp(t, "NO_HRTICK"))
-			return t[0] == 'N' ? "off" : "on";
-	return "unknown";
 }

@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "costbench.h"
+#include "provenance.h"
 
 const struct cb_remote_arm cb_remote_arms[CB_REMOTE_ARMS] = {
 	{ "idle_spinner", SCHED_IDLE, true },
@@ -246,7 +247,7 @@ int cb_remote_run(int trials, bool trace, struct cb_remote *r)
 	if (pick_cpus(r) != 0)
 		return -1;
 	cb_llc_shared(r);
-	r->hrtick = cb_hrtick_state();
+	r->hrtick = prov_sched_hrtick();
 	struct remote_shared *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
 				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (s == MAP_FAILED) {

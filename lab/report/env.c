@@ -178,6 +178,9 @@ const struct env_row env_rows[] = {
 	  "provenance.fault_around_pages", ENV_TXT_COST, 0 },
 	{ "EEVDF base slice ns (sched/base_slice_ns): ", "base_slice_ns", NULL,
 	  "provenance.base_slice_ns", ENV_TXT_COST, 0 },
+	/* Recorded since the remote wake work: older runs print nothing here. */
+	{ "Scheduler's high-resolution tick (sched/features HRTICK): ", "sched_hrtick", NULL,
+	  "provenance.sched_hrtick", ENV_TXT_IF_SET, 0 },
 	{ "compiler", "versions.compiler", NULL, "provenance.versions.compiler", ENV_TXT_VERSION, 1 },
 	{ "libc", "versions.libc", NULL, "provenance.versions.libc", ENV_TXT_VERSION, 1 },
 	{ "PostgreSQL", "versions.postgresql", NULL, "provenance.versions.postgresql",
