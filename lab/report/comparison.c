@@ -31,11 +31,24 @@
 #define AXIS_H 34
 #define MAX_METRICS 3
 
-/* The evidence shown beside tps, in order of preference. */
+/* The evidence shown beside tps, in order of preference, by the document
+ * paths of metrics.c's rows (numerator, denominator), not by their labels,
+ * so that renaming a label cannot drop a chart. */
 /* Group headings read "select-only, 4 clients, tas/pg" (lock/strategy). */
-static const char *const evidence[] = { "wait share %", "minor faults/txn",
-					"SpinDelay % of active", "latency avg ms",
-					"holds w/ fault %" };
+static const struct {
+	const char *path, *per;
+} evidence[] = {
+	{ "results.wait_share", "" },
+	{ "results.minor_faults_per_txn", "" },
+	{ "sampler.spindelay_samples", "sampler.active_backend_samples" },
+	{ "results.latency_ms_avg", "" },
+	{ "locks.strategy.holds_with_fault", "locks.strategy.acquisitions" },
+};
+
+static bool is_metric(const struct metric *m, const char *path, const char *per)
+{
+	return !strcmp(m->path, path) && !strcmp(m->per, per);
+}
 
 struct row {
 	const struct cell *c, *base;  /* base NULL: c is a baseline */
@@ -47,11 +60,11 @@ static size_t pick_metrics(const struct results *r, const char *tool, struct met
 	struct metric *all;
 	size_t n = metrics_for(r, tool, &all), k = 0;
 	for (size_t i = 0; i < n && k < 1; i++)
-		if (!strcmp(all[i].name, "tps"))
+		if (is_metric(&all[i], "results.tps", ""))
 			out[k++] = all[i];
 	for (size_t e = 0; e < sizeof(evidence) / sizeof(evidence[0]) && k < MAX_METRICS; e++)
 		for (size_t i = 0; i < n; i++) {
-			if (strcmp(all[i].name, evidence[e]))
+			if (!is_metric(&all[i], evidence[e].path, evidence[e].per))
 				continue;
 			/* A metric that is zero everywhere says nothing here. */
 			int nonzero = 0;
