@@ -3,16 +3,19 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Designated fields: a column a row does not name is NULL, false or 0. */
 static const struct mitigation_row rows[] = {
-	{ "none", PGW_BASELINE, NULL, NULL, COST_NOTHING, NULL, false },
+	{ .name = "none", .pg = PGW_BASELINE, .cost = COST_NOTHING },
 	/* pg/patches/MAJOR/prefault.patch: MADV_POPULATE_READ after fork. */
-	{ "prefault", PGW_PATCH, NULL, NULL, COST_PREFAULT, NULL, true },
-	{ "touch-before-lock", PGW_PATCH, NULL, NULL, COST_TEXT, "1 read per pop", true },
-	{ "rseq", PGW_ABSENT, NULL, "rseq-guarded s_lock", COST_RSEQ_GRANTS, NULL, false },
-	{ "hugepages", PGW_HUGE_PAGES, NULL, NULL, COST_SEGMENT, NULL, false },
+	{ .name = "prefault", .pg = PGW_PATCH, .cost = COST_PREFAULT, .moves_fault = true },
+	{ .name = "touch-before-lock", .pg = PGW_PATCH, .cost = COST_TEXT, .cost_text = "1 read per pop",
+	  .moves_fault = true, .not_with_strategy = "pg19",
+	  .not_with_why = "touches the freelist, and STRATEGY=pg19 has none" },
+	{ .name = "rseq", .pg = PGW_ABSENT, .pg_absent = "rseq-guarded s_lock", .cost = COST_RSEQ_GRANTS },
+	{ .name = "hugepages", .pg = PGW_HUGE_PAGES, .cost = COST_SEGMENT },
 	/* PostgreSQL 19 has no freelist: the lock only on the hand's wrap. */
-	{ "pg19", PGW_MAJOR, "19", NULL, COST_TEXT, "PG 19's code", false },
-	{ "partitioned", PGW_ABSENT, NULL, "partitioned strategy lock", COST_LOCKS, NULL, false },
+	{ .name = "pg19", .pg = PGW_MAJOR, .pg_major = "19", .cost = COST_TEXT, .cost_text = "PG 19's code" },
+	{ .name = "partitioned", .pg = PGW_ABSENT, .pg_absent = "partitioned strategy lock", .cost = COST_LOCKS },
 };
 
 const struct mitigation_row *mitigation_row_at(size_t i)

@@ -41,6 +41,8 @@ struct mitigation_row {
 	enum mit_cost cost;
 	const char *cost_text;	/* COST_TEXT */
 	bool moves_fault;	/* takes the first-touch fault out of the lock */
+	const char *not_with_strategy;	/* a STRATEGY it cannot run on, or NULL */
+	const char *not_with_why;	/* ... and why, as the planner's refusal says it */
 };
 
 /* The row of a MITIGATIONS item ("rseq:20" is rseq's), or NULL. */

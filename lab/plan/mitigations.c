@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mitigation.h"
+#include "mitigation_rows.h"
 #include "plan.h"
 #include "scenario.h"
 #include "vocab.h"
@@ -69,8 +70,11 @@ void mitigation_settings(struct plan *p, const char *value)
 	if (p->pages.n != 1 || p->locks.n != 1 || p->strategies.n != 1)
 		plan_die("MITIGATIONS varies the page size, lock and strategy itself, from one base: "
 			 "give one PAGES (or HUGEPAGES=off), one LOCKS and one STRATEGY value");
-	if (strcmp(p->strategies.item[0], "pg19") == 0 && list_has(&p->mitigations, "touch-before-lock"))
-		plan_die("MITIGATIONS: touch-before-lock touches the freelist, and STRATEGY=pg19 has none");
+	for (int i = 0; i < p->mitigations.n; i++) {
+		const struct mitigation_row *row = mitigation_row(p->mitigations.item[i]);
+		if (row && row->not_with_strategy && !strcmp(p->strategies.item[0], row->not_with_strategy))
+			plan_die("MITIGATIONS: %s %s", row->name, row->not_with_why);
+	}
 	if (p->slice_ext_us)
 		plan_note("SLICE_EXT_US=%ld: each rseq:N cell sets its own grant length", p->slice_ext_us);
 	snprintf(p->mit_pages, sizeof(p->mit_pages), "%.15s", p->pages.item[0]);
