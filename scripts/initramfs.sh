@@ -32,8 +32,8 @@ machine=$(arch_info "$arch" file_machine)
 # debian_busybox: Debian's busybox-static for ARCH, fetched once into the
 # cache (the host's suite: its lists are verified like the kernels').
 debian_busybox() {
-	# shellcheck source=scripts/kernel-catalog.sh
-	KAPT_ARCH=$arch . "$(dirname "$0")/kernel-catalog.sh"
+	# shellcheck source=scripts/private-apt.sh
+	KAPT_ARCH=$arch . "$(dirname "$0")/private-apt.sh"
 	suite=${PREEMPTLAB_GUEST_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")}
 	kapt_update "$suite" >&2
 	v=$(kapt_candidates "$suite" '^busybox-static$' | awk '$1 == "busybox-static" {print $3}' | head -n1)

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # The private apt that fetches PostgreSQL majors (sourced, not run; needs
-# common.sh).  It is the kernels' private apt (scripts/kernel-catalog.sh:
+# common.sh).  It is the lab's private apt (scripts/private-apt.sh:
 # signed-by, insecure repositories refused, Dir::Etc, Dir::State and
 # Dir::Cache all under the cache), with a store of its own,
 # $PREEMPTLAB_CACHE/pg/apt/<suite>/, so a PostgreSQL fetch never races a
@@ -16,11 +16,10 @@
 
 # The host's own architecture (its row of the architecture table): the
 # fetched server runs here.
-# shellcheck source=scripts/kernel-catalog.sh
-KAPT_ARCH=$(arch_info "" name) . "$(lab_top)/scripts/kernel-catalog.sh"
-
-# The kernel catalog's store is apt/<suite>; PostgreSQL's is pg/apt/<suite>.
-kapt_dir() { echo "$PREEMPTLAB_CACHE/pg/apt/$1"; }
+# shellcheck source=scripts/private-apt.sh
+KAPT_ARCH=$(arch_info "" name) . "$(lab_top)/scripts/private-apt.sh"
+# The kernels' store is apt/<suite>; PostgreSQL's is pg/apt/<suite>.
+KAPT_LISTS=$PREEMPTLAB_CACHE/pg/apt
 
 # The suites the archive offers PostgreSQL majors in, oldest first.
 # shellcheck disable=SC2034 # read by the scripts that source this

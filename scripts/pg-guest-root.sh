@@ -19,8 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/pg-root-lib.sh
 . "$here/pg-root-lib.sh"
 [ $# -eq 1 ] || die "usage: $0 ARCH"
-# shellcheck source=scripts/kernel-catalog.sh
-KAPT_ARCH=$1 . "$here/kernel-catalog.sh"
+# shellcheck source=scripts/private-apt.sh
+KAPT_ARCH=$1 . "$here/private-apt.sh"
 suite=${PREEMPTLAB_GUEST_SUITE:-bookworm}
 cache=$PREEMPTLAB_CACHE/guest-$KAPT_ARCH
 

@@ -7,8 +7,8 @@
 # the files: a survey's result, so that the planner can say why a major
 # cannot be built before anything runs).  Through a private apt of its
 # own, deb-src only, in $PREEMPTLAB_CACHE/pg/src-apt/<suite>/ (the
-# kernels' kapt with Dir::Etc, Dir::State and Dir::Cache there; /etc/apt
-# is never read or written).  The chain of checks, each before the next
+# private apt, scripts/private-apt.sh, with Dir::Etc, Dir::State and
+# Dir::Cache there; /etc/apt is never read or written).  The chain of checks, each before the next
 # file is trusted:
 #   1. the stored InRelease has a good signature from a key of Debian's
 #      archive keyring (gpgv), checked again before every use;
@@ -31,13 +31,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
-# shellcheck source=scripts/kernel-catalog.sh
-KAPT_ARCH=amd64 . "$here/kernel-catalog.sh"
+# shellcheck source=scripts/private-apt.sh
+KAPT_ARCH=amd64 . "$here/private-apt.sh"
 catalog=${PREEMPTLAB_PG_SOURCES:-$top/pg/sources}
 
 # The source lists have a store of their own: a deb-src line beside the
 # binary lists of pg-apt.sh would make every binary fetch read them too.
-kapt_dir() { echo "$PREEMPTLAB_CACHE/pg/src-apt/$1"; }
+KAPT_LISTS=$PREEMPTLAB_CACHE/pg/src-apt
 DEBIAN_KEYRING=${PREEMPTLAB_DEBIAN_KEYRING:-/usr/share/keyrings/debian-keyring.gpg}
 
 # src_update SUITE: deb-src lists, refreshed once a day, then verified.
