@@ -13,10 +13,11 @@ kcat_plan=$KCAT_DIR/../build/plan
 # KAPT_ARCH, the guest's Debian architecture (ARCH=arm64 from an x86 host),
 # is the private apt's: its row of the architecture table (lab/common/arch.c)
 # says which catalog keys are its own.  A test that sources this file from
-# its own directory finds the private apt beside the catalog instead.
+# its own directory takes the private apt of the checkout whose build/plan
+# reads the catalog (a test's copy of the catalog links that build).
 KAPT_PLAN=$kcat_plan
 kcat_apt=$(lab_top)/scripts/private-apt.sh
-[ -r "$kcat_apt" ] || kcat_apt=$KCAT_DIR/../scripts/private-apt.sh
+[ -r "$kcat_apt" ] || kcat_apt=$(dirname "$(readlink -f "$kcat_plan")")/../scripts/private-apt.sh
 # shellcheck source=scripts/private-apt.sh
 . "$kcat_apt"
 
