@@ -419,13 +419,9 @@ void prov_write(struct json *j, const struct provenance *p)
 
 const char *prov_sched_hrtick(void)
 {
-	FILE *f = fopen("/sys/kernel/debug/sched/features", "r");
-	char buf[2048];
-	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	if (f)
-		fclose(f);
-	buf[n] = '\0';
-	for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
+	char buf[2048];	/* sched/features is one line of words */
+	read_line("/sys/kernel/debug/sched/features", buf, sizeof(buf));
+	for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
 		if (!strcmp(t, "HRTICK") || !strcmp(t, "NO_HRTICK"))
 			return t[0] == 'N' ? "off" : "on";
 	return "unknown";
