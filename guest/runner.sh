@@ -9,8 +9,9 @@
 #   (a guest runs it as runner.sh /plan/unit.conf /plan/cells /dev/ttyS1 /tmp)
 # CONF: "key TAB value" lines: kind (host|guest), label, duration,
 #   hugepages_2m, profile, profile_freq, profile_callgraph, pg_shared_buffers,
-#   pg_builtins, pg_scale, pg_duration, pg_fillfactor, pg_cold,
-#   pg_buffercache_ms, repro_min, costbench_run, pg_version, bufbench, top,
+#   pg_scale, pg_duration, pg_fillfactor, pg_cold, pg_buffercache_ms,
+#   pg_run (a pgbench cell's runs), repro_min, costbench_run, pg_version,
+#   bufbench, top,
 #   virt, perf_dir, repro_min_bin, costbench_bin, icount_shift,
 #   icount_epoch, static_model, kernel_config (where a guest finds its
 #   kernel's config, read by the programs): all the planner's (lab/plan/write.c);
@@ -64,8 +65,6 @@ log() { echo "runner: $*"; }
 # kernels) has no debugfs file: its model is the catalog's (static_model),
 # which the programs read from the plan file where debugfs has none.
 STATIC_MODEL=$(conf static_model)
-STATIC=""
-[ -n "$STATIC_MODEL" ] && [ ! -e "$PREEMPT" ] && STATIC=$STATIC_MODEL
 model_line() {
 	if [ ! -e "$PREEMPT" ] && [ -n "$STATIC_MODEL" ]; then echo "($STATIC_MODEL)"; return; fi
 	cat "$PREEMPT" 2>/dev/null || echo "unreadable"
@@ -216,10 +215,10 @@ send_pg_logs() {
 	done
 }
 
-# run_pg ID HUGE_PAGES MODELS CLIENTS REPEAT [MITIGATION<TAB>VERSION<TAB>BUILD]:
-# one private cluster
-# (scripts/pg-run.sh), polled every second so each document reaches the
-# host as soon as it is written, not when the cell ends.
+# run_pg ID HUGE_PAGES [MITIGATION<TAB>VERSION<TAB>BUILD]: one private
+# cluster (scripts/pg-run.sh) carrying out the runs the plan lists for
+# the cell (its pg_run lines), polled every second so each document
+# reaches the host as soon as it is written, not when the cell ends.
 PG_DIR=$WORK/pg
 run_pg() {
 	if [ -z "$TOP" ] || [ ! -f "$TOP/scripts/pg-run.sh" ]; then
@@ -234,28 +233,22 @@ run_pg() {
 	pgv=$(conf pg_version) pgroot=$(conf pg_root) mit=""
 	# MITIGATIONS: the cell's own server, which the host fetched or built
 	# (scripts/pg-roots.sh) and named in the conf; empty for system's own.
-	if [ -n "${6:-}" ]; then
-		mit=$(echo "$6" | cut -f1) pgv=$(echo "$6" | cut -f2) b=$(echo "$6" | cut -f3)
+	if [ -n "${3:-}" ]; then
+		mit=$(echo "$3" | cut -f1) pgv=$(echo "$3" | cut -f2) b=$(echo "$3" | cut -f3)
 		pgroot=$(conf "pg_root.$pgv.$b")
 		if [ -z "$pgroot" ] && [ "$pgv.$b" != system.debian ]; then
 			say FAIL "$1" "no PostgreSQL $pgv ($b) in this unit's conf: scripts/run-plan.sh did not provide it"
 			return 0
 		fi
 	fi
-	# A one-model kernel (static_model, no debugfs switch) runs the model
-	# it booted: pg-run.sh keeps it ("current"), and pgsample records the
-	# catalog's name for it, as bufbench does (models_usable checked it).
-	models=$(echo "$3" | tr , ' ')
-	[ -n "$STATIC" ] && models=current
+	conf_all pg_run | sed -n "s/^$1 //p" > "$WORK/pg.runs"
 	# The console shows pg-run.sh's lines as they come; the file keeps
 	# them for the reason of a failure.  Its stdin is not the cells file.
 	{
 		sh "$TOP/scripts/pg-run.sh" --unit-conf "$CONF" --huge-pages "$2" \
 			--pg-version "${pgv:-system}" ${pgroot:+--pg-root "$pgroot"} \
 			--shared-buffers "$(conf pg_shared_buffers)" ${scale:+--scale "$scale"} \
-			--models "$models" --clients "$(echo "$4" | tr , ' ')" \
-			--builtins "$(conf pg_builtins)" --duration "$(conf pg_duration)" --repeat "$5" \
-			--first-rep "$(conf pg_first_rep)" \
+			--runs "$WORK/pg.runs" --duration "$(conf pg_duration)" \
 			--fillfactor "$(conf pg_fillfactor)" --cold "$(conf pg_cold)" \
 			--buffercache-ms "$(conf pg_buffercache_ms)" ${mit:+--mitigation "$mit"} \
 			"$PG_DIR" < /dev/null 2>&1
@@ -440,12 +433,12 @@ run_costbench() {
 	return 0
 }
 
-while IFS=$TAB read -r tool id f3 f4 f5 f6 f7; do
+while IFS=$TAB read -r tool id f3 f4 _ f6 f7; do
 	[ -n "$id" ] || continue
 	say START "$id"
 	log "cell $id"
 	case $tool in
-	pgbench) run_pg "$id" "$f3" "$f4" "$f5" "$f6" "$f7" ;;
+	pgbench) run_pg "$id" "$f3" "$f7" ;;
 	bufbench) run_bufbench "$id" "$f3" "$f4" "$f7" "$f6" ;;
 	*) say FAIL "$id" "unknown tool '$tool' in the plan" ;;
 	esac

@@ -1,7 +1,8 @@
 #!/bin/sh
 # One PostgreSQL cell: a private cluster with one huge_pages setting,
-# pgbench -i, then pgbench per builtin x client count x repetition, each
-# sampled by build/pgsample, which writes RUNDIR/runs/pgbench-*.json.
+# pgbench -i, then the cell's pgbench runs as the planner listed them
+# (lab/plan/pg_runs.c), each sampled by build/pgsample, which writes
+# RUNDIR/runs/pgbench-*.json.
 # The cluster, its socket directory and the huge page reservation are
 # removed afterwards, also on failure and Ctrl-C.  POSIX sh: the guests
 # run it under busybox sh.
@@ -11,12 +12,19 @@
 #   --shared-buffers SIZE     (k/M/G suffix; default $POOL or 16M)
 #   --scale N                 pgbench -i -s N (required: the planner sizes it,
 #                             lab/plan/sizing.c; by hand, about 15 MB a unit)
+#   --runs FILE               the cell's runs: "max_connections N", then
+#                             "run REP MODEL BUILTIN CLIENTS THREADS" lines
+#                             in order (a unit's plan file gives them; a
+#                             guest needs them).  Without it, build/plan
+#                             --pg-runs lists them from the next four:
 #   --clients "N ..."         (default 8)
 #   --builtins "B ..."        (select-only simple-update tpcb-like; default
 #                              "select-only simple-update")
-#   --duration S --repeat N   (default 10 and 1)
-#   --first-rep K             runs are numbered K..K+N-1 (default 1: BOOTS=
-#                             continues the numbering of the boot before)
+#   --models "M ..."          preemption models to switch to through debugfs
+#                             before their runs (none voluntary full lazy);
+#                             default: leave the model as it is
+#   --repeat N --first-rep K  runs numbered K..K+N-1 (default 1 and 1)
+#   --duration S              each run's length (default 10)
 #   --bindir DIR              (PostgreSQL's bin; default $PG_BINDIR or
 #                              the system server's, scripts/pg-root-lib.sh)
 #   --pg-version MAJOR|system a major of pg/majors, fetched by
@@ -25,10 +33,6 @@
 #   --pg-root DIR             a root pg-fetch.sh made (a guest's, carried
 #                             in its initramfs at the host's path)
 #   --user NAME               (who runs the server; default postgres)
-#   --models "M ..."          preemption models to switch to through debugfs
-#                             before each group of runs, so one cluster
-#                             serves every model (guests); default: leave
-#                             the model as it is
 #   --fillfactor N            pgbench -i -F N (10..100; default 100)
 #   --cold on|off             restart the server before each run, so every
 #                             run starts with an empty shared_buffers and
@@ -37,9 +41,9 @@
 #                             pg_buffercache every MS ms (0: off)
 #   --unit-conf FILE          the unit's plan file (plan/UNIT.conf; the cell
 #                             runner passes it): kind guest (nothing fetched,
-#                             no useradd), the host's pg_package, and for
-#                             pgsample the provenance's label, accelerator
-#                             and icount values
+#                             no useradd, --runs required), the host's
+#                             pg_package, and for pgsample the provenance's
+#                             label, accelerator and icount values
 #   --mitigation NAME         the MITIGATIONS cell these runs are (none
 #                             prefault touch-before-lock hugepages pg19):
 #                             named in each document and its file name
@@ -61,7 +65,7 @@ usage() { echo "preemptlab: $*" >&2; help >&2; exit 2; }
 case ${1:-} in -h | --help) help; exit 0 ;; esac
 
 HP=off SB=${POOL:-16M} SCALE="" CLIENTS_L=8 BUILTINS="select-only simple-update"
-PG_VERSION=system PG_ROOT="" PG_PATCH="" UNIT_CONF=""
+PG_VERSION=system PG_ROOT="" PG_PATCH="" UNIT_CONF="" RUNS=""
 DUR=10 REP=1 FIRST_REP=1 PG_USER=postgres PG_PORT=5432 MODELS=current FF=100 COLD=off BUFCACHE_MS=0
 MITIGATION=""
 PG_BINDIR=${PG_BINDIR:-$(pgroot_dir "" "$PG_SYSTEM_MAJOR" bin)}
@@ -75,6 +79,7 @@ while [ $# -gt 1 ]; do
 	--builtins) BUILTINS=$(split_list "$2") ;;
 	--duration) DUR=$2 ;;
 	--repeat) REP=$2 ;;
+	--runs) RUNS=$2 ;;
 	--first-rep) FIRST_REP=$2 ;;
 	--bindir) PG_BINDIR=$2 ;;
 	--pg-version) PG_VERSION=$2 ;;
@@ -97,45 +102,36 @@ RUNDIR=$1
 uconf() { [ -z "$UNIT_CONF" ] || plan_value "$UNIT_CONF" "$1"; }
 # In a guest (the plan's kind): nothing is fetched, no user is added (pg-lib.sh).
 PG_IN_GUEST=0; [ "$(uconf kind)" = guest ] && PG_IN_GUEST=1
-# The server's wait and connection headroom are the plan's
-# (lab/plan/runner_policy.c); run by hand, build/plan says them.  A
-# guest has no build/plan: its unit's plan file must hold them.
-policy() {
-	[ "$PG_IN_GUEST" = 0 ] ||
-		die "$UNIT_CONF has no $1: a guest's plan file gives it (lab/plan/runner_policy.c writes it with pgbench)"
-	pl=$(lab_plan) || exit 2
-	"$pl" --runner-policy "$1"
-}
+# The server's wait and the runs are the plan's (lab/plan/runner_policy.c,
+# pg_runs.c); run by hand, build/plan says them.  A guest has no
+# build/plan: its unit's plan file and --runs must hold them.
 PG_CTL_TIMEOUT=$(uconf pg_ctl_timeout_s)
-[ -n "$PG_CTL_TIMEOUT" ] || PG_CTL_TIMEOUT=$(policy pg_ctl_timeout_s) || exit 2
-PG_HEADROOM=$(uconf pg_connection_headroom)
-[ -n "$PG_HEADROOM" ] || PG_HEADROOM=$(policy pg_connection_headroom) || exit 2
+if [ -z "$PG_CTL_TIMEOUT" ] || [ -z "$RUNS" ]; then
+	[ "$PG_IN_GUEST" = 0 ] ||
+		die "a guest's pg_ctl_timeout_s and --runs come from its plan (lab/plan/write.c writes them with pgbench)"
+	pl=$(lab_plan) || exit 2
+fi
+[ -n "$PG_CTL_TIMEOUT" ] || PG_CTL_TIMEOUT=$("$pl" --runner-policy pg_ctl_timeout_s) || exit 2
+if [ -n "$RUNS" ]; then
+	[ -r "$RUNS" ] || usage "--runs $RUNS: no such file"
+	RUN_LIST=$(cat "$RUNS")
+else
+	RUN_LIST=$("$pl" --pg-runs "$MODELS" "$BUILTINS" "$CLIENTS_L" "$REP" "$FIRST_REP") ||
+		usage "the runs cannot be listed (above)"
+fi
+MAX_CONN=$(printf '%s\n' "$RUN_LIST" | sed -n 's/^max_connections //p')
 
 # Validate everything before touching the machine.
 case $HP in off | on | try) ;; *) usage "--huge-pages must be off, on or try (got '$HP')" ;; esac
 isnum() { case $1 in '' | *[!0-9]*) return 1 ;; *) [ "$1" -gt 0 ] ;; esac; }
 isnum "$DUR" || usage "--duration must be a positive number of seconds (got '$DUR')"
-isnum "$REP" || usage "--repeat must be a positive number (got '$REP')"
-isnum "$FIRST_REP" || usage "--first-rep must be a positive number (got '$FIRST_REP')"
+isnum "$MAX_CONN" || usage "the runs name no max_connections (got '$MAX_CONN')"
 [ -n "$SCALE" ] || usage "--scale is required (build/plan sizes it: tables about 2x shared_buffers on the host, 1.06x in a guest)"
 isnum "$SCALE" || usage "--scale must be a positive number (got '$SCALE')"
 { isnum "$FF" && [ "$FF" -ge 10 ] && [ "$FF" -le 100 ]; } || usage "--fillfactor must be 10..100 (got '$FF')"
 case $COLD in on | off) ;; *) usage "--cold must be on or off (got '$COLD')" ;; esac
 case $BUFCACHE_MS in 0) ;; *) { isnum "$BUFCACHE_MS" && [ "$BUFCACHE_MS" -ge 100 ]; } ||
 	usage "--buffercache-ms must be 0 or at least 100 (got '$BUFCACHE_MS')" ;; esac
-maxc=1
-for c in $CLIENTS_L; do
-	isnum "$c" || usage "--clients must list positive numbers (got '$c')"
-	[ "$c" -gt "$maxc" ] && maxc=$c
-done
-for m in $MODELS; do
-	case $m in current | none | voluntary | full | lazy) ;;
-	*) usage "--models must list none, voluntary, full or lazy (got '$m')" ;; esac
-done
-for b in $BUILTINS; do
-	case $b in select-only | simple-update | tpcb-like) ;;
-	*) usage "--builtins must list select-only, simple-update or tpcb-like (got '$b')" ;; esac
-done
 # Which server: a fetched root's wrappers, or the host's own binaries.
 # PG_PACKAGE goes into every document beside the server's version().
 case $PG_VERSION in system | [1-9] | [1-9][0-9]) ;; *) usage "--pg-version must be a major (15, 17 ...) or system (got '$PG_VERSION')" ;; esac
@@ -167,7 +163,8 @@ SB_KB=$(pg_size_kb "$SB") || usage "--shared-buffers must be a size like 16M or 
 for t in initdb pg_ctl postgres pgbench; do
 	[ -x "$PG_BINDIR/$t" ] || die "no $PG_BINDIR/$t: apt-get install postgresql-$PG_SYSTEM_MAJOR postgresql-contrib-$PG_SYSTEM_MAJOR, or pass --bindir"
 done
-if [ "$MODELS" != current ] && [ ! -w "$PG_PREEMPT" ]; then
+if printf '%s\n' "$RUN_LIST" | sed -n 's/^run [0-9]* \([a-z]*\) .*/\1/p' | grep -qvx current &&
+	[ ! -w "$PG_PREEMPT" ]; then
 	die "--models needs a writable $PG_PREEMPT (root, debugfs mounted, a PREEMPT_DYNAMIC kernel); leave --models out to keep the current model"
 fi
 [ -x "$PGSAMPLE" ] || die "no $PGSAMPLE: run make (it needs libpq-dev; ./configure --install-deps)"
@@ -180,7 +177,6 @@ fi
 if [ $((SCALE * 15360)) -le "$SB_KB" ]; then
 	note "warning: scale $SCALE (~$((SCALE * 15)) MB) fits in shared_buffers ($((SB_KB / 1024)) MB): no evictions"
 fi
-CPUS=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
 # One zone everywhere: a guest has only this one (scripts/pg-guest-files.sh).
 export TZ=UTC
 
@@ -245,7 +241,7 @@ unix_socket_directories = '$PG_SOCK'
 port = $PG_PORT
 shared_buffers = ${SB_KB}kB
 huge_pages = $HP
-max_connections = $((maxc + PG_HEADROOM))
+max_connections = $MAX_CONN
 # Commit latency would be the disk's, not the buffer manager's.
 synchronous_commit = off
 CONF
@@ -323,44 +319,40 @@ cold_restart() {
 		die "the server did not restart; its log: $PG_LOGS/$PG_SERVER_LOG"
 }
 
-# run_cells MODEL REP: every builtin x client count once.
-run_cells() {
-	for b in $BUILTINS; do
-		for c in $CLIENTS_L; do
-			j=$CPUS
-			[ "$j" -gt "$c" ] && j=$c
-			cold_restart
-			if pg_wait_job "$PGSAMPLE" --host "$PG_SOCK" --port "$PG_PORT" \
-				--pgbench "$PG_BINDIR/pgbench" --builtin "$b" --clients "$c" \
-				--threads "$j" --duration "$DUR" --huge-pages "$HP" --pgdata "$PGDATA" \
-				--buffercache-ms "$BUFCACHE_MS" --pg-package "$PG_PACKAGE" \
-				${UNIT_CONF:+--unit-conf "$UNIT_CONF"} \
-				${PG_PATCH:+--pg-patch "$PG_PATCH"} ${MITIGATION:+--mitigation "$MITIGATION"} \
-				--out-dir "$RUNDIR" --rep "$2" > "$PG_LOGS/.pgsample.out"; then
-				# pgsample's line, since the runner may already have
-				# shipped the document itself: PATH TPS SPINDELAY PAGE_KB.
-				IFS='	' read -r doc tps spin pk < "$PG_LOGS/.pgsample.out"
-				note "pg hp=$HP model=$1 $b c=$c r$2: tps $tps, SpinDelay samples $spin, pages ${pk} kB -> ${doc#"$RUNDIR"/}"
-			else
-				failed=$((failed + 1))
-				note "pg hp=$HP model=$1 $b c=$c r$2: FAILED (logs in $PG_LOGS)"
-			fi
-		done
-	done
+# run_one REP MODEL BUILTIN CLIENTS THREADS: one planned run.
+run_one() {
+	cold_restart
+	if pg_wait_job "$PGSAMPLE" --host "$PG_SOCK" --port "$PG_PORT" \
+		--pgbench "$PG_BINDIR/pgbench" --builtin "$3" --clients "$4" \
+		--threads "$5" --duration "$DUR" --huge-pages "$HP" --pgdata "$PGDATA" \
+		--buffercache-ms "$BUFCACHE_MS" --pg-package "$PG_PACKAGE" \
+		${UNIT_CONF:+--unit-conf "$UNIT_CONF"} \
+		${PG_PATCH:+--pg-patch "$PG_PATCH"} ${MITIGATION:+--mitigation "$MITIGATION"} \
+		--out-dir "$RUNDIR" --rep "$1" > "$PG_LOGS/.pgsample.out"; then
+		# pgsample's line, since the runner may already have
+		# shipped the document itself: PATH TPS SPINDELAY PAGE_KB.
+		IFS='	' read -r doc tps spin pk < "$PG_LOGS/.pgsample.out"
+		note "pg hp=$HP model=$2 $3 c=$4 r$1: tps $tps, SpinDelay samples $spin, pages ${pk} kB -> ${doc#"$RUNDIR"/}"
+	else
+		failed=$((failed + 1))
+		note "pg hp=$HP model=$2 $3 c=$4 r$1: FAILED (logs in $PG_LOGS)"
+	fi
 }
 
+# The planned runs in their order; the model is switched where it changes.
 failed=0
-r=$FIRST_REP
-while [ "$r" -lt "$((FIRST_REP + REP))" ]; do
-	for m in $MODELS; do
-		if why=$(pg_set_model "$m"); then
-			run_cells "$m" "$r"
-		else
-			failed=$((failed + 1))
-			note "pg hp=$HP model=$m r$r: skipped: $why"
-		fi
-	done
-	r=$((r + 1))
-done
+model_set=""
+while read -r kw rep m b c j; do
+	[ "$kw" = run ] || continue
+	if [ "$m" != "$model_set" ] && ! why=$(pg_set_model "$m"); then
+		failed=$((failed + 1))
+		note "pg hp=$HP model=$m $b c=$c r$rep: skipped: $why"
+		continue
+	fi
+	model_set=$m
+	run_one "$rep" "$m" "$b" "$c" "$j"
+done <<RUNS
+$RUN_LIST
+RUNS
 rm -f "$PG_LOGS/.pgsample.out"
-[ "$failed" -eq 0 ] || die "$failed pgbench cell(s) failed"
+[ "$failed" -eq 0 ] || die "$failed pgbench run(s) failed"

@@ -14,6 +14,9 @@
  *              --runner-policy [KEY]
  *                                the architecture table and the kernel catalog,
  *                                for the scripts (info.c)
+ *   build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP
+ *                                a pgbench cell's runs on this machine, for
+ *                                scripts/pg-run.sh run by hand (pg_runs.c)
  *   build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]
  *                                the model's validation grids, tables for
  *                                scripts/model-validate.sh (validate_grid.c)
@@ -45,6 +48,7 @@ static const char usage[] =
 	"       build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |\n"
 	"                  --catalog-series DIR | --catalog-resolve DIR KERNEL |\n"
 	"                  --runner-policy [KEY]\n"
+	"       build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP\n"
 	"       build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]\n";
 
 /*
@@ -83,7 +87,7 @@ int main(int argc, char **argv)
 		{ "catalog-series", no_argument, 0, 'S' }, { "variables-md", no_argument, 0, 'M' },
 		{ "catalog-resolve", no_argument, 0, 'R' }, { "runner-policy", no_argument, 0, 'P' },
 		{ "validation-grid", no_argument, 0, 'g' }, { "capacity-grid", no_argument, 0, 'C' },
-		{ 0, 0, 0, 0 },
+		{ "pg-runs", no_argument, 0, 'r' }, { 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *top = ".";
 	char bufbench[4096] = "";
@@ -118,6 +122,11 @@ int main(int argc, char **argv)
 			if (argc - optind > 1)
 				return fputs(usage, stderr), 2;
 			return info_runner_policy(optind < argc ? argv[optind] : NULL);
+		case 'r':
+			if (argc - optind != 5)
+				return fputs(usage, stderr), 2;
+			return info_pg_runs(argv[optind], argv[optind + 1], argv[optind + 2],
+					    argv[optind + 3], argv[optind + 4]);
 		case 'R':
 			if (argc - optind != 2)
 				return fputs(usage, stderr), 2;

@@ -240,6 +240,20 @@ int info_catalog_resolve(const char *dir, const char *kernel);
 const char *mitigations_patched(const struct list *l, char *buf, size_t len);
 /* runner_policy.c: build/plan --runner-policy [KEY], the numbers pg-run.sh needs without a plan. */
 int info_runner_policy(const char *key);
+long runner_policy_value(const char *key);	/* plan_die on an unknown key */
+
+/* pg_runs.c: a pgbench cell's runs, in the order pg-run.sh carries them
+ * out, each line starting with PREFIX. */
+struct pg_runs {
+	const struct list *models, *builtins, *clients;
+	long repeat, first_rep;	/* runs numbered first_rep .. first_rep + repeat - 1 */
+	long cpus;		/* pgbench's threads are at most this */
+	long headroom;		/* max_connections beyond the most clients */
+};
+void pg_runs_write(FILE *f, const char *prefix, const struct pg_runs *r);
+long pg_runs_cpus_here(void);
+int info_pg_runs(const char *models, const char *builtins, const char *clients,
+		 const char *repeat, const char *first_rep);
 
 /* settings.c: every variable, through the table of variables.h and the
  * cross-checks between them. */

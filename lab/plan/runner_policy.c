@@ -71,27 +71,38 @@ static long repro_min_descriptors(const struct plan *p)
  *   pg_connection_headroom: max_connections beyond the most clients a
  *   cell runs: PostgreSQL's superuser_reserved_connections (3), pgbench
  *   -i's and the warm-up's connections and pgsample's pg_buffercache
- *   sampler, with room to spare.
+ *   sampler, with room to spare.  The planner adds it (pg_runs.c): only
+ *   pg_ctl_timeout_s goes into a unit's plan file.
  */
 static const struct {
 	const char *key;
 	long value;
+	bool unit_conf;		/* the runner reads it from the unit's plan file */
 } pg_policy[] = {
-	{ "pg_ctl_timeout_s", 300 },
-	{ "pg_connection_headroom", 10 },
+	{ "pg_ctl_timeout_s", 300, true },
+	{ "pg_connection_headroom", 10, false },
 };
 
-static void write_pg_policy(FILE *f)
+static void write_pg_policy(FILE *f, bool all)
 {
 	for (size_t i = 0; i < sizeof(pg_policy) / sizeof(pg_policy[0]); i++)
-		fprintf(f, "%s\t%ld\n", pg_policy[i].key, pg_policy[i].value);
+		if (all || pg_policy[i].unit_conf)
+			fprintf(f, "%s\t%ld\n", pg_policy[i].key, pg_policy[i].value);
+}
+
+long runner_policy_value(const char *key)
+{
+	for (size_t i = 0; i < sizeof(pg_policy) / sizeof(pg_policy[0]); i++)
+		if (!strcmp(key, pg_policy[i].key))
+			return pg_policy[i].value;
+	plan_die("no runner policy %s (lab/plan/runner_policy.c)", key);
 }
 
 /* build/plan --runner-policy [KEY]: the lines a plan writes, or KEY's value. */
 int info_runner_policy(const char *key)
 {
 	if (!key) {
-		write_pg_policy(stdout);
+		write_pg_policy(stdout, true);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(pg_policy) / sizeof(pg_policy[0]); i++)
@@ -106,7 +117,7 @@ void plan_write_runner_policy(FILE *f, const struct plan *p, bool guest)
 {
 	fprintf(f, "perf_script_timeout_s\t%d\n", PERF_SCRIPT_TIMEOUT_S);
 	if (p->pgbench)
-		write_pg_policy(f);
+		write_pg_policy(f, false);
 	if (!guest)
 		return;
 	long n = repro_min_descriptors(p);

@@ -384,6 +384,33 @@ static FILE *open_in(const char *dir, const char *name)
 }
 
 /*
+ * Each pgbench cell's runs (pg_runs.c), "pg_run TAB ID LINE": the cell
+ * runner gives scripts/pg-run.sh the lines of its cell.  A kernel the
+ * catalog gives one model has no debugfs switch: its runs keep the model
+ * it booted ("current"), which pgsample records under the catalog's name.
+ */
+static void write_pg_runs(FILE *f, const struct plan *p, const struct unit *u)
+{
+	static const struct list current = { .item = { "current" }, .n = 1 };
+	bool guest = strcmp(u->kind, "host") != 0;
+	for (size_t i = 0; i < u->ncells; i++) {
+		const struct cell *c = &u->cells[i];
+		if (strcmp(c->tool, "pgbench") != 0)
+			continue;
+		char prefix[sizeof(c->id) + 16];
+		snprintf(prefix, sizeof(prefix), "pg_run\t%s ", c->id);
+		struct pg_runs r = {
+			.models = u->kernel->models.n == 1 ? &current : c->pg_models,
+			.builtins = &p->pg_builtins, .clients = c->pg_clients,
+			.repeat = c->pg_repeat, .first_rep = u->pg_rep_base + 1,
+			.cpus = guest ? p->vcpus : pg_runs_cpus_here(),
+			.headroom = runner_policy_value("pg_connection_headroom"),
+		};
+		pg_runs_write(f, prefix, &r);
+	}
+}
+
+/*
  * What the cell runner (guest/runner.sh) reads: everything it uses, so
  * that nothing reaches it another way.  A guest's programs sit at fixed
  * paths in its initramfs; the host's in the checkout (top).
@@ -391,8 +418,6 @@ static FILE *open_in(const char *dir, const char *name)
 static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 			    const char *top, const char *out)
 {
-	char builtins[512];
-	join(builtins, sizeof(builtins), &p->pg_builtins, " ");
 	fprintf(f, "kind\t%s\nlabel\t%s\nhugepages_2m\t%ld\n", u->kind, u->kernel->label,
 		p->hp2m);
 	/* Every model the unit's cells ask for (bufbench and pgbench alike
@@ -402,14 +427,13 @@ static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 	fprintf(f, "models\t%s\n", models);
 	fprintf(f, "profile\t%s\nprofile_freq\t%ld\nprofile_callgraph\t%s\n",
 		p->profile ? "on" : "off", p->profile_freq, p->profile_callgraph);
-	fprintf(f, "pg_shared_buffers\t%s\npg_builtins\t%s\npg_scale\t%s\n", p->pg_shared_buffers,
-		builtins, p->pg_scale);
+	fprintf(f, "pg_shared_buffers\t%s\npg_scale\t%s\n", p->pg_shared_buffers, p->pg_scale);
 	/* A fill sample a second: pg_buffercache scans every buffer header. */
 	fprintf(f, "pg_duration\t%ld\npg_fillfactor\t%ld\npg_cold\t%s\npg_buffercache_ms\t%d\n",
 		p->pg_duration_s, p->pg_fillfactor, p->pg_cold ? "on" : "off",
 		p->pg_buffercache ? 1000 : 0);
-	fprintf(f, "boot\t%ld\npg_first_rep\t%ld\nicount_epoch\t%s\n", u->boot,
-		u->pg_rep_base + 1, u->icount_epoch);
+	fprintf(f, "boot\t%ld\nicount_epoch\t%s\n", u->boot, u->icount_epoch);
+	write_pg_runs(f, p, u);
 	fprintf(f, "repro_min\t%s\n", p->repro_min ? "on" : "off");
 	if (p->costbench)
 		plan_write_costbench_runs(f);

@@ -58,11 +58,12 @@ mount -t devtmpfs dev "$root/dev"
 # exercises the reservation path under busybox too.
 rc=0
 printf 'kind\tguest\nlabel\tchroot\n' > "$root/tmp/unit.conf"
-# The numbers a plan gives pg-run.sh with pgbench (lab/plan/runner_policy.c):
-# the chroot has no build/plan to ask.
+# The numbers and runs a plan gives pg-run.sh with pgbench
+# (lab/plan/runner_policy.c, pg_runs.c): the chroot has no build/plan to ask.
 "$top/build/plan" --runner-policy >> "$root/tmp/unit.conf"
+"$top/build/plan" --pg-runs current select-only 2 1 1 > "$root/tmp/pg.runs"
 chroot "$root" /bin/busybox env -i PATH=/bin \
-	/bin/busybox sh -c "/bin/busybox --install -s /bin && sh $top/scripts/pg-run.sh --unit-conf /tmp/unit.conf --huge-pages try --clients 2 --duration 3 --builtins select-only --shared-buffers 16M --scale 3 /tmp/run" \
+	/bin/busybox sh -c "/bin/busybox --install -s /bin && sh $top/scripts/pg-run.sh --unit-conf /tmp/unit.conf --huge-pages try --runs /tmp/pg.runs --duration 3 --shared-buffers 16M --scale 3 /tmp/run" \
 	> "$work/run.log" 2>&1 || rc=$?
 check "pg_guest_chroot: pg-run.sh under busybox sh exits 0 (rc $rc)" [ "$rc" = 0 ]
 [ "$rc" = 0 ] || sed 's/^/  /' "$work/run.log"

@@ -194,7 +194,18 @@ check "plan: BOOTS=2: boot 2 numbers its runs 3 and 4, and seeds them so" \
 check "plan: BOOTS=2: bufbench's seed follows the run number" \
 	grep -q 'bufbench-7.0-full-4k-tas-c8-r4.*--seed 4' "$run/plan/main.full.b2.cells"
 check "plan: BOOTS=2: pgbench cells are named by boot and continue PG_REPEAT's numbering" \
-	sh -c "grep -q 'pgbench-7.0-full-hpoff-b2' '$run/plan/main.full.b2.cells' && grep -qx 'pg_first_rep${TAB}3' '$run/plan/main.full.b2.conf' && grep -qx 'pg_first_rep${TAB}1' '$run/plan/main.full.b1.conf'"
+	sh -c "grep -q 'pgbench-7.0-full-hpoff-b2' '$run/plan/main.full.b2.cells' && grep -qx 'pg_run${TAB}pgbench-7.0-full-hpoff-b2 run 3 full simple-update 8 2' '$run/plan/main.full.b2.conf' && grep -qx 'pg_run${TAB}pgbench-7.0-full-hpoff-b1 run 1 full simple-update 8 2' '$run/plan/main.full.b1.conf'"
+# A pgbench cell's runs are the plan's (lab/plan/pg_runs.c): repetition
+# outermost, a thread a vCPU at most (the plan's 2 vCPUs), max_connections
+# the most clients plus the runner policy's headroom.
+check "plan: a pgbench cell's runs, numbered and in order, with its max_connections" \
+	sh -c "sed -n 's/^pg_run${TAB}pgbench-7.0-full-hpoff-b2 //p' '$run/plan/main.full.b2.conf' | tr '\\n' ';' | grep -qx 'max_connections 18;run 3 full simple-update 8 2;run 4 full simple-update 8 2;'"
+# pg-run.sh by hand asks the same expansion; a typo is refused before a
+# cluster exists, naming the values.
+check "plan: --pg-runs refuses an unknown builtin, naming the known ones" \
+	sh -c "out=\$('$plan' --pg-runs none tpcb 8 1 1 2>&1); [ \$? = 2 ] && echo \"\$out\" | grep -q 'use select-only, simple-update or tpcb-like'"
+check "plan: --pg-runs on the host: one thread a client up to its CPUs" \
+	sh -c "'$plan' --pg-runs current select-only 1 1 1 | grep -qx 'run 1 current select-only 1 1'"
 check "plan: BOOTS=2 under icount: boot 2's clock starts a second later, over midnight" \
 	jqt "$p" '[.units[] | .icount_epoch] == ["2026-01-01T23:59:59", "2026-01-01T23:59:59", "2026-01-02T00:00:00", "2026-01-02T00:00:00"]'
 check "plan: the unit's conf carries its epoch for the runner" \
