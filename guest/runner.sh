@@ -158,7 +158,7 @@ set_hugepages() {
 	# reservation, where the kernel has that size.
 	hp64=/sys/kernel/mm/hugepages/hugepages-64kB/nr_hugepages
 	if [ -e "$hp64" ]; then
-		w64=0; [ "$1" = 64k ] && w64=$((HP2M * 32))
+		w64=0; [ "$1" = 64k ] && w64=$(conf hugepages_64k)
 		echo "$w64" > "$hp64" 2>/dev/null
 		h64=$(cat "$hp64" 2>/dev/null || echo 0)
 		[ "$h64" -ge "$w64" ] || { hp_short="the guest could reserve only $h64 of $w64 64 KB pages: give it more memory (MEM_MB)"; log "$hp_short"; }

@@ -44,7 +44,7 @@ TAB=$(printf '\t')
 bconf() { plan_value "$plan/bench.conf" "$1"; }
 is_host=$(bconf host)
 garch=$(bconf arch) qemu_bin=$(bconf qemu)
-poweroff_grace=$(bconf poweroff_grace_s)
+poweroff_grace=$(bconf poweroff_grace_s) stop_grace=$(bconf stop_grace_s)
 # Which PostgreSQL (PG_VERSION): a major is fetched once, before any unit,
 # into a private root (scripts/pg-fetch.sh); a guest's initramfs carries
 # the same root at the same path (bench.sh).  Every unit is told the root
@@ -84,7 +84,7 @@ stop_unit() {
 	if [ "$is_host" = 1 ]; then kill -TERM "-$upid" 2>/dev/null || true
 	else kill -TERM "$upid" 2>/dev/null || true; fi
 	i=0
-	while kill -0 "$upid" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.5; i=$((i + 1)); done
+	while kill -0 "$upid" 2>/dev/null && [ "$i" -lt "$((stop_grace * 2))" ]; do sleep 0.5; i=$((i + 1)); done
 	if [ "$is_host" = 1 ]; then kill -KILL "-$upid" 2>/dev/null || true
 	else kill -KILL "$upid" 2>/dev/null || true; fi
 	wait "$upid" 2>/dev/null || true

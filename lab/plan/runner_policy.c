@@ -28,6 +28,11 @@
 /* A guest that said DONE syncs and powers off in a few seconds under
  * icount; past this the host stops it (scripts/run-plan.sh). */
 #define POWEROFF_GRACE_S 30
+/* A unit stopped (SIGTERM to QEMU, or to the host runner's group) gets
+ * this long to exit before SIGKILL: QEMU exits at once; a host runner
+ * stops pgbench and the server through pg-run.sh's traps, which pg_ctl
+ * stop -m fast does in a few seconds. */
+#define STOP_GRACE_S 10
 
 /* costbench --wake-in-fault's trials an arm: a wake lands inside the
  * fault in two thirds of them (wake.c draws it from a quarter fault before
@@ -131,5 +136,5 @@ void plan_write_runner_policy(FILE *f, const struct plan *p, bool guest)
 
 void plan_write_poweroff_grace(FILE *f)
 {
-	fprintf(f, "poweroff_grace_s\t%d\n", POWEROFF_GRACE_S);
+	fprintf(f, "poweroff_grace_s\t%d\nstop_grace_s\t%d\n", POWEROFF_GRACE_S, STOP_GRACE_S);
 }

@@ -418,8 +418,10 @@ static void write_pg_runs(FILE *f, const struct plan *p, const struct unit *u)
 static void write_unit_conf(FILE *f, const struct plan *p, const struct unit *u,
 			    const char *top, const char *out)
 {
-	fprintf(f, "kind\t%s\nlabel\t%s\nhugepages_2m\t%ld\n", u->kind, u->kernel->label,
-		p->hp2m);
+	/* A 64 KB cell (arm64's contiguous PTEs) gets as much memory as the
+	 * 2 MB reservation, in 64 KB pages, where the kernel has that size. */
+	fprintf(f, "kind\t%s\nlabel\t%s\nhugepages_2m\t%ld\nhugepages_64k\t%ld\n", u->kind,
+		u->kernel->label, p->hp2m, p->hp2m * 32);
 	/* Every model the unit's cells ask for (bufbench and pgbench alike
 	 * take the unit's list), checked usable before any cell runs. */
 	char models[512];
