@@ -55,13 +55,13 @@ static char *xstrdup(const char *s)
 static const char *why_not;
 static char why_key[64];
 
-static struct jr_val *convert(const json_t *j, int depth)
+static struct json_read_val *convert(const json_t *j, int depth)
 {
 	if (depth > JR_MAX_DEPTH) {
 		why_not = "nested deeper than 64 levels";
 		return NULL;
 	}
-	struct jr_val *v = xcalloc(1, sizeof(*v));
+	struct json_read_val *v = xcalloc(1, sizeof(*v));
 	switch (json_typeof(j)) {
 	case JSON_OBJECT: {
 		const char *key;
@@ -70,11 +70,11 @@ static struct jr_val *convert(const json_t *j, int depth)
 		v->keys = xcalloc(json_object_size(j), sizeof(*v->keys));
 		v->items = xcalloc(json_object_size(j), sizeof(*v->items));
 		json_object_foreach((json_t *)j, key, item) {
-			struct jr_val *c = convert(item, depth + 1);
+			struct json_read_val *c = convert(item, depth + 1);
 			if (!c) {
 				if (!why_key[0])
 					snprintf(why_key, sizeof(why_key), "%s", key);
-				jr_free(v);
+				json_read_free(v);
 				return NULL;
 			}
 			v->keys[v->n] = xstrdup(key);
@@ -88,9 +88,9 @@ static struct jr_val *convert(const json_t *j, int depth)
 		v->type = JR_ARR;
 		v->items = xcalloc(json_array_size(j), sizeof(*v->items));
 		json_array_foreach(j, i, item) {
-			struct jr_val *c = convert(item, depth + 1);
+			struct json_read_val *c = convert(item, depth + 1);
 			if (!c) {
-				jr_free(v);
+				json_read_free(v);
 				return NULL;
 			}
 			v->items[v->n++] = c;
@@ -123,7 +123,7 @@ static struct jr_val *convert(const json_t *j, int depth)
 	return v;
 }
 
-struct jr_val *jr_parse(const char *text, char *err, size_t errlen)
+struct json_read_val *json_read_parse(const char *text, char *err, size_t errlen)
 {
 	json_error_t e;
 	/*
@@ -139,7 +139,7 @@ struct jr_val *jr_parse(const char *text, char *err, size_t errlen)
 	}
 	why_not = NULL;
 	why_key[0] = 0;
-	struct jr_val *v = convert(j, 0);
+	struct json_read_val *v = convert(j, 0);
 	json_decref(j);
 	if (!v)
 		snprintf(err, errlen, "%s%s%s%s", why_not ? why_not : "cannot be read",
@@ -147,7 +147,7 @@ struct jr_val *jr_parse(const char *text, char *err, size_t errlen)
 	return v;
 }
 
-int jr_open_own(const char *path, char *err, size_t errlen)
+int json_read_open_own(const char *path, char *err, size_t errlen)
 {
 	/*
 	 * A FIFO or device named *.json would hang the report or never end;
@@ -182,9 +182,9 @@ int jr_open_own(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
-struct jr_val *jr_parse_file(const char *path, char *err, size_t errlen)
+struct json_read_val *json_read_parse_file(const char *path, char *err, size_t errlen)
 {
-	int fd = jr_open_own(path, err, errlen);
+	int fd = json_read_open_own(path, err, errlen);
 	struct stat st;
 	if (fd < 0)
 		return NULL;
@@ -204,16 +204,16 @@ struct jr_val *jr_parse_file(const char *path, char *err, size_t errlen)
 	close(fd);
 	buf[got] = 0;
 	char msg[200];
-	struct jr_val *v = jr_parse(buf, msg, sizeof(msg));
+	struct json_read_val *v = json_read_parse(buf, msg, sizeof(msg));
 	if (!v)
 		snprintf(err, errlen, "%s: %s", path, msg);
 	free(buf);
 	return v;
 }
 
-struct jr_val *jr_copy(const struct jr_val *v)
+struct json_read_val *json_read_copy(const struct json_read_val *v)
 {
-	struct jr_val *c = xcalloc(1, sizeof(*c));
+	struct json_read_val *c = xcalloc(1, sizeof(*c));
 	*c = *v;
 	c->str = v->str ? xstrdup(v->str) : NULL;
 	c->keys = NULL;
@@ -223,7 +223,7 @@ struct jr_val *jr_copy(const struct jr_val *v)
 		if (v->keys)
 			c->keys = xcalloc(v->n, sizeof(*c->keys));
 		for (size_t i = 0; i < v->n; i++) {
-			c->items[i] = jr_copy(v->items[i]);
+			c->items[i] = json_read_copy(v->items[i]);
 			if (v->keys)
 				c->keys[i] = xstrdup(v->keys[i]);
 		}
@@ -231,10 +231,10 @@ struct jr_val *jr_copy(const struct jr_val *v)
 	return c;
 }
 
-void jr_add(struct jr_val *obj, const char *key, struct jr_val *val)
+void json_read_add(struct json_read_val *obj, const char *key, struct json_read_val *val)
 {
 	char **keys = realloc(obj->keys, (obj->n + 1) * sizeof(*keys));
-	struct jr_val **items = realloc(obj->items, (obj->n + 1) * sizeof(*items));
+	struct json_read_val **items = realloc(obj->items, (obj->n + 1) * sizeof(*items));
 	if (!keys || !items)
 		exit(1);
 	keys[obj->n] = xstrdup(key);
@@ -244,21 +244,21 @@ void jr_add(struct jr_val *obj, const char *key, struct jr_val *val)
 	obj->n++;
 }
 
-struct jr_val *jr_new_object(void)
+struct json_read_val *json_read_new_object(void)
 {
-	struct jr_val *v = xcalloc(1, sizeof(*v));
+	struct json_read_val *v = xcalloc(1, sizeof(*v));
 	v->type = JR_OBJ;
 	return v;
 }
 
-void jr_free(struct jr_val *v)
+void json_read_free(struct json_read_val *v)
 {
 	if (!v)
 		return;
 	for (size_t i = 0; i < v->n; i++) {
 		if (v->keys)
 			free(v->keys[i]);
-		jr_free(v->items[i]);
+		json_read_free(v->items[i]);
 	}
 	free(v->keys);
 	free(v->items);
@@ -266,7 +266,7 @@ void jr_free(struct jr_val *v)
 	free(v);
 }
 
-const struct jr_val *jr_get(const struct jr_val *obj, const char *key)
+const struct json_read_val *json_read_get(const struct json_read_val *obj, const char *key)
 {
 	if (!obj || obj->type != JR_OBJ)
 		return NULL;
@@ -276,7 +276,7 @@ const struct jr_val *jr_get(const struct jr_val *obj, const char *key)
 	return NULL;
 }
 
-const struct jr_val *jr_path(const struct jr_val *v, const char *path)
+const struct json_read_val *json_read_path(const struct json_read_val *v, const char *path)
 {
 	char part[128];
 	while (v && *path) {
@@ -285,7 +285,7 @@ const struct jr_val *jr_path(const struct jr_val *v, const char *path)
 			return NULL;
 		memcpy(part, path, l);
 		part[l] = 0;
-		v = jr_get(v, part);
+		v = json_read_get(v, part);
 		path += l;
 		if (*path == '.')
 			path++;
@@ -293,23 +293,23 @@ const struct jr_val *jr_path(const struct jr_val *v, const char *path)
 	return v;
 }
 
-bool jr_true(const struct jr_val *v, const char *path)
+bool json_read_true(const struct json_read_val *v, const char *path)
 {
-	const struct jr_val *x = jr_path(v, path);
+	const struct json_read_val *x = json_read_path(v, path);
 	return x && x->type == JR_BOOL && x->b;
 }
 
-bool jr_num(const struct jr_val *v, const char *path, double *out)
+bool json_read_num(const struct json_read_val *v, const char *path, double *out)
 {
-	const struct jr_val *x = jr_path(v, path);
+	const struct json_read_val *x = json_read_path(v, path);
 	if (!x || x->type != JR_NUM)
 		return false;
 	*out = x->num;
 	return true;
 }
 
-const char *jr_str(const struct jr_val *v, const char *path, const char *def)
+const char *json_read_str(const struct json_read_val *v, const char *path, const char *def)
 {
-	const struct jr_val *x = jr_path(v, path);
+	const struct json_read_val *x = json_read_path(v, path);
 	return x && x->type == JR_STR ? x->str : def;
 }

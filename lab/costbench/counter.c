@@ -10,7 +10,7 @@
 #include "costbench.h"
 #include "unit_conf.h"
 
-void cb_counter_open(struct cb_counter *c)
+void costbench_counter_open(struct costbench_counter *c)
 {
 	struct perf_event_attr a;
 	memset(c, 0, sizeof(*c));
@@ -43,7 +43,7 @@ void cb_counter_open(struct cb_counter *c)
 	c->source = CB_INSTR_NONE;
 }
 
-int64_t cb_counter_read(const struct cb_counter *c)
+int64_t costbench_counter_read(const struct costbench_counter *c)
 {
 	uint64_t v;
 	if (c->source != CB_INSTR_PERF || read(c->fd, &v, sizeof(v)) != (ssize_t)sizeof(v))

@@ -32,7 +32,7 @@ static bool in_cpulist(const char *list, int cpu)
 }
 
 /* The highest cache level of TARGET and whether WAKER shares it. */
-void cb_llc_shared(struct cb_remote *r)
+void costbench_llc_shared(struct costbench_remote *r)
 {
 	int best = -1;
 	char list[256] = "";

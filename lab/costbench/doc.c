@@ -11,7 +11,7 @@
 #include "json.h"
 #include "provenance.h"
 
-void cb_provenance(struct provenance *prov, int argc, char **argv, const char *page_policy)
+void costbench_provenance(struct provenance *prov, int argc, char **argv, const char *page_policy)
 {
 	prov_collect(prov, argc, argv);
 	snprintf(prov->page_policy, sizeof(prov->page_policy), "%s", page_policy);
@@ -20,7 +20,7 @@ void cb_provenance(struct provenance *prov, int argc, char **argv, const char *p
 	snprintf(prov->strategy, sizeof(prov->strategy), "none");
 }
 
-FILE *cb_doc_begin(struct json *j, const char *out, const struct provenance *prov)
+FILE *costbench_doc_begin(struct json *j, const char *out, const struct provenance *prov)
 {
 	FILE *f = out ? fopen(out, "w") : stdout;
 	if (!f) {
@@ -35,12 +35,12 @@ FILE *cb_doc_begin(struct json *j, const char *out, const struct provenance *pro
 	return f;
 }
 
-FILE *cb_mode_begin(struct json *j, const char *out, int argc, char **argv, const char *mode,
+FILE *costbench_mode_begin(struct json *j, const char *out, int argc, char **argv, const char *mode,
 		    const char *why)
 {
 	struct provenance prov;
-	cb_provenance(&prov, argc, argv, "4k");
-	FILE *f = cb_doc_begin(j, out, &prov);
+	costbench_provenance(&prov, argc, argv, "4k");
+	FILE *f = costbench_doc_begin(j, out, &prov);
 	if (!f)
 		return NULL;
 	json_str(j, "mode", mode);
@@ -50,7 +50,7 @@ FILE *cb_mode_begin(struct json *j, const char *out, int argc, char **argv, cons
 	return f;
 }
 
-int cb_doc_end(struct json *j, FILE *f, const char *out, int rc)
+int costbench_doc_end(struct json *j, FILE *f, const char *out, int rc)
 {
 	json_end_object(j);
 	json_finish(j);

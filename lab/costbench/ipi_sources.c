@@ -19,7 +19,7 @@
 
 static struct tracefs tr;
 
-int cb_ipi_trace_open(char *err, size_t len)
+int costbench_ipi_trace_open(char *err, size_t len)
 {
 	if (tracefs_open_bare(&tr, err, len) != 0)
 		return -1;
@@ -52,7 +52,7 @@ int cb_ipi_trace_open(char *err, size_t len)
 	return 0;
 }
 
-void cb_ipi_trace_on(bool on)
+void costbench_ipi_trace_on(bool on)
 {
 	if (on)
 		tracefs_put(&tr, "trace", "", NULL, 0);
@@ -87,7 +87,7 @@ static bool targets(const char *line, int cpu)
 
 /* Count one event under (WHAT, DETAIL) among *N tallies; past
  * CB_IPI_SOURCES pairs it goes to *OVER where there is one. */
-static void tally(struct cb_tally *t, int *n, long *over, const char *what, const char *detail)
+static void tally(struct costbench_tally *t, int *n, long *over, const char *what, const char *detail)
 {
 	int i = 0;
 	while (i < *n && (strcmp(t[i].what, what) || strcmp(t[i].detail, detail)))
@@ -105,7 +105,7 @@ static void tally(struct cb_tally *t, int *n, long *over, const char *what, cons
 	t[i].n++;
 }
 
-void cb_ipi_trace_collect(int target_cpu, int wakee_pid, struct cb_ipi_trace *out)
+void costbench_ipi_trace_collect(int target_cpu, int wakee_pid, struct costbench_ipi_trace *out)
 {
 	char path[512], line[1024];
 	snprintf(path, sizeof(path), "%s/trace", tr.dir);
@@ -158,7 +158,7 @@ void cb_ipi_trace_collect(int target_cpu, int wakee_pid, struct cb_ipi_trace *ou
 	out->lost = tracefs_lost(&tr);
 }
 
-void cb_ipi_trace_close(void)
+void costbench_ipi_trace_close(void)
 {
 	tracefs_close(&tr);
 }

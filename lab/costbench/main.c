@@ -30,15 +30,15 @@
 #include "rseq_slice.h"
 #include "unit_conf.h"
 
-static const char *source_name(enum cb_instr_source s)
+static const char *source_name(enum costbench_instr_source s)
 {
 	return s == CB_INSTR_PERF ? "perf" : s == CB_INSTR_ICOUNT ? "icount" : "none";
 }
 
 static void write_summary(struct json *j, const char *key, double *v, int n)
 {
-	struct cb_summary s;
-	cb_summarize(v, n, &s);
+	struct costbench_summary s;
+	costbench_summarize(v, n, &s);
 	json_begin_object(j, key);
 	json_double(j, "median", s.median);
 	json_double(j, "p25", s.p25);
@@ -48,7 +48,7 @@ static void write_summary(struct json *j, const char *key, double *v, int n)
 	json_end_object(j);
 }
 
-static void write_op(struct json *j, struct cb_op *op, bool fault)
+static void write_op(struct json *j, struct costbench_op *op, bool fault)
 {
 	json_begin_object(j, op->name);
 	json_bool(j, "available", op->available);
@@ -96,7 +96,7 @@ static long arg_long(const char *name, const char *s, long lo, long hi)
 	return v;
 }
 
-static void write_q(struct json *j, const char *key, const struct cb_procs_q *q)
+static void write_q(struct json *j, const char *key, const struct costbench_procs_q *q)
 {
 	json_begin_object(j, key);
 	json_double(j, "mean", q->mean);
@@ -124,10 +124,10 @@ static int parse_procs(const char *s, int *n)
 /* The many-process fault sweep as its own document (procs.c). */
 static int procs_main(const int *n, int k, long pages, const char *out, int argc, char **argv)
 {
-	static struct cb_procs r[CB_PROCS_MAX];
+	static struct costbench_procs r[CB_PROCS_MAX];
 	int bad = 0;
 	for (int i = 0; i < k; i++) {
-		if (cb_procs_run(n[i], pages, &r[i]) != 0) {
+		if (costbench_procs_run(n[i], pages, &r[i]) != 0) {
 			fprintf(stderr, "costbench: --procs %d: %s\n", n[i], r[i].why);
 			return 1;
 		}
@@ -136,9 +136,9 @@ static int procs_main(const int *n, int k, long pages, const char *out, int argc
 		bad |= !r[i].each_faulted;
 	}
 	struct provenance prov;
-	cb_provenance(&prov, argc, argv, "4k");
+	costbench_provenance(&prov, argc, argv, "4k");
 	struct json j;
-	FILE *f = cb_doc_begin(&j, out, &prov);
+	FILE *f = costbench_doc_begin(&j, out, &prov);
 	if (!f)
 		return 1;
 	json_str(&j, "mode", "procs");
@@ -168,7 +168,7 @@ static int procs_main(const int *n, int k, long pages, const char *out, int argc
 int main(int argc, char **argv)
 {
 	/* ~1 s of virtual time per model under icount (docs/evidence.md). */
-	struct cb_config cfg = { 21, 128, 2, 2000 };
+	struct costbench_config cfg = { 21, 128, 2, 2000 };
 	const char *out = NULL;
 	int procs[CB_PROCS_MAX], nprocs = 0;
 	long procs_pages = 64;
@@ -227,26 +227,26 @@ int main(int argc, char **argv)
 	if (wake_trials) {
 		/* Its slice-requested arm registers an rseq area of its own. */
 		rseq_slice_reexec(argv, "costbench");
-		return cb_wake_main(wake_trials, out, argc, argv);
+		return costbench_wake_main(wake_trials, out, argc, argv);
 	}
 	if (remote_trials)
-		return cb_remote_main(remote_trials, trace_ipis, out, argc, argv);
+		return costbench_remote_main(remote_trials, trace_ipis, out, argc, argv);
 	struct provenance prov;
-	cb_provenance(&prov, argc, argv, "4k,2m");
+	costbench_provenance(&prov, argc, argv, "4k,2m");
 
-	struct cb_counter ctr;
-	cb_counter_open(&ctr);
-	static struct cb_op ops[7];
-	cb_fault_4k_alloc(&ops[0], &cfg, &ctr);
-	cb_fault_4k_map(&ops[1], &cfg, &ctr);
-	cb_fault_2m_alloc(&ops[2], &cfg, &ctr);
-	cb_fault_2m_map(&ops[3], &cfg, &ctr);
-	cb_getppid(&ops[4], &cfg, &ctr);
-	cb_sched_yield(&ops[5], &cfg, &ctr);
-	cb_pread_4k(&ops[6], &cfg, &ctr);
+	struct costbench_counter ctr;
+	costbench_counter_open(&ctr);
+	static struct costbench_op ops[7];
+	costbench_fault_4k_alloc(&ops[0], &cfg, &ctr);
+	costbench_fault_4k_map(&ops[1], &cfg, &ctr);
+	costbench_fault_2m_alloc(&ops[2], &cfg, &ctr);
+	costbench_fault_2m_map(&ops[3], &cfg, &ctr);
+	costbench_getppid(&ops[4], &cfg, &ctr);
+	costbench_sched_yield(&ops[5], &cfg, &ctr);
+	costbench_pread_4k(&ops[6], &cfg, &ctr);
 
 	struct json j;
-	FILE *f = cb_doc_begin(&j, out, &prov);
+	FILE *f = costbench_doc_begin(&j, out, &prov);
 	if (!f)
 		return 1;
 	json_begin_object(&j, "instructions");

@@ -33,19 +33,19 @@ static long minflt(void)
 }
 
 /* The counter read sits outside the clock's window on both sides. */
-static void mark_begin(struct mark *m, const struct cb_counter *c)
+static void mark_begin(struct mark *m, const struct costbench_counter *c)
 {
-	m->instr = cb_counter_read(c);
+	m->instr = costbench_counter_read(c);
 	m->ns = clock_ns();
 }
 
-static void mark_end(struct mark *m, const struct cb_counter *c)
+static void mark_end(struct mark *m, const struct costbench_counter *c)
 {
 	m->ns = clock_ns();
-	m->instr = cb_counter_read(c);
+	m->instr = costbench_counter_read(c);
 }
 
-static void batch_done(struct cb_op *op, const struct cb_counter *c, const struct mark *b,
+static void batch_done(struct costbench_op *op, const struct costbench_counter *c, const struct mark *b,
 		       const struct mark *e, long n)
 {
 	int i = op->nbatches++;
@@ -59,7 +59,7 @@ static void batch_done(struct cb_op *op, const struct cb_counter *c, const struc
 		op->instr[i] = -1;
 }
 
-static void op_start(struct cb_op *op, const char *name, long per_batch)
+static void op_start(struct costbench_op *op, const char *name, long per_batch)
 {
 	memset(op, 0, sizeof(*op));
 	op->name = name;
@@ -68,7 +68,7 @@ static void op_start(struct cb_op *op, const char *name, long per_batch)
 	op->each_faulted = true;
 }
 
-static void unavailable(struct cb_op *op, const char *what)
+static void unavailable(struct costbench_op *op, const char *what)
 {
 	op->available = false;
 	op->nbatches = 0;
@@ -94,7 +94,7 @@ static void touch_all(volatile char *p, long n, long stride, bool write)
  * readies the next batch outside the timed window; faults are counted
  * across the whole window and must be exactly one per touch.
  */
-static void fault_batches(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c,
+static void fault_batches(struct costbench_op *op, const struct costbench_config *cfg, const struct costbench_counter *c,
 			  char *base, long stride, bool write, int (*reset)(char *, long, long))
 {
 	long total_flt = 0;
@@ -136,8 +136,8 @@ static int fresh(char *base, long n, long stride)
 	return p == MAP_FAILED ? -1 : 0;
 }
 
-static void fault_op(struct cb_op *op, const char *name, const struct cb_config *cfg,
-		     const struct cb_counter *c, bool huge, bool alloc)
+static void fault_op(struct costbench_op *op, const char *name, const struct costbench_config *cfg,
+		     const struct costbench_counter *c, bool huge, bool alloc)
 {
 	long per = huge ? cfg->hp_pages : cfg->fault_pages;
 	/* Read faults map a fault-around window: one touch per window. */
@@ -165,22 +165,22 @@ static void fault_op(struct cb_op *op, const char *name, const struct cb_config 
 	munmap(base, len);
 }
 
-void cb_fault_4k_alloc(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c)
+void costbench_fault_4k_alloc(struct costbench_op *op, const struct costbench_config *cfg, const struct costbench_counter *c)
 {
 	fault_op(op, "fault_4k_alloc", cfg, c, false, true);
 }
 
-void cb_fault_4k_map(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c)
+void costbench_fault_4k_map(struct costbench_op *op, const struct costbench_config *cfg, const struct costbench_counter *c)
 {
 	fault_op(op, "fault_4k_map", cfg, c, false, false);
 }
 
-void cb_fault_2m_alloc(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c)
+void costbench_fault_2m_alloc(struct costbench_op *op, const struct costbench_config *cfg, const struct costbench_counter *c)
 {
 	fault_op(op, "fault_2m_alloc", cfg, c, true, true);
 }
 
-void cb_fault_2m_map(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c)
+void costbench_fault_2m_map(struct costbench_op *op, const struct costbench_config *cfg, const struct costbench_counter *c)
 {
 	fault_op(op, "fault_2m_map", cfg, c, true, false);
 }
@@ -200,20 +200,20 @@ void cb_fault_2m_map(struct cb_op *op, const struct cb_config *cfg, const struct
 		(op)->each_faulted = false;                              \
 	} while (0)
 
-void cb_getppid(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c)
+void costbench_getppid(struct costbench_op *op, const struct costbench_config *cfg, const struct costbench_counter *c)
 {
 	op_start(op, "getppid", cfg->syscalls);
 	SYSCALL_BATCHES(op, cfg, c, (void)getppid());
 }
 
-void cb_sched_yield(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c)
+void costbench_sched_yield(struct costbench_op *op, const struct costbench_config *cfg, const struct costbench_counter *c)
 {
 	op_start(op, "sched_yield", cfg->syscalls);
 	SYSCALL_BATCHES(op, cfg, c, (void)sched_yield());
 }
 
 /* A 4 KB read that the page cache serves: shmem (memfd), no I/O. */
-void cb_pread_4k(struct cb_op *op, const struct cb_config *cfg, const struct cb_counter *c)
+void costbench_pread_4k(struct costbench_op *op, const struct costbench_config *cfg, const struct costbench_counter *c)
 {
 	static char buf[PAGE_4K];
 	op_start(op, "pread_4k", cfg->syscalls);

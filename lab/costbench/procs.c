@@ -108,7 +108,7 @@ static void child(const char *region, long pages, struct shared_ctl *ctl, int np
 	_exit(0);
 }
 
-static void quantiles(double *v, long n, struct cb_procs_q *q)
+static void quantiles(double *v, long n, struct costbench_procs_q *q)
 {
 	qsort(v, (size_t)n, sizeof(double), cmp_double);
 	double sum = 0;
@@ -121,7 +121,7 @@ static void quantiles(double *v, long n, struct cb_procs_q *q)
 	q->max = v[n - 1];
 }
 
-int cb_procs_run(int nprocs, long pages, struct cb_procs *out)
+int costbench_procs_run(int nprocs, long pages, struct costbench_procs *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->procs = nprocs;

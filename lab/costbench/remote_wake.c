@@ -51,7 +51,7 @@
 #include "costbench.h"
 #include "provenance.h"
 
-const struct cb_remote_arm cb_remote_arms[CB_REMOTE_ARMS] = {
+const struct costbench_remote_arm costbench_remote_arms[CB_REMOTE_ARMS] = {
 	{ "idle_spinner", SCHED_IDLE, true },
 	{ "fair_spinner", SCHED_OTHER, true },
 	{ "idle_target", -1, true },
@@ -90,18 +90,18 @@ static long voluntary_switches(void)
 
 static _Noreturn void wakee(struct remote_shared *s, int cpu)
 {
-	if (cb_pin_to(cpu) != 0)
+	if (costbench_pin_to(cpu) != 0)
 		_exit(3);
 	for (uint32_t t = 1;; t++) {
 		long nv = voluntary_switches();
 		atomic_store(&s->waiting, t);
 		while (atomic_load(&s->go) < t)
-			cb_futex_wait(&s->go, t - 1, NULL);
-		atomic_store(&s->woke_ns, cb_now_ns());
+			costbench_futex_wait(&s->go, t - 1, NULL);
+		atomic_store(&s->woke_ns, costbench_now_ns());
 		atomic_store(&s->woke_cpu, sched_getcpu());
 		atomic_store(&s->slept, voluntary_switches() > nv);
 		atomic_store(&s->done, t);
-		cb_futex_wake(&s->done);
+		costbench_futex_wake(&s->done);
 		if (atomic_load(&s->quit))
 			_exit(0);
 	}
@@ -111,7 +111,7 @@ static _Noreturn void wakee(struct remote_shared *s, int cpu)
 static _Noreturn void spinner(struct remote_shared *s, int cpu, int policy)
 {
 	struct sched_param sp = { 0 };
-	if (cb_pin_to(cpu) != 0 || sched_setscheduler(0, policy, &sp) != 0)
+	if (costbench_pin_to(cpu) != 0 || sched_setscheduler(0, policy, &sp) != 0)
 		_exit(3);
 	atomic_store(&s->spinning, 1);
 	while (!atomic_load(&s->stop_spinner))
@@ -122,9 +122,9 @@ static _Noreturn void spinner(struct remote_shared *s, int cpu, int policy)
 /* Waits until *word reaches n; false past STUCK_NS. */
 static bool await(_Atomic uint32_t *word, uint32_t n)
 {
-	int64_t until = cb_now_ns() + STUCK_NS;
+	int64_t until = costbench_now_ns() + STUCK_NS;
 	while (atomic_load(word) < n)
-		if (cb_now_ns() > until)
+		if (costbench_now_ns() > until)
 			return false;
 	return true;
 }
@@ -132,11 +132,11 @@ static bool await(_Atomic uint32_t *word, uint32_t n)
 /* As await, asleep on the futex: the waker's CPU idles meanwhile. */
 static bool await_sleeping(_Atomic uint32_t *word, uint32_t n)
 {
-	int64_t until = cb_now_ns() + STUCK_NS;
+	int64_t until = costbench_now_ns() + STUCK_NS;
 	static const struct timespec tenth = { 0, 100000000 };
 	for (uint32_t v; (v = atomic_load(word)) < n;) {
-		cb_futex_wait(word, v, &tenth);
-		if (cb_now_ns() > until)
+		costbench_futex_wait(word, v, &tenth);
+		if (costbench_now_ns() > until)
 			return false;
 	}
 	return true;
@@ -144,9 +144,9 @@ static bool await_sleeping(_Atomic uint32_t *word, uint32_t n)
 
 /* One arm's trials, numbered from *n on. */
 static int run_arm(struct remote_shared *s, int arm, int trials, uint32_t *n,
-		   uint64_t *seed, struct cb_remote *r)
+		   uint64_t *seed, struct costbench_remote *r)
 {
-	const struct cb_remote_arm *how = &cb_remote_arms[arm];
+	const struct costbench_remote_arm *how = &costbench_remote_arms[arm];
 	pid_t spin_pid = 0;
 	if (how->spinner_policy >= 0) {
 		atomic_store(&s->spinning, 0);
@@ -167,18 +167,18 @@ static int run_arm(struct remote_shared *s, int arm, int trials, uint32_t *n,
 	}
 	int rc = 0;
 	if (r->trace_ipis && !r->trace_why[0])
-		cb_ipi_trace_on(true);
+		costbench_ipi_trace_on(true);
 	struct irq_counts before = irq_counts_read(r->target_cpu);
 	for (int i = 0; i < trials; i++) {
-		struct cb_remote_trial *t = &r->trial[arm][i];
+		struct costbench_remote_trial *t = &r->trial[arm][i];
 		uint32_t k = ++*n;
 		if (!await(&s->waiting, k)) {
 			snprintf(r->why, sizeof(r->why), "the wakee did not come back to wait (trial %u)", k);
 			rc = -1;
 			break;
 		}
-		t->delay_ns = (int64_t)(cb_uniform(seed) * DELAY_SPAN_NS);
-		int64_t at = cb_now_ns() + SETTLE_NS + t->delay_ns;
+		t->delay_ns = (int64_t)(costbench_uniform(seed) * DELAY_SPAN_NS);
+		int64_t at = costbench_now_ns() + SETTLE_NS + t->delay_ns;
 		/* A sleeping waker's CPU idles until the wake, so that nothing it
 		 * raised before is still pending on the target's side then: under
 		 * icount an interrupt raised from one vCPU waits for that vCPU's
@@ -188,11 +188,11 @@ static int run_arm(struct remote_shared *s, int arm, int trials, uint32_t *n,
 			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 				;
 		}
-		while (cb_now_ns() < at)
+		while (costbench_now_ns() < at)
 			;
-		int64_t t0 = cb_now_ns();
+		int64_t t0 = costbench_now_ns();
 		atomic_store(&s->go, k);
-		cb_futex_wake(&s->go);
+		costbench_futex_wake(&s->go);
 		if (!(how->waker_sleeps ? await_sleeping(&s->done, k) : await(&s->done, k))) {
 			snprintf(r->why, sizeof(r->why), "the wakee did not run within 5 s of its wake (trial %u)", k);
 			rc = -1;
@@ -205,8 +205,8 @@ static int run_arm(struct remote_shared *s, int arm, int trials, uint32_t *n,
 	}
 	struct irq_counts after = irq_counts_read(r->target_cpu);
 	if (r->trace_ipis && !r->trace_why[0]) {
-		cb_ipi_trace_on(false);
-		cb_ipi_trace_collect(r->target_cpu, r->wakee_pid, &r->senders[arm]);
+		costbench_ipi_trace_on(false);
+		costbench_ipi_trace_collect(r->target_cpu, r->wakee_pid, &r->senders[arm]);
 	}
 	r->ipis[arm] = irq_counts_delta(before, after);
 	if (spin_pid > 0) {
@@ -217,7 +217,7 @@ static int run_arm(struct remote_shared *s, int arm, int trials, uint32_t *n,
 }
 
 /* The first two CPUs this process may run on: target, then waker. */
-static int pick_cpus(struct cb_remote *r)
+static int pick_cpus(struct costbench_remote *r)
 {
 	cpu_set_t set;
 	if (sched_getaffinity(0, sizeof(set), &set) != 0) {
@@ -240,13 +240,13 @@ static int pick_cpus(struct cb_remote *r)
 	return 0;
 }
 
-int cb_remote_run(int trials, bool trace, struct cb_remote *r)
+int costbench_remote_run(int trials, bool trace, struct costbench_remote *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->trace_ipis = trace;
 	if (pick_cpus(r) != 0)
 		return -1;
-	cb_llc_shared(r);
+	costbench_llc_shared(r);
 	r->hrtick = prov_sched_hrtick();
 	struct remote_shared *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
 				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -255,7 +255,7 @@ int cb_remote_run(int trials, bool trace, struct cb_remote *r)
 		return -1;
 	}
 	memset(s, 0, sizeof(*s));
-	if (cb_pin_to(r->waker_cpu) != 0) {
+	if (costbench_pin_to(r->waker_cpu) != 0) {
 		snprintf(r->why, sizeof(r->why), "pinning to CPU %d: %s", r->waker_cpu, strerror(errno));
 		return -1;
 	}
@@ -267,7 +267,7 @@ int cb_remote_run(int trials, bool trace, struct cb_remote *r)
 	if (pid == 0)
 		wakee(s, r->target_cpu);
 	r->wakee_pid = (int)pid;
-	if (trace && cb_ipi_trace_open(r->trace_why, sizeof(r->trace_why)) != 0)
+	if (trace && costbench_ipi_trace_open(r->trace_why, sizeof(r->trace_why)) != 0)
 		fprintf(stderr, "costbench: --trace-ipis: %s\n", r->trace_why);
 	uint64_t seed = 0x2545f4914f6cdd1dull;
 	uint32_t n = 0;
@@ -276,12 +276,12 @@ int cb_remote_run(int trials, bool trace, struct cb_remote *r)
 		rc = run_arm(s, arm, trials, &n, &seed, r);
 	atomic_store(&s->quit, 1);
 	atomic_store(&s->go, n + 1);
-	cb_futex_wake(&s->go);
+	costbench_futex_wake(&s->go);
 	if (rc != 0)
 		kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	if (trace && !r->trace_why[0])
-		cb_ipi_trace_close();
+		costbench_ipi_trace_close();
 	munmap(s, sizeof(*s));
 	return rc;
 }

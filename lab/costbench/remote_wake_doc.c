@@ -17,7 +17,7 @@ static const char *policy_name(int p)
 }
 
 /* KEY: [ { WHAT: .., DETAIL: .., "count": N }, ... ] */
-static void write_tallies(struct json *j, const char *key, const struct cb_tally *t, int n,
+static void write_tallies(struct json *j, const char *key, const struct costbench_tally *t, int n,
 			  const char *what, const char *detail)
 {
 	json_begin_array(j, key);
@@ -31,25 +31,25 @@ static void write_tallies(struct json *j, const char *key, const struct cb_tally
 	json_end_array(j);
 }
 
-static void write_arm(struct json *j, const struct cb_remote *r, int arm)
+static void write_arm(struct json *j, const struct costbench_remote *r, int arm)
 {
 	int n = r->ntrials[arm];
-	json_begin_object(j, cb_remote_arms[arm].name);
+	json_begin_object(j, costbench_remote_arms[arm].name);
 	json_bool(j, "available", n > 0);
 	if (n == 0) {
 		json_str(j, "why", r->arm_why[arm][0] ? r->arm_why[arm] : r->why);
 		json_end_object(j);
 		return;
 	}
-	json_str(j, "spinner", policy_name(cb_remote_arms[arm].spinner_policy));
-	json_str(j, "waker", cb_remote_arms[arm].waker_sleeps ? "sleeps" : "spins");
+	json_str(j, "spinner", policy_name(costbench_remote_arms[arm].spinner_policy));
+	json_str(j, "waker", costbench_remote_arms[arm].waker_sleeps ? "sleeps" : "spins");
 	/* The trials whose wakee was asleep are the test; the rest woke
 	 * nothing and are counted apart. */
 	static double lat[CB_REMOTE_MAX];
 	long late = 0, awake = 0;
 	int m = 0;
 	for (int i = 0; i < n; i++) {
-		const struct cb_remote_trial *t = &r->trial[arm][i];
+		const struct costbench_remote_trial *t = &r->trial[arm][i];
 		if (!t->asleep) {
 			awake++;
 			continue;
@@ -59,9 +59,9 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 	}
 	json_int(j, "not_asleep", awake);
 	json_int(j, "late", late);
-	struct cb_summary s = { 0 };
+	struct costbench_summary s = { 0 };
 	if (m > 0)
-		cb_summarize(lat, m, &s);
+		costbench_summarize(lat, m, &s);
 	json_begin_object(j, "latency_ns");
 	json_double(j, "min", s.min);
 	json_double(j, "p25", s.p25);
@@ -76,7 +76,7 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 	json_int(j, "call_function", r->ipis[arm].call_function);
 	json_end_object(j);
 	if (r->trace_ipis) {
-		const struct cb_ipi_trace *t = &r->senders[arm];
+		const struct costbench_ipi_trace *t = &r->senders[arm];
 		json_begin_object(j, "interrupt_senders");
 		json_bool(j, "traced", t->traced);
 		if (!t->traced)
@@ -91,7 +91,7 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 	}
 	json_begin_array(j, "trials");
 	for (int i = 0; i < n; i++) {
-		const struct cb_remote_trial *t = &r->trial[arm][i];
+		const struct costbench_remote_trial *t = &r->trial[arm][i];
 		json_begin_object(j, NULL);
 		json_int(j, "delay_ns", t->delay_ns);
 		json_int(j, "latency_ns", t->latency_ns);
@@ -103,17 +103,17 @@ static void write_arm(struct json *j, const struct cb_remote *r, int arm)
 	json_end_object(j);
 }
 
-int cb_remote_main(int trials, bool trace_ipis, const char *out, int argc, char **argv)
+int costbench_remote_main(int trials, bool trace_ipis, const char *out, int argc, char **argv)
 {
-	static struct cb_remote r;
-	int rc = cb_remote_run(trials, trace_ipis, &r);
+	static struct costbench_remote r;
+	int rc = costbench_remote_run(trials, trace_ipis, &r);
 	if (rc != 0)
 		fprintf(stderr, "costbench: --remote-wake: %s\n", r.why);
 	else
 		fprintf(stderr, "costbench: --remote-wake: CPU %d wakes CPU %d (shared LLC: %s), %d trials an arm\n",
 			r.waker_cpu, r.target_cpu, r.llc_shared, trials);
 	struct json j;
-	FILE *f = cb_mode_begin(&j, out, argc, argv, "remote_wake", rc ? r.why : NULL);
+	FILE *f = costbench_mode_begin(&j, out, argc, argv, "remote_wake", rc ? r.why : NULL);
 	if (!f)
 		return 1;
 	json_int(&j, "trials_per_arm", trials);
@@ -130,5 +130,5 @@ int cb_remote_main(int trials, bool trace_ipis, const char *out, int argc, char 
 			write_arm(&j, &r, a);
 		json_end_object(&j);
 	}
-	return cb_doc_end(&j, f, out, rc);
+	return costbench_doc_end(&j, f, out, rc);
 }

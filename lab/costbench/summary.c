@@ -19,7 +19,7 @@ static double quantile(const double *v, int n, double q)
 	return v[lo] + (h - lo) * (v[lo + 1] - v[lo]);
 }
 
-void cb_summarize(double *v, int n, struct cb_summary *s)
+void costbench_summarize(double *v, int n, struct costbench_summary *s)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	s->min = v[0];

@@ -14,22 +14,22 @@
 #include "costbench.h"
 
 /* Signed nanoseconds of buffer_pool/clock.h's clock: the trials subtract them. */
-int64_t cb_now_ns(void)
+int64_t costbench_now_ns(void)
 {
 	return (int64_t)clock_ns();
 }
 
-void cb_futex_wait(_Atomic uint32_t *w, uint32_t val, const struct timespec *timeout)
+void costbench_futex_wait(_Atomic uint32_t *w, uint32_t val, const struct timespec *timeout)
 {
 	syscall(SYS_futex, w, FUTEX_WAIT, val, timeout, NULL, 0);
 }
 
-void cb_futex_wake(_Atomic uint32_t *w)
+void costbench_futex_wake(_Atomic uint32_t *w)
 {
 	syscall(SYS_futex, w, FUTEX_WAKE, 1, NULL, NULL, 0);
 }
 
-int cb_pin_to(int cpu)
+int costbench_pin_to(int cpu)
 {
 	cpu_set_t set;
 	CPU_ZERO(&set);
@@ -38,7 +38,7 @@ int cb_pin_to(int cpu)
 }
 
 /* xorshift64*, in [0, 1). */
-double cb_uniform(uint64_t *x)
+double costbench_uniform(uint64_t *x)
 {
 	*x ^= *x >> 12;
 	*x ^= *x << 25;
@@ -46,7 +46,7 @@ double cb_uniform(uint64_t *x)
 	return (double)((*x * 2685821657736338717ull) >> 11) / 9007199254740992.0;
 }
 
-int cb_cmp_i64(const void *a, const void *b)
+int costbench_cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 	return x < y ? -1 : x > y;

@@ -72,7 +72,7 @@ static _Noreturn void competitor(struct wake_shared *s)
 {
 	for (uint32_t t = 1;; t++) {
 		while (atomic_load(&s->go) < t)
-			cb_futex_wait(&s->go, t - 1, NULL);
+			costbench_futex_wait(&s->go, t - 1, NULL);
 		if (atomic_load(&s->quit))
 			_exit(0);
 		int64_t at = atomic_load(&s->target_ns);
@@ -94,23 +94,23 @@ static long nivcsw(void)
 
 /* One trial: arm the competitor for touch + offset, touch, release. */
 static void trial(struct wake_shared *s, uint32_t n, char *page, int64_t lead, int64_t offset,
-		  bool request, struct cb_wake_trial *t)
+		  bool request, struct costbench_wake_trial *t)
 {
-	int64_t start = cb_now_ns() + lead;
+	int64_t start = costbench_now_ns() + lead;
 	atomic_store(&s->target_ns, start + offset);
 	atomic_store(&s->go, n);
-	cb_futex_wake(&s->go);
+	costbench_futex_wake(&s->go);
 	while (atomic_load(&s->armed) < n)
 		;
 	long sw0 = nivcsw();
-	while (cb_now_ns() < start)
+	while (costbench_now_ns() < start)
 		;
 	if (request)
 		rseq_slice_request();
 	atomic_store(&s->holding, 1);
-	int64_t a = cb_now_ns();
+	int64_t a = costbench_now_ns();
 	*(volatile char *)page = 1;
-	int64_t b = cb_now_ns();
+	int64_t b = costbench_now_ns();
 	atomic_store(&s->holding, 0);
 	enum rseq_slice_outcome o = request ? rseq_slice_withdraw() : SLICE_NOT_NEEDED;
 	t->yielded = o == SLICE_GRANTED && rseq_slice_yield();
@@ -123,12 +123,12 @@ static void trial(struct wake_shared *s, uint32_t n, char *page, int64_t lead, i
 	t->outcome = o == SLICE_GRANTED ? "granted" : o == SLICE_REVOKED ? "revoked" : "not_needed";
 }
 
-static void unavailable(struct cb_wake *w, const char *what, int err)
+static void unavailable(struct costbench_wake *w, const char *what, int err)
 {
 	snprintf(w->why, sizeof(w->why), "%s: %s", what, strerror(err));
 }
 
-int cb_wake_run(int trials, struct cb_wake *w)
+int costbench_wake_run(int trials, struct costbench_wake *w)
 {
 	memset(w, 0, sizeof(*w));
 	long pg = sysconf(_SC_PAGESIZE);
@@ -143,18 +143,18 @@ int cb_wake_run(int trials, struct cb_wake *w)
 	}
 	memset(s, 0, sizeof(*s));
 	w->cpu = sched_getcpu();
-	if (w->cpu < 0 || cb_pin_to(w->cpu) != 0) {
+	if (w->cpu < 0 || costbench_pin_to(w->cpu) != 0) {
 		unavailable(w, "pinning to one CPU", errno);
 		return -1;
 	}
 	/* The fault's own length, with nothing to wake. */
 	int64_t cal[CALIBRATION_TOUCHES];
 	for (int i = 0; i < CALIBRATION_TOUCHES; i++) {
-		int64_t a = cb_now_ns();
+		int64_t a = costbench_now_ns();
 		*(volatile char *)(pages + (size_t)i * (size_t)pg) = 1;
-		cal[i] = cb_now_ns() - a;
+		cal[i] = costbench_now_ns() - a;
 	}
-	qsort(cal, CALIBRATION_TOUCHES, sizeof(cal[0]), cb_cmp_i64);
+	qsort(cal, CALIBRATION_TOUCHES, sizeof(cal[0]), costbench_cmp_i64);
 	w->fault_ns = cal[CALIBRATION_TOUCHES / 2];
 	int64_t lead = LEAD_FAULTS * w->fault_ns > LEAD_MIN_NS ? LEAD_FAULTS * w->fault_ns : LEAD_MIN_NS;
 
@@ -189,8 +189,8 @@ int cb_wake_run(int trials, struct cb_wake *w)
 		if (arm == 1 && !w->request_available)
 			break;
 		for (int i = 0; i < trials; i++) {
-			struct cb_wake_trial *t = &w->trial[arm][i];
-			double u = cb_uniform(&seed) * 1.5 - 0.25;
+			struct costbench_wake_trial *t = &w->trial[arm][i];
+			double u = costbench_uniform(&seed) * 1.5 - 0.25;
 			char *page = pages + (CALIBRATION_TOUCHES + (size_t)arm * (size_t)trials +
 					      (size_t)i) * (size_t)pg;
 			trial(s, ++n, page, lead, (int64_t)(u * (double)w->fault_ns), arm == 1, t);
@@ -199,7 +199,7 @@ int cb_wake_run(int trials, struct cb_wake *w)
 	}
 	atomic_store(&s->quit, 1);
 	atomic_store(&s->go, n + 1);
-	cb_futex_wake(&s->go);
+	costbench_futex_wake(&s->go);
 	waitpid(pid, &status, 0);
 	munmap(pages, npages * (size_t)pg);
 	munmap(s, sizeof(*s));

@@ -14,11 +14,11 @@
 
 static const char *const arm_names[2] = { "plain", "slice_requested" };
 
-static void write_span(struct json *j, const char *key, const struct cb_wake *w, int arm, int where)
+static void write_span(struct json *j, const char *key, const struct costbench_wake *w, int arm, int where)
 {
 	long n = 0, off = 0, granted = 0, yielded = 0;
 	for (int i = 0; i < w->ntrials[arm]; i++) {
-		const struct cb_wake_trial *t = &w->trial[arm][i];
+		const struct costbench_wake_trial *t = &w->trial[arm][i];
 		int at = t->wake_after_touch_ns < 0 ? 0 : t->wake_after_touch_ns < w->fault_ns ? 1 : 2;
 		if (at != where)
 			continue;
@@ -35,7 +35,7 @@ static void write_span(struct json *j, const char *key, const struct cb_wake *w,
 	json_end_object(j);
 }
 
-static void write_arm(struct json *j, const struct cb_wake *w, int arm)
+static void write_arm(struct json *j, const struct costbench_wake *w, int arm)
 {
 	json_begin_object(j, arm_names[arm]);
 	bool ran = arm == 0 || w->request_available;
@@ -50,7 +50,7 @@ static void write_arm(struct json *j, const struct cb_wake *w, int arm)
 	write_span(j, "wake_after_fault", w, arm, 2);
 	json_begin_array(j, "trials");
 	for (int i = 0; i < w->ntrials[arm]; i++) {
-		const struct cb_wake_trial *t = &w->trial[arm][i];
+		const struct costbench_wake_trial *t = &w->trial[arm][i];
 		json_begin_object(j, NULL);
 		json_int(j, "wake_after_touch_ns", t->wake_after_touch_ns);
 		json_int(j, "touch_ns", t->touch_ns);
@@ -64,10 +64,10 @@ static void write_arm(struct json *j, const struct cb_wake *w, int arm)
 	json_end_object(j);
 }
 
-int cb_wake_main(int trials, const char *out, int argc, char **argv)
+int costbench_wake_main(int trials, const char *out, int argc, char **argv)
 {
-	static struct cb_wake w;
-	int rc = cb_wake_run(trials, &w);
+	static struct costbench_wake w;
+	int rc = costbench_wake_run(trials, &w);
 	if (rc != 0)
 		fprintf(stderr, "costbench: --wake-in-fault: %s\n", w.why);
 	else
@@ -76,7 +76,7 @@ int cb_wake_main(int trials, const char *out, int argc, char **argv)
 			w.request_available ? "" : "; no slice-requested arm: ",
 			w.request_available ? "" : w.request_why);
 	struct json j;
-	FILE *f = cb_mode_begin(&j, out, argc, argv, "wake_in_fault", rc ? w.why : NULL);
+	FILE *f = costbench_mode_begin(&j, out, argc, argv, "wake_in_fault", rc ? w.why : NULL);
 	if (!f)
 		return 1;
 	json_int(&j, "trials_per_arm", trials);
@@ -88,5 +88,5 @@ int cb_wake_main(int trials, const char *out, int argc, char **argv)
 		write_arm(&j, &w, 1);
 		json_end_object(&j);
 	}
-	return cb_doc_end(&j, f, out, rc);
+	return costbench_doc_end(&j, f, out, rc);
 }

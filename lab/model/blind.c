@@ -35,13 +35,13 @@ static struct bl_span span(double a, double b)
 	return s;
 }
 
-int bl_bounds_for(const struct model_inputs *in, const struct xr_target *t, struct bl_bounds *b,
+int bl_bounds_for(const struct model_inputs *in, const struct extrap_target *t, struct bl_bounds *b,
 		  char *err, size_t errlen)
 {
 	struct model_inputs moved;
-	struct xr_trace tr;
+	struct extrap_trace tr;
 	memset(b, 0, sizeof(*b));
-	if (xr_apply(in, t, &moved, &tr, err, errlen) != 0)
+	if (extrap_apply(in, t, &moved, &tr, err, errlen) != 0)
 		return -1;
 	b->window = tr.w_target;
 	b->pool = t->pool_pages;
@@ -52,12 +52,12 @@ int bl_bounds_for(const struct model_inputs *in, const struct xr_target *t, stru
 	double l_hi = tr.l_measured > 0 ? tr.l_measured * pow(r_t / r_m, -XR_RUNS_B)
 					: XR_RUNS_A * pow(r_t, -XR_RUNS_B);
 	b->l = span(1, fmax(1, l_hi));
-	b->pf = span(xr_pf_runs(t->clients, b->window, b->pool, b->l.hi),
-		     xr_pf_runs(t->clients, b->window, b->pool, 1));
+	b->pf = span(extrap_pf_runs(t->clients, b->window, b->pool, b->l.hi),
+		     extrap_pf_runs(t->clients, b->window, b->pool, 1));
 	double tail = in->t_tail_us > 0 ? in->t_tail_us : in->t_stall_us.lo;
 	b->t_us = span(tail, tr.t_target_us > 0 ? tr.t_target_us : moved.t_stall_us.v);
 	b->m = span(in->m.v, fmax(in->m.v, BL_M_HI));
-	b->fault_measured_us = mi_dist_mean(&in->fault_us);
+	b->fault_measured_us = inputs_dist_mean(&in->fault_us);
 	b->fault_us = span(BL_FAULT_LO_US, fmax(BL_FAULT_LO_US, b->fault_measured_us));
 	return 0;
 }
@@ -79,11 +79,11 @@ static void make_draw(const struct model_inputs *in, const struct bl_bounds *b, 
 	double u[4];
 	for (int i = 0; i < 4; i++)
 		u[i] = mrng_unit(rng);
-	double qn = mi_draw(&in->q[PM_NONE], rng, 0, 1);
-	double qm = model == PM_NONE ? qn : mi_draw(&in->q[model], rng, 0, 1);
-	d->h = mi_draw(&in->hold_us, rng, 0, INFINITY);
+	double qn = inputs_draw(&in->q[PM_NONE], rng, 0, 1);
+	double qm = model == PM_NONE ? qn : inputs_draw(&in->q[model], rng, 0, 1);
+	d->h = inputs_draw(&in->hold_us, rng, 0, INFINITY);
 	double l = logu(b->l, fixed == BL_PF ? 0.5 : u[0]);
-	d->pf = xr_pf_runs(b->clients, b->window, b->pool, l);
+	d->pf = extrap_pf_runs(b->clients, b->window, b->pool, l);
 	d->t = logu(b->t_us, fixed == BL_T ? 0.5 : u[1]);
 	d->m = logu(b->m, fixed == BL_M ? 0.5 : u[2]);
 	d->df = logu(b->fault_us, fixed == BL_FAULT ? 0.5 : u[3]);
@@ -101,7 +101,7 @@ static void make_draw(const struct model_inputs *in, const struct bl_bounds *b, 
 static double run_avg(double x0, int n, double m, double s, double k, double pool, double run_s,
 		      double *fill_s)
 {
-	double xfill = cf_throughput(cf_free(x0, n, m, s), k);
+	double xfill = closed_throughput(closed_free(x0, n, m, s), k);
 	double tf = pool / (m * xfill);
 	*fill_s = tf;
 	if (tf >= run_s)
@@ -142,9 +142,9 @@ static struct bl_stat stat_of(double *v, int n)
 	if (n < 1)
 		return s;
 	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	s.med = cf_pct(v, n, 0.5);
-	s.lo = cf_pct(v, n, 0.025);
-	s.hi = cf_pct(v, n, 0.975);
+	s.med = closed_pct(v, n, 0.5);
+	s.lo = closed_pct(v, n, 0.025);
+	s.hi = closed_pct(v, n, 0.975);
 	return s;
 }
 
@@ -161,17 +161,17 @@ static int sweep(const struct model_inputs *in, const struct bl_bounds *b, enum 
 	for (int i = 0; i < draws; i++) {
 		struct draw d;
 		make_draw(in, b, model, fixed, &rng, &d);
-		double s = cf_service_s(d.h, d.pf, d.df);
-		double kn = cf_k(d.m, d.pf, d.qn, d.t) + ch_k(in, PM_NONE, b->cpus, d.m, d.pf, NULL);
-		double km = cf_k(d.m, d.pf, d.qm, d.t) + ch_k(in, model, b->cpus, d.m, d.pf, NULL);
+		double s = closed_service_s(d.h, d.pf, d.df);
+		double kn = closed_k(d.m, d.pf, d.qn, d.t) + ch_k(in, PM_NONE, b->cpus, d.m, d.pf, NULL);
+		double km = closed_k(d.m, d.pf, d.qm, d.t) + ch_k(in, model, b->cpus, d.m, d.pf, NULL);
 		double x0, tn, tm;
 		if (anchor(x, b->clients, d.m, s, kn, b->pool, run_s, &x0) != 0)
 			continue;
 		double an = run_avg(x0, b->clients, d.m, s, kn, b->pool, run_s, &tn);
 		double am = run_avg(x0, b->clients, d.m, s, km, b->pool, run_s, &tm);
-		double xf = cf_free(x0, b->clients, d.m, s);
+		double xf = closed_free(x0, b->clients, d.m, s);
 		run[kept] = am / an;
-		fill[kept] = cf_throughput(xf, km) / cf_throughput(xf, kn);
+		fill[kept] = closed_throughput(xf, km) / closed_throughput(xf, kn);
 		fn[kept] = tn;
 		fm[kept] = tm;
 		kept++;

@@ -79,7 +79,7 @@ struct bl_result {
 };
 
 /* The rules' spans at t from in (as measured); -1 with err when a rule lacks its inputs. */
-int bl_bounds_for(const struct model_inputs *in, const struct xr_target *t, struct bl_bounds *b,
+int bl_bounds_for(const struct model_inputs *in, const struct extrap_target *t, struct bl_bounds *b,
 		  char *err, size_t errlen);
 
 /*

@@ -28,10 +28,10 @@ static _Noreturn void die(const char *msg, const char *arg)
 	exit(2);
 }
 
-static const struct jr_val *phase(const struct jr_val *arr, const char *name)
+static const struct json_read_val *phase(const struct json_read_val *arr, const char *name)
 {
 	for (size_t i = 0; arr && arr->type == JR_ARR && i < arr->n; i++)
-		if (!strcmp(jr_str(arr->items[i], "name", ""), name))
+		if (!strcmp(json_read_str(arr->items[i], "name", ""), name))
 			return arr->items[i];
 	return NULL;
 }
@@ -52,30 +52,30 @@ int main(int argc, char **argv)
 	if (!doc_path || !(h_us >= 0) || i == argc)
 		die("usage: capacity --calibration DOC --h-us H FA_PAGES:SHIFT...", NULL);
 	char err[256];
-	struct jr_val *doc = jr_parse_file(doc_path, err, sizeof(err));
+	struct json_read_val *doc = json_read_parse_file(doc_path, err, sizeof(err));
 	if (!doc)
 		die(err, NULL);
-	const struct jr_val *fill = phase(jr_path(doc, "results.phases"), "fill");
-	const struct jr_val *ev = phase(jr_path(doc, "evidence.phases"), "fill");
+	const struct json_read_val *fill = phase(json_read_path(doc, "results.phases"), "fill");
+	const struct json_read_val *ev = phase(json_read_path(doc, "evidence.phases"), "fill");
 	double acq, txn, hold, holds, faulted, fa, shift, fault_ns;
-	if (!fill || !jr_num(fill, "strategy.acquisitions", &acq) ||
-	    !jr_num(fill, "transactions", &txn) || txn <= 0 ||
-	    !jr_num(fill, "rho.mean_hold_us", &hold))
+	if (!fill || !json_read_num(fill, "strategy.acquisitions", &acq) ||
+	    !json_read_num(fill, "transactions", &txn) || txn <= 0 ||
+	    !json_read_num(fill, "rho.mean_hold_us", &hold))
 		die("no fill phase with rho in ", doc_path);
-	if (ev && jr_num(ev, "holds", &holds) && jr_num(ev, "holds_with_fault", &faulted) &&
+	if (ev && json_read_num(ev, "holds", &holds) && json_read_num(ev, "holds_with_fault", &faulted) &&
 	    holds > 0) {
 		/* the join's count */
-	} else if (jr_num(fill, "strategy.holds_with_fault", &faulted) && acq > 0 &&
-		   jr_path(doc, "config.hold_events") && jr_path(doc, "config.hold_events")->b) {
+	} else if (json_read_num(fill, "strategy.holds_with_fault", &faulted) && acq > 0 &&
+		   json_read_path(doc, "config.hold_events") && json_read_path(doc, "config.hold_events")->b) {
 		holds = acq;
 	} else {
 		die("no count of faulting holds (EVIDENCE=on or HOLD_EVENTS=on) in ", doc_path);
 	}
-	if (!jr_num(doc, "provenance.fault_around_pages", &fa) || fa < 1)
+	if (!json_read_num(doc, "provenance.fault_around_pages", &fa) || fa < 1)
 		die("no provenance.fault_around_pages in ", doc_path);
-	if (!jr_num(doc, "provenance.icount_shift", &shift) || shift < 0)
+	if (!json_read_num(doc, "provenance.icount_shift", &shift) || shift < 0)
 		die("no provenance.icount_shift (not an icount guest) in ", doc_path);
-	if (!jr_num(doc, "provenance.fault_cost_ns", &fault_ns) || fault_ns <= 0)
+	if (!json_read_num(doc, "provenance.fault_cost_ns", &fault_ns) || fault_ns <= 0)
 		die("no provenance.fault_cost_ns in ", doc_path);
 	struct capacity_calib c;
 	if (capacity_calibrate(acq / txn, h_us, fault_ns / 1e3, faulted / holds, (int)fa, (int)shift,
@@ -96,6 +96,6 @@ int main(int argc, char **argv)
 		capacity_predict(&c, f, s, &p);
 		printf("%d\t%d\t%.4f\t%.3f\t%.3f\t%.1f\n", f, s, p.p_f, p.h_us, p.d_f_us, p.tps);
 	}
-	jr_free(doc);
+	json_read_free(doc);
 	return 0;
 }

@@ -7,7 +7,7 @@
 #include "inputs.h"
 #include "stall.h"
 
-_Static_assert(CH_COUNT == MI_CHANNELS, "inputs.h carries one mi_channel per channel");
+_Static_assert(CH_COUNT == MI_CHANNELS, "inputs.h carries one inputs_channel per channel");
 
 static const char *const keys[CH_COUNT] = { "blocked_in_fault", "wakeup_latency", "tick_span",
 					    "emulator_freeze" };
@@ -38,7 +38,7 @@ bool ch_applies(const struct model_inputs *in, enum channel c, int cpus)
 
 bool ch_measured(const struct model_inputs *in, enum channel c, enum pmodel model)
 {
-	const struct mi_channel *ch = &in->ch[c];
+	const struct inputs_channel *ch = &in->ch[c];
 	return ch->have_t && ch->have_p[model] && ch->have_p[PM_NONE];
 }
 
@@ -49,10 +49,10 @@ double ch_k(const struct model_inputs *in, enum pmodel model, int cpus, double m
 	for (int c = 0; c < CH_COUNT; c++) {
 		if (!ch_applies(in, (enum channel)c, cpus) || !ch_measured(in, (enum channel)c, model))
 			continue;
-		const struct mi_channel *ch = &in->ch[c];
-		double p = rng ? mi_draw(&ch->p[model], rng, 0, 1) : ch->p[model].v;
-		double t = rng ? mi_draw(&ch->t_us, rng, 0, INFINITY) : ch->t_us.v;
-		k += cf_k(m, p_f, p, t);
+		const struct inputs_channel *ch = &in->ch[c];
+		double p = rng ? inputs_draw(&ch->p[model], rng, 0, 1) : ch->p[model].v;
+		double t = rng ? inputs_draw(&ch->t_us, rng, 0, INFINITY) : ch->t_us.v;
+		k += closed_k(m, p_f, p, t);
 	}
 	return k;
 }

@@ -42,34 +42,34 @@
 #include "stall.h"
 
 /* 1/X = 1/x_free + k: fill tps for stall-free x_free (tps) and k (s). */
-double cf_throughput(double x_free, double k);
+double closed_throughput(double x_free, double k);
 /* X k, the share of time the fill stands stalled: below 1 for any inputs. */
-double cf_stalled_share(double x_free, double k);
+double closed_stalled_share(double x_free, double k);
 
 /*
  * The lock alone (machine repairman, exact MVA): acquisitions per second
  * of n sources with think time think_s and service time service_s.
  */
-double cf_lock_rate(int n, double think_s, double service_s);
+double closed_lock_rate(int n, double think_s, double service_s);
 
 /* The lock's service time s = h + p_f d_f, in seconds (hold and fault in us). */
-double cf_service_s(double hold_us, double p_f, double fault_us);
+double closed_service_s(double hold_us, double p_f, double fault_us);
 
 /*
- * Stall-free fill tps at n clients: x0_cpu (the CPU-bound fill, mi_x0_at)
+ * Stall-free fill tps at n clients: x0_cpu (the CPU-bound fill, inputs_x0_at)
  * through the lock's capacity with m acquisitions per transaction and
  * service s.  x0_cpu when s is 0.
  */
-double cf_free(double x0_cpu, int n, double m, double service_s);
+double closed_free(double x0_cpu, int n, double m, double service_s);
 
 /*
  * The inverse at a measured X: the x0_cpu that makes the model give X.
  * 0 with *x0 set, or -1 when no x0_cpu can: X k >= 1 (the stalls alone
  * take all the time) or X >= 1 / (m s + k) (beyond the lock's capacity).
  */
-int cf_x0_for(double x, double k, int n, double m, double service_s, double *x0);
+int closed_x0_for(double x, double k, int n, double m, double service_s, double *x0);
 
-struct cf_pred {
+struct closed_pred {
 	double ratio;		/* X_model / X_none at the inputs' central values */
 	double lo, hi;		/* 2.5th and 97.5th percentiles over the draws */
 	double x_none, x_model;	/* central tps at the target size */
@@ -86,11 +86,11 @@ struct cf_pred {
  * models, the two q independent; seeded, so the same inputs give the same
  * interval.  Returns -1 when the inputs lack q for the model.
  */
-int cf_predict(const struct model_inputs *in, enum pmodel model, int cpus, int clients,
-	       int draws, uint64_t seed, struct cf_pred *out);
+int closed_predict(const struct model_inputs *in, enum pmodel model, int cpus, int clients,
+	       int draws, uint64_t seed, struct closed_pred *out);
 
 
 /* The percentile p of n sorted values (linear between ranks). */
-double cf_pct(const double *sorted, int n, double p);
+double closed_pct(const double *sorted, int n, double p);
 
 #endif

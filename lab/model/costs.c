@@ -15,13 +15,13 @@ static const char *const ops[MI_PAGES][2] = {
 };
 
 /* ns.median of an available op, in us; 0 when it was not measured. */
-static double op_us(const struct jr_val *doc, const char *op)
+static double op_us(const struct json_read_val *doc, const char *op)
 {
 	char path[96];
-	const struct jr_val *o = jr_path(doc, op);
+	const struct json_read_val *o = json_read_path(doc, op);
 	double ns;
 	snprintf(path, sizeof(path), "%s.ns.median", op);
-	if (!jr_true(o, "available") || !jr_num(doc, path, &ns) || ns <= 0)
+	if (!json_read_true(o, "available") || !json_read_num(doc, path, &ns) || ns <= 0)
 		return 0;
 	return ns / 1000;
 }
@@ -29,10 +29,10 @@ static double op_us(const struct jr_val *doc, const char *op)
 bool fc_read(const char *path, struct fault_costs *c, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
-	struct jr_val *d = jr_parse_file(path, err, errlen);
+	struct json_read_val *d = json_read_parse_file(path, err, errlen);
 	if (!d)
 		return false;
-	bool ok = strcmp(jr_str(d, "tool", ""), "costbench") == 0;
+	bool ok = strcmp(json_read_str(d, "tool", ""), "costbench") == 0;
 	if (!ok)
 		snprintf(err, errlen, "%s: not a costbench document", path);
 	for (int p = 0; ok && p < MI_PAGES; p++) {
@@ -42,9 +42,9 @@ bool fc_read(const char *path, struct fault_costs *c, char *err, size_t errlen)
 	if (ok) {
 		c->docs = 1;
 		snprintf(c->source, sizeof(c->source), "costbench %s (%s, model %s)", path,
-			 jr_str(d, "provenance.kernel_release", "?"), jr_str(d, "provenance.preempt_model", "?"));
+			 json_read_str(d, "provenance.kernel_release", "?"), json_read_str(d, "provenance.preempt_model", "?"));
 	}
-	jr_free(d);
+	json_read_free(d);
 	return ok;
 }
 
@@ -71,18 +71,18 @@ void fc_scan_run(const char *rundir, struct fault_costs *c)
 			continue;
 		char path[8192], err[256];
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		struct jr_val *d = jr_parse_file(path, err, sizeof(err));
+		struct json_read_val *d = json_read_parse_file(path, err, sizeof(err));
 		if (!d)
 			continue;
-		int none = strcmp(jr_str(d, "provenance.preempt_model", ""), "none") == 0;
-		if (strcmp(jr_str(d, "tool", ""), "costbench") == 0 && n[none] < MAXD) {
+		int none = strcmp(json_read_str(d, "provenance.preempt_model", ""), "none") == 0;
+		if (strcmp(json_read_str(d, "tool", ""), "costbench") == 0 && n[none] < MAXD) {
 			for (int p = 0; p < MI_PAGES; p++) {
 				v[none][p][0][n[none]] = op_us(d, ops[p][0]);
 				v[none][p][1][n[none]] = op_us(d, ops[p][1]);
 			}
 			n[none]++;
 		}
-		jr_free(d);
+		json_read_free(d);
 	}
 	closedir(dh);
 	int w = n[1] ? 1 : 0;

@@ -18,12 +18,12 @@
  * (CONFIG_HZ=1000 in its .config), 7.2-lab-hz250 with HZ=250; Debian's
  * amd64 kernels and the host are HZ=250.  Named so a reader can check it.
  */
-static int hz_of(const struct jr_val *d, const char *label, char *src, size_t len)
+static int hz_of(const struct json_read_val *d, const char *label, char *src, size_t len)
 {
 	double hz;
-	if (jr_num(d, "provenance.kernel_hz", &hz) && hz >= 1) {
+	if (json_read_num(d, "provenance.kernel_hz", &hz) && hz >= 1) {
 		snprintf(src, len, "provenance.kernel_hz (%s)",
-			 jr_str(d, "provenance.kernel_tick_source", "?"));
+			 json_read_str(d, "provenance.kernel_tick_source", "?"));
 		/* A path of the document's goes into model-inputs.json as it is. */
 		for (char *c = src; *c; c++)
 			if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
@@ -43,32 +43,32 @@ static int hz_of(const struct jr_val *d, const char *label, char *src, size_t le
 	return 250;
 }
 
-static const struct jr_val *phase(const struct jr_val *arr, const char *name)
+static const struct json_read_val *phase(const struct json_read_val *arr, const char *name)
 {
 	for (size_t i = 0; arr && arr->type == JR_ARR && i < arr->n; i++)
-		if (strcmp(jr_str(arr->items[i], "name", ""), name) == 0)
+		if (strcmp(json_read_str(arr->items[i], "name", ""), name) == 0)
 			return arr->items[i];
 	return NULL;
 }
 
-static double num(const struct jr_val *v, const char *path)
+static double num(const struct json_read_val *v, const char *path)
 {
 	double x;
-	return jr_num(v, path, &x) ? x : 0;
+	return json_read_num(v, path, &x) ? x : 0;
 }
 
 /* An instrument inside the hold, named; NULL when there was none. */
-static const char *in_hold(const struct jr_val *doc)
+static const char *in_hold(const struct json_read_val *doc)
 {
-	const struct jr_val *ihs = jr_path(doc, "config.in_hold_syscalls");
+	const struct json_read_val *ihs = json_read_path(doc, "config.in_hold_syscalls");
 	if (ihs && ihs->type == JR_ARR && ihs->n > 0)
 		return "config.in_hold_syscalls is not empty (--hold-events=in-hold)";
-	if (!ihs && jr_true(doc, "config.hold_events"))
+	if (!ihs && json_read_true(doc, "config.hold_events"))
 		return "hold_events: true in a document older than issue 24 (in the hold)";
 	return NULL;
 }
 
-static struct mx_group *group_for(struct mx_set *s, const char *page, int clients, int cpus)
+static struct extract_group *group_for(struct extract_set *s, const char *page, int clients, int cpus)
 {
 	for (int i = 0; i < s->ngroups; i++)
 		if (strcmp(s->g[i].page, page) == 0 && s->g[i].clients == clients &&
@@ -76,7 +76,7 @@ static struct mx_group *group_for(struct mx_set *s, const char *page, int client
 			return &s->g[i];
 	if (s->ngroups == MX_MAX_GROUPS)
 		return NULL;
-	struct mx_group *g = &s->g[s->ngroups++];
+	struct extract_group *g = &s->g[s->ngroups++];
 	memset(g, 0, sizeof(*g));
 	snprintf(g->page, sizeof(g->page), "%s", page);
 	g->clients = clients;
@@ -90,7 +90,7 @@ static struct mx_group *group_for(struct mx_set *s, const char *page, int client
  * mitigation's.  bare: a document without evidence counts too, for what
  * the run itself measured (tps, acquisitions and faults per transaction).
  */
-static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps, int bare)
+static int add_doc(struct extract_set *s, const struct json_read_val *d, double twin_tps, int bare)
 {
 	/*
 	 * SCENARIO=mitigations puts each mitigation beside none on the same
@@ -99,31 +99,31 @@ static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps, in
 	 * another page size, pg19 and partitioned another strategy).  Older
 	 * documents have no config.mitigation: they are unmitigated.
 	 */
-	const char *mit = jr_str(d, "config.mitigation", "none");
+	const char *mit = json_read_str(d, "config.mitigation", "none");
 	if (strcmp(mit, "none") != 0) {
 		s->mitigated++;
 		return -1;
 	}
-	const struct jr_val *ev = jr_path(d, "evidence.phases");
-	const struct jr_val *rp = jr_path(d, "results.phases");
-	const struct jr_val *e = phase(ev, "fill"), *p = phase(rp, "fill");
+	const struct json_read_val *ev = json_read_path(d, "evidence.phases");
+	const struct json_read_val *rp = json_read_path(d, "results.phases");
+	const struct json_read_val *e = phase(ev, "fill"), *p = phase(rp, "fill");
 	enum pmodel pm;
-	if (strcmp(jr_str(d, "tool", ""), "bufbench") != 0 || (!e && !bare) || !p ||
-	    pmodel_parse(jr_str(d, "provenance.preempt_model", ""), &pm) != 0 ||
-	    *jr_str(d, "results.error", "") || num(p, "transactions") <= 0)
+	if (strcmp(json_read_str(d, "tool", ""), "bufbench") != 0 || (!e && !bare) || !p ||
+	    pmodel_parse(json_read_str(d, "provenance.preempt_model", ""), &pm) != 0 ||
+	    *json_read_str(d, "results.error", "") || num(p, "transactions") <= 0)
 		return 0;
-	struct mx_group *g = group_for(s, jr_str(d, "provenance.page_policy", "?"),
+	struct extract_group *g = group_for(s, json_read_str(d, "provenance.page_policy", "?"),
 				       (int)num(d, "config.clients"), (int)num(d, "provenance.cpus"));
 	if (!g || g->runs == MX_MAX_RUNS)
 		return 0;
 	if (!g->runs) {
-		const char *label = jr_str(d, "provenance.kernel_label", "?");
+		const char *label = json_read_str(d, "provenance.kernel_label", "?");
 		snprintf(g->kernel, sizeof(g->kernel), "%s", label);
-		snprintf(g->virt, sizeof(g->virt), "%s", jr_str(d, "provenance.virtualization", "?"));
-		snprintf(g->revision, sizeof(g->revision), "%s", jr_str(d, "provenance.lab_revision", "?"));
+		snprintf(g->virt, sizeof(g->virt), "%s", json_read_str(d, "provenance.virtualization", "?"));
+		snprintf(g->revision, sizeof(g->revision), "%s", json_read_str(d, "provenance.lab_revision", "?"));
 		g->hz = hz_of(d, label, g->hz_source, sizeof(g->hz_source));
 		double fa;
-		if (jr_num(d, "provenance.fault_around_pages", &fa))
+		if (json_read_num(d, "provenance.fault_around_pages", &fa))
 			g->fault_around_pages = (int)fa;
 		g->pool_pages = num(d, "config.pool_pages");
 		g->block_size = num(d, "config.block_size");
@@ -131,7 +131,7 @@ static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps, in
 	}
 	/* Runs of one family made by different code: name every revision, so
 	 * that a dirty one among them is not hidden behind the first. */
-	const char *rev = jr_str(d, "provenance.lab_revision", "?");
+	const char *rev = json_read_str(d, "provenance.lab_revision", "?");
 	size_t rl = strlen(g->revision), vl = strlen(rev);
 	int rseen = 0;
 	for (const char *k = g->revision; (k = strstr(k, rev)) != NULL; k += vl)
@@ -140,7 +140,7 @@ static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps, in
 	if (!rseen && rl + vl + 2 <= sizeof(g->revision))
 		snprintf(g->revision + rl, sizeof(g->revision) - rl, "+%s", rev);
 	/* A family may span kernels (a baseline's none beside 7.0's lazy): name them all. */
-	const char *label = jr_str(d, "provenance.kernel_label", "?");
+	const char *label = json_read_str(d, "provenance.kernel_label", "?");
 	size_t kl = strlen(g->kernel), ll = strlen(label);
 	int seen = 0;
 	for (const char *k = g->kernel; (k = strstr(k, label)) != NULL; k += ll)
@@ -173,12 +173,12 @@ static int add_doc(struct mx_set *s, const struct jr_val *d, double twin_tps, in
 	if (oc > 0)
 		g->t_us[g->nt++] = ons / oc / 1000 + tm;
 
-	const struct jr_val *h = jr_path(p, "strategy.hold_hist");
+	const struct json_read_val *h = json_read_path(p, "strategy.hold_hist");
 	for (size_t i = 0; h && h->type == JR_ARR && i < h->n && i < 32; i++)
 		g->hold_hist[i] += h->items[i]->num;
 	g->switched += num(e, "holds_switched");
 	double fc;
-	if (jr_num(d, "provenance.fault_cost_ns", &fc) && fc > 0)
+	if (json_read_num(d, "provenance.fault_cost_ns", &fc) && fc > 0)
 		g->fault_ns[g->nfault++] = fc;
 	return 1;
 }
@@ -198,12 +198,12 @@ static double twin_fill_tps(const char *dir, const char *name)
 	snprintf(path, sizeof(path), "%s/%.*s-ctl.json", dir, (int)(l - 5), name);
 	if (access(path, R_OK) != 0)
 		return 0;
-	struct jr_val *t = jr_parse_file(path, err, sizeof(err));
+	struct json_read_val *t = json_read_parse_file(path, err, sizeof(err));
 	if (!t)
 		return 0;
-	const struct jr_val *p = phase(jr_path(t, "results.phases"), "fill");
-	double tps = p && !*jr_str(t, "results.error", "") ? num(p, "tps") : 0;
-	jr_free(t);
+	const struct json_read_val *p = phase(json_read_path(t, "results.phases"), "fill");
+	double tps = p && !*json_read_str(t, "results.error", "") ? num(p, "tps") : 0;
+	json_read_free(t);
 	return tps;
 }
 
@@ -217,23 +217,23 @@ static int cmp_name(const void *a, const void *b)
  * transaction at the other page sizes (same clients and CPUs), and the
  * run's costbench fault costs.
  */
-static void link_pages(const char *rundir, struct mx_set *s)
+static void link_pages(const char *rundir, struct extract_set *s)
 {
 	struct fault_costs c;
 	fc_scan_run(rundir, &c);
 	for (int i = 0; i < s->ngroups; i++) {
-		struct mx_group *g = &s->g[i];
+		struct extract_group *g = &s->g[i];
 		g->costs = c;
 		for (int j = 0; j < s->ngroups; j++) {
-			const struct mx_group *h = &s->g[j];
-			int p = mi_page_index(h->page);
+			const struct extract_group *h = &s->g[j];
+			int p = inputs_page_index(h->page);
 			if (p >= 0 && h->clients == g->clients && h->cpus == g->cpus && h->nfpt)
 				g->faults_by_page[p] = st_mean(h->fpt, (size_t)h->nfpt);
 		}
 	}
 }
 
-static int scan(const char *rundir, struct mx_set *s, int bare, char *err, size_t errlen)
+static int scan(const char *rundir, struct extract_set *s, int bare, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	char dir[4096];
@@ -258,7 +258,7 @@ static int scan(const char *rundir, struct mx_set *s, int bare, char *err, size_
 	for (size_t i = 0; i < n; i++) {
 		char path[8192];
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		struct jr_val *d = jr_parse_file(path, err, errlen);
+		struct json_read_val *d = json_read_parse_file(path, err, errlen);
 		if (!d) {
 			rc = MX_ERR;
 			break;
@@ -268,13 +268,13 @@ static int scan(const char *rundir, struct mx_set *s, int bare, char *err, size_
 			snprintf(err, errlen, "%s: %s; an instrument inside the hold lengthens every "
 				 "hold, so its q and T describe the instrument, not the lock: "
 				 "measure without it", path, why);
-			jr_free(d);
+			json_read_free(d);
 			rc = MX_IN_HOLD;
 			break;
 		}
 		if (add_doc(s, d, twin_fill_tps(dir, names[i]), bare) == 0)
 			s->skipped++;
-		jr_free(d);
+		json_read_free(d);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -288,12 +288,12 @@ static int scan(const char *rundir, struct mx_set *s, int bare, char *err, size_
 	return rc;
 }
 
-int mx_scan(const char *rundir, struct mx_set *s, char *err, size_t errlen)
+int extract_scan(const char *rundir, struct extract_set *s, char *err, size_t errlen)
 {
 	return scan(rundir, s, 0, err, errlen);
 }
 
-int mx_scan_timed(const char *rundir, struct mx_set *s, char *err, size_t errlen)
+int extract_scan_timed(const char *rundir, struct extract_set *s, char *err, size_t errlen)
 {
 	int rc = scan(rundir, s, 0, err, errlen);
 	if (rc != MX_ERR || s->ngroups > 0)
@@ -307,7 +307,7 @@ int mx_scan_timed(const char *rundir, struct mx_set *s, char *err, size_t errlen
 	return rc;
 }
 
-double mx_hist_median_us(const double *hist, int n, double *lo_us, double *hi_us)
+double extract_hist_median_us(const double *hist, int n, double *lo_us, double *hi_us)
 {
 	double total = 0, cum = 0;
 	for (int i = 0; i < n; i++)
@@ -359,7 +359,7 @@ static void put_value(FILE *f, const char *key, double v, double lo, double hi, 
  * still includes the hold's own microseconds, which the median subtracts.
  */
 /* The faulting holds' histogram buckets (their counts in take). */
-static void fault_take(const struct mx_group *g, double take[32])
+static void fault_take(const struct extract_group *g, double take[32])
 {
 	double qk = 0;
 	for (int i = 0; i < PM_COUNT; i++)
@@ -377,7 +377,7 @@ static void fault_take(const struct mx_group *g, double take[32])
 }
 
 /* The run's own fault microbenchmark: the one point used when no hold faulted. */
-static double fault_point_us(const struct mx_group *g)
+static double fault_point_us(const struct extract_group *g)
 {
 	return g->nfault ? st_median(g->fault_ns, (size_t)g->nfault) / 1000 : 1;
 }
@@ -390,7 +390,7 @@ static void fault_edges(int i, double hold_med_us, double *lo, double *hi)
 }
 
 /* The mean of the distribution put_faults writes (uniform inside a bucket). */
-static double fault_mean_us(const struct mx_group *g, double hold_med_us)
+static double fault_mean_us(const struct extract_group *g, double hold_med_us)
 {
 	double take[32] = { 0 }, n = 0, sum = 0, lo, hi;
 	fault_take(g, take);
@@ -402,7 +402,7 @@ static double fault_mean_us(const struct mx_group *g, double hold_med_us)
 	return n > 0 ? sum / n : fault_point_us(g);
 }
 
-static void put_faults(FILE *f, const struct mx_group *g, double hold_med_us)
+static void put_faults(FILE *f, const struct extract_group *g, double hold_med_us)
 {
 	double take[32] = { 0 };
 	fault_take(g, take);
@@ -425,7 +425,7 @@ static void put_faults(FILE *f, const struct mx_group *g, double hold_med_us)
 }
 
 /* X0 per page size's inputs (x0page.h). */
-static void put_page_fields(FILE *f, const struct mx_group *g)
+static void put_page_fields(FILE *f, const struct extract_group *g)
 {
 	double v, lo, hi;
 	mean_ci(g->fpt, g->nfpt, &v, &lo, &hi);
@@ -434,7 +434,7 @@ static void put_page_fields(FILE *f, const struct mx_group *g)
 	int first = 1;
 	for (int p = 0; p < MI_PAGES; p++)
 		if (g->faults_by_page[p] > 0) {
-			fprintf(f, "%s \"%s\": %.6g", first ? "" : ",", mi_page_name(p), g->faults_by_page[p]);
+			fprintf(f, "%s \"%s\": %.6g", first ? "" : ",", inputs_page_name(p), g->faults_by_page[p]);
 			first = 0;
 		}
 	fprintf(f, " },\n");
@@ -442,7 +442,7 @@ static void put_page_fields(FILE *f, const struct mx_group *g)
 		return;
 	fprintf(f, "  \"fault_costs_us\": {");
 	for (int p = 0; p < MI_PAGES; p++)
-		fprintf(f, " \"%s\": { \"alloc\": %.6g, \"map\": %.6g },", mi_page_name(p),
+		fprintf(f, " \"%s\": { \"alloc\": %.6g, \"map\": %.6g },", inputs_page_name(p),
 			g->costs.alloc_us[p], g->costs.map_us[p]);
 	fprintf(f, " \"source\": \"");
 	/* The run directory's name is a document's text here: keep it a JSON string. */
@@ -452,7 +452,7 @@ static void put_page_fields(FILE *f, const struct mx_group *g)
 	fprintf(f, "\" },\n");
 }
 
-int mx_write(FILE *f, const struct mx_group *g, const char *source, char *err, size_t errlen)
+int extract_write(FILE *f, const struct extract_group *g, const char *source, char *err, size_t errlen)
 {
 	if (g->ntps[PM_NONE] == 0) {
 		snprintf(err, errlen, "%s pages, %d clients: no none runs (ratios and X0 are against none)",
@@ -496,15 +496,15 @@ int mx_write(FILE *f, const struct mx_group *g, const char *source, char *err, s
 	 * can give X (the stalls or the lock would take all the time).
 	 */
 	double hlo, hhi;
-	double hm = mx_hist_median_us(g->hold_hist, 32, &hlo, &hhi);
-	double kn = cf_k(m, pf, qv[PM_NONE], t);
-	double s = cf_service_s(hm, pf, fault_mean_us(g, hm));
+	double hm = extract_hist_median_us(g->hold_hist, 32, &hlo, &hhi);
+	double kn = closed_k(m, pf, qv[PM_NONE], t);
+	double s = closed_service_s(hm, pf, fault_mean_us(g, hm));
 	int n = (int)g->clients;
 	double x0[3];
 	gmean_ci(g->tps[PM_NONE], g->ntps[PM_NONE], &v, &lo, &hi);
 	double xs[3] = { v, lo, hi };
 	for (int i = 0; i < 3; i++)
-		if (cf_x0_for(xs[i], kn, n, m, s, &x0[i]) != 0) {
+		if (closed_x0_for(xs[i], kn, n, m, s, &x0[i]) != 0) {
 			snprintf(err, errlen, "none's fill tps %.6g with k %.3g s and lock service %.3g us: "
 				 "no stall-free X0 gives it (X k %.3g, X m s %.3g; their sum must stay below 1)",
 				 xs[i], kn, s * 1e6, xs[i] * kn, xs[i] * m * s);

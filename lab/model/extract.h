@@ -19,7 +19,7 @@
 /* Exit codes of make model: 3 is the refusal of an in-hold instrument. */
 enum { MX_OK = 0, MX_ERR = 2, MX_IN_HOLD = 3 };
 
-struct mx_group {
+struct extract_group {
 	char page[16];			/* provenance.page_policy */
 	int clients, cpus, hz;
 	char hz_source[256];
@@ -55,13 +55,13 @@ struct mx_group {
 	struct fault_costs costs;
 };
 
-struct mx_set {
+struct extract_set {
 	int ngroups;
-	struct mx_group g[MX_MAX_GROUPS];
+	struct extract_group g[MX_MAX_GROUPS];
 	int skipped;			/* documents that are not bufbench EVIDENCE runs */
 	int mitigated;			/* cells of a mitigation other than none: left out */
 	int twinned;			/* runs whose tps came from their bare twin (CONTROLS) */
-	int bare;			/* runs without evidence, counted for tps only (mx_scan_timed) */
+	int bare;			/* runs without evidence, counted for tps only (extract_scan_timed) */
 };
 
 /*
@@ -69,20 +69,20 @@ struct mx_set {
  * its instrument) when any run had an instrument inside the hold: its q and
  * T would describe the instrument.  MX_ERR when nothing usable was found.
  */
-int mx_scan(const char *rundir, struct mx_set *s, char *err, size_t errlen);
+int extract_scan(const char *rundir, struct extract_set *s, char *err, size_t errlen);
 
 /*
- * For validation, which needs a run's times more than its counts: mx_scan,
+ * For validation, which needs a run's times more than its counts: extract_scan,
  * and where RUN has no evidence at all, its bare bufbench runs (fill tps,
  * acquisitions and faults per transaction; no p_f, q or T: s->bare counts
  * them).
  */
-int mx_scan_timed(const char *rundir, struct mx_set *s, char *err, size_t errlen);
+int extract_scan_timed(const char *rundir, struct extract_set *s, char *err, size_t errlen);
 
 /* A group as model-inputs.json; MX_ERR with err when it has no none runs. */
-int mx_write(FILE *f, const struct mx_group *g, const char *source, char *err, size_t errlen);
+int extract_write(FILE *f, const struct extract_group *g, const char *source, char *err, size_t errlen);
 
 /* The median of a log2-ns histogram in microseconds, and its bucket's edges. */
-double mx_hist_median_us(const double *hist, int n, double *lo_us, double *hi_us);
+double extract_hist_median_us(const double *hist, int n, double *lo_us, double *hi_us);
 
 #endif

@@ -10,7 +10,7 @@
 
 #define DESC_BYTES 64.0
 
-double xr_window(const char *page, int fault_around_pages)
+double extrap_window(const char *page, int fault_around_pages)
 {
 	if (strcmp(page, "4k") == 0)
 		return (fault_around_pages > 0 ? fault_around_pages : 1) * 4096 / DESC_BYTES;
@@ -22,7 +22,7 @@ double xr_window(const char *page, int fault_around_pages)
 	return 0;
 }
 
-void xr_report_target(struct xr_target *t, const char *page)
+void extrap_report_target(struct extrap_target *t, const char *page)
 {
 	memset(t, 0, sizeof(*t));
 	t->cpus = XR_REPORT_CPUS;
@@ -33,7 +33,7 @@ void xr_report_target(struct xr_target *t, const char *page)
 	snprintf(t->page, sizeof(t->page), "%s", page);
 }
 
-double xr_pf_raw(double n, double w, double d)
+double extrap_pf_raw(double n, double w, double d)
 {
 	if (n <= 0 || w <= 0 || d <= 0)
 		return 0;
@@ -42,7 +42,7 @@ double xr_pf_raw(double n, double w, double d)
 	return n / wp * -expm1(-wp / n) * (windows - 1) / windows;
 }
 
-double xr_pf_runs(double n, double w, double d, double runs)
+double extrap_pf_runs(double n, double w, double d, double runs)
 {
 	if (n <= 0 || w <= 0 || d <= 0 || runs <= 0)
 		return 0;
@@ -51,17 +51,17 @@ double xr_pf_runs(double n, double w, double d, double runs)
 	return n / wp * -expm1(-wp / (runs * n)) * (windows - 1) / windows;
 }
 
-double xr_runs_solve(double n, double w, double d, double p_f)
+double extrap_runs_solve(double n, double w, double d, double p_f)
 {
-	if (p_f <= 0 || xr_pf_raw(n, w, d) <= 0)
+	if (p_f <= 0 || extrap_pf_raw(n, w, d) <= 0)
 		return 0;
-	if (p_f >= xr_pf_raw(n, w, d))
+	if (p_f >= extrap_pf_raw(n, w, d))
 		return 1;
 	/* p_f falls as L grows: bisect ln L in [0, ln 1e6]. */
 	double lo = 0, hi = log(1e6);
 	for (int i = 0; i < 200; i++) {
 		double mid = (lo + hi) / 2;
-		if (xr_pf_runs(n, w, d, exp(mid)) > p_f)
+		if (extrap_pf_runs(n, w, d, exp(mid)) > p_f)
 			lo = mid;
 		else
 			hi = mid;
@@ -69,7 +69,7 @@ double xr_runs_solve(double n, double w, double d, double p_f)
 	return exp((lo + hi) / 2);
 }
 
-void xr_runs_fit(const double *r, const double *l, int n, double *a, double *b)
+void extrap_runs_fit(const double *r, const double *l, int n, double *a, double *b)
 {
 	double mx = 0, my = 0, sxy = 0, sxx = 0;
 	for (int i = 0; i < n; i++) {
@@ -91,7 +91,7 @@ static double in_ticks(double ms, int hz)
 	return ceil(ms / tick - 1e-9) * tick;
 }
 
-double xr_slice_ms(int cpus, int hz)
+double extrap_slice_ms(int cpus, int hz)
 {
 	return in_ticks(eevdf_slice_ns(cpus) / 1e6, hz);
 }
@@ -100,12 +100,12 @@ double xr_slice_ms(int cpus, int hz)
  * sched/base_slice_ns writes sysctl_sched_base_slice itself, the value
  * after the CPU scaling: what is set is what every new placement gets.
  */
-double xr_slice_set_ms(double base_slice_us, int hz)
+double extrap_slice_set_ms(double base_slice_us, int hz)
 {
 	return in_ticks(base_slice_us / 1000, hz);
 }
 
-static void scale_value(struct mi_value *v, double f, double max)
+static void scale_value(struct inputs_value *v, double f, double max)
 {
 	v->v *= f;
 	v->lo *= f;
@@ -118,8 +118,8 @@ static void scale_value(struct mi_value *v, double f, double max)
 		v->lo = v->v;
 }
 
-int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct model_inputs *out,
-	     struct xr_trace *tr, char *err, size_t errlen)
+int extrap_apply(const struct model_inputs *in, const struct extrap_target *t, struct model_inputs *out,
+	     struct extrap_trace *tr, char *err, size_t errlen)
 {
 	memset(tr, 0, sizeof(*tr));
 	if (in->pool_pages <= 0 || in->fault_around_pages == 0) {
@@ -127,8 +127,8 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 			 "make model): the p_f rule needs them");
 		return -1;
 	}
-	tr->w_measured = xr_window(in->page_size, in->fault_around_pages);
-	tr->w_target = xr_window(t->page, t->fault_around_pages);
+	tr->w_measured = extrap_window(in->page_size, in->fault_around_pages);
+	tr->w_target = extrap_window(t->page, t->fault_around_pages);
 	if (tr->w_measured <= 0 || tr->w_target <= 0) {
 		snprintf(err, errlen, "page size %s or %s: no fault window known", in->page_size, t->page);
 		return -1;
@@ -139,12 +139,12 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 	out->fault_around_pages = t->fault_around_pages;
 	out->pool_pages = t->pool_pages;
 
-	tr->pf_raw_measured = xr_pf_raw(in->clients, tr->w_measured, in->pool_pages);
-	tr->pf_raw_target = xr_pf_raw(t->clients, tr->w_target, t->pool_pages);
+	tr->pf_raw_measured = extrap_pf_raw(in->clients, tr->w_measured, in->pool_pages);
+	tr->pf_raw_target = extrap_pf_raw(t->clients, tr->w_target, t->pool_pages);
 	tr->s_measured = tr->pf_raw_measured > 0 ? in->p_f.v / tr->pf_raw_measured : 1;
 	/* Runs of pops: solved at the measurement, moved by runnable per CPU, then by CPUs. */
 	double r_t = (double)t->clients / t->cpus;
-	tr->l_measured = xr_runs_solve(in->clients, tr->w_measured, in->pool_pages, in->p_f.v);
+	tr->l_measured = extrap_runs_solve(in->clients, tr->w_measured, in->pool_pages, in->p_f.v);
 	double l_at, c_from;
 	if (tr->l_measured > 0) {
 		l_at = tr->l_measured * pow(r_t / ((double)in->clients / in->cpus), -XR_RUNS_B);
@@ -158,7 +158,7 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 	l_at = fmax(1, l_at);
 	double cr = c_from / t->cpus;
 	tr->l_target = 1 + (l_at - 1) * (cr < 1 ? cr : 1);
-	double pf = xr_pf_runs(t->clients, tr->w_target, t->pool_pages, tr->l_target);
+	double pf = extrap_pf_runs(t->clients, tr->w_target, t->pool_pages, tr->l_target);
 	tr->s_target = tr->pf_raw_target > 0 ? pf / tr->pf_raw_target : 1;
 	if (in->p_f.v > 0) {
 		scale_value(&out->p_f, pf / in->p_f.v, 1);
@@ -166,9 +166,9 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 		out->p_f.v = out->p_f.lo = out->p_f.hi = pf > 1 ? 1 : pf;
 	}
 
-	tr->slice_measured_ms = xr_slice_ms(in->cpus, in->hz);
-	tr->slice_target_ms = t->base_slice_us > 0 ? xr_slice_set_ms(t->base_slice_us, t->hz)
-						   : xr_slice_ms(t->cpus, t->hz);
+	tr->slice_measured_ms = extrap_slice_ms(in->cpus, in->hz);
+	tr->slice_target_ms = t->base_slice_us > 0 ? extrap_slice_set_ms(t->base_slice_us, t->hz)
+						   : extrap_slice_ms(t->cpus, t->hz);
 	tr->run_measured = fmax(1, (double)in->clients / in->cpus);
 	tr->run_target = fmax(1, (double)t->clients / t->cpus);
 	double f = tr->run_target * tr->slice_target_ms / (tr->run_measured * tr->slice_measured_ms);
@@ -183,15 +183,15 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 		scale_value(&out->t_stall_us, f, INFINITY);
 		tr->t_offcpu_target_us = tr->t_target_us = out->t_stall_us.v;
 	}
-	out->cpus = in->cpus;	/* X0 is moved by mi_x0_at from where it was measured */
+	out->cpus = in->cpus;	/* X0 is moved by inputs_x0_at from where it was measured */
 	out->clients = in->clients;
 	/* X0 at another page size, or with the target's fault cost, from the faults' own CPU. */
-	if (mi_page_index(t->page) != mi_page_index(in->page_size) || t->faults_per_txn > 0 ||
+	if (inputs_page_index(t->page) != inputs_page_index(in->page_size) || t->faults_per_txn > 0 ||
 	    (t->fault_map_scale > 0 && t->fault_map_scale != 1)) {
 		struct model_inputs moved;
 		struct model_inputs keep = *in;
 		/* Without what the rule needs X0 stays as measured, and the trace says why. */
-		if (x0p_move(&keep, t->page, t->faults_per_txn, t->fault_map_scale, &moved, &tr->x0,
+		if (x0page_move(&keep, t->page, t->faults_per_txn, t->fault_map_scale, &moved, &tr->x0,
 			     tr->x0_why, sizeof(tr->x0_why)) == 0) {
 			out->x0_tps = moved.x0_tps;
 			out->faults_per_txn = moved.faults_per_txn;
@@ -201,14 +201,14 @@ int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct mo
 	return 0;
 }
 
-int xr_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients)
+int extrap_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients)
 {
-	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
-	double s = cf_service_s(in->hold_us.v, in->p_f.v, mi_dist_mean(&in->fault_us));
+	double kn = closed_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
+	double s = closed_service_s(in->hold_us.v, in->p_f.v, inputs_dist_mean(&in->fault_us));
 	double x0;
-	if (cf_x0_for(xnone, kn, clients, in->m.v, s, &x0) != 0)
+	if (closed_x0_for(xnone, kn, clients, in->m.v, s, &x0) != 0)
 		return -1;
-	double f = x0 / mi_x0_at(in, in->x0_tps.v, cpus, clients);
+	double f = x0 / inputs_x0_at(in, in->x0_tps.v, cpus, clients);
 	in->x0_tps.v *= f;
 	in->x0_tps.lo *= f;
 	in->x0_tps.hi *= f;

@@ -27,7 +27,7 @@
  * q, m, hold and the fault durations are used as measured: a fault's own
  *   cost does not grow with processes (page tables and mmap_lock are per
  *   process; stated assumption, no many-process microbenchmark here).
- * X0 grows with min(N, C) (mi_x0_at); at another page size it is moved by
+ * X0 grows with min(N, C) (inputs_x0_at); at another page size it is moved by
  *   the faults' own cost first (x0page.h).
  */
 #ifndef PREEMPTLAB_MODEL_EXTRAP_H
@@ -49,7 +49,7 @@
 #define XR_RUNS_B 0.6508
 #define XR_RUNS_C 2
 
-struct xr_target {
+struct extrap_target {
 	int cpus, clients, hz;
 	char page[16];			/* "4k", "2m", "1g" */
 	double pool_pages;		/* buffers (8 KB each in the lab; PG's too) */
@@ -60,7 +60,7 @@ struct xr_target {
 };
 
 /* What each rule did, for printing beside the prediction. */
-struct xr_trace {
+struct extrap_trace {
 	double w_measured, w_target;	/* descriptors per fault window */
 	double pf_raw_measured, pf_raw_target;
 	double s_measured, s_target;	/* p_f / interleaved, for the reader */
@@ -68,7 +68,7 @@ struct xr_trace {
 	int l_from_fit;			/* no measured fault: L from the fit's curve */
 	int x0_moved;			/* X0 moved to another page size (x0 below) */
 	char x0_why[384];		/* why not, when a move was asked and not made */
-	struct x0p_trace x0;
+	struct x0page_trace x0;
 	double slice_measured_ms, slice_target_ms;
 	double run_measured, run_target;	/* runnable per CPU */
 	double t_offcpu_target_us, t_target_us;
@@ -91,36 +91,36 @@ struct xr_trace {
 #define XR_REPORT_HZ 250
 #define XR_REPORT_NONE_TPS 98565.86
 #define XR_REPORT_LAZY_RATIO 0.515
-void xr_report_target(struct xr_target *t, const char *page);
+void extrap_report_target(struct extrap_target *t, const char *page);
 
 /* Descriptors one fault maps; 0 for an unknown page size. */
-double xr_window(const char *page, int fault_around_pages);
+double extrap_window(const char *page, int fault_around_pages);
 /* The interleaved share of pops that fault, windows with the lock excluded. */
-double xr_pf_raw(double clients, double window, double descriptors);
-/* The same with pops in runs of mean length runs (1: xr_pf_raw). */
-double xr_pf_runs(double clients, double window, double descriptors, double runs);
+double extrap_pf_raw(double clients, double window, double descriptors);
+/* The same with pops in runs of mean length runs (1: extrap_pf_raw). */
+double extrap_pf_runs(double clients, double window, double descriptors, double runs);
 /* The run length that gives p_f (1 when p_f is at or above interleaved; 0 when p_f is 0). */
-double xr_runs_solve(double clients, double window, double descriptors, double p_f);
+double extrap_runs_solve(double clients, double window, double descriptors, double p_f);
 /* Least-squares fit of ln L = ln a - b ln r over n points. */
-void xr_runs_fit(const double *r, const double *l, int n, double *a, double *b);
+void extrap_runs_fit(const double *r, const double *l, int n, double *a, double *b);
 /* EEVDF's base slice at cpus, rounded up to whole ticks, in ms. */
-double xr_slice_ms(int cpus, int hz);
+double extrap_slice_ms(int cpus, int hz);
 
 /* A base slice set through debugfs (not scaled by the CPUs), in ticks, in ms. */
-double xr_slice_set_ms(double base_slice_us, int hz);
+double extrap_slice_set_ms(double base_slice_us, int hz);
 
 /* out = in moved to t; -1 with err when in lacks what a rule needs. */
-int xr_apply(const struct model_inputs *in, const struct xr_target *t, struct model_inputs *out,
-	     struct xr_trace *tr, char *err, size_t errlen);
+int extrap_apply(const struct model_inputs *in, const struct extrap_target *t, struct model_inputs *out,
+	     struct extrap_trace *tr, char *err, size_t errlen);
 
 /*
  * Set X0 so that the closed form gives none xnone tps at cpus/clients
- * (cf_x0_for: 1/X = 1/X_free + k, the lock's capacity in X_free), the
+ * (closed_x0_for: 1/X = 1/X_free + k, the lock's capacity in X_free), the
  * interval moved with it.  The lab's X0 is emulated time on 2 CPUs; the
  * report's none tps is the real machine's.  -1 (in unchanged) when no X0
  * gives xnone: none's own stalls and lock service would take more than
  * all the time (X (m s + k) >= 1).
  */
-int xr_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients);
+int extrap_anchor_none(struct model_inputs *in, double xnone, int cpus, int clients);
 
 #endif

@@ -7,21 +7,21 @@
 
 #include "json_read.h"
 
-bool fb_read(const char *path, struct fb_sweep *s, char *err, size_t errlen)
+bool faultbench_read(const char *path, struct faultbench_sweep *s, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
-	struct jr_val *d = jr_parse_file(path, err, errlen);
+	struct json_read_val *d = json_read_parse_file(path, err, errlen);
 	if (!d)
 		return false;
-	const struct jr_val *a = jr_get(d, "procs");
-	bool ok = strcmp(jr_str(d, "tool", ""), "costbench") == 0 && a && a->type == JR_ARR && a->n > 0;
+	const struct json_read_val *a = json_read_get(d, "procs");
+	bool ok = strcmp(json_read_str(d, "tool", ""), "costbench") == 0 && a && a->type == JR_ARR && a->n > 0;
 	if (!ok)
 		snprintf(err, errlen, "%s: not a costbench --procs document (no \"procs\" array)", path);
 	for (size_t i = 0; ok && i < a->n && s->n < FB_MAX; i++) {
 		double p, c, w;
-		if (!jr_num(a->items[i], "procs", &p) || !jr_num(a->items[i], "cpu_ns.p50", &c) ||
-		    !jr_num(a->items[i], "wall_ns.p99", &w) || p < 1 || c <= 0 ||
-		    (s->n && p <= s->procs[s->n - 1]) || !jr_true(a->items[i], "each_faulted")) {
+		if (!json_read_num(a->items[i], "procs", &p) || !json_read_num(a->items[i], "cpu_ns.p50", &c) ||
+		    !json_read_num(a->items[i], "wall_ns.p99", &w) || p < 1 || c <= 0 ||
+		    (s->n && p <= s->procs[s->n - 1]) || !json_read_true(a->items[i], "each_faulted")) {
 			snprintf(err, errlen, "%s: procs[%zu] lacks procs, cpu_ns.p50 or wall_ns.p99, is out "
 				 "of order, or did not take one fault per touch", path, i);
 			ok = false;
@@ -34,12 +34,12 @@ bool fb_read(const char *path, struct fb_sweep *s, char *err, size_t errlen)
 	}
 	if (ok)
 		snprintf(s->source, sizeof(s->source), "%s (%s, %d process counts)", path,
-			 jr_str(d, "provenance.kernel_release", "?"), s->n);
-	jr_free(d);
+			 json_read_str(d, "provenance.kernel_release", "?"), s->n);
+	json_read_free(d);
 	return ok;
 }
 
-double fb_cpu_at(const struct fb_sweep *s, double n, bool *clamped)
+double faultbench_cpu_at(const struct faultbench_sweep *s, double n, bool *clamped)
 {
 	if (n <= s->procs[0] || s->n == 1) {
 		*clamped |= n < s->procs[0] || (s->n == 1 && n != s->procs[0]);
@@ -54,8 +54,8 @@ double fb_cpu_at(const struct fb_sweep *s, double n, bool *clamped)
 	return s->cpu_p50_ns[s->n - 1];
 }
 
-double fb_growth(const struct fb_sweep *s, double from, double to, bool *clamped)
+double faultbench_growth(const struct faultbench_sweep *s, double from, double to, bool *clamped)
 {
 	*clamped = false;
-	return fb_cpu_at(s, to, clamped) / fb_cpu_at(s, from, clamped);
+	return faultbench_cpu_at(s, to, clamped) / faultbench_cpu_at(s, from, clamped);
 }

@@ -14,7 +14,7 @@
 
 #define FB_MAX 16
 
-struct fb_sweep {
+struct faultbench_sweep {
 	int n;
 	double procs[FB_MAX];
 	double cpu_p50_ns[FB_MAX];	/* the fault's own cost */
@@ -23,15 +23,15 @@ struct fb_sweep {
 };
 
 /* A costbench --procs document; false with err (not one, no points, bad order). */
-bool fb_read(const char *path, struct fb_sweep *s, char *err, size_t errlen);
+bool faultbench_read(const char *path, struct faultbench_sweep *s, char *err, size_t errlen);
 
 /*
  * The median fault CPU time at n processes: log-linear in n between the
  * measured counts, the nearest measured count outside them (*clamped set).
  */
-double fb_cpu_at(const struct fb_sweep *s, double n, bool *clamped);
+double faultbench_cpu_at(const struct faultbench_sweep *s, double n, bool *clamped);
 
-/* fb_cpu_at(to) / fb_cpu_at(from). */
-double fb_growth(const struct fb_sweep *s, double from, double to, bool *clamped);
+/* faultbench_cpu_at(to) / faultbench_cpu_at(from). */
+double faultbench_growth(const struct faultbench_sweep *s, double from, double to, bool *clamped);
 
 #endif

@@ -25,10 +25,10 @@ int pmodel_parse(const char *s, enum pmodel *out)
 }
 
 /* A number, or {"value": v, "lo": a, "hi": b}; required says absence is an error. */
-static bool get_value(const struct jr_val *root, const char *key, struct mi_value *out,
+static bool get_value(const struct json_read_val *root, const char *key, struct inputs_value *out,
 		      bool required, char *err, size_t errlen)
 {
-	const struct jr_val *v = jr_get(root, key);
+	const struct json_read_val *v = json_read_get(root, key);
 	if (!v) {
 		if (required)
 			snprintf(err, errlen, "missing \"%s\"", key);
@@ -39,13 +39,13 @@ static bool get_value(const struct jr_val *root, const char *key, struct mi_valu
 		return true;
 	}
 	double x;
-	if (v->type != JR_OBJ || !jr_num(v, "value", &x)) {
+	if (v->type != JR_OBJ || !json_read_num(v, "value", &x)) {
 		snprintf(err, errlen, "\"%s\" is neither a number nor {\"value\", \"lo\", \"hi\"}", key);
 		return false;
 	}
 	out->v = out->lo = out->hi = x;
-	jr_num(v, "lo", &out->lo);
-	jr_num(v, "hi", &out->hi);
+	json_read_num(v, "lo", &out->lo);
+	json_read_num(v, "hi", &out->hi);
 	if (!(out->lo <= out->v && out->v <= out->hi)) {
 		snprintf(err, errlen, "\"%s\": lo %g <= value %g <= hi %g does not hold", key,
 			 out->lo, out->v, out->hi);
@@ -54,17 +54,17 @@ static bool get_value(const struct jr_val *root, const char *key, struct mi_valu
 	return true;
 }
 
-static bool get_pair(const struct jr_val *a, double *x, double *y)
+static bool get_pair(const struct json_read_val *a, double *x, double *y)
 {
 	return a && a->type == JR_ARR && a->n >= 2 && a->items[0]->type == JR_NUM &&
 	       a->items[1]->type == JR_NUM && (*x = a->items[0]->num, *y = a->items[1]->num, true);
 }
 
-static bool get_dist(const struct jr_val *root, struct mi_dist *d, char *err, size_t errlen)
+static bool get_dist(const struct json_read_val *root, struct inputs_dist *d, char *err, size_t errlen)
 {
-	const struct jr_val *f = jr_get(root, "fault_us");
-	const struct jr_val *q = f ? jr_get(f, "quantiles") : NULL;
-	const struct jr_val *h = f ? jr_get(f, "histogram") : NULL;
+	const struct json_read_val *f = json_read_get(root, "fault_us");
+	const struct json_read_val *q = f ? json_read_get(f, "quantiles") : NULL;
+	const struct json_read_val *h = f ? json_read_get(f, "histogram") : NULL;
 	d->n = 0;
 	if (q && q->type == JR_ARR) {
 		for (size_t i = 0; i < q->n && d->n < MI_DIST_MAX; i++) {
@@ -78,7 +78,7 @@ static bool get_dist(const struct jr_val *root, struct mi_dist *d, char *err, si
 		/* Bins [lo, hi, count] become the CDF at their edges. */
 		double total = 0;
 		for (size_t i = 0; i < h->n; i++) {
-			const struct jr_val *b = h->items[i];
+			const struct json_read_val *b = h->items[i];
 			if (!b || b->type != JR_ARR || b->n < 3 || b->items[2]->type != JR_NUM) {
 				snprintf(err, errlen, "fault_us.histogram[%zu] is not [lo, hi, count]", i);
 				return false;
@@ -87,7 +87,7 @@ static bool get_dist(const struct jr_val *root, struct mi_dist *d, char *err, si
 		}
 		double cum = 0;
 		for (size_t i = 0; i < h->n && d->n + 2 <= MI_DIST_MAX && total > 0; i++) {
-			const struct jr_val *b = h->items[i];
+			const struct json_read_val *b = h->items[i];
 			if (d->n == 0) {
 				d->p[0] = 0;
 				d->x[0] = b->items[0]->num;
@@ -116,17 +116,17 @@ static bool get_dist(const struct jr_val *root, struct mi_dist *d, char *err, si
 	return true;
 }
 
-static bool from_tree(struct jr_val *root, const char *path, struct model_inputs *in, char *err,
+static bool from_tree(struct json_read_val *root, const char *path, struct model_inputs *in, char *err,
 		      size_t errlen);
 
 static const char *const page_names[MI_PAGES] = { "4k", "2m" };
 
-const char *mi_page_name(int p)
+const char *inputs_page_name(int p)
 {
 	return p >= 0 && p < MI_PAGES ? page_names[p] : "?";
 }
 
-int mi_page_index(const char *page)
+int inputs_page_index(const char *page)
 {
 	if (strncmp(page, "try-", 4) == 0)
 		page += 4;
@@ -137,32 +137,32 @@ int mi_page_index(const char *page)
 }
 
 /* The optional page-size fields (x0page.h); absent ones stay 0. */
-static bool get_page_fields(const struct jr_val *root, struct model_inputs *in, char *err, size_t errlen)
+static bool get_page_fields(const struct json_read_val *root, struct model_inputs *in, char *err, size_t errlen)
 {
 	double x;
-	in->segment_bytes = jr_num(root, "segment_bytes", &x) ? x : 0;
+	in->segment_bytes = json_read_num(root, "segment_bytes", &x) ? x : 0;
 	/* No default: a guessed block size would move X0 by a made-up number of faults. */
-	in->block_size = jr_num(root, "block_size", &x) ? x : 0;
-	if (jr_get(root, "block_size") && !(in->block_size >= 512 && in->block_size <= 1048576)) {
+	in->block_size = json_read_num(root, "block_size", &x) ? x : 0;
+	if (json_read_get(root, "block_size") && !(in->block_size >= 512 && in->block_size <= 1048576)) {
 		snprintf(err, errlen, "block_size %g: expected PostgreSQL's 512 B..1 MB", in->block_size);
 		return false;
 	}
 	if (!get_value(root, "faults_per_txn", &in->faults_per_txn, false, err, errlen))
 		return false;
-	const struct jr_val *fb = jr_get(root, "faults_per_txn_by_page");
-	const struct jr_val *fc = jr_get(root, "fault_costs_us");
+	const struct json_read_val *fb = json_read_get(root, "faults_per_txn_by_page");
+	const struct json_read_val *fc = json_read_get(root, "fault_costs_us");
 	for (int i = 0; i < MI_PAGES; i++) {
-		if (fb && jr_num(fb, page_names[i], &x))
+		if (fb && json_read_num(fb, page_names[i], &x))
 			in->faults_by_page[i] = x;
-		const struct jr_val *c = fc ? jr_get(fc, page_names[i]) : NULL;
-		if (c && jr_num(c, "alloc", &x))
+		const struct json_read_val *c = fc ? json_read_get(fc, page_names[i]) : NULL;
+		if (c && json_read_num(c, "alloc", &x))
 			in->fault_alloc_us[i] = x;
-		if (c && jr_num(c, "map", &x))
+		if (c && json_read_num(c, "map", &x))
 			in->fault_map_us[i] = x;
 	}
 	snprintf(in->fault_cost_source, sizeof(in->fault_cost_source), "%s",
-		 fc ? jr_str(fc, "source", "?") : "");
-	if (!fc && jr_num(root, "fault_cost_us", &x) && x > 0) {
+		 fc ? json_read_str(fc, "source", "?") : "");
+	if (!fc && json_read_num(root, "fault_cost_us", &x) && x > 0) {
 		/* Older inputs: provenance's one 4 KB fault (a private write) for both kinds. */
 		in->fault_alloc_us[MI_4K] = in->fault_map_us[MI_4K] = x;
 		snprintf(in->fault_cost_source, sizeof(in->fault_cost_source),
@@ -179,17 +179,17 @@ static bool get_page_fields(const struct jr_val *root, struct model_inputs *in, 
 static const char *const ch_keys[MI_CHANNELS] = { "blocked_in_fault", "wakeup_latency", "tick_span",
 						  "emulator_freeze" };
 
-static bool get_channels(const struct jr_val *root, struct model_inputs *in, char *err, size_t errlen)
+static bool get_channels(const struct json_read_val *root, struct model_inputs *in, char *err, size_t errlen)
 {
-	const struct jr_val *chs = jr_get(root, "channels");
+	const struct json_read_val *chs = json_read_get(root, "channels");
 	for (int c = 0; chs && c < MI_CHANNELS; c++) {
-		const struct jr_val *ch = jr_get(chs, ch_keys[c]);
+		const struct json_read_val *ch = json_read_get(chs, ch_keys[c]);
 		if (!ch)
 			continue;
-		struct mi_channel *o = &in->ch[c];
-		const struct jr_val *p = jr_get(ch, "p");
+		struct inputs_channel *o = &in->ch[c];
+		const struct json_read_val *p = json_read_get(ch, "p");
 		for (int i = 0; p && i < PM_COUNT; i++)
-			if (jr_get(p, names[i])) {
+			if (json_read_get(p, names[i])) {
 				if (!get_value(p, names[i], &o->p[i], true, err, errlen))
 					return false;
 				if (o->p[i].lo < 0 || o->p[i].hi > 1) {
@@ -198,7 +198,7 @@ static bool get_channels(const struct jr_val *root, struct model_inputs *in, cha
 				}
 				o->have_p[i] = true;
 			}
-		if (jr_get(ch, "t_us")) {
+		if (json_read_get(ch, "t_us")) {
 			if (!get_value(ch, "t_us", &o->t_us, true, err, errlen))
 				return false;
 			if (!(o->t_us.lo >= 0 && o->t_us.hi <= 1e8)) {
@@ -211,45 +211,45 @@ static bool get_channels(const struct jr_val *root, struct model_inputs *in, cha
 	return true;
 }
 
-bool mi_read(const char *path, struct model_inputs *in, char *err, size_t errlen)
+bool inputs_read(const char *path, struct model_inputs *in, char *err, size_t errlen)
 {
 	memset(in, 0, sizeof(*in));
-	struct jr_val *root = jr_parse_file(path, err, errlen);
+	struct json_read_val *root = json_read_parse_file(path, err, errlen);
 	return root && from_tree(root, path, in, err, errlen);
 }
 
-bool mi_parse(const char *text, const char *name, struct model_inputs *in, char *err, size_t errlen)
+bool inputs_parse(const char *text, const char *name, struct model_inputs *in, char *err, size_t errlen)
 {
 	memset(in, 0, sizeof(*in));
-	struct jr_val *root = jr_parse(text, err, errlen);
+	struct json_read_val *root = json_read_parse(text, err, errlen);
 	return root && from_tree(root, name, in, err, errlen);
 }
 
 /* Reads root into in and frees root. */
-static bool from_tree(struct jr_val *root, const char *path, struct model_inputs *in, char *err,
+static bool from_tree(struct json_read_val *root, const char *path, struct model_inputs *in, char *err,
 		      size_t errlen)
 {
 	bool ok = false;
-	const char *schema = jr_str(root, "schema", "");
+	const char *schema = json_read_str(root, "schema", "");
 	if (strcmp(schema, "preemptlab-model-inputs/1") != 0) {
 		snprintf(err, errlen, "%s: schema \"%s\", expected preemptlab-model-inputs/1",
 			 path, schema);
 		goto out;
 	}
-	snprintf(in->source, sizeof(in->source), "%s", jr_str(root, "source", "?"));
-	snprintf(in->page_size, sizeof(in->page_size), "%s", jr_str(root, "page_size", "4k"));
-	in->in_hold_instrument = jr_true(root, "in_hold_instrument");
+	snprintf(in->source, sizeof(in->source), "%s", json_read_str(root, "source", "?"));
+	snprintf(in->page_size, sizeof(in->page_size), "%s", json_read_str(root, "page_size", "4k"));
+	in->in_hold_instrument = json_read_true(root, "in_hold_instrument");
 	double x;
-	in->hz = jr_num(root, "hz", &x) ? (int)x : 250;
-	in->cpus = jr_num(root, "cpus", &x) ? (int)x : 0;
-	in->clients = jr_num(root, "clients", &x) ? (int)x : 0;
-	in->spin_iter_ns = jr_num(root, "spin_iter_ns", &x) ? x : 30;
-	in->timer_slack_us = jr_num(root, "timer_slack_us", &x) ? x : 50;
-	in->spins_per_delay0 = jr_num(root, "spins_per_delay", &x) ? (int)x : 100;
-	in->fault_around_pages = jr_num(root, "fault_around_pages", &x) ? (int)x : 0;
-	in->pool_pages = jr_num(root, "pool_pages", &x) ? x : 0;
-	in->t_offcpu_us = jr_num(root, "t_parts_us.offcpu_mean", &x) ? x : 0;
-	in->t_tail_us = jr_num(root, "t_parts_us.tail_mean", &x) ? x : 0;
+	in->hz = json_read_num(root, "hz", &x) ? (int)x : 250;
+	in->cpus = json_read_num(root, "cpus", &x) ? (int)x : 0;
+	in->clients = json_read_num(root, "clients", &x) ? (int)x : 0;
+	in->spin_iter_ns = json_read_num(root, "spin_iter_ns", &x) ? x : 30;
+	in->timer_slack_us = json_read_num(root, "timer_slack_us", &x) ? x : 50;
+	in->spins_per_delay0 = json_read_num(root, "spins_per_delay", &x) ? (int)x : 100;
+	in->fault_around_pages = json_read_num(root, "fault_around_pages", &x) ? (int)x : 0;
+	in->pool_pages = json_read_num(root, "pool_pages", &x) ? x : 0;
+	in->t_offcpu_us = json_read_num(root, "t_parts_us.offcpu_mean", &x) ? x : 0;
+	in->t_tail_us = json_read_num(root, "t_parts_us.tail_mean", &x) ? x : 0;
 	if (in->cpus < 1 || in->clients < 1 || in->hz < 1) {
 		snprintf(err, errlen, "%s: cpus, clients and hz must be positive", path);
 		goto out;
@@ -261,9 +261,9 @@ static bool from_tree(struct jr_val *root, const char *path, struct model_inputs
 	    !get_value(root, "t_stall_us", &in->t_stall_us, true, err, errlen) ||
 	    !get_dist(root, &in->fault_us, err, errlen) || !get_page_fields(root, in, err, errlen))
 		goto out;
-	const struct jr_val *q = jr_get(root, "q");
+	const struct json_read_val *q = json_read_get(root, "q");
 	for (int i = 0; q && i < PM_COUNT; i++)
-		if (jr_get(q, names[i])) {
+		if (json_read_get(q, names[i])) {
 			if (!get_value(q, names[i], &in->q[i], true, err, errlen))
 				goto out;
 			in->have_q[i] = true;
@@ -298,11 +298,11 @@ static bool from_tree(struct jr_val *root, const char *path, struct model_inputs
 		}
 	ok = true;
 out:
-	jr_free(root);
+	json_read_free(root);
 	return ok;
 }
 
-double mi_dist_sample(const struct mi_dist *d, double u)
+double inputs_dist_sample(const struct inputs_dist *d, double u)
 {
 	if (u <= d->p[0] || d->n == 1)
 		return d->x[0];
@@ -315,7 +315,7 @@ double mi_dist_sample(const struct mi_dist *d, double u)
 	return d->x[d->n - 1];
 }
 
-double mi_dist_mean(const struct mi_dist *d)
+double inputs_dist_mean(const struct inputs_dist *d)
 {
 	/* Exact for the piecewise-linear inverse CDF: trapezoids in p. */
 	double s = d->x[0] * d->p[0];
@@ -324,14 +324,14 @@ double mi_dist_mean(const struct mi_dist *d)
 	return s + d->x[d->n - 1] * (1 - d->p[d->n - 1]);
 }
 
-double mi_x0_at(const struct model_inputs *in, double x0_measured, int cpus, int clients)
+double inputs_x0_at(const struct model_inputs *in, double x0_measured, int cpus, int clients)
 {
 	int at = in->clients < in->cpus ? in->clients : in->cpus;
 	int to = clients < cpus ? clients : cpus;
 	return x0_measured * to / at;
 }
 
-double mi_draw(const struct mi_value *v, uint64_t *rng, double min, double max)
+double inputs_draw(const struct inputs_value *v, uint64_t *rng, double min, double max)
 {
 	double z = mrng_normal(rng);
 	double side = z < 0 ? v->v - v->lo : v->hi - v->v;

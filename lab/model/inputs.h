@@ -19,22 +19,22 @@ const char *pmodel_name(enum pmodel m);
 int pmodel_parse(const char *s, enum pmodel *out);
 
 /* A measured number and its 95% interval (lo == hi == v when exact). */
-struct mi_value {
+struct inputs_value {
 	double v, lo, hi;
 };
 
 #define MI_DIST_MAX 64
 /* A distribution as points of its inverse CDF: P(X <= x[i]) = p[i]. */
-struct mi_dist {
+struct inputs_dist {
 	int n;
 	double p[MI_DIST_MAX], x[MI_DIST_MAX];
 };
 
 /* The page sizes whose fault costs the inputs can carry. */
-enum mi_page { MI_4K, MI_2M, MI_PAGES };
-const char *mi_page_name(int p);
+enum inputs_page { MI_4K, MI_2M, MI_PAGES };
+const char *inputs_page_name(int p);
 /* "4k", "2m" (and try-2m) or -1. */
-int mi_page_index(const char *page);
+int inputs_page_index(const char *page);
 
 struct model_inputs {
 	char source[256];
@@ -42,14 +42,14 @@ struct model_inputs {
 	char page_size[16];
 	int hz;
 	int cpus, clients;		/* where the inputs were measured */
-	struct mi_value x0_tps;		/* fill tps without fault stalls, at cpus/clients */
-	struct mi_value m;		/* strategy-lock acquisitions per transaction */
-	struct mi_value p_f;		/* share of holds that fault */
-	struct mi_value hold_us;	/* a hold without its fault */
-	struct mi_value t_stall_us;	/* stall per descheduled faulting holder */
+	struct inputs_value x0_tps;		/* fill tps without fault stalls, at cpus/clients */
+	struct inputs_value m;		/* strategy-lock acquisitions per transaction */
+	struct inputs_value p_f;		/* share of holds that fault */
+	struct inputs_value hold_us;	/* a hold without its fault */
+	struct inputs_value t_stall_us;	/* stall per descheduled faulting holder */
 	bool have_q[PM_COUNT];
-	struct mi_value q[PM_COUNT];	/* P(descheduled before release | faulted) */
-	struct mi_dist fault_us;	/* fault durations */
+	struct inputs_value q[PM_COUNT];	/* P(descheduled before release | faulted) */
+	struct inputs_dist fault_us;	/* fault durations */
 	double spin_iter_ns;		/* one TAS_SPIN + PAUSE iteration */
 	double timer_slack_us;		/* nanosleep overshoot */
 	int spins_per_delay0;		/* the shared estimate backends start from */
@@ -65,7 +65,7 @@ struct model_inputs {
 	 * shared segment's bytes, and each page size's cost of an allocating
 	 * and of a mapping fault (0: unknown), from the run's costbench.
 	 */
-	struct mi_value faults_per_txn;
+	struct inputs_value faults_per_txn;
 	double faults_by_page[MI_PAGES];
 	double segment_bytes, block_size;
 	double fault_alloc_us[MI_PAGES], fault_map_us[MI_PAGES];
@@ -74,30 +74,30 @@ struct model_inputs {
 	 * Optional: the other channels of outage (channels.h), each measured
 	 * or absent; indexed by enum channel.
 	 */
-	struct mi_channel {
+	struct inputs_channel {
 		bool have_p[PM_COUNT];
-		struct mi_value p[PM_COUNT];	/* P(the channel stalls | faulting hold, model) */
+		struct inputs_value p[PM_COUNT];	/* P(the channel stalls | faulting hold, model) */
 		bool have_t;
-		struct mi_value t_us;		/* its stall */
+		struct inputs_value t_us;		/* its stall */
 	} ch[MI_CHANNELS];
 };
 
 /* Read a model-inputs.json; false with a message in err on any error. */
-bool mi_read(const char *path, struct model_inputs *in, char *err, size_t errlen);
+bool inputs_read(const char *path, struct model_inputs *in, char *err, size_t errlen);
 /* The same from text in memory (name for messages). */
-bool mi_parse(const char *text, const char *name, struct model_inputs *in, char *err, size_t errlen);
+bool inputs_parse(const char *text, const char *name, struct model_inputs *in, char *err, size_t errlen);
 
 /* Inverse CDF by linear interpolation between the points (u in [0,1]). */
-double mi_dist_sample(const struct mi_dist *d, double u);
-double mi_dist_mean(const struct mi_dist *d);
+double inputs_dist_sample(const struct inputs_dist *d, double u);
+double inputs_dist_mean(const struct inputs_dist *d);
 
 /*
  * X0 at another size: fill tps of CPU-bound backends grows with the number
  * that can run at once, min(clients, cpus).
  */
-double mi_x0_at(const struct model_inputs *in, double x0_measured, int cpus, int clients);
+double inputs_x0_at(const struct model_inputs *in, double x0_measured, int cpus, int clients);
 
 /* One draw from a value's interval (exposed for the simulation's replicates). */
-double mi_draw(const struct mi_value *v, uint64_t *rng, double min, double max);
+double inputs_draw(const struct inputs_value *v, uint64_t *rng, double min, double max);
 
 #endif

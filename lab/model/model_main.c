@@ -63,7 +63,7 @@ static int skill_tables(int n, char **paths)
  * scripts/common.sh lab_record_source when the run started) must be there,
  * a regular file with content; its sha256 is appended to the revision.
  */
-static int record_dirty_diff(const char *run, struct mx_group *g, char *err, size_t errlen)
+static int record_dirty_diff(const char *run, struct extract_group *g, char *err, size_t errlen)
 {
 	if (!strstr(g->revision, "-dirty"))
 		return MX_OK;
@@ -102,8 +102,8 @@ int main(int argc, char **argv)
 			"       model --skill VALIDATION.txt...\n");
 		return argc == 2 ? 0 : 2;
 	}
-	static struct mx_set s;
-	int rc = mx_scan(argv[1], &s, err, sizeof(err));
+	static struct extract_set s;
+	int rc = extract_scan(argv[1], &s, err, sizeof(err));
 	if (rc != MX_OK) {
 		fprintf(stderr, "model: %s\n", err);
 		return rc;
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 		}
 	int written = 0;
 	for (int i = 0; i < s.ngroups; i++) {
-		const struct mx_group *g = &s.g[i];
+		const struct extract_group *g = &s.g[i];
 		/* The page policy names the file: a document's text must not pick a path. */
 		if (g->page[strspn(g->page, "abcdefghijklmnopqrstuvwxyz0123456789-")] != '\0' || !g->page[0]) {
 			fprintf(stderr, "model: page policy \"%s\" is not a page size name: skipped\n", g->page);
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
 			perror(path);
 			return MX_ERR;
 		}
-		rc = mx_write(f, g, argv[1], err, sizeof(err));
+		rc = extract_write(f, g, argv[1], err, sizeof(err));
 		if (fclose(f) != 0 || rc != MX_OK) {
 			fprintf(stderr, "model: %s: %s\n", path, rc != MX_OK ? err : "write failed");
 			remove(path);

@@ -100,8 +100,8 @@ static int run_closed(const struct model_inputs *in, const char *page, int cpus,
 	for (int m = 0; m < PM_COUNT; m++) {
 		if ((model >= 0 && m != model) || (model < 0 && m == PM_NONE))
 			continue;
-		struct cf_pred p;
-		if (cf_predict(in, (enum pmodel)m, cpus, clients, draws, seed, &p) != 0) {
+		struct closed_pred p;
+		if (closed_predict(in, (enum pmodel)m, cpus, clients, draws, seed, &p) != 0) {
 			if (model >= 0) {
 				fprintf(stderr, "predict: the inputs give no q for %s\n", pmodel_name(m));
 				return 1;
@@ -136,10 +136,10 @@ static int run_closed(const struct model_inputs *in, const char *page, int cpus,
  */
 static int run_need(const struct model_inputs *in, int cpus, int clients, double need)
 {
-	double x0 = mi_x0_at(in, in->x0_tps.v, cpus, clients);
-	double s = cf_service_s(in->hold_us.v, in->p_f.v, mi_dist_mean(&in->fault_us));
-	double xf = cf_free(x0, clients, in->m.v, s);
-	double kn = cf_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
+	double x0 = inputs_x0_at(in, in->x0_tps.v, cpus, clients);
+	double s = closed_service_s(in->hold_us.v, in->p_f.v, inputs_dist_mean(&in->fault_us));
+	double xf = closed_free(x0, clients, in->m.v, s);
+	double kn = closed_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
 	if (kn <= 0) {
 		printf("need %.3fx: q_none is 0 here, so no multiple of it reaches it\n", need);
 		return 1;
@@ -147,7 +147,7 @@ static int run_need(const struct model_inputs *in, int cpus, int clients, double
 	double a = xf * kn, r = ((1 + a) / need - 1) / a;
 	printf("need %.3fx: q_M / q_none = %.3g at equal T (or T that many times longer; at least "
 	       "1/%.3g = %.3g however saturated); stalled share X k none %.3g; q_none %.4g -> q_M %.4g\n",
-	       need, r, need, 1 / need, cf_stalled_share(xf, kn), in->q[PM_NONE].v, in->q[PM_NONE].v * r);
+	       need, r, need, 1 / need, closed_stalled_share(xf, kn), in->q[PM_NONE].v, in->q[PM_NONE].v * r);
 	return 0;
 }
 
@@ -161,10 +161,10 @@ static int cmp_double(const void *a, const void *b)
 static void draw_inputs(const struct model_inputs *in, struct model_inputs *out, uint64_t *rng)
 {
 	*out = *in;
-	out->x0_tps.v = mi_draw(&in->x0_tps, rng, 1e-9, INFINITY);
-	out->m.v = mi_draw(&in->m, rng, 1e-9, INFINITY);
-	out->p_f.v = mi_draw(&in->p_f, rng, 0, 1);
-	out->hold_us.v = mi_draw(&in->hold_us, rng, 0, INFINITY);
+	out->x0_tps.v = inputs_draw(&in->x0_tps, rng, 1e-9, INFINITY);
+	out->m.v = inputs_draw(&in->m, rng, 1e-9, INFINITY);
+	out->p_f.v = inputs_draw(&in->p_f, rng, 0, 1);
+	out->hold_us.v = inputs_draw(&in->hold_us, rng, 0, INFINITY);
 }
 
 static int run_sim(const struct model_inputs *in, int cpus, int clients, int model, int reps,
@@ -224,7 +224,7 @@ static int run_sim(const struct model_inputs *in, int cpus, int clients, int mod
  * --report: the blind prediction (blind.h), over the whole run, with the
  * rules' spans drawn; one block per model with a q.
  */
-static int run_blind(const struct model_inputs *in, const struct xr_target *t, int model, double xnone,
+static int run_blind(const struct model_inputs *in, const struct extrap_target *t, int model, double xnone,
 		     int draws, uint64_t seed)
 {
 	struct bl_bounds b;
@@ -278,9 +278,9 @@ static int run_blind(const struct model_inputs *in, const struct xr_target *t, i
 }
 
 /* What X0 per page size did (x0page.h), or why it did not. */
-static void print_x0(const struct xr_trace *tr, double before, double after)
+static void print_x0(const struct extrap_trace *tr, double before, double after)
 {
-	const struct x0p_trace *x = &tr->x0;
+	const struct x0page_trace *x = &tr->x0;
 	if (tr->x0_why[0]) {
 		printf("  X0 kept at %.0f tps (not moved: %s)\n", before, tr->x0_why);
 		return;
@@ -289,8 +289,8 @@ static void print_x0(const struct xr_trace *tr, double before, double after)
 		return;
 	printf("  X0 %.0f -> %.0f tps  (%s -> %s: CPU per transaction %.1f us = %.1f outside faults + "
 	       "%.1f in %.3g allocating and %.3g mapping faults; at %s %.1f in %.3g + %.3g (%s)%s)\n",
-	       before, after, mi_page_name(x->from), mi_page_name(x->to), x->cpu_us, x->base_us,
-	       x->fault_us_from, x->allocs_from, x->maps_from, mi_page_name(x->to), x->fault_us_to,
+	       before, after, inputs_page_name(x->from), inputs_page_name(x->to), x->cpu_us, x->base_us,
+	       x->fault_us_from, x->allocs_from, x->maps_from, inputs_page_name(x->to), x->fault_us_to,
 	       x->allocs_to, x->maps_to, x->faults_to_source,
 	       x->map_scale != 1 ? ", mapping faults scaled by the many-process microbenchmark" : "");
 }
@@ -429,7 +429,7 @@ int main(int argc, char **argv)
 	}
 	struct model_inputs in;
 	char err[512];
-	if (!mi_read(path, &in, err, sizeof(err))) {
+	if (!inputs_read(path, &in, err, sizeof(err))) {
 		fprintf(stderr, "predict: %s\n", err);
 		return 2;
 	}
@@ -453,19 +453,19 @@ int main(int argc, char **argv)
 		 * The fault-duration rule, measured instead of assumed: a fault's
 		 * CPU time at the target's clients over that at the measured ones.
 		 */
-		struct fb_sweep fb;
-		if (!fb_read(faultbench, &fb, err, sizeof(err))) {
+		struct faultbench_sweep fb;
+		if (!faultbench_read(faultbench, &fb, err, sizeof(err))) {
 			fprintf(stderr, "predict: --fault-bench: %s\n", err);
 			return 2;
 		}
 		bool clamped;
-		map_scale = fb_growth(&fb, in.clients, clients, &clamped);
+		map_scale = faultbench_growth(&fb, in.clients, clients, &clamped);
 		for (int i = 0; i < in.fault_us.n; i++)
 			in.fault_us.x[i] *= map_scale;
 		if (!tsv)
 			printf("fault durations x %.3g: median fault CPU %.0f ns at %d processes -> %.0f ns at %d "
-			       "(%s)%s\n", map_scale, fb_cpu_at(&fb, in.clients, &clamped), in.clients,
-			       fb_cpu_at(&fb, clients, &clamped), clients, fb.source,
+			       "(%s)%s\n", map_scale, faultbench_cpu_at(&fb, in.clients, &clamped), in.clients,
+			       faultbench_cpu_at(&fb, clients, &clamped), clients, fb.source,
 			       clamped ? "; outside the measured counts: the nearest one's" : "");
 	}
 	if (costbench) {
@@ -488,7 +488,7 @@ int main(int argc, char **argv)
 			       in.fault_alloc_us[MI_2M], in.fault_map_us[MI_2M]);
 	}
 	if (report && !sim && need <= 0) {
-		struct xr_target t = { .cpus = cpus, .clients = clients, .hz = hz, .pool_pages = pool,
+		struct extrap_target t = { .cpus = cpus, .clients = clients, .hz = hz, .pool_pages = pool,
 				       .fault_around_pages = fa, .faults_per_txn = faults_txn,
 				       .fault_map_scale = map_scale, .base_slice_us = (double)slice_us };
 		snprintf(t.page, sizeof(t.page), "%s", pages ? pages : in.page_size);
@@ -496,15 +496,15 @@ int main(int argc, char **argv)
 		return run_blind(&in, &t, model, xnone, draws ? draws : 1000, seed);
 	}
 	if (extrap) {
-		struct xr_target t = { .cpus = cpus, .clients = clients, .hz = hz ? hz : in.hz,
+		struct extrap_target t = { .cpus = cpus, .clients = clients, .hz = hz ? hz : in.hz,
 				       .pool_pages = pool > 0 ? pool : in.pool_pages,
 				       .fault_around_pages = fa ? fa : in.fault_around_pages,
 				       .faults_per_txn = faults_txn, .fault_map_scale = map_scale,
 				       .base_slice_us = (double)slice_us };
 		snprintf(t.page, sizeof(t.page), "%s", pages ? pages : in.page_size);
 		struct model_inputs moved;
-		struct xr_trace tr;
-		if (xr_apply(&in, &t, &moved, &tr, err, sizeof(err)) != 0) {
+		struct extrap_trace tr;
+		if (extrap_apply(&in, &t, &moved, &tr, err, sizeof(err)) != 0) {
 			fprintf(stderr, "predict: --extrapolate: %s\n", err);
 			return 2;
 		}
@@ -526,9 +526,9 @@ int main(int argc, char **argv)
 	}
 	if (xnone > 0) {
 		/* Anchor none at a measured tps of the target (the report's own): 1/X = 1/X_free + k. */
-		if (xr_anchor_none(&in, xnone, cpus, clients) != 0) {
-			double kn = cf_k(in.m.v, in.p_f.v, in.q[PM_NONE].v, in.t_stall_us.v);
-			double s = cf_service_s(in.hold_us.v, in.p_f.v, mi_dist_mean(&in.fault_us));
+		if (extrap_anchor_none(&in, xnone, cpus, clients) != 0) {
+			double kn = closed_k(in.m.v, in.p_f.v, in.q[PM_NONE].v, in.t_stall_us.v);
+			double s = closed_service_s(in.hold_us.v, in.p_f.v, inputs_dist_mean(&in.fault_us));
 			fprintf(stderr, "predict: none cannot run at %.0f tps with these inputs: its stalls "
 				"take X k = %.3g and the lock's service X m s = %.3g of the time (s = h + "
 				"p_f d_f = %.3g us), and the two must sum below 1; the inputs (p_f, T, q, "
@@ -538,7 +538,7 @@ int main(int argc, char **argv)
 		}
 		if (!tsv)
 			printf("X0 anchored: none at %.0f tps at the target, X0 %.0f tps\n", xnone,
-			       mi_x0_at(&in, in.x0_tps.v, cpus, clients));
+			       inputs_x0_at(&in, in.x0_tps.v, cpus, clients));
 	}
 	if (need > 0)
 		return run_need(&in, cpus, clients, need);

@@ -374,7 +374,7 @@ static int acquire(struct sim *s, int id)
 	}
 	if (s->hold_faulted) {
 		t->ph = PH_FAULT;
-		t->rem = mi_dist_sample(s->p->fault_us, mrng_unit(&s->rng)) * 1000;
+		t->rem = inputs_dist_sample(s->p->fault_us, mrng_unit(&s->rng)) * 1000;
 	} else {
 		t->ph = PH_HOLD;
 		t->rem = s->p->hold_ns;
@@ -600,7 +600,7 @@ void sim_params_from_inputs(struct sim_params *p, const struct model_inputs *in,
 	 * transaction running, faults included. */
 	int at = in->clients < in->cpus ? in->clients : in->cpus;
 	double per_acq = at / in->x0_tps.v / p->m * 1e9;
-	p->work_ns = fmax(0, per_acq - p->hold_ns - p->p_f * mi_dist_mean(&in->fault_us) * 1000);
+	p->work_ns = fmax(0, per_acq - p->hold_ns - p->p_f * inputs_dist_mean(&in->fault_us) * 1000);
 	p->spin_iter_ns = in->spin_iter_ns;
 	p->timer_slack_ns = in->timer_slack_us * 1000;
 	p->spins_per_delay0 = in->spins_per_delay0;

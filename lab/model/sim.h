@@ -20,7 +20,7 @@ struct sim_params {
 	double work_ns;		/* CPU time between a release and the next need */
 	double hold_ns;		/* a hold without its fault */
 	double p_f;		/* share of holds that fault */
-	const struct mi_dist *fault_us;
+	const struct inputs_dist *fault_us;
 	double spin_iter_ns;
 	double timer_slack_ns;
 	int spins_per_delay0;

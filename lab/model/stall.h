@@ -7,6 +7,6 @@
 #define PREEMPTLAB_MODEL_STALL_H
 
 /* k in seconds of outage per transaction; T in microseconds. */
-double cf_k(double m, double p_f, double q, double t_us);
+double closed_k(double m, double p_f, double q, double t_us);
 
 #endif

@@ -18,7 +18,7 @@
 #include "rng.h"
 
 /* cpus 0: a predictions file from before the column (any CPU count). */
-static const struct mx_group *find(const struct mx_set *s, const char *page, int clients, int cpus)
+static const struct extract_group *find(const struct extract_set *s, const char *page, int clients, int cpus)
 {
 	for (int i = 0; i < s->ngroups; i++)
 		if (strcmp(s->g[i].page, page) == 0 && s->g[i].clients == clients &&
@@ -27,13 +27,13 @@ static const struct mx_group *find(const struct mx_set *s, const char *page, int
 	return NULL;
 }
 
-static double group_t_us(const struct mx_group *g)
+static double group_t_us(const struct extract_group *g)
 {
 	return g->nt ? st_mean(g->t_us, (size_t)g->nt) : 0;
 }
 
 /* The cell's CPUs: the prediction's, else the measurement's, else "?". */
-static const char *cpu_text(int cpus, const struct mx_group *g)
+static const char *cpu_text(int cpus, const struct extract_group *g)
 {
 	static char buf[16];
 	if (cpus > 0 || g)
@@ -50,8 +50,8 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
 		snprintf(err, errlen, "%s: no predictions (scripts/model-validate.sh predict)", tsv);
 		return MX_ERR;
 	}
-	static struct mx_set s;
-	int rc = mx_scan_timed(run, &s, err, errlen);
+	static struct extract_set s;
+	int rc = extract_scan_timed(run, &s, err, errlen);
 	if (rc == MX_ERR) {
 		/* Not measured yet (or nothing usable): every cell is printed as missing. */
 		fprintf(out, "(%s)\n", err);
@@ -79,7 +79,7 @@ int mv_validate(const char *tsv, const char *run, FILE *out, char *err, size_t e
 		if (got < 8)
 			continue;
 		enum pmodel pm;
-		const struct mx_group *g = find(&s, page, clients, cpus);
+		const struct extract_group *g = find(&s, page, clients, cpus);
 		lines++;
 		if (pmodel_parse(model, &pm) != 0 || !g || g->ntps[pm] < 2 || g->ntps[PM_NONE] < 2) {
 			fprintf(out, "%-5s %4s %7d %-9s %9.3f  ratio not measured (fewer than 2 runs each)", page,

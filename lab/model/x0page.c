@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-double x0p_page_bytes(int page)
+double x0page_page_bytes(int page)
 {
 	return page == MI_4K ? 4096.0 : page == MI_2M ? 2097152.0 : 0;
 }
@@ -22,17 +22,17 @@ static int need(double v, const char *what, int page, char *err, size_t errlen)
 		return 0;
 	snprintf(err, errlen, "X0 at another page size needs %s%s%s (make model writes it; fault "
 		 "costs come from the run's costbench, COSTBENCH=on, or predict --costbench FILE)", what,
-		 page >= 0 ? " for " : "", page >= 0 ? mi_page_name(page) : "");
+		 page >= 0 ? " for " : "", page >= 0 ? inputs_page_name(page) : "");
 	return -1;
 }
 
-int x0p_move(const struct model_inputs *in, const char *page, double faults_given, double map_scale,
-	     struct model_inputs *out, struct x0p_trace *tr, char *err, size_t errlen)
+int x0page_move(const struct model_inputs *in, const char *page, double faults_given, double map_scale,
+	     struct model_inputs *out, struct x0page_trace *tr, char *err, size_t errlen)
 {
 	memset(tr, 0, sizeof(*tr));
 	*out = *in;
-	tr->from = mi_page_index(in->page_size);
-	tr->to = mi_page_index(page);
+	tr->from = inputs_page_index(in->page_size);
+	tr->to = inputs_page_index(page);
 	tr->map_scale = map_scale > 0 ? map_scale : 1;
 	if (tr->from < 0 || tr->to < 0) {
 		snprintf(err, errlen, "X0 per page size knows 4k and 2m, not %s -> %s", in->page_size, page);
@@ -49,7 +49,7 @@ int x0p_move(const struct model_inputs *in, const char *page, double faults_give
 	double m = in->m.v, b = in->block_size;
 	int run = in->clients < in->cpus ? in->clients : in->cpus;
 	tr->cpu_us = run * 1e6 / in->x0_tps.v;
-	tr->allocs_from = m * b / x0p_page_bytes(tr->from);
+	tr->allocs_from = m * b / x0page_page_bytes(tr->from);
 	tr->maps_from = fmax(0, in->faults_per_txn.v - tr->allocs_from);
 	tr->fault_us_from = tr->allocs_from * in->fault_alloc_us[tr->from] +
 			    tr->maps_from * in->fault_map_us[tr->from];
@@ -76,7 +76,7 @@ int x0p_move(const struct model_inputs *in, const char *page, double faults_give
 			return -1;
 		/* The fill is pool_pages pops: pool_pages / m transactions over N backends. */
 		double per_backend = in->pool_pages / m / in->clients;
-		double u_from = in->segment_bytes / x0p_page_bytes(tr->from);
+		double u_from = in->segment_bytes / x0page_page_bytes(tr->from);
 		double fb = in->faults_per_txn.v * per_backend;
 		if (fb >= 0.95 * u_from) {
 			snprintf(err, errlen, "at %s every backend faulted on %.0f of the segment's %.0f pages: "
@@ -86,10 +86,10 @@ int x0p_move(const struct model_inputs *in, const char *page, double faults_give
 			return -1;
 		}
 		tr->k_touches = -u_from * log1p(-fb / u_from);
-		f_to = occupied(in->segment_bytes / x0p_page_bytes(tr->to), tr->k_touches) / per_backend;
+		f_to = occupied(in->segment_bytes / x0page_page_bytes(tr->to), tr->k_touches) / per_backend;
 		tr->faults_to_source = "occupancy rule";
 	}
-	tr->allocs_to = m * b / x0p_page_bytes(tr->to);
+	tr->allocs_to = m * b / x0page_page_bytes(tr->to);
 	tr->maps_to = fmax(0, f_to - tr->allocs_to);
 	tr->fault_us_to = tr->allocs_to * in->fault_alloc_us[tr->to] +
 			  tr->maps_to * in->fault_map_us[tr->to] * tr->map_scale;

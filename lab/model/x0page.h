@@ -33,8 +33,8 @@
 
 #include "inputs.h"
 
-struct x0p_trace {
-	int from, to;			/* enum mi_page */
+struct x0page_trace {
+	int from, to;			/* enum inputs_page */
 	double cpu_us;			/* CPU per transaction at the measurement */
 	double allocs_from, maps_from;	/* per transaction */
 	double allocs_to, maps_to;
@@ -46,19 +46,19 @@ struct x0p_trace {
 	double factor;			/* X0 at the target / X0 measured */
 };
 
-/* Bytes of a page size (enum mi_page). */
-double x0p_page_bytes(int page);
+/* Bytes of a page size (enum inputs_page). */
+double x0page_page_bytes(int page);
 
 /*
  * out = in with X0 (value and interval) moved to page (and its
  * faults_per_txn to the target's), at the measurement's own CPUs, clients
- * and pool (mi_x0_at moves X0 to the target's size afterwards);
+ * and pool (inputs_x0_at moves X0 to the target's size afterwards);
  * faults_given > 0 overrides the target's faults per transaction,
  * map_scale (1: none) multiplies the target's mapping fault cost (the
  * many-process microbenchmark's growth to the target's clients).  -1 with
  * err when a number the rule needs is missing.
  */
-int x0p_move(const struct model_inputs *in, const char *page, double faults_given, double map_scale,
-	     struct model_inputs *out, struct x0p_trace *tr, char *err, size_t errlen);
+int x0page_move(const struct model_inputs *in, const char *page, double faults_given, double map_scale,
+	     struct model_inputs *out, struct x0page_trace *tr, char *err, size_t errlen);
 
 #endif

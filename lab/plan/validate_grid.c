@@ -82,7 +82,7 @@ static void check_model(const char *inputs, const char *m)
 }
 
 /* MODELS as given (each checked), or every model INPUTS has a q for but none. */
-static void grid_models(const struct jr_val *root, const char *inputs, const char *given,
+static void grid_models(const struct json_read_val *root, const char *inputs, const char *given,
 			char *out, size_t len)
 {
 	size_t at = 0;
@@ -99,7 +99,7 @@ static void grid_models(const struct jr_val *root, const char *inputs, const cha
 		return;
 	}
 	/* none is what the ratios are against, so it is never predicted. */
-	const struct jr_val *q = jr_get(root, "q");
+	const struct json_read_val *q = json_read_get(root, "q");
 	for (size_t i = 0; q && q->type == JR_OBJ && i < q->n; i++) {
 		if (strcmp(q->keys[i], "none") == 0)
 			continue;
@@ -112,10 +112,10 @@ static void grid_models(const struct jr_val *root, const char *inputs, const cha
 }
 
 /* A positive whole number at KEY, or -1. */
-static double whole(const struct jr_val *root, const char *key)
+static double whole(const struct json_read_val *root, const char *key)
 {
 	double x;
-	if (!jr_num(root, key, &x) || !(x >= 1 && x <= 1e15) || floor(x) != x)
+	if (!json_read_num(root, key, &x) || !(x >= 1 && x <= 1e15) || floor(x) != x)
 		return -1;
 	return x;
 }
@@ -132,7 +132,7 @@ int validation_grid(const char *inputs, const char *kernel, const char *models)
 {
 	char err[512];
 	check_kernel(kernel);
-	struct jr_val *root = jr_parse_file(inputs, err, sizeof(err));
+	struct json_read_val *root = json_read_parse_file(inputs, err, sizeof(err));
 	if (!root)
 		plan_die("%s", err);
 	char pred[256];
@@ -147,7 +147,7 @@ int validation_grid(const char *inputs, const char *kernel, const char *models)
 			 inputs);
 	long pool_mb = (long)(pages * block / 1048576.0);
 	long rel_mb = pool_mb + pool_mb / 16;
-	jr_free(root);
+	json_read_free(root);
 
 	char all_pages[64], all_clients[64];
 	join_strs(grid_pages, N(grid_pages), all_pages, sizeof(all_pages));

@@ -27,10 +27,10 @@
 #define BLIND_DRAWS 400
 
 struct as_row {
-	const struct mx_group *g;
+	const struct extract_group *g;
 	enum pmodel m;
 	struct ratio meas;
-	struct cf_pred here;
+	struct closed_pred here;
 	struct bl_result there;
 	double pf_there, t_there;
 	int there_ok;
@@ -53,21 +53,21 @@ static const char intro[] =
 	"27); measured: geometric means, Welch on log tps.";
 
 /* This run's inputs for one group, through the same text make model writes. */
-static int inputs_of(const struct mx_group *g, const char *dir, struct model_inputs *in)
+static int inputs_of(const struct extract_group *g, const char *dir, struct model_inputs *in)
 {
 	char *buf = NULL, err[512];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return -1;
-	int rc = mx_write(f, g, dir, err, sizeof(err));
+	int rc = extract_write(f, g, dir, err, sizeof(err));
 	fclose(f);
-	int ok = rc == MX_OK && mi_parse(buf, "this run's inputs", in, err, sizeof(err));
+	int ok = rc == MX_OK && inputs_parse(buf, "this run's inputs", in, err, sizeof(err));
 	free(buf);
 	return ok ? 0 : -1;
 }
 
-static int row_of(const struct mx_group *g, const struct model_inputs *in, enum pmodel m,
+static int row_of(const struct extract_group *g, const struct model_inputs *in, enum pmodel m,
 		  struct as_row *w)
 {
 	memset(w, 0, sizeof(*w));
@@ -76,14 +76,14 @@ static int row_of(const struct mx_group *g, const struct model_inputs *in, enum 
 	if (g->ntps[m] < 1 || !in->have_q[m])
 		return 0;
 	w->meas = st_ratio(g->tps[PM_NONE], (size_t)g->ntps[PM_NONE], g->tps[m], (size_t)g->ntps[m]);
-	if (cf_predict(in, m, g->cpus, g->clients, DRAWS, SEED, &w->here) != 0)
+	if (closed_predict(in, m, g->cpus, g->clients, DRAWS, SEED, &w->here) != 0)
 		return 0;
-	struct xr_target t;
+	struct extrap_target t;
 	struct model_inputs moved;
-	struct xr_trace tr;
+	struct extrap_trace tr;
 	char err[256];
-	xr_report_target(&t, g->page);
-	if (xr_apply(in, &t, &moved, &tr, err, sizeof(err)) == 0) {
+	extrap_report_target(&t, g->page);
+	if (extrap_apply(in, &t, &moved, &tr, err, sizeof(err)) == 0) {
 		struct bl_bounds b;
 		w->pf_there = moved.p_f.v;
 		w->t_there = moved.t_stall_us.v;
@@ -106,12 +106,12 @@ static void fmt_ratio(char *buf, size_t len, double v, double lo, double hi, int
 }
 
 /* The groups the rows came from, for the provenance that follows the table. */
-static struct mx_set set;
+static struct extract_set set;
 
 /* One row per model against none per cell family; returns the rows, -1 when refused. */
 static int rows(const struct results *r, FILE *f, enum esc_mode mode, char *why, size_t whylen)
 {
-	int rc = mx_scan(r->dir, &set, why, whylen);
+	int rc = extract_scan(r->dir, &set, why, whylen);
 	if (rc != MX_OK) {
 		set.ngroups = 0;
 		return rc == MX_IN_HOLD ? -1 : 0;
@@ -155,7 +155,7 @@ static int rows(const struct results *r, FILE *f, enum esc_mode mode, char *why,
 static void provenance(FILE *f, enum esc_mode mode, const char *dir)
 {
 	for (int i = 0; i < set.ngroups; i++) {
-		const struct mx_group *g = &set.g[i];
+		const struct extract_group *g = &set.g[i];
 		if (g->ntps[PM_NONE] < 1)
 			continue;
 		char runs[128] = "";
@@ -185,7 +185,7 @@ static void provenance(FILE *f, enum esc_mode mode, const char *dir)
 			   g->pool_pages, g->costs.docs ? g->costs.source : "provenance fault_cost_ns only");
 		if (mode == ESC_TXT) {
 			fclose(out);
-			tw_para(f, "  ", buf, 4);
+			text_para(f, "  ", buf, 4);
 			free(buf);
 		}
 	}
@@ -196,15 +196,15 @@ static const char header_txt[] = "%-5s %4s %7s %-14s %-24s %-24s %-24s %7s %9s %
 void write_atscale_txt(FILE *f, const struct results *r)
 {
 	char why[1024] = "";
-	tw_para(f, "", intro, 0);
+	text_para(f, "", intro, 0);
 	fputc('\n', f);
 	fprintf(f, header_txt, "page", "cpus", "clients", "model", "measured here (95%)",
 		"model here", "model at 96/1024", "q/qnone", "p_f there", "T there");
 	int n = rows(r, f, ESC_TXT, why, sizeof(why));
 	if (n < 0)
-		tw_para(f, "The model refuses this run's inputs: ", why, 0);
+		text_para(f, "The model refuses this run's inputs: ", why, 0);
 	else if (n == 0)
-		tw_para(f, "", "No cell family here has none beside another model with evidence "
+		text_para(f, "", "No cell family here has none beside another model with evidence "
 			"(EVIDENCE=on): nothing to run the model on.", 0);
 	if (n > 0) {
 		fprintf(f, "\nInputs (provenance):\n");

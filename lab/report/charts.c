@@ -289,7 +289,7 @@ static double hold_hist(const struct results *r, const char *tool, const struct 
 		    !same_line(c, s, many))
 			continue;
 		for (size_t i = 0; i < c->nruns; i++) {
-			const struct jr_val *a = jr_path(c->runs[i]->doc, "locks.strategy.hold_hist");
+			const struct json_read_val *a = json_read_path(c->runs[i]->doc, "locks.strategy.hold_hist");
 			if (!a || a->type != JR_ARR)
 				continue;
 			for (size_t b = 0; b < a->n && b < 32; b++)

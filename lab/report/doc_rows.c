@@ -17,19 +17,19 @@ struct doc_row *doc_row_named(const void *rows, size_t n, size_t size, const cha
 	return NULL;
 }
 
-struct doc_row *doc_row_find(void *rows, size_t n, size_t size, const struct jr_val *j)
+struct doc_row *doc_row_find(void *rows, size_t n, size_t size, const struct json_read_val *j)
 {
-	return doc_row_named(rows, n, size, jr_str(j, "provenance.kernel_label", "?"),
-			     jr_str(j, "provenance.preempt_model", "?"));
+	return doc_row_named(rows, n, size, json_read_str(j, "provenance.kernel_label", "?"),
+			     json_read_str(j, "provenance.preempt_model", "?"));
 }
 
-struct doc_row *doc_row_of(void **rows, size_t *n, size_t size, const struct jr_val *j,
+struct doc_row *doc_row_of(void **rows, size_t *n, size_t size, const struct json_read_val *j,
 			   const char *prefix, const char *name)
 {
 	struct doc_row *d = doc_row_find(*rows, *n, size, j);
 	if (!d) {
-		const char *kernel = jr_str(j, "provenance.kernel_label", "?");
-		const char *model = jr_str(j, "provenance.preempt_model", "?");
+		const char *kernel = json_read_str(j, "provenance.kernel_label", "?");
+		const char *model = json_read_str(j, "provenance.preempt_model", "?");
 		char *g = realloc(*rows, (*n + 1) * size);
 		if (!g)
 			return NULL;
@@ -43,13 +43,13 @@ struct doc_row *doc_row_of(void **rows, size_t *n, size_t size, const struct jr_
 		snprintf(d->file, sizeof(d->file), "logs/%s%.60s-%.30s*.json", prefix, d->kernel, d->model);
 		return d;
 	}
-	snprintf(d->release, sizeof(d->release), "%s", jr_str(j, "provenance.kernel_release", "?"));
-	snprintf(d->virt, sizeof(d->virt), "%s", jr_str(j, "provenance.virtualization", "?"));
+	snprintf(d->release, sizeof(d->release), "%s", json_read_str(j, "provenance.kernel_release", "?"));
+	snprintf(d->virt, sizeof(d->virt), "%s", json_read_str(j, "provenance.virtualization", "?"));
 	snprintf(d->file, sizeof(d->file), "logs/%s", name);
-	jr_num(j, "provenance.cpus", &d->cpus);
+	json_read_num(j, "provenance.cpus", &d->cpus);
 	d->icount_shift = -1;
-	jr_num(j, "provenance.icount_shift", &d->icount_shift);
-	jr_num(j, "provenance.kernel_hz", &d->hz);
+	json_read_num(j, "provenance.icount_shift", &d->icount_shift);
+	json_read_num(j, "provenance.kernel_hz", &d->hz);
 	return d;
 }
 

@@ -23,13 +23,13 @@ struct doc_row {
 struct doc_row *doc_row_named(const void *rows, size_t n, size_t size, const char *kernel,
 			      const char *model);
 /* The row of J's kernel and model (its provenance's), or NULL. */
-struct doc_row *doc_row_find(void *rows, size_t n, size_t size, const struct jr_val *j);
+struct doc_row *doc_row_find(void *rows, size_t n, size_t size, const struct json_read_val *j);
 /*
  * The row of J's kernel and model in *ROWS (N rows of SIZE bytes, each
  * starting with a struct doc_row), added zeroed if new; the document
  * NAME (under logs/, of PREFIX) counted in it.  NULL when out of memory.
  */
-struct doc_row *doc_row_of(void **rows, size_t *n, size_t size, const struct jr_val *j,
+struct doc_row *doc_row_of(void **rows, size_t *n, size_t size, const struct json_read_val *j,
 			   const char *prefix, const char *name);
 /* By kernel (version order), then model rank. */
 int doc_row_cmp(const void *a, const void *b);

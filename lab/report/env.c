@@ -25,7 +25,7 @@ static void add_distinct(char *buf, size_t len, const char *v)
 	snprintf(buf + l, len - l, "%s%s", l ? ", " : "", v);
 }
 
-static void value_text(const struct jr_val *v, char *buf, size_t len)
+static void value_text(const struct json_read_val *v, char *buf, size_t len)
 {
 	buf[0] = 0;
 	if (!v)
@@ -43,7 +43,7 @@ void distinct_values(const struct results *r, const char *path, char *buf, size_
 	buf[0] = 0;
 	for (size_t i = 0; i < r->nruns; i++) {
 		char v[512];
-		value_text(jr_path(r->runs[i].doc, path), v, sizeof(v));
+		value_text(json_read_path(r->runs[i].doc, path), v, sizeof(v));
 		add_distinct(buf, len, v);
 	}
 }
@@ -58,18 +58,18 @@ void distinct_fmt(const struct results *r, doc_fmt fn, char *buf, size_t len)
 	}
 }
 
-void fmt_kernel(const struct jr_val *d, char *buf, size_t len)
+void fmt_kernel(const struct json_read_val *d, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s = %s %s", jr_str(d, "provenance.kernel_label", "?"),
-		 jr_str(d, "provenance.kernel_release", "?"),
-		 jr_str(d, "provenance.kernel_version", ""));
+	snprintf(buf, len, "%s = %s %s", json_read_str(d, "provenance.kernel_label", "?"),
+		 json_read_str(d, "provenance.kernel_release", "?"),
+		 json_read_str(d, "provenance.kernel_version", ""));
 }
 
-void fmt_model(const struct jr_val *d, char *buf, size_t len)
+void fmt_model(const struct json_read_val *d, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/%s (from %s)", jr_str(d, "provenance.kernel_label", "?"),
-		 jr_str(d, "provenance.preempt_model", "unknown"),
-		 jr_str(d, "provenance.preempt_model_source", "an unrecorded source"));
+	snprintf(buf, len, "%s/%s (from %s)", json_read_str(d, "provenance.kernel_label", "?"),
+		 json_read_str(d, "provenance.preempt_model", "unknown"),
+		 json_read_str(d, "provenance.preempt_model_source", "an unrecorded source"));
 }
 
 /*
@@ -77,17 +77,17 @@ void fmt_model(const struct jr_val *d, char *buf, size_t len)
  * the tick belongs beside the model.  Documents from before the field
  * say so rather than guess.
  */
-void fmt_tick(const struct jr_val *d, char *buf, size_t len)
+void fmt_tick(const struct json_read_val *d, char *buf, size_t len)
 {
-	const char *label = jr_str(d, "provenance.kernel_label", "?");
-	const char *src = jr_str(d, "provenance.kernel_tick_source", NULL);
-	const char *nohz = jr_str(d, "provenance.kernel_nohz", "unknown");
+	const char *label = json_read_str(d, "provenance.kernel_label", "?");
+	const char *src = json_read_str(d, "provenance.kernel_tick_source", NULL);
+	const char *nohz = json_read_str(d, "provenance.kernel_nohz", "unknown");
 	double hz;
 	if (!src) {
 		snprintf(buf, len, "%s: HZ not recorded", label);
 		return;
 	}
-	if (!jr_num(d, "provenance.kernel_hz", &hz)) {
+	if (!json_read_num(d, "provenance.kernel_hz", &hz)) {
 		snprintf(buf, len, "%s: HZ %s", label, src);
 		return;
 	}
@@ -98,12 +98,12 @@ void fmt_tick(const struct jr_val *d, char *buf, size_t len)
 		 strncmp(src, "measured", 8) ? "from " : "", src);
 }
 
-void fmt_hz(const struct jr_val *d, char *buf, size_t len)
+void fmt_hz(const struct json_read_val *d, char *buf, size_t len)
 {
 	double hz;
-	if (!jr_str(d, "provenance.kernel_tick_source", NULL))
+	if (!json_read_str(d, "provenance.kernel_tick_source", NULL))
 		snprintf(buf, len, "HZ not recorded");
-	else if (jr_num(d, "provenance.kernel_hz", &hz))
+	else if (json_read_num(d, "provenance.kernel_hz", &hz))
 		snprintf(buf, len, "HZ %.0f", hz);
 	else
 		snprintf(buf, len, "HZ unknown");
@@ -120,38 +120,38 @@ int docs_vary(const struct results *r, doc_fmt fn)
 	return 0;
 }
 
-void fmt_pages(const struct jr_val *d, char *buf, size_t len)
+void fmt_pages(const struct json_read_val *d, char *buf, size_t len)
 {
 	double kb = 0;
 	char pg[32];
-	jr_num(d, "provenance.page_size_kb", &kb);
-	snprintf(buf, len, "%s -> %s (%s)", jr_str(d, "provenance.page_policy", "?"),
-		 page_name((long)kb, pg, sizeof(pg)), jr_str(d, "provenance.page_size_source", "?"));
+	json_read_num(d, "provenance.page_size_kb", &kb);
+	snprintf(buf, len, "%s -> %s (%s)", json_read_str(d, "provenance.page_policy", "?"),
+		 page_name((long)kb, pg, sizeof(pg)), json_read_str(d, "provenance.page_size_source", "?"));
 }
 
-void fmt_lock(const struct jr_val *d, char *buf, size_t len)
+void fmt_lock(const struct json_read_val *d, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s %s/%s", jr_str(d, "tool", "?"), jr_str(d, "provenance.lock", "?"),
-		 jr_str(d, "provenance.strategy", "?"));
+	snprintf(buf, len, "%s %s/%s", json_read_str(d, "tool", "?"), json_read_str(d, "provenance.lock", "?"),
+		 json_read_str(d, "provenance.strategy", "?"));
 }
 
-void fmt_cpus(const struct jr_val *d, char *buf, size_t len)
+void fmt_cpus(const struct json_read_val *d, char *buf, size_t len)
 {
 	double n = 0;
-	jr_num(d, "provenance.cpus", &n);
+	json_read_num(d, "provenance.cpus", &n);
 	/* arch is absent from results older than the arm64 lab: leave it out there. */
-	const char *arch = jr_str(d, "provenance.arch", NULL);
-	snprintf(buf, len, "%.0f x %s%s%s%s", n, jr_str(d, "provenance.cpu_model", "?"),
+	const char *arch = json_read_str(d, "provenance.arch", NULL);
+	snprintf(buf, len, "%.0f x %s%s%s%s", n, json_read_str(d, "provenance.cpu_model", "?"),
 		 arch ? " (" : "", arch ? arch : "", arch ? ")" : "");
 }
 
-void fmt_virt(const struct jr_val *d, char *buf, size_t len)
+void fmt_virt(const struct json_read_val *d, char *buf, size_t len)
 {
-	const char *v = jr_str(d, "provenance.virtualization", "?");
-	const struct jr_val *e = jr_path(d, "provenance.emulated");
+	const char *v = json_read_str(d, "provenance.virtualization", "?");
+	const struct json_read_val *e = json_read_path(d, "provenance.emulated");
 	int em = doc_emulated(d);
 	double shift;
-	if (!strcmp(v, "tcg-icount") && jr_num(d, "provenance.icount_shift", &shift))
+	if (!strcmp(v, "tcg-icount") && json_read_num(d, "provenance.icount_shift", &shift))
 		/* Virtual time: say what a second is, so nobody compares it with hardware. */
 		snprintf(buf, len, "%s, shift %.0f: virtual time, one guest instruction = %.0f ns, "
 			 "vCPUs taking turns on one host thread; rates are per virtual second: "

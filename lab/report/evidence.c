@@ -33,20 +33,20 @@ struct ev_row {
 	double res_ns;		/* coarsest timestamp resolution of the runs */
 };
 
-static const struct jr_val *phase_in(const struct jr_val *arr, const char *name)
+static const struct json_read_val *phase_in(const struct json_read_val *arr, const char *name)
 {
 	for (size_t i = 0; arr && arr->type == JR_ARR && i < arr->n; i++)
-		if (!strcmp(jr_str(arr->items[i], "name", ""), name))
+		if (!strcmp(json_read_str(arr->items[i], "name", ""), name))
 			return arr->items[i];
 	return NULL;
 }
 
-static const struct jr_val *evphase_of(const struct jr_val *doc, const char *name)
+static const struct json_read_val *evphase_of(const struct json_read_val *doc, const char *name)
 {
-	return phase_in(jr_path(doc, "evidence.phases"), name);
+	return phase_in(json_read_path(doc, "evidence.phases"), name);
 }
 
-static const struct jr_val *fill_of(const struct jr_val *doc)
+static const struct json_read_val *fill_of(const struct json_read_val *doc)
 {
 	return evphase_of(doc, "fill");
 }
@@ -55,9 +55,9 @@ double evidence_fill_share(const struct cell *c, const char *field)
 {
 	double n = 0, d = 0;
 	for (size_t i = 0; i < c->nruns; i++) {
-		const struct jr_val *p = fill_of(c->runs[i]->doc);
+		const struct json_read_val *p = fill_of(c->runs[i]->doc);
 		double a, b;
-		if (p && jr_num(p, field, &a) && jr_num(p, "holds", &b)) {
+		if (p && json_read_num(p, field, &a) && json_read_num(p, "holds", &b)) {
 			n += a;
 			d += b;
 		}
@@ -71,12 +71,12 @@ double evidence_fill_share(const struct cell *c, const char *field)
  * total_ms, count, gaps), not from the trace.  Read where it may be, as an
  * object under either name; absent is said as such.
  */
-static const struct jr_val *tail_of(const struct jr_val *doc, const char *phase)
+static const struct json_read_val *tail_of(const struct json_read_val *doc, const char *phase)
 {
-	const struct jr_val *ph = phase_in(jr_path(doc, "results.phases"), phase);
-	const struct jr_val *t = ph ? jr_get(ph, "t_tail") : NULL;
+	const struct json_read_val *ph = phase_in(json_read_path(doc, "results.phases"), phase);
+	const struct json_read_val *t = ph ? json_read_get(ph, "t_tail") : NULL;
 	if (!t || t->type != JR_OBJ)
-		t = ph ? jr_get(ph, "T_tail") : NULL;
+		t = ph ? json_read_get(ph, "T_tail") : NULL;
 	return t && t->type == JR_OBJ ? t : NULL;
 }
 
@@ -86,31 +86,31 @@ static bool row_phase(const struct cell *c, const char *phase, struct ev_row *w)
 	if (strcmp(c->tool, "bufbench"))
 		return false;
 	for (size_t i = 0; i < c->nruns; i++) {
-		const struct jr_val *d = c->runs[i]->doc, *p = evphase_of(d, phase);
+		const struct json_read_val *d = c->runs[i]->doc, *p = evphase_of(d, phase);
 		double x;
 		if (!p)
 			continue;
 		w->runs++;
 		for (int k = 0; k < E_N; k++)
-			if (paths[k] && jr_num(p, paths[k], &x))
+			if (paths[k] && json_read_num(p, paths[k], &x))
 				w->v[k] += x;
-		w->has_q |= jr_path(p, "q_m") != NULL;
-		if (jr_num(d, "evidence.trace_lost", &x))
+		w->has_q |= json_read_path(p, "q_m") != NULL;
+		if (json_read_num(d, "evidence.trace_lost", &x))
 			w->v[E_LOST] += x;
-		if (jr_num(p, "offcpu.max_us", &x) && x > w->max_off_us)
+		if (json_read_num(p, "offcpu.max_us", &x) && x > w->max_off_us)
 			w->max_off_us = x;
-		if (jr_num(d, "evidence.timestamp_resolution_ns", &x) && x > w->res_ns)
+		if (json_read_num(d, "evidence.timestamp_resolution_ns", &x) && x > w->res_ns)
 			w->res_ns = x;
-		const struct jr_val *rp = phase_in(jr_path(d, "results.phases"), phase);
-		if (rp && jr_num(rp, "duration_s", &x))
+		const struct json_read_val *rp = phase_in(json_read_path(d, "results.phases"), phase);
+		if (rp && json_read_num(rp, "duration_s", &x))
 			w->duration_s += x;
-		const struct jr_val *t = tail_of(d, phase);
-		if (t && jr_num(t, "total_ms", &x)) {
+		const struct json_read_val *t = tail_of(d, phase);
+		if (t && json_read_num(t, "total_ms", &x)) {
 			w->tail_runs++;
 			w->tail_ms += x;
-			if (jr_num(t, "count", &x))
+			if (json_read_num(t, "count", &x))
 				w->tail_count += x;
-			if (jr_num(t, "gaps", &x))
+			if (json_read_num(t, "gaps", &x))
 				w->tail_gaps += x;
 		}
 	}
@@ -358,11 +358,11 @@ static void lazy_details(FILE *f, const struct results *r, bool md)
 		if (strcmp(c->tool, "bufbench") || strcmp(c->model, "lazy"))
 			continue;
 		for (size_t i = 0; i < c->nruns; i++) {
-			const struct jr_val *p = fill_of(c->runs[i]->doc);
+			const struct json_read_val *p = fill_of(c->runs[i]->doc);
 			double n = 0;
-			if (!p || !jr_num(p, "switches.irq_in_fault", &n) || n <= 0)
+			if (!p || !json_read_num(p, "switches.irq_in_fault", &n) || n <= 0)
 				continue;
-			const struct jr_val *d = jr_path(p, "preempted_in_fault");
+			const struct json_read_val *d = json_read_path(p, "preempted_in_fault");
 			char buf[4096];
 			int o = snprintf(buf, sizeof(buf), "C%d %s run %zu: %.0f preempted inside a "
 					 "fault under lazy, where a fair-class request waits for the "
@@ -374,12 +374,12 @@ static void lazy_details(FILE *f, const struct results *r, bool md)
 			size_t on_tick = 0, described = d && d->type == JR_ARR ? d->n : 0;
 			double amin = INFINITY, amax = 0;
 			for (size_t j = 0; j < described; j++) {
-				const struct jr_val *x = d->items[j], *tv = jr_get(x, "timer_interrupts_in_fault");
+				const struct json_read_val *x = d->items[j], *tv = json_read_get(x, "timer_interrupts_in_fault");
 				double age = 0;
-				jr_num(x, "fault_age_ns", &age);
+				json_read_num(x, "fault_age_ns", &age);
 				amin = fmin(amin, age);
 				amax = fmax(amax, age);
-				on_tick += strstr(jr_str(x, "interrupt", ""), "timer") && tv &&
+				on_tick += strstr(json_read_str(x, "interrupt", ""), "timer") && tv &&
 					   tv->type == JR_NUM && tv->num >= 1;
 			}
 			/* The reading: the tick upgrades a lazy request; a fault that spans one is preempted. */
@@ -397,14 +397,14 @@ static void lazy_details(FILE *f, const struct results *r, bool md)
 					      on_tick, described);
 			for (size_t j = 0; d && d->type == JR_ARR && j < d->n && o > 0 &&
 					   (size_t)o < sizeof(buf); j++) {
-				const struct jr_val *x = d->items[j];
+				const struct json_read_val *x = d->items[j];
 				double age = 0, ticks = -1, prio = 0;
-				jr_num(x, "fault_age_ns", &age);
-				jr_num(x, "next_prio", &prio);
-				const struct jr_val *tv = jr_get(x, "timer_interrupts_in_fault");
+				json_read_num(x, "fault_age_ns", &age);
+				json_read_num(x, "next_prio", &prio);
+				const struct json_read_val *tv = json_read_get(x, "timer_interrupts_in_fault");
 				if (tv && tv->type == JR_NUM)
 					ticks = tv->num;
-				const char *irq = jr_str(x, "interrupt", "");
+				const char *irq = json_read_str(x, "interrupt", "");
 				char tk[64];
 				if (ticks < 0)
 					snprintf(tk, sizeof(tk), "timer interrupts not traced");
@@ -414,16 +414,16 @@ static void lazy_details(FILE *f, const struct results *r, bool md)
 				o += snprintf(buf + o, sizeof(buf) - (size_t)o,
 					      " %s at %.1f us into the fault (%s%s%s), %s; %s ran "
 					      "instead (%s class, prio %.0f).",
-					      !strcmp(jr_str(x, "kind", ""), "irq") ? "On an interrupt's "
+					      !strcmp(json_read_str(x, "kind", ""), "irq") ? "On an interrupt's "
 					      "return" : "At a preempt_enable", age / 1e3,
 					      irq[0] ? "on " : "no interrupt on the stack", irq, "", tk,
-					      jr_str(x, "next_comm", "?"), jr_str(x, "next_class", "?"),
+					      json_read_str(x, "next_comm", "?"), json_read_str(x, "next_class", "?"),
 					      prio);
 			}
 			if (md)
 				md_printf(f, "- %s\n", buf);
 			else
-				tw_para(f, "", buf, 0);
+				text_para(f, "", buf, 0);
 		}
 	}
 }
@@ -437,14 +437,14 @@ static void row_text(const struct cell *c, const struct ev_row *w, char *buf, si
 		     bool md)
 {
 	char pg[32];
-	const struct jr_val *d = c->runs[0]->doc;
+	const struct json_read_val *d = c->runs[0]->doc;
 	enum esc_mode m = md ? ESC_MD : ESC_TXT;
 	double cpus = 0;
-	jr_num(d, "provenance.cpus", &cpus);
+	json_read_num(d, "provenance.cpus", &cpus);
 	char *variant = esc_dup(c->variant, m), *lock = esc_dup(c->lock, m);
-	char *rel = esc_dup(jr_str(d, "provenance.kernel_release", "?"), m);
-	char *virt = esc_dup(jr_str(d, "provenance.virtualization", "?"), m);
-	char *clk = esc_dup(jr_str(d, "provenance.clocksource", "?"), m);
+	char *rel = esc_dup(json_read_str(d, "provenance.kernel_release", "?"), m);
+	char *virt = esc_dup(json_read_str(d, "provenance.virtualization", "?"), m);
+	char *clk = esc_dup(json_read_str(d, "provenance.clocksource", "?"), m);
 	snprintf(buf, len,
 		 md ? "| C%d | %s | %s | %s | %s | %.0f | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f "
 		      "| %.0f | %.0f | %.1f | %.2f | %.0f | %s, %.0f CPUs, %.0f ns stamps |\n"
@@ -473,7 +473,7 @@ static void explanations(FILE *f, const struct results *r, bool md)
 		if (md)
 			md_printf(f, "- %s\n", buf);
 		else
-			tw_para(f, "- ", buf, 2);
+			text_para(f, "- ", buf, 2);
 	}
 	free(p);
 	modelcost_free(&mc);
@@ -484,14 +484,14 @@ void write_evidence_txt(FILE *f, const struct results *r)
 {
 	struct ev_row w;
 	char buf[1024];
-	tw_para(f, "", q_intro, 0);
+	text_para(f, "", q_intro, 0);
 	fprintf(f, "\n%-4s %-12s %-6s %-6s %-40s %4s %4s %4s %5s  %s\n", "cell", "kernel",
 		"page", "phase", "q_M: k of n (95%)", "in", "exit", "blk", "other", "T_tail");
 	q_rows(f, r, false);
 	fputc('\n', f);
 	explanations(f, r, false);
 	fputc('\n', f);
-	tw_para(f, "", intro, 0);
+	text_para(f, "", intro, 0);
 	fprintf(f, "\n%-4s %-10s %-18s %-6s %-6s %8s %-8s %6s %8s %5s %5s %7s %5s %5s %5s %5s %8s "
 		"%7s %5s  %s\n", "cell", "kernel", "release", "page", "lock", "holds", "virt",
 		"faults", "switched", "irq", "pre", "infault", "user", "vol", "blk", "unk", "off ms",
@@ -505,7 +505,7 @@ void write_evidence_txt(FILE *f, const struct results *r)
 	for (size_t k = 0; k < r->ncells; k++)
 		if (row_of(&r->cells[k], &w)) {
 			sentence(&r->cells[k], &w, buf, sizeof(buf));
-			tw_para(f, "", buf, 0);
+			text_para(f, "", buf, 0);
 		}
 }
 

@@ -36,7 +36,7 @@ static double pooled_share(const struct cell *c, const char *num, const char *de
 	double n = 0, d = 0;
 	for (size_t i = 0; i < c->nruns; i++) {
 		double a, b;
-		if (jr_num(c->runs[i]->doc, num, &a) && jr_num(c->runs[i]->doc, den, &b)) {
+		if (json_read_num(c->runs[i]->doc, num, &a) && json_read_num(c->runs[i]->doc, den, &b)) {
 			n += a;
 			d += b;
 		}
@@ -47,7 +47,7 @@ static double pooled_share(const struct cell *c, const char *num, const char *de
 static bool hold_events(const struct cell *c)
 {
 	for (size_t i = 0; i < c->nruns; i++)
-		if (jr_true(c->runs[i]->doc, "config.hold_events"))
+		if (json_read_true(c->runs[i]->doc, "config.hold_events"))
 			return true;
 	return false;
 }
@@ -57,7 +57,7 @@ static void fill_states(const struct cell *c, char *buf, size_t len)
 {
 	size_t in = 0, never = 0, before = 0;
 	for (size_t i = 0; i < c->nruns; i++) {
-		const char *s = jr_str(c->runs[i]->doc, "results.fill_state", "");
+		const char *s = json_read_str(c->runs[i]->doc, "results.fill_state", "");
 		in += !strcmp(s, "in-interval");
 		never += !strcmp(s, "not-reached");
 		before += !strcmp(s, "before-interval");
@@ -74,10 +74,10 @@ static double pg_max_used_pct(const struct cell *c)
 {
 	double best = -1;
 	for (size_t i = 0; i < c->nruns; i++) {
-		const struct jr_val *u = jr_path(c->runs[i]->doc, "results.buffer_fill.used");
+		const struct json_read_val *u = json_read_path(c->runs[i]->doc, "results.buffer_fill.used");
 		double total;
 		if (!u || u->type != JR_ARR || !u->n ||
-		    !jr_num(c->runs[i]->doc, "results.buffer_fill.total_buffers", &total) || total <= 0)
+		    !json_read_num(c->runs[i]->doc, "results.buffer_fill.total_buffers", &total) || total <= 0)
 			continue;
 		for (size_t k = 0; k < u->n; k++)
 			if (u->items[k]->type == JR_NUM && 100 * u->items[k]->num / total > best)
@@ -307,7 +307,7 @@ static void comparisons(FILE *f, const struct results *r, bool md)
 			if (md)
 				md_printf(f, "- %s\n", line);
 			else
-				tw_para(f, "  ", line, 4);
+				text_para(f, "  ", line, 4);
 		}
 		/* Between models (kernel/model): the same cell on another variant. */
 		for (size_t j = k + 1; j < r->ncells; j++) {
@@ -329,7 +329,7 @@ static void comparisons(FILE *f, const struct results *r, bool md)
 			if (md)
 				md_printf(f, "- %s\n", line);
 			else
-				tw_para(f, "  ", line, 4);
+				text_para(f, "  ", line, 4);
 		}
 		struct fill_ratio q;
 		if (!strcmp(c->strategy, "pg") &&
@@ -340,7 +340,7 @@ static void comparisons(FILE *f, const struct results *r, bool md)
 			if (md)
 				md_printf(f, "- %s\n", line);
 			else
-				tw_para(f, "  ", line, 4);
+				text_para(f, "  ", line, 4);
 		}
 	}
 }
@@ -423,7 +423,7 @@ void write_fill_txt(FILE *f, const struct results *r)
 {
 	char st[256], grp[400] = "";
 	struct row_text t;
-	tw_para(f, "", intro, 0);
+	text_para(f, "", intro, 0);
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];
 		struct row w;
@@ -449,7 +449,7 @@ void write_fill_txt(FILE *f, const struct results *r)
 			t.spread, t.rho, t.cpu_spin5, t.spin5, t.fault5, t.sw5, t.steady);
 		fill_states(c, st, sizeof(st));
 		if (st[0])
-			tw_para(f, "      ", st, 6);
+			text_para(f, "      ", st, 6);
 	}
 	fputc('\n', f);
 	comparisons(f, r, false);
@@ -461,7 +461,7 @@ void write_fill_txt(FILE *f, const struct results *r)
 		if (!pg_rows)
 			txt_printf(f, "\npgbench: shared_buffers in use (pg_buffercache)\n");
 		pg_rows = true;
-		tw_para(f, "  ", line, 4);
+		text_para(f, "  ", line, 4);
 	}
 }
 

@@ -127,7 +127,7 @@ static void emulated_caveat(const struct comparison *c, char *why, size_t len)
 		snprintf(why + l, len - l, " Measured under an emulator (%.32s): how much of the "
 			 "drop is the emulator's this run cannot tell; confirm it under KVM "
 			 "or on hardware before sending.",
-			 jr_str(side[i]->runs[0]->doc, "provenance.virtualization", "?"));
+			 json_read_str(side[i]->runs[0]->doc, "provenance.virtualization", "?"));
 		return;
 	}
 }
@@ -287,8 +287,8 @@ static void spread_caveat(const struct results *r, struct findings *fd)
  */
 static int baseline_models_offered(const struct results *r, const char **only)
 {
-	const struct jr_val *m = r->manifest
-		? jr_path(r->manifest, "plan.settings.baseline.models_offered") : NULL;
+	const struct json_read_val *m = r->manifest
+		? json_read_path(r->manifest, "plan.settings.baseline.models_offered") : NULL;
 	if (!m || m->type != JR_ARR)
 		return -1;
 	*only = m->n == 1 && m->items[0]->type == JR_STR ? m->items[0]->str : NULL;
@@ -356,7 +356,7 @@ static void confound_caveat(const struct results *r, struct findings *fd)
 		return;
 	l = strlen(fd->caveats);
 	const char *only = NULL;
-	const char *arch = b->nruns ? jr_str(b->runs[0]->doc, "provenance.arch", "") : "";
+	const char *arch = b->nruns ? json_read_str(b->runs[0]->doc, "provenance.arch", "") : "";
 	/* The architecture's row (lab/common/arch.c): a guest of another one
 	 * than the catalog's base is planned with ARCH=. */
 	const struct arch *row = *arch ? arch_find(arch) : NULL;
@@ -383,7 +383,7 @@ static void confound_caveat(const struct results *r, struct findings *fd)
  */
 static void pages_preamble(const struct results *r, struct findings *fd)
 {
-	const char *hp = r->manifest ? jr_str(r->manifest, "plan.settings.hugepages", "") : "";
+	const char *hp = r->manifest ? json_read_str(r->manifest, "plan.settings.hugepages", "") : "";
 	long kb = 0;
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];

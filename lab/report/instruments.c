@@ -4,21 +4,21 @@
 #include <string.h>
 #include <unistd.h>
 
-unsigned run_instruments(const struct jr_val *doc, const char *dir, const char *name)
+unsigned run_instruments(const struct json_read_val *doc, const char *dir, const char *name)
 {
 	unsigned set = 0;
 	double holds = 0;
-	bool kernel = jr_true(doc, "config.trace_kernel");
+	bool kernel = json_read_true(doc, "config.trace_kernel");
 	if (kernel) {
 		set |= RI_TRACE;
-		if (!strncmp(jr_str(doc, "evidence.fault_event", ""), "kprobe", 6))
+		if (!strncmp(json_read_str(doc, "evidence.fault_event", ""), "kprobe", 6))
 			set |= RI_KPROBE;
-		if (jr_true(doc, "config.trace_channel"))
+		if (json_read_true(doc, "config.trace_channel"))
 			set |= RI_CHANNEL;
-	} else if (jr_num(doc, "config.trace_holds", &holds) && holds > 0) {
+	} else if (json_read_num(doc, "config.trace_holds", &holds) && holds > 0) {
 		set |= RI_RECORDS;
 	}
-	if (jr_true(doc, "config.hold_events"))
+	if (json_read_true(doc, "config.hold_events"))
 		set |= RI_EVENTS;
 	static const char *const ext[] = { "folded", "perf.txt" };
 	for (int i = 0; i < 2; i++) {

@@ -20,7 +20,7 @@
 #define RI_CHANNEL 32u	/* --trace-channel: sched_waking and the folio-lock kprobes too */
 
 /* The instruments of runs/<name>.json under dir. */
-unsigned run_instruments(const struct jr_val *doc, const char *dir, const char *name);
+unsigned run_instruments(const struct json_read_val *doc, const char *dir, const char *name);
 /* "EVIDENCE trace (tracepoint faults)", "hold records + perf profile", "none". */
 void instruments_label(unsigned set, char *buf, size_t len);
 /* The bare twin's name of an instrumented run's: NAME-ctl, the

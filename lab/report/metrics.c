@@ -51,12 +51,12 @@ static const struct metric headline[] = {
 	{ "failed txns", "results.failed", "", 1, false, true },
 };
 
-bool metric_value(const struct metric *m, const struct jr_val *doc, double *v)
+bool metric_value(const struct metric *m, const struct json_read_val *doc, double *v)
 {
 	double num, den = 1;
-	if (!jr_num(doc, m->path, &num))
+	if (!json_read_num(doc, m->path, &num))
 		return false;
-	if (m->per[0] && (!jr_num(doc, m->per, &den) || den == 0))
+	if (m->per[0] && (!json_read_num(doc, m->per, &den) || den == 0))
 		return false;
 	*v = m->scale * num / den;
 	return true;
@@ -103,7 +103,7 @@ static void add(struct list *l, const struct metric *m)
 }
 
 /* Every numeric leaf under v (arrays such as histograms are not metrics). */
-static void walk(struct list *l, const struct jr_val *v, const char *prefix)
+static void walk(struct list *l, const struct json_read_val *v, const char *prefix)
 {
 	if (v->type == JR_NUM) {
 		struct metric m = { "", "", "", 1, false, false };
@@ -131,7 +131,7 @@ size_t metrics_for(const struct results *r, const char *tool, struct metric **ou
 	for (size_t h = 0; h < sizeof(headline) / sizeof(headline[0]); h++) {
 		for (size_t i = 0; i < r->nruns; i++) {
 			double v;
-			if (!strcmp(jr_str(r->runs[i].doc, "tool", ""), tool) &&
+			if (!strcmp(json_read_str(r->runs[i].doc, "tool", ""), tool) &&
 			    metric_value(&headline[h], r->runs[i].doc, &v)) {
 				add(&l, &headline[h]);
 				break;
@@ -140,10 +140,10 @@ size_t metrics_for(const struct results *r, const char *tool, struct metric **ou
 	}
 	static const char *roots[] = { "results", "sampler", "locks" };
 	for (size_t i = 0; i < r->nruns; i++) {
-		if (strcmp(jr_str(r->runs[i].doc, "tool", ""), tool))
+		if (strcmp(json_read_str(r->runs[i].doc, "tool", ""), tool))
 			continue;
 		for (size_t k = 0; k < 3; k++) {
-			const struct jr_val *v = jr_get(r->runs[i].doc, roots[k]);
+			const struct json_read_val *v = json_read_get(r->runs[i].doc, roots[k]);
 			if (v)
 				walk(&l, v, roots[k]);
 		}

@@ -29,7 +29,7 @@ struct metric {
 size_t metrics_for(const struct results *r, const char *tool, struct metric **out);
 
 /* Value of a metric in one document; false when absent. */
-bool metric_value(const struct metric *m, const struct jr_val *doc, double *v);
+bool metric_value(const struct metric *m, const struct json_read_val *doc, double *v);
 
 /* Shown even when zero on both sides: no SpinDelay is itself a result. */
 bool metric_always(const struct metric *m);

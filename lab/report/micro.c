@@ -8,17 +8,17 @@
 #include "escape.h"
 #include "json_read.h"
 
-static double num_or(const struct jr_val *d, const char *path)
+static double num_or(const struct json_read_val *d, const char *path)
 {
 	double v;
-	return jr_num(d, path, &v) ? v : -1;
+	return json_read_num(d, path, &v) ? v : -1;
 }
 
 static int load_one(const char *dir, const char *name, struct micro *m)
 {
 	char path[4096], err[512];
 	snprintf(path, sizeof(path), "%s/logs/%s", dir, name);
-	struct jr_val *d = jr_parse_file(path, err, sizeof(err));
+	struct json_read_val *d = json_read_parse_file(path, err, sizeof(err));
 	if (!d) {
 		/* bench-host.sh leaves an empty file when bufmicro could not run. */
 		txt_printf(stderr, "report: ignoring %s\n", err);
@@ -27,14 +27,14 @@ static int load_one(const char *dir, const char *name, struct micro *m)
 	memset(m, 0, sizeof(*m));
 	snprintf(m->file, sizeof(m->file), "logs/%s", name);
 	snprintf(m->who, sizeof(m->who), "%s/%s (%s)",
-		 jr_str(d, "provenance.kernel_label", "?"),
-		 jr_str(d, "provenance.preempt_model", "?"),
-		 jr_str(d, "provenance.kernel_release", "?"));
+		 json_read_str(d, "provenance.kernel_label", "?"),
+		 json_read_str(d, "provenance.preempt_model", "?"),
+		 json_read_str(d, "provenance.kernel_release", "?"));
 	m->iterations = num_or(d, "results.iterations");
 	m->clock_ns = num_or(d, "results.clock_read_ns");
 	m->hit_ns = num_or(d, "results.buffer_hit_ns");
 	m->hit_instr_ns = num_or(d, "results.buffer_hit_instrumented_ns");
-	const struct jr_val *l = jr_path(d, "results.lock_acquire_release_ns");
+	const struct json_read_val *l = json_read_path(d, "results.lock_acquire_release_ns");
 	for (size_t i = 0; l && l->type == JR_OBJ && i < l->n; i++) {
 		const char *k = l->keys[i];
 		size_t kl = strlen(k);
@@ -47,13 +47,13 @@ static int load_one(const char *dir, const char *name, struct micro *m)
 		ml->plain_ns = l->items[i]->num;
 		char ik[64];
 		snprintf(ik, sizeof(ik), "%s_instrumented", k);
-		const struct jr_val *iv = jr_get(l, ik);
+		const struct json_read_val *iv = json_read_get(l, ik);
 		ml->instrumented_ns = iv && iv->type == JR_NUM ? iv->num : -1;
 	}
 	int ok = m->hit_ns >= 0 || m->clock_ns >= 0 || m->nlock;
 	if (!ok)
 		txt_printf(stderr, "report: ignoring %s: no results of bufmicro in it\n", path);
-	jr_free(d);
+	json_read_free(d);
 	return ok ? 0 : -1;
 }
 

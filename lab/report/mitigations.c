@@ -42,7 +42,7 @@ static bool is_mit_cell(const struct cell *c)
 	if (!strcmp(c->tool, "bufbench"))
 		return true;
 	return !strcmp(c->tool, "pgbench") && c->nruns &&
-	       jr_path(c->runs[0]->doc, "config.mitigation") != NULL;
+	       json_read_path(c->runs[0]->doc, "config.mitigation") != NULL;
 }
 
 static bool is_pg(const struct cell *c)
@@ -58,10 +58,10 @@ bool mitigations_present(const struct results *r)
 	return false;
 }
 
-static const struct jr_val *phase_named(const struct jr_val *arr, const char *name)
+static const struct json_read_val *phase_named(const struct json_read_val *arr, const char *name)
 {
 	for (size_t i = 0; arr && arr->type == JR_ARR && i < arr->n; i++)
-		if (!strcmp(jr_str(arr->items[i], "name", ""), name))
+		if (!strcmp(json_read_str(arr->items[i], "name", ""), name))
 			return arr->items[i];
 	return NULL;
 }
@@ -95,13 +95,13 @@ static double fault_share(const struct cell *c)
 		return s;
 	double n = 0, d = 0;
 	for (size_t i = 0; i < c->nruns; i++) {
-		const struct jr_val *doc = c->runs[i]->doc, *p;
+		const struct json_read_val *doc = c->runs[i]->doc, *p;
 		double a, b;
-		if (!jr_true(doc, "config.hold_events"))
+		if (!json_read_true(doc, "config.hold_events"))
 			continue;
-		p = phase_named(jr_path(doc, "results.phases"), "fill");
-		if (p && jr_num(p, "strategy.holds_with_fault", &a) &&
-		    jr_num(p, "strategy.acquisitions", &b)) {
+		p = phase_named(json_read_path(doc, "results.phases"), "fill");
+		if (p && json_read_num(p, "strategy.holds_with_fault", &a) &&
+		    json_read_num(p, "strategy.acquisitions", &b)) {
 			n += a;
 			d += b;
 		}
@@ -112,9 +112,9 @@ static double fault_share(const struct cell *c)
 static void q_of(const struct cell *c, struct row *w)
 {
 	for (size_t i = 0; i < c->nruns; i++) {
-		const struct jr_val *p = phase_named(jr_path(c->runs[i]->doc, "evidence.phases"), "fill");
+		const struct json_read_val *p = phase_named(json_read_path(c->runs[i]->doc, "evidence.phases"), "fill");
 		double k, n;
-		if (p && jr_num(p, "q_m.k", &k) && jr_num(p, "q_m.n", &n)) {
+		if (p && json_read_num(p, "q_m.k", &k) && json_read_num(p, "q_m.n", &n)) {
 			w->has_q = true;
 			w->qk += k;
 			w->qn += n;
@@ -128,7 +128,7 @@ static bool mean_of(const struct cell *c, const char *path, double *out)
 	double s = 0, x;
 	size_t n = 0;
 	for (size_t i = 0; i < c->nruns; i++)
-		if (jr_num(c->runs[i]->doc, path, &x)) {
+		if (json_read_num(c->runs[i]->doc, path, &x)) {
 			s += x;
 			n++;
 		}
@@ -150,7 +150,7 @@ static bool median_of(const struct cell *c, const char *path, double *out)
 	double *v = malloc((c->nruns ? c->nruns : 1) * sizeof(*v)), x;
 	size_t n = 0;
 	for (size_t i = 0; v && i < c->nruns; i++)
-		if (jr_num(c->runs[i]->doc, path, &x))
+		if (json_read_num(c->runs[i]->doc, path, &x))
 			v[n++] = x;
 	if (n) {
 		qsort(v, n, sizeof(*v), dbl_cmp);
@@ -169,7 +169,7 @@ static void cost_of(const struct cell *c, char *buf, size_t len)
 	buf[0] = '\0';
 	if (is_pg(c)) {
 		/* PostgreSQL's: the server that ran (the patched builds log their cost). */
-		const char *patch = jr_str(c->runs[0]->doc, "provenance.versions.postgresql_patch", "");
+		const char *patch = json_read_str(c->runs[0]->doc, "provenance.versions.postgresql_patch", "");
 		if (row && row->pg == PGW_HUGE_PAGES)
 			snprintf(buf, len, "huge_pages=on");
 		else if (row && row->pg == PGW_MAJOR)
@@ -314,7 +314,7 @@ static void thread_paragraph(const struct results *r, const struct row *rows, si
 	buf[0] = '\0';
 #define ADD(...) add(buf, len, &o, __VA_ARGS__)
 	const struct cell *c0 = rows[0].c;
-	const struct jr_val *d0 = c0->runs[0]->doc;
+	const struct json_read_val *d0 = c0->runs[0]->doc;
 	char virt[128], cpus[128];
 	fmt_virt(d0, virt, sizeof(virt));
 	fmt_cpus(d0, cpus, sizeof(cpus));
@@ -430,9 +430,9 @@ static void missing_text(const struct results *r, const struct row *rows, size_t
 	size_t o = 0;
 	char seen[1024] = "|";
 	buf[0] = '\0';
-	const struct jr_val *list = r->manifest ? jr_path(r->manifest, "cells.outcomes") : NULL;
+	const struct json_read_val *list = r->manifest ? json_read_path(r->manifest, "cells.outcomes") : NULL;
 	for (size_t i = 0; list && list->type == JR_ARR && i < list->n; i++) {
-		const char *nm = jr_str(list->items[i], "id", ""), *m = strstr(nm, "-mit_");
+		const char *nm = json_read_str(list->items[i], "id", ""), *m = strstr(nm, "-mit_");
 		if (!m)
 			continue;
 		char mit[48], lab[64], why[300];
@@ -475,7 +475,7 @@ static void missing_text(const struct results *r, const struct row *rows, size_t
 		if (found || strstr(seen, key) || strlen(seen) + strlen(key) >= sizeof(seen))
 			continue;
 		strcat(seen, key + 1);
-		snprintf(why, sizeof(why), "%s", jr_str(list->items[i], "reason", ""));
+		snprintf(why, sizeof(why), "%s", json_read_str(list->items[i], "reason", ""));
 		add(buf, len, &o, "%s%s: %s", o ? "; " : "No result for ", lab, why[0] ? why : "?");
 	}
 	if (o)
@@ -522,8 +522,8 @@ void write_mitigations_txt(FILE *f, const struct results *r)
 		free(rows);
 		return;
 	}
-	tw_heading(f, "Mitigations: every fix against none, per model");
-	tw_para(f, "", intro, 0);
+	text_heading(f, "Mitigations: every fix against none, per model");
+	text_para(f, "", intro, 0);
 	fprintf(f, "\n%-20s %-9s %9s %-22s %7s %s\n", "mitigation", "model", "fill tps",
 		"x none/none [95%]", "flt", "q_M");
 	fprintf(f, "%-20s %-9s %9s %-22s %s\n", "", "", "", "x none, same model", "cost");
@@ -540,15 +540,15 @@ void write_mitigations_txt(FILE *f, const struct results *r)
 	missing_text(r, rows, n, para, sizeof(para));
 	if (para[0]) {
 		fputc('\n', f);
-		tw_para(f, "", para, 0);
+		text_para(f, "", para, 0);
 	}
 	thread_paragraph(r, rows, n, para, sizeof(para));
 	fputc('\n', f);
-	tw_para(f, "", para, 0);
+	text_para(f, "", para, 0);
 	char *cmd = repro_command(r);
 	if (cmd) {
 		fprintf(f, "\nReproduce:\n");
-		tw_cmd(f, cmd);
+		text_cmd(f, cmd);
 		free(cmd);
 	}
 	free(rows);

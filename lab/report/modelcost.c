@@ -23,11 +23,11 @@ enum { OP_4K_MAP = 1, OP_2M_MAP = 3, OP_PREAD = 6 };
 
 /* One document's op into the pooled one: batches appended; an op missing
  * or untrustworthy in any document is left out for the kernel/model. */
-static void add_op(struct mc_op *o, const struct jr_val *v, bool fault)
+static void add_op(struct mc_op *o, const struct json_read_val *v, bool fault)
 {
-	const struct jr_val *b = jr_get(v, "ns_batches");
+	const struct json_read_val *b = json_read_get(v, "ns_batches");
 	double med;
-	if (!jr_true(v, "available") || (fault && !jr_true(v, "each_faulted"))) {
+	if (!json_read_true(v, "available") || (fault && !json_read_true(v, "each_faulted"))) {
 		o->ok = false;
 		return;
 	}
@@ -35,10 +35,10 @@ static void add_op(struct mc_op *o, const struct jr_val *v, bool fault)
 		for (size_t i = 0; i < b->n && o->n < MC_MAX_BATCHES; i++)
 			if (b->items[i]->type == JR_NUM)
 				o->ns[o->n++] = b->items[i]->num;
-	} else if (jr_num(v, "ns.median", &med) && o->n < MC_MAX_BATCHES) {
+	} else if (json_read_num(v, "ns.median", &med) && o->n < MC_MAX_BATCHES) {
 		o->ns[o->n++] = med;	/* an early document: its median alone, no interval */
 	}
-	if (jr_num(v, "instructions.median", &med))
+	if (json_read_num(v, "instructions.median", &med))
 		o->instr_med = o->instr_med > 0 ? (o->instr_med + med) / 2 : med;
 }
 
@@ -46,25 +46,25 @@ static int load_one(struct modelcost *mc, const char *dir, const char *name)
 {
 	char path[4096], err[512];
 	snprintf(path, sizeof(path), "%s/logs/%s", dir, name);
-	struct jr_val *j = jr_parse_file(path, err, sizeof(err));
-	if (!j || strcmp(jr_str(j, "tool", ""), "costbench")) {
+	struct json_read_val *j = json_read_parse_file(path, err, sizeof(err));
+	if (!j || strcmp(json_read_str(j, "tool", ""), "costbench")) {
 		txt_printf(stderr, "report: ignoring %s\n", j ? path : err);
-		jr_free(j);
+		json_read_free(j);
 		return -1;
 	}
 	struct mc_doc *d = (struct mc_doc *)doc_row_of((void **)&mc->d, &mc->n, sizeof(*mc->d), j,
 						       "costbench-", name);
 	if (d) {
 		if (d->row.ndocs == 1) {
-			snprintf(d->source, sizeof(d->source), "%s", jr_str(j, "instructions.source", "none"));
+			snprintf(d->source, sizeof(d->source), "%s", json_read_str(j, "instructions.source", "none"));
 			for (int k = 0; k < MC_NOPS; k++)
 				d->op[k].ok = true;
 		}
-		const struct jr_val *ops = jr_get(j, "ops");
+		const struct json_read_val *ops = json_read_get(j, "ops");
 		for (int k = 0; k < MC_NOPS; k++)
-			add_op(&d->op[k], ops ? jr_get(ops, mc_op_names[k]) : NULL, k < 4);
+			add_op(&d->op[k], ops ? json_read_get(ops, mc_op_names[k]) : NULL, k < 4);
 	}
-	jr_free(j);
+	json_read_free(j);
 	return 0;
 }
 
@@ -137,20 +137,20 @@ static bool fill_counts(const struct cell *c, struct fill_counts *f)
 {
 	memset(f, 0, sizeof(*f));
 	for (size_t i = 0; i < c->nruns; i++) {
-		const struct jr_val *ph = jr_path(c->runs[i]->doc, "results.phases");
+		const struct json_read_val *ph = json_read_path(c->runs[i]->doc, "results.phases");
 		for (size_t k = 0; ph && ph->type == JR_ARR && k < ph->n; k++) {
-			const struct jr_val *p = ph->items[k];
+			const struct json_read_val *p = ph->items[k];
 			double t, d, x;
-			if (strcmp(jr_str(p, "name", ""), "fill") || !jr_num(p, "transactions", &t) ||
-			    !jr_num(p, "duration_s", &d))
+			if (strcmp(json_read_str(p, "name", ""), "fill") || !json_read_num(p, "transactions", &t) ||
+			    !json_read_num(p, "duration_s", &d))
 				continue;
 			f->txn += t;
 			f->duration_s += d;
-			if (jr_num(p, "minor_faults", &x))
+			if (json_read_num(p, "minor_faults", &x))
 				f->faults += x;
-			if (jr_num(p, "misses", &x))
+			if (json_read_num(p, "misses", &x))
 				f->misses += x;
-			if (jr_num(p, "strategy.sleeps", &x))
+			if (json_read_num(p, "strategy.sleeps", &x))
 				f->sleeps += x;
 		}
 	}
@@ -265,7 +265,7 @@ static void sources_line(FILE *f, const struct modelcost *mc, bool md)
 		if (md)
 			md_printf(f, "- %s\n", buf);
 		else
-			tw_para(f, "  ", buf, 2);
+			text_para(f, "  ", buf, 2);
 	}
 }
 
@@ -273,8 +273,8 @@ void write_modelcost_txt(FILE *f, const struct modelcost *mc)
 {
 	if (!mc->n)
 		return;
-	tw_heading(f, "The model's own cost");
-	tw_para(f, "", mc_intro, 0);
+	text_heading(f, "The model's own cost");
+	text_para(f, "", mc_intro, 0);
 	for (int k = 0; k < MC_NOPS; k++)
 		txt_printf(f, "  %-15s %s\n", mc_op_names[k], mc_op_text[k]);
 	txt_printf(f, "\n%-10s %-15s %-9s %10s %-19s %9s  %s\n", "kernel", "op", "model", "ns", "p25-p75 ns",

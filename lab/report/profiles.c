@@ -35,9 +35,9 @@ void profiles_load(struct profiles *ps, const struct results *r)
 			snprintf(path, sizeof(path), "%s/perf/%s.folded", r->dir, c->runs[i]->name);
 			if (access(path, R_OK))
 				continue;
-			/* A run's own file (jr_open_own): its stacks reach the
+			/* A run's own file (json_read_open_own): its stacks reach the
 			 * flame graphs and the attachment. */
-			int fd = jr_open_own(path, err, sizeof(err));
+			int fd = json_read_open_own(path, err, sizeof(err));
 			FILE *in = fd < 0 ? NULL : fdopen(fd, "r");
 			if (fd >= 0 && !in) {
 				snprintf(err, sizeof(err), "%.400s: cannot read", path);

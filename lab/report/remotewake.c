@@ -45,9 +45,9 @@ struct rw_set {
 	const char *prefix;	/* the documents being read: timed or traced */
 };
 
-static void add_trials(struct rw_arm *a, const struct jr_val *arm)
+static void add_trials(struct rw_arm *a, const struct json_read_val *arm)
 {
-	const struct jr_val *t = jr_get(arm, "trials");
+	const struct json_read_val *t = json_read_get(arm, "trials");
 	if (!t || t->type != JR_ARR)
 		return;
 	double *g = realloc(a->lat, (a->n + t->n) * sizeof(*g));
@@ -56,52 +56,52 @@ static void add_trials(struct rw_arm *a, const struct jr_val *arm)
 	a->lat = g;
 	/* A trial whose wakee had not yet slept woke nothing: left out. */
 	for (size_t i = 0; i < t->n; i++) {
-		const struct jr_val *asleep = jr_get(t->items[i], "asleep");
+		const struct json_read_val *asleep = json_read_get(t->items[i], "asleep");
 		if (asleep && asleep->type == JR_BOOL && !asleep->b)
 			a->awake++;
-		else if (jr_num(t->items[i], "latency_ns", &a->lat[a->n]))
+		else if (json_read_num(t->items[i], "latency_ns", &a->lat[a->n]))
 			a->n++;
 	}
 	double late = 0, res = 0, cal = 0;
-	jr_num(arm, "late", &late);
+	json_read_num(arm, "late", &late);
 	a->late += (long)late;
-	bool known = jr_true(arm, "target_interrupts.known") && a->res >= 0 &&
-		     jr_num(arm, "target_interrupts.resched", &res) &&
-		     jr_num(arm, "target_interrupts.call_function", &cal);
+	bool known = json_read_true(arm, "target_interrupts.known") && a->res >= 0 &&
+		     json_read_num(arm, "target_interrupts.resched", &res) &&
+		     json_read_num(arm, "target_interrupts.call_function", &cal);
 	a->res = known ? a->res + res : -1;
 	a->cal = known ? a->cal + cal : -1;
 }
 
 /* The traced twin's senders of one arm, as "func N, func N". */
-static void add_senders(struct rw_row *w, int a, const struct jr_val *arm)
+static void add_senders(struct rw_row *w, int a, const struct json_read_val *arm)
 {
-	const struct jr_val *list = jr_path(arm, "interrupt_senders.senders");
-	if (!jr_true(arm, "interrupt_senders.traced") || !list || list->type != JR_ARR)
+	const struct json_read_val *list = json_read_path(arm, "interrupt_senders.senders");
+	if (!json_read_true(arm, "interrupt_senders.traced") || !list || list->type != JR_ARR)
 		return;
-	const struct jr_val *t = jr_get(arm, "trials");
+	const struct json_read_val *t = json_read_get(arm, "trials");
 	w->traced_wakes[a] += t && t->type == JR_ARR ? (long)t->n : 0;
 	double on = 0, off = 0;
-	if (jr_num(arm, "interrupt_senders.woken_on_target", &on) &&
-	    jr_num(arm, "interrupt_senders.woken_elsewhere", &off))
+	if (json_read_num(arm, "interrupt_senders.woken_on_target", &on) &&
+	    json_read_num(arm, "interrupt_senders.woken_elsewhere", &off))
 		w->woken[a][0] += (long)on, w->woken[a][1] += (long)off, w->woken_known[a] = true;
-	const struct jr_val *ent = jr_path(arm, "interrupt_senders.target_entries");
+	const struct json_read_val *ent = json_read_path(arm, "interrupt_senders.target_entries");
 	for (size_t i = 0; ent && ent->type == JR_ARR && i < ent->n; i++) {
 		double n = 0;
-		jr_num(ent->items[i], "count", &n);
-		const char *name = jr_str(ent->items[i], "name", "");
+		json_read_num(ent->items[i], "count", &n);
+		const char *name = json_read_str(ent->items[i], "name", "");
 		size_t o = strlen(w->entries[a]);
 		snprintf(w->entries[a] + o, sizeof(w->entries[a]) - o, "%s%s%s%s %.0f", o ? ", " : "",
-			 jr_str(ent->items[i], "event", "?"), *name ? " " : "", name, n);
+			 json_read_str(ent->items[i], "event", "?"), *name ? " " : "", name, n);
 	}
 	for (size_t i = 0; i < list->n; i++) {
 		double n = 0;
-		jr_num(list->items[i], "count", &n);
+		json_read_num(list->items[i], "count", &n);
 		/* A queued cross-CPU call names what it queued. */
-		const char *site = jr_str(list->items[i], "callsite", "?");
+		const char *site = json_read_str(list->items[i], "callsite", "?");
 		bool queued = !strncmp(site, "queue:", 6);
 		size_t o = strlen(w->senders[a]);
 		snprintf(w->senders[a] + o, sizeof(w->senders[a]) - o, "%s%s%s%s %.0f", o ? ", " : "", site,
-			 queued ? " -> " : "", queued ? jr_str(list->items[i], "callback", "?") : "", n);
+			 queued ? " -> " : "", queued ? json_read_str(list->items[i], "callback", "?") : "", n);
 	}
 }
 
@@ -109,10 +109,10 @@ static void load_one(void *ctx, const char *dir, const char *name)
 {
 	char path[4096], err[512];
 	snprintf(path, sizeof(path), "%s/logs/%s", dir, name);
-	struct jr_val *j = jr_parse_file(path, err, sizeof(err));
-	if (!j || strcmp(jr_str(j, "mode", ""), "remote_wake")) {
+	struct json_read_val *j = json_read_parse_file(path, err, sizeof(err));
+	if (!j || strcmp(json_read_str(j, "mode", ""), "remote_wake")) {
 		txt_printf(stderr, "report: ignoring %s\n", j ? path : err);
-		jr_free(j);
+		json_read_free(j);
 		return;
 	}
 	struct rw_set *set = ctx;
@@ -123,22 +123,22 @@ static void load_one(void *ctx, const char *dir, const char *name)
 		(struct rw_row *)doc_row_of((void **)&set->row, &set->n, sizeof(*set->row), j,
 					    set->prefix, name);
 	if (w && !traced && w->d.ndocs == 1) {
-		snprintf(w->llc, sizeof(w->llc), "%s", jr_str(j, "llc_shared", "?"));
-		snprintf(w->llc_source, sizeof(w->llc_source), "%s", jr_str(j, "llc_source", "?"));
-		snprintf(w->hrtick, sizeof(w->hrtick), "%s", jr_str(j, "sched_hrtick", "?"));
+		snprintf(w->llc, sizeof(w->llc), "%s", json_read_str(j, "llc_shared", "?"));
+		snprintf(w->llc_source, sizeof(w->llc_source), "%s", json_read_str(j, "llc_source", "?"));
+		snprintf(w->hrtick, sizeof(w->hrtick), "%s", json_read_str(j, "sched_hrtick", "?"));
 	}
-	if (w && !traced && !jr_true(j, "available"))
-		snprintf(w->d.why, sizeof(w->d.why), "%s", jr_str(j, "why", "?"));
+	if (w && !traced && !json_read_true(j, "available"))
+		snprintf(w->d.why, sizeof(w->d.why), "%s", json_read_str(j, "why", "?"));
 	for (int a = 0; w && a < RW_ARMS; a++) {
-		const struct jr_val *arm = jr_get(jr_get(j, "arms"), arm_key[a]);
-		if (arm && jr_true(arm, "available")) {
+		const struct json_read_val *arm = json_read_get(json_read_get(j, "arms"), arm_key[a]);
+		if (arm && json_read_true(arm, "available")) {
 			if (traced)
 				add_senders(w, a, arm);
 			else
 				add_trials(&w->arm[a], arm);
 		}
 	}
-	jr_free(j);
+	json_read_free(j);
 }
 
 static void load(const struct results *r, struct rw_set *s)
@@ -256,7 +256,7 @@ static void senders(FILE *f, const struct rw_set *s, bool md)
 	if (md)
 		md_printf(f, "\n%s\n\n", head);
 	else
-		tw_para(f, "", head, 0);
+		text_para(f, "", head, 0);
 	for (size_t i = 0; i < s->n; i++)
 		for (int a = 0; a < RW_ARMS; a++) {
 			const struct rw_row *w = &s->row[i];
@@ -274,7 +274,7 @@ static void senders(FILE *f, const struct rw_set *s, bool md)
 			if (md)
 				md_printf(f, "- %s\n", buf);
 			else
-				tw_para(f, "  ", buf, 2);
+				text_para(f, "  ", buf, 2);
 		}
 	if (!md)
 		txt_printf(f, "\n");
@@ -297,7 +297,7 @@ static void sources(FILE *f, const struct rw_set *s, bool md)
 		if (md)
 			md_printf(f, "- %s\n", buf);
 		else
-			tw_para(f, "  ", buf, 2);
+			text_para(f, "  ", buf, 2);
 	}
 }
 
@@ -327,8 +327,8 @@ void write_remotewake_txt(FILE *f, const struct results *r)
 	struct rw_set s;
 	load(r, &s);
 	if (s.n) {
-		tw_heading(f, "A wakeup from another CPU");
-		tw_para(f, "", intro, 0);
+		text_heading(f, "A wakeup from another CPU");
+		text_para(f, "", intro, 0);
 		txt_printf(f, "\n%-18s %-9s %-13s %9s %8s %8s %-15s %9s  %s\n", "kernel", "model", "arm",
 			   "median us", "p75 us", "late", "late (95%)", "RES/CAL", "vs none");
 		write_rows(f, &s, false);

@@ -36,19 +36,19 @@ void write_html(FILE *f, const struct report *rp);
 /* Common values of a provenance field over all runs, joined with ", ". */
 void distinct_values(const struct results *r, const char *path, char *buf, size_t len);
 /* Distinct per-document texts made by fn, joined with ", ". */
-typedef void (*doc_fmt)(const struct jr_val *doc, char *buf, size_t len);
+typedef void (*doc_fmt)(const struct json_read_val *doc, char *buf, size_t len);
 void distinct_fmt(const struct results *r, doc_fmt fn, char *buf, size_t len);
 /* Per-document provenance texts for the environment block. */
-void fmt_kernel(const struct jr_val *d, char *buf, size_t len);  /* label = release version */
-void fmt_model(const struct jr_val *d, char *buf, size_t len);   /* label/model (from source) */
-void fmt_tick(const struct jr_val *d, char *buf, size_t len);    /* label: HZ N, NO_HZ_* (from) */
-void fmt_hz(const struct jr_val *d, char *buf, size_t len);      /* "HZ N", "HZ unknown", "HZ not recorded" */
+void fmt_kernel(const struct json_read_val *d, char *buf, size_t len);  /* label = release version */
+void fmt_model(const struct json_read_val *d, char *buf, size_t len);   /* label/model (from source) */
+void fmt_tick(const struct json_read_val *d, char *buf, size_t len);    /* label: HZ N, NO_HZ_* (from) */
+void fmt_hz(const struct json_read_val *d, char *buf, size_t len);      /* "HZ N", "HZ unknown", "HZ not recorded" */
 /* Whether the runs differ in fn's text: then each cell says its own. */
 int docs_vary(const struct results *r, doc_fmt fn);
-void fmt_pages(const struct jr_val *d, char *buf, size_t len);   /* asked -> obtained (how) */
-void fmt_lock(const struct jr_val *d, char *buf, size_t len);    /* tool lock/strategy */
-void fmt_cpus(const struct jr_val *d, char *buf, size_t len);    /* N x model (arch) */
-void fmt_virt(const struct jr_val *d, char *buf, size_t len);    /* virt, emulated or not */
+void fmt_pages(const struct json_read_val *d, char *buf, size_t len);   /* asked -> obtained (how) */
+void fmt_lock(const struct json_read_val *d, char *buf, size_t len);    /* tool lock/strategy */
+void fmt_cpus(const struct json_read_val *d, char *buf, size_t len);    /* N x model (arch) */
+void fmt_virt(const struct json_read_val *d, char *buf, size_t len);    /* virt, emulated or not */
 
 /*
  * The environment block's rows, declared once for report.txt, report.md

@@ -193,7 +193,7 @@ void write_md(FILE *f, const struct report *rp)
 	int many_ticks = docs_vary(r, fmt_hz);
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];
-		const struct jr_val *d = c->runs[0]->doc;
+		const struct json_read_val *d = c->runs[0]->doc;
 		char pg[32], hz[32] = "";
 		if (many_ticks) {
 			memcpy(hz, ", ", 3);
@@ -201,11 +201,11 @@ void write_md(FILE *f, const struct report *rp)
 		}
 		md_printf(f, "| C%d | %s | %s | %s%s | %s (%s) | %s -> %s (%s) | %s | %s | %s | %ld | %zu | %s |\n",
 			c->id, c->tool, c->kernel_label, c->kernel_release, hz, c->model,
-			jr_str(d, "provenance.preempt_model_source", "?"),
-			jr_str(d, "provenance.page_policy", "?"), page_name(c->page_kb, pg, sizeof(pg)),
-			jr_str(d, "provenance.page_size_source", "?"), c->lock, c->strategy,
+			json_read_str(d, "provenance.preempt_model_source", "?"),
+			json_read_str(d, "provenance.page_policy", "?"), page_name(c->page_kb, pg, sizeof(pg)),
+			json_read_str(d, "provenance.page_size_source", "?"), c->lock, c->strategy,
 			c->workload, c->clients, c->nruns,
-			jr_str(d, "provenance.virtualization", "?"));
+			json_read_str(d, "provenance.virtualization", "?"));
 	}
 
 	if (rp->ovh && rp->ovh->n) {

@@ -35,7 +35,7 @@ static void txt_block(FILE *f, const struct pair *p, const struct metric *ms, si
 	side_name(p->axis, c, nb, sizeof(nb));
 	snprintf(line, sizeof(line), "C%d %s -> C%d %s: %s", b->id, na, c->id, nb, what);
 	fputc('\n', f);
-	tw_para(f, "", line, 4);
+	text_para(f, "", line, 4);
 	txt_printf(f, "%10s %7s %10s %6s %10s\n", strlen(na) <= 10 ? na : "base", "", "", "",
 		strlen(nb) <= 10 ? nb : "new");
 	txt_printf(f, "%10s %7s %10s %6s %10s %7s  %s\n", "----------", "-------", "----------",
@@ -70,7 +70,7 @@ static void txt_absolute(FILE *f, const struct cell *c, const struct metric *ms,
 	snprintf(line, sizeof(line), "C%d %s: %s (nothing to compare with)", c->id, c->variant,
 		 c->group);
 	fputc('\n', f);
-	tw_para(f, "", line, 4);
+	text_para(f, "", line, 4);
 	txt_printf(f, "%10s %7s %4s  %s\n", "median", "%stddev", "runs", "metric");
 	for (size_t i = 0; i < nm; i++) {
 		struct side s;
@@ -99,7 +99,7 @@ static void txt_side_by_side(FILE *f, const struct results *r)
 		snprintf(line, sizeof(line), "%s (%s), %s pages obtained", g->variant,
 			 g->kernel_release, page_name(g->page_kb, pg, sizeof(pg)));
 		fputc('\n', f);
-		tw_para(f, "", line, 4);
+		text_para(f, "", line, 4);
 		txt_printf(f, "  %-4s %-8s %-13s %3s %-6s %9s %5s  %s\n", "cell", "tool", "workload",
 			"cl", "lock", "tps", "+-sd", "SpinDelay/run (%act)");
 		for (size_t j = k; j < r->ncells && j < 4096; j++) {
@@ -124,7 +124,7 @@ static void txt_side_by_side(FILE *f, const struct results *r)
 				st.pct_stddev, stall);
 			if (sampled) {
 				waits_text(&sm, 3, waits, sizeof(waits));
-				tw_para(f, "         waits: ", waits, 16);
+				text_para(f, "         waits: ", waits, 16);
 			}
 		}
 	}
@@ -138,7 +138,7 @@ static void txt_profile(FILE *f, const struct profile *p)
 		 p->cell->id, p->cell->variant, p->cell->group, p->f.total, p->files,
 		 p->svg[0] ? ", flame graph " : "", p->svg);
 	fputc('\n', f);
-	tw_para(f, "", line, 4);
+	text_para(f, "", line, 4);
 	txt_printf(f, "%7s %7s  %s\n", "self%", "total%", "symbol");
 	size_t shown = 0;
 	for (size_t i = 0; i < n && shown < 10; i++) {
@@ -164,7 +164,7 @@ static int numeric_summary(const struct results *r, const char *path, char *buf,
 	if (!v)
 		exit(1);
 	for (size_t i = 0; i < r->nruns; i++)
-		if (jr_num(r->runs[i].doc, path, &v[n]))
+		if (json_read_num(r->runs[i].doc, path, &v[n]))
 			n++;
 	double lo = st_percentile(v, n, 0), hi = st_percentile(v, n, 100);
 	int ok = n > 1 && lo != hi;
@@ -174,9 +174,9 @@ static int numeric_summary(const struct results *r, const char *path, char *buf,
 	return ok;
 }
 
-static void fmt_source(const struct jr_val *d, char *buf, size_t len)
+static void fmt_source(const struct json_read_val *d, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", jr_str(d, "provenance.preempt_model_source", "?"));
+	snprintf(buf, len, "%s", json_read_str(d, "provenance.preempt_model_source", "?"));
 }
 
 /* bufmicro's uncontended costs, one line per machine measured. */
@@ -190,10 +190,10 @@ static void txt_micro(FILE *f, const struct report *rp)
 			snprintf(lead, sizeof(lead), "Uncontended ns, %s: ", rp->micro[i].who);
 		else
 			snprintf(lead, sizeof(lead), "Uncontended ns: ");
-		tw_para(f, lead, buf, 4);
+		text_para(f, lead, buf, 4);
 	}
 	if (!rp->nmicro)
-		tw_para(f, "Uncontended ns: ", "not measured (no logs/bufmicro.json)", 4);
+		text_para(f, "Uncontended ns: ", "not measured (no logs/bufmicro.json)", 4);
 }
 
 /*
@@ -214,7 +214,7 @@ static void txt_environment(FILE *f, const struct report *rp)
 		switch (e->how) {
 		case ENV_TXT_LINE:
 		case ENV_TXT_COST:
-			tw_para(f, e->txt, buf[0] ? buf : "not recorded", 4);
+			text_para(f, e->txt, buf[0] ? buf : "not recorded", 4);
 			if (e->how == ENV_TXT_COST && last)
 				txt_micro(f, rp);
 			break;
@@ -225,15 +225,15 @@ static void txt_environment(FILE *f, const struct report *rp)
 						       vl ? "; " : "", e->txt, buf);
 			if (!last)
 				break;
-			tw_para(f, "Versions: ", vers[0] ? vers : "not recorded", 4);
+			text_para(f, "Versions: ", vers[0] ? vers : "not recorded", 4);
 			if (rp->ovh) {
 				overhead_line(r, rp->ovh, buf, sizeof(buf));
-				tw_para(f, "Instrument overhead: ", buf, 4);
+				text_para(f, "Instrument overhead: ", buf, 4);
 			}
 			break;
 		case ENV_TXT_IF_SET:
 			if (buf[0])
-				tw_para(f, e->txt, buf, 4);
+				text_para(f, e->txt, buf, 4);
 			break;
 		}
 	}
@@ -247,36 +247,36 @@ void write_txt(FILE *f, const struct report *rp)
 	const char *base = strrchr(r->dir, '/');
 	snprintf(buf, sizeof(buf), "preemptlab report: %s (%zu runs in %zu cells)",
 		 base && base[1] ? base + 1 : r->dir, r->nruns, r->ncells);
-	tw_para(f, "", buf, 4);
+	text_para(f, "", buf, 4);
 	if (r->nsources)
 		write_sources_txt(f, r);
 	/* SCENARIO=mitigations: the table the thread needs opens the report. */
 	if (mitigations_present(r))
 		write_mitigations_txt(f, r);
 
-	tw_heading(f, "Finding");
+	text_heading(f, "Finding");
 	if (fd->preamble[0]) {
-		tw_para(f, "", fd->preamble, 0);
+		text_para(f, "", fd->preamble, 0);
 		fputc('\n', f);
 	}
 	if (fill_present(r)) {
 		/* The fill phase leads: that is where the mechanism lives. */
 		fill_headline(r, buf, sizeof(buf));
-		tw_para(f, "", buf, 0);
+		text_para(f, "", buf, 0);
 		fputc('\n', f);
 	}
-	tw_para(f, "", fd->headline, 0);
+	text_para(f, "", fd->headline, 0);
 	if (fd->caveats[0]) {
 		fputc('\n', f);
-		tw_para(f, "", fd->caveats, 0);
+		text_para(f, "", fd->caveats, 0);
 	}
 
 	int pgb = 0;
 	for (size_t k = 0; k < r->ncells; k++)
 		pgb |= !strcmp(r->cells[k].tool, "pgbench");
 	if (pgb) {
-		tw_heading(f, "bufbench and pgbench per kernel/model and page size");
-		tw_para(f, "",
+		text_heading(f, "bufbench and pgbench per kernel/model and page size");
+		text_para(f, "",
 			"Median tps and its %stddev over repetitions; pages = the page "
 			"size the shared segment or PostgreSQL's server really got. "
 			"pgbench: Timeout:SpinDelay samples of active backends per run "
@@ -289,18 +289,18 @@ void write_txt(FILE *f, const struct report *rp)
 	}
 
 	if (fill_present(r)) {
-		tw_heading(f, "Fill phase: a cold pool filling through the freelist");
+		text_heading(f, "Fill phase: a cold pool filling through the freelist");
 		write_fill_txt(f, r);
 	}
 
 	if (evidence_present(r)) {
-		tw_heading(f, "Why: how holders lost the CPU");
+		text_heading(f, "Why: how holders lost the CPU");
 		write_evidence_txt(f, r);
 		if (separates_present(r)) {
-			tw_heading(f, "What separates the models");
+			text_heading(f, "What separates the models");
 			write_separates_txt(f, r);
 		}
-		tw_heading(f, "At the report's scale");
+		text_heading(f, "At the report's scale");
 		write_atscale_txt(f, r);
 	}
 	struct modelcost mc;
@@ -310,8 +310,8 @@ void write_txt(FILE *f, const struct report *rp)
 	write_wakefault_txt(f, r);
 	write_remotewake_txt(f, r);
 
-	tw_heading(f, "Results");
-	tw_para(f, "",
+	text_heading(f, "Results");
+	text_para(f, "",
 		"Medians over the repetitions of each cell; %stddev = stddev/mean; "
 		"%change = the ratio of the geometric means (the estimator the star "
 		"tests; of the means where a value can be 0), so not the medians' "
@@ -326,7 +326,7 @@ void write_txt(FILE *f, const struct report *rp)
 	write_resolution_txt(f, r, rp->baseline);
 
 	if (rp->prof.n) {
-		tw_heading(f, "Profiles (perf record; top symbols, lock spin loops first)");
+		text_heading(f, "Profiles (perf record; top symbols, lock spin loops first)");
 		/* The headline pair first: that is what the mail is about. */
 		const struct profile *pb = fd->base ? profile_of(&rp->prof, fd->base) : NULL;
 		const struct profile *pw = fd->worst ? profile_of(&rp->prof, fd->worst) : NULL;
@@ -343,13 +343,13 @@ void write_txt(FILE *f, const struct report *rp)
 				 "than in C%d %s): %s", fd->worst->id, fd->worst->variant,
 				 fd->base->id, fd->base->variant, rp->diff_svg);
 			fputc('\n', f);
-			tw_para(f, "", buf, 0);
+			text_para(f, "", buf, 0);
 		}
 	}
 
 	if (rp->ovh && rp->ovh->n) {
-		tw_heading(f, "Instrument overhead: each instrument against its bare twin");
-		tw_para(f, "", "Each instrumented run divided by the bare run of the same cell, "
+		text_heading(f, "Instrument overhead: each instrument against its bare twin");
+		text_para(f, "", "Each instrumented run divided by the bare run of the same cell, "
 			"seed and boot (fill-phase tps; \"(run)\": whole-run tps, no fill phase); per "
 			"instrument the geometric mean of these paired ratios and its 95% t "
 			"interval. Under icount a twin replays the same instructions but the "
@@ -358,17 +358,17 @@ void write_txt(FILE *f, const struct report *rp)
 		overhead_txt(f, rp->ovh);
 	}
 
-	tw_heading(f, "Environment");
+	text_heading(f, "Environment");
 	txt_environment(f, rp);
 
-	tw_heading(f, "Cells");
+	text_heading(f, "Cells");
 	int many_sources = docs_vary(r, fmt_source);
 	int many_env = docs_vary(r, fmt_virt) || docs_vary(r, fmt_cpus);
 	/* Kernels built with different ticks (Debian's HZ 250, 7.2-lab's 1000): each cell says its own. */
 	int many_ticks = docs_vary(r, fmt_hz);
 	for (size_t k = 0; k < r->ncells; k++) {
 		const struct cell *c = &r->cells[k];
-		const struct jr_val *d = c->runs[0]->doc;
+		const struct json_read_val *d = c->runs[0]->doc;
 		char pg[32], src[600] = "", env[400] = "", fell[64] = "";
 		(void)d;
 		/* Cells are keyed by the page size obtained, so a huge_pages=try
@@ -376,7 +376,7 @@ void write_txt(FILE *f, const struct report *rp)
 		char asked[256] = "";
 		int fell_back = 0;
 		for (size_t i = 0; i < c->nruns; i++) {
-			const char *a = jr_str(c->runs[i]->doc, "provenance.page_policy", "?");
+			const char *a = json_read_str(c->runs[i]->doc, "provenance.page_policy", "?");
 			size_t l = strlen(asked);
 			if (!strstr(asked, a))
 				snprintf(asked + l, sizeof(asked) - l, "%s%s", l ? ", " : "", a);
@@ -390,13 +390,13 @@ void write_txt(FILE *f, const struct report *rp)
 		}
 		if (many_sources)
 			snprintf(src, sizeof(src), "%s (model from %s)", hz,
-				 jr_str(d, "provenance.preempt_model_source", "?"));
+				 json_read_str(d, "provenance.preempt_model_source", "?"));
 		else
 			snprintf(src, sizeof(src), "%s", hz);
 		if (many_env) {
 			double cpus = 0;
 			char v[256];
-			jr_num(d, "provenance.cpus", &cpus);
+			json_read_num(d, "provenance.cpus", &cpus);
 			fmt_virt(d, v, sizeof(v));
 			snprintf(env, sizeof(env), ", %.0f CPUs, %s", cpus, v);
 		}
@@ -408,39 +408,39 @@ void write_txt(FILE *f, const struct report *rp)
 			 "%ld clients, %zu runs%s",
 			 c->tool, c->variant, c->kernel_release, src,
 			 page_name(c->page_kb, pg, sizeof(pg)), asked, fell,
-			 jr_str(d, "provenance.page_size_source", "?"), c->lock, c->strategy,
+			 json_read_str(d, "provenance.page_size_source", "?"), c->lock, c->strategy,
 			 c->workload, c->clients, c->nruns, env);
 		char lead[16];
 		snprintf(lead, sizeof(lead), "C%-3d ", c->id);
-		tw_para(f, lead, buf, 5);
+		text_para(f, lead, buf, 5);
 	}
 
-	tw_heading(f, "Reproduce");
+	text_heading(f, "Reproduce");
 	distinct_values(r, "provenance.lab_revision", buf, sizeof(buf));
 	char lead[4400];
 	snprintf(lead, sizeof(lead), "From a clean checkout of preemptlab at %s (as root, "
 		 "Debian 12; attachment.tar.gz has reproduce.sh):", buf[0] ? buf : "HEAD");
-	tw_para(f, "", lead, 0);
-	tw_cmd(f, "./configure --install-deps");
+	text_para(f, "", lead, 0);
+	text_cmd(f, "./configure --install-deps");
 	char *cmd = repro_command(r);
-	tw_cmd(f, cmd);
+	text_cmd(f, cmd);
 	free(cmd);
 	if (fd->worst) {
 		snprintf(lead, sizeof(lead), "One run of C%d %s as it was run:", fd->worst->id,
 			 fd->worst->variant);
-		tw_para(f, "", lead, 0);
+		text_para(f, "", lead, 0);
 		/* A document's text: each word quoted, so pasting it runs
 		 * nothing but the program. */
-		const char *cl = jr_str(fd->worst->runs[0]->doc, "provenance.command_line", NULL);
+		const char *cl = json_read_str(fd->worst->runs[0]->doc, "provenance.command_line", NULL);
 		char *words = cl ? shell_words(cl) : NULL;
-		tw_cmd(f, words ? words : "(not recorded)");
+		text_cmd(f, words ? words : "(not recorded)");
 		free(words);
 	}
 
 	if (fd->regzbot[0]) {
-		tw_heading(f, "Suggested regzbot line");
-		tw_para(f, "", "A suggestion, not a verdict: check the range before sending.", 0);
+		text_heading(f, "Suggested regzbot line");
+		text_para(f, "", "A suggestion, not a verdict: check the range before sending.", 0);
 		txt_printf(f, "\n#regzbot introduced: %s\n\n", fd->regzbot);
-		tw_para(f, "", fd->regzbot_why, 0);
+		text_para(f, "", fd->regzbot_why, 0);
 	}
 }

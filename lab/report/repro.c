@@ -144,7 +144,7 @@ bad:
 }
 
 /* A scalar as make takes it; "" for anything else. */
-static void put_scalar(FILE *out, const struct jr_val *v)
+static void put_scalar(FILE *out, const struct json_read_val *v)
 {
 	if (!v)
 		return;
@@ -158,7 +158,7 @@ static void put_scalar(FILE *out, const struct jr_val *v)
 
 /* A value as make takes it: array items joined with ",", and with split a
  * string of blank- or comma-separated items (" 4k 2m") the same way. */
-static char *list_value(const struct jr_val *v, int split)
+static char *list_value(const struct json_read_val *v, int split)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -284,9 +284,9 @@ static int manifest_command(const struct results *r, const char *cmd, FILE *out)
 	}
 	for (size_t i = 2; i < ws.n; i++)
 		ws.w[i][strlen(ws.w[i])] = '=';
-	const struct jr_val *mx = jr_path(r->manifest, "plan.settings");
+	const struct json_read_val *mx = json_read_path(r->manifest, "plan.settings");
 	for (size_t i = 0; mx && mx->type == JR_OBJ && i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const struct jr_val *v = jr_get(mx, vars[i].key);
+		const struct json_read_val *v = json_read_get(mx, vars[i].key);
 		/* An empty list (no MITIGATIONS) is the planner's default: not spelt out. */
 		if (!v || names_var(&ws, vars[i].var) || (v->type == JR_ARR && !v->n))
 			continue;
@@ -310,9 +310,9 @@ static char *list_of(const struct results *r, const char *tool, const char *path
 	if (!out)
 		exit(1);
 	for (size_t i = 0; i < r->nruns; i++) {
-		if (tool && strcmp(jr_str(r->runs[i].doc, "tool", ""), tool))
+		if (tool && strcmp(json_read_str(r->runs[i].doc, "tool", ""), tool))
 			continue;
-		const struct jr_val *v = jr_path(r->runs[i].doc, path);
+		const struct json_read_val *v = json_read_path(r->runs[i].doc, path);
 		char *one = NULL;
 		size_t ol = 0;
 		FILE *o = open_memstream(&one, &ol);
@@ -368,7 +368,7 @@ char *repro_command(const struct results *r)
 	FILE *out = open_memstream(&buf, &len);
 	if (!out)
 		exit(1);
-	const char *m = r->manifest ? jr_str(r->manifest, "command", NULL) : NULL;
+	const char *m = r->manifest ? json_read_str(r->manifest, "command", NULL) : NULL;
 	if (m && *m && manifest_command(r, m, out) == 0) {
 		/* the planner's command, requoted */
 	} else {

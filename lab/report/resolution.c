@@ -47,7 +47,7 @@ const char *mde_text(const struct comparison *c, char *buf, size_t len)
 
 static const char *mode_of(const struct cell *c)
 {
-	return c->nruns ? jr_str(c->runs[0]->doc, "provenance.virtualization", "?") : "?";
+	return c->nruns ? json_read_str(c->runs[0]->doc, "provenance.virtualization", "?") : "?";
 }
 
 /* One virtualization mode and tool: what its cells and comparisons show. */
@@ -207,8 +207,8 @@ static void heading(FILE *f, bool md, const char *text)
 	if (md) {
 		md_printf(f, "\n## Resolution\n\n%s\n\n", text);
 	} else {
-		tw_heading(f, "Resolution");
-		tw_para(f, "", text, 0);
+		text_heading(f, "Resolution");
+		text_para(f, "", text, 0);
 	}
 }
 
@@ -304,14 +304,14 @@ static void write_family(FILE *f, const struct results *r, const char *baseline,
 		md_printf(f, "\n%s\n\n", buf);
 	else {
 		fputc('\n', f);
-		tw_para(f, "", buf, 0);
+		text_para(f, "", buf, 0);
 	}
 	for (size_t i = 0; i < n; i++) {
 		member_text(&v[i], buf, sizeof(buf));
 		if (md) {
 			md_printf(f, "- %s\n", buf);
 		} else {
-			tw_para(f, "- ", buf, 2);
+			text_para(f, "- ", buf, 2);
 		}
 	}
 	free(v);
@@ -337,7 +337,7 @@ static void write_resolution(FILE *f, const struct results *r, const char *basel
 			md_printf(f, "- %s\n", buf);
 		} else {
 			fputc('\n', f);
-			tw_para(f, "- ", buf, 2);
+			text_para(f, "- ", buf, 2);
 		}
 	}
 	if (!any)

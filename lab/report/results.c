@@ -85,12 +85,12 @@ int variant_cmp(const struct cell *a, const struct cell *b)
 	return cell_order_cmp(a, b, variant);
 }
 
-int doc_emulated(const struct jr_val *d)
+int doc_emulated(const struct json_read_val *d)
 {
-	const struct jr_val *e = jr_path(d, "provenance.emulated");
+	const struct json_read_val *e = json_read_path(d, "provenance.emulated");
 	if (e && e->type == JR_BOOL)
 		return e->b;
-	return !strncmp(jr_str(d, "provenance.virtualization", ""), "tcg", 3);
+	return !strncmp(json_read_str(d, "provenance.virtualization", ""), "tcg", 3);
 }
 
 const char *page_name(long kb, char *buf, size_t len)
@@ -133,35 +133,35 @@ static int same_cell(const struct cell *a, const struct cell *b)
 }
 
 /* Fill the identity of a cell from a document; -1 names what is missing. */
-static int cell_of(const struct jr_val *d, struct cell *c, const char **missing)
+static int cell_of(const struct json_read_val *d, struct cell *c, const char **missing)
 {
 	double pk, cl, tps;
 	memset(c, 0, sizeof(*c));
-	c->tool = jr_str(d, "tool", NULL);
-	c->kernel_label = jr_str(d, "provenance.kernel_label", NULL);
-	c->kernel_release = jr_str(d, "provenance.kernel_release", "");
-	c->model = jr_str(d, "provenance.preempt_model", "unknown");
-	c->lock = jr_str(d, "provenance.lock", jr_str(d, "config.lock", ""));
-	c->strategy = jr_str(d, "provenance.strategy", jr_str(d, "config.strategy", ""));
-	c->mitigation = jr_str(d, "config.mitigation", "none");
+	c->tool = json_read_str(d, "tool", NULL);
+	c->kernel_label = json_read_str(d, "provenance.kernel_label", NULL);
+	c->kernel_release = json_read_str(d, "provenance.kernel_release", "");
+	c->model = json_read_str(d, "provenance.preempt_model", "unknown");
+	c->lock = json_read_str(d, "provenance.lock", json_read_str(d, "config.lock", ""));
+	c->strategy = json_read_str(d, "provenance.strategy", json_read_str(d, "config.strategy", ""));
+	c->mitigation = json_read_str(d, "config.mitigation", "none");
 	if (!c->tool) {
 		*missing = "tool";
 		return -1;
 	}
-	c->workload = jr_str(d, !strcmp(c->tool, "pgbench") ? "config.builtin" : "config.workload", "");
+	c->workload = json_read_str(d, !strcmp(c->tool, "pgbench") ? "config.builtin" : "config.workload", "");
 	if (!c->kernel_label) {
 		*missing = "provenance.kernel_label";
 		return -1;
 	}
-	if (!jr_num(d, "provenance.page_size_kb", &pk)) {
+	if (!json_read_num(d, "provenance.page_size_kb", &pk)) {
 		*missing = "provenance.page_size_kb";
 		return -1;
 	}
-	if (!jr_num(d, "config.clients", &cl)) {
+	if (!json_read_num(d, "config.clients", &cl)) {
 		*missing = "config.clients";
 		return -1;
 	}
-	if (!jr_num(d, "results.tps", &tps)) {
+	if (!json_read_num(d, "results.tps", &tps)) {
 		*missing = "results.tps";
 		return -1;
 	}
@@ -193,20 +193,20 @@ static int name_cmp(const void *a, const void *b)
  * it by name as results.phase.fill and results.phase.steady, so that every
  * statistic and comparison of the report applies to a phase unchanged.
  */
-static void index_phases(struct jr_val *doc)
+static void index_phases(struct json_read_val *doc)
 {
-	struct jr_val *res = (struct jr_val *)jr_get(doc, "results");
-	const struct jr_val *ph = jr_get(res, "phases");
-	if (!ph || ph->type != JR_ARR || jr_get(res, "phase"))
+	struct json_read_val *res = (struct json_read_val *)json_read_get(doc, "results");
+	const struct json_read_val *ph = json_read_get(res, "phases");
+	if (!ph || ph->type != JR_ARR || json_read_get(res, "phase"))
 		return;
-	struct jr_val *by_name = jr_new_object();
+	struct json_read_val *by_name = json_read_new_object();
 	for (size_t i = 0; i < ph->n; i++) {
-		const char *name = jr_str(ph->items[i], "name", NULL);
+		const char *name = json_read_str(ph->items[i], "name", NULL);
 		if (name && (!strcmp(name, "fill") || !strcmp(name, "steady")) &&
-		    !jr_get(by_name, name))
-			jr_add(by_name, name, jr_copy(ph->items[i]));
+		    !json_read_get(by_name, name))
+			json_read_add(by_name, name, json_read_copy(ph->items[i]));
 	}
-	jr_add(res, "phase", by_name);
+	json_read_add(res, "phase", by_name);
 }
 
 /*
@@ -214,18 +214,18 @@ static void index_phases(struct jr_val *doc)
  * it under its name (results and each phase), so old runs and the recorded
  * fixtures compare with new ones.
  */
-static void alias_wait_share(struct jr_val *obj)
+static void alias_wait_share(struct json_read_val *obj)
 {
-	const struct jr_val *old = jr_get(obj, "spin_share");
-	if (obj && obj->type == JR_OBJ && old && !jr_get(obj, "wait_share"))
-		jr_add(obj, "wait_share", jr_copy(old));
+	const struct json_read_val *old = json_read_get(obj, "spin_share");
+	if (obj && obj->type == JR_OBJ && old && !json_read_get(obj, "wait_share"))
+		json_read_add(obj, "wait_share", json_read_copy(old));
 }
 
-static void upgrade_names(struct jr_val *doc)
+static void upgrade_names(struct json_read_val *doc)
 {
-	struct jr_val *res = (struct jr_val *)jr_get(doc, "results");
+	struct json_read_val *res = (struct json_read_val *)json_read_get(doc, "results");
 	alias_wait_share(res);
-	const struct jr_val *ph = jr_get(res, "phases");
+	const struct json_read_val *ph = json_read_get(res, "phases");
 	for (size_t i = 0; ph && ph->type == JR_ARR && i < ph->n; i++)
 		alias_wait_share(ph->items[i]);
 }
@@ -235,21 +235,21 @@ static void upgrade_names(struct jr_val *doc)
  * (config.in_hold_syscalls, issue 24), or NULL.  A document without the
  * field predates it: its --hold-events read the counters inside the hold.
  */
-static const char *in_hold_instrument(const struct jr_val *doc)
+static const char *in_hold_instrument(const struct json_read_val *doc)
 {
-	const struct jr_val *l = jr_path(doc, "config.in_hold_syscalls");
+	const struct json_read_val *l = json_read_path(doc, "config.in_hold_syscalls");
 	if (l && l->type == JR_ARR)
 		return l->n && l->items[0]->type == JR_STR ? l->items[0]->str : NULL;
-	return jr_true(doc, "config.hold_events") ? "hold_events" : NULL;
+	return json_read_true(doc, "config.hold_events") ? "hold_events" : NULL;
 }
 
-static void null_keys(struct jr_val *obj, const char *const *keys)
+static void null_keys(struct json_read_val *obj, const char *const *keys)
 {
 	for (size_t i = 0; obj && obj->type == JR_OBJ && i < obj->n; i++)
 		for (const char *const *k = keys; *k; k++)
 			if (!strcmp(obj->keys[i], *k)) {
-				jr_free(obj->items[i]);
-				obj->items[i] = jr_new_object();
+				json_read_free(obj->items[i]);
+				obj->items[i] = json_read_new_object();
 				obj->items[i]->type = JR_NULL;
 			}
 }
@@ -261,7 +261,7 @@ static void null_keys(struct jr_val *obj, const char *const *keys)
  * times, rates and shares become null, so no comparison, chart or table
  * can use them; its counts (holds with a fault, switches) stay.
  */
-static void refuse_timings(struct jr_val *doc, bool keep_tail)
+static void refuse_timings(struct json_read_val *doc, bool keep_tail)
 {
 	static const char *const run_keys[] = { "tps", "wait_share", "spin_share",
 		"cpu_spin_share", "rho", "latency_us", "latency_p99_us", "time_to_fill_s", "t_tail",
@@ -275,17 +275,17 @@ static void refuse_timings(struct jr_val *doc, bool keep_tail)
 		"max_wait_ns", "fault_hold_ns", "switch_hold_ns", "sleep_ns", "hold_hist",
 		"wait_hist", "switch_hold_hist", NULL };
 	const char *const *keys = keep_tail ? twin_keys : run_keys;
-	struct jr_val *res = (struct jr_val *)jr_get(doc, "results");
+	struct json_read_val *res = (struct json_read_val *)json_read_get(doc, "results");
 	null_keys(res, keys);
 	const char *const groups[] = { "phases", "phase" };
 	for (int g = 0; g < 2; g++) {
-		struct jr_val *ph = (struct jr_val *)jr_get(res, groups[g]);
+		struct json_read_val *ph = (struct json_read_val *)json_read_get(res, groups[g]);
 		for (size_t i = 0; ph && (ph->type == JR_ARR || ph->type == JR_OBJ) && i < ph->n; i++) {
 			null_keys(ph->items[i], keys);
-			null_keys((struct jr_val *)jr_get(ph->items[i], "strategy"), lock_keys);
+			null_keys((struct json_read_val *)json_read_get(ph->items[i], "strategy"), lock_keys);
 		}
 	}
-	struct jr_val *locks = (struct jr_val *)jr_get(doc, "locks");
+	struct json_read_val *locks = (struct json_read_val *)json_read_get(doc, "locks");
 	for (size_t i = 0; locks && locks->type == JR_OBJ && i < locks->n; i++)
 		null_keys(locks->items[i], lock_keys);
 }
@@ -336,7 +336,7 @@ static int load_dir(struct results *r, const char *dir, const char *source, char
 	for (size_t i = 0; i < nn; i++) {
 		char msg[512];
 		snprintf(path, sizeof(path), "%s/runs/%s", dir, names[i]);
-		struct jr_val *doc = jr_parse_file(path, msg, sizeof(msg));
+		struct json_read_val *doc = json_read_parse_file(path, msg, sizeof(msg));
 		if (!doc) {
 			txt_printf(stderr, "report: skipping %s\n", msg);
 			r->skipped++;
@@ -349,13 +349,13 @@ static int load_dir(struct results *r, const char *dir, const char *source, char
 		size_t nl = strlen(names[i]);
 		if (nl > 10 && !strcmp(names[i] + nl - 10, "-warm.json")) {
 			r->nwarm++;
-			jr_free(doc);
+			json_read_free(doc);
 			free(names[i]);
 			continue;
 		}
 		double tps_raw = NAN, fill_raw = NAN;
-		jr_num(doc, "results.tps", &tps_raw);
-		jr_num(doc, "results.phase.fill.tps", &fill_raw);
+		json_read_num(doc, "results.tps", &tps_raw);
+		json_read_num(doc, "results.phase.fill.tps", &fill_raw);
 		struct cell key;
 		const char *missing = "";
 		int bad = cell_of(doc, &key, &missing);
@@ -366,16 +366,16 @@ static int load_dir(struct results *r, const char *dir, const char *source, char
 		if (bad) {
 			txt_printf(stderr, "report: skipping %s: no %s (see docs/json.md)\n", path, missing);
 			r->skipped++;
-			jr_free(doc);
+			json_read_free(doc);
 			free(names[i]);
 			continue;
 		}
 		/* A failed or cut-short run would pull its cell's statistics. */
 		const char *why = NULL;
-		const struct jr_val *cv = jr_path(doc, "complete");
-		if (*jr_str(doc, "results.error", ""))
-			why = jr_str(doc, "results.error", "");
-		else if (jr_true(doc, "results.interrupted"))
+		const struct json_read_val *cv = json_read_path(doc, "complete");
+		if (*json_read_str(doc, "results.error", ""))
+			why = json_read_str(doc, "results.error", "");
+		else if (json_read_true(doc, "results.interrupted"))
 			why = "interrupted";
 		else if (cv && cv->type == JR_BOOL && !cv->b)
 			why = "incomplete";
@@ -387,7 +387,7 @@ static int load_dir(struct results *r, const char *dir, const char *source, char
 			if (!r->excluded)
 				exit(1);
 			r->excluded[r->nexcluded++] = xstrdup(line);
-			jr_free(doc);
+			json_read_free(doc);
 			free(names[i]);
 			continue;
 		}
@@ -492,15 +492,15 @@ static void finish_cells(struct results *r)
  * dir/manifest.json when it is the one schema build/manifest writes;
  * another (a run from before it) is read as no manifest, said once.
  */
-static struct jr_val *manifest_load(const char *dir)
+static struct json_read_val *manifest_load(const char *dir)
 {
 	char path[4096], msg[512];
 	snprintf(path, sizeof(path), "%s/manifest.json", dir);
-	struct jr_val *m = jr_parse_file(path, msg, sizeof(msg));
-	if (m && strcmp(jr_str(m, "schema", ""), MANIFEST_SCHEMA)) {
+	struct json_read_val *m = json_read_parse_file(path, msg, sizeof(msg));
+	if (m && strcmp(json_read_str(m, "schema", ""), MANIFEST_SCHEMA)) {
 		fprintf(stderr, "report: %s is not %s (an older run?): read without it\n", path,
 			MANIFEST_SCHEMA);
-		jr_free(m);
+		json_read_free(m);
 		m = NULL;
 	}
 	return m;
@@ -519,9 +519,9 @@ int results_load(struct results *r, const char *dir, char *err, size_t errlen)
 }
 
 /* The machine a run was made on: its manifest's, else its documents'. */
-static const char *machine_of(const struct jr_val *manifest, const char *dir)
+static const char *machine_of(const struct json_read_val *manifest, const char *dir)
 {
-	const char *h = manifest ? jr_str(manifest, "host.hostname", NULL) : NULL;
+	const char *h = manifest ? json_read_str(manifest, "host.hostname", NULL) : NULL;
 	if (h && *h)
 		return h;
 	char path[4096], msg[512];
@@ -535,10 +535,10 @@ static const char *machine_of(const struct jr_val *manifest, const char *dir)
 		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
 			continue;
 		snprintf(path, sizeof(path), "%s/runs/%s", dir, de->d_name);
-		struct jr_val *doc = jr_parse_file(path, msg, sizeof(msg));
+		struct json_read_val *doc = json_read_parse_file(path, msg, sizeof(msg));
 		if (doc)
-			snprintf(found, sizeof(found), "%s", jr_str(doc, "provenance.hostname", ""));
-		jr_free(doc);
+			snprintf(found, sizeof(found), "%s", json_read_str(doc, "provenance.hostname", ""));
+		json_read_free(doc);
 	}
 	if (dh)
 		closedir(dh);
@@ -597,7 +597,7 @@ void results_free(struct results *r)
 	for (size_t i = 0; i < r->nruns; i++) {
 		free(r->runs[i].path);
 		free(r->runs[i].name);
-		jr_free(r->runs[i].doc);
+		json_read_free(r->runs[i].doc);
 	}
 	for (size_t k = 0; k < r->ncells; k++)
 		free(r->cells[k].runs);
@@ -610,11 +610,11 @@ void results_free(struct results *r)
 	free(r->runs);
 	free(r->cells);
 	free(r->dir);
-	jr_free(r->manifest);
+	json_read_free(r->manifest);
 	for (size_t i = 0; i < r->nsources; i++) {
 		free(r->sources[i].dir);
 		free(r->sources[i].label);
-		jr_free(r->sources[i].manifest);
+		json_read_free(r->sources[i].manifest);
 	}
 	free(r->sources);
 }

@@ -14,7 +14,7 @@
 struct run {
 	char *path;        /* runs/<name>.json */
 	char *name;        /* <name>, also the stem of perf/<name>.folded */
-	struct jr_val *doc;
+	struct json_read_val *doc;
 	unsigned inst;     /* RI_* (instruments.h): the instruments it carried */
 	/* As measured, before any timing was set aside (NAN where absent):
 	 * what the overhead table pairs (overhead.c). */
@@ -43,7 +43,7 @@ struct cell {
 struct source {
 	char *dir;
 	char *label;              /* the machine's name, made unique */
-	struct jr_val *manifest;  /* its manifest.json, or NULL */
+	struct json_read_val *manifest;  /* its manifest.json, or NULL */
 };
 
 struct results {
@@ -52,7 +52,7 @@ struct results {
 	size_t nruns;
 	struct cell *cells;
 	size_t ncells;
-	struct jr_val *manifest;  /* manifest.json, or NULL */
+	struct json_read_val *manifest;  /* manifest.json, or NULL */
 	size_t skipped;           /* documents that could not be used */
 	char **excluded;          /* "NAME: why" of failed or interrupted runs */
 	size_t nexcluded;
@@ -108,6 +108,6 @@ const char *page_name(long kb, char *buf, size_t len);
 /* A run document made under an emulator (QEMU TCG, with or without
  * icount): provenance.emulated, or for documents from before that field
  * a virtualization that starts with "tcg", which is how it is set. */
-int doc_emulated(const struct jr_val *d);
+int doc_emulated(const struct json_read_val *d);
 
 #endif

@@ -15,10 +15,10 @@ double cell_fill_rho(const struct cell *c, bool *from_records)
 		exit(1);
 	for (size_t i = 0; i < c->nruns; i++) {
 		double v;
-		if (!jr_num(c->runs[i]->doc, "results.phase.fill.rho.value", &v) || v < 0)
+		if (!json_read_num(c->runs[i]->doc, "results.phase.fill.rho.value", &v) || v < 0)
 			continue;
 		any[na++] = v;
-		if (!strcmp(jr_str(c->runs[i]->doc, "results.phase.fill.rho.source", ""),
+		if (!strcmp(json_read_str(c->runs[i]->doc, "results.phase.fill.rho.source", ""),
 			    "hold_records"))
 			rec[nr++] = v;
 	}

@@ -16,23 +16,23 @@ bool sampler_of(const struct cell *c, struct sampler_sum *s)
 	int have_cpu = 1;
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < c->nruns; i++) {
-		const struct jr_val *d = c->runs[i]->doc;
-		const struct jr_val *sm = jr_get(d, "sampler");
+		const struct json_read_val *d = c->runs[i]->doc;
+		const struct json_read_val *sm = json_read_get(d, "sampler");
 		if (!sm || sm->type != JR_OBJ)
 			continue;
 		s->runs++;
 		double v, mean;
-		if (jr_num(sm, "spindelay_samples", &v))
+		if (json_read_num(sm, "spindelay_samples", &v))
 			s->spindelay += v;
-		if (jr_num(sm, "active_backend_samples", &v))
+		if (json_read_num(sm, "active_backend_samples", &v))
 			s->active += v;
-		else if (jr_num(sm, "samples", &v) && jr_num(sm, "active_backends_mean", &mean))
+		else if (json_read_num(sm, "samples", &v) && json_read_num(sm, "active_backends_mean", &mean))
 			s->active += v * mean;
-		if (jr_num(sm, "on_cpu_samples", &v))
+		if (json_read_num(sm, "on_cpu_samples", &v))
 			s->on_cpu += v;
 		else
 			have_cpu = 0;
-		const struct jr_val *we = jr_get(sm, "wait_events");
+		const struct json_read_val *we = json_read_get(sm, "wait_events");
 		for (size_t k = 0; we && we->type == JR_OBJ && k < we->n; k++) {
 			if (we->items[k]->type != JR_NUM || !strcmp(we->keys[k], "Timeout:SpinDelay"))
 				continue;

@@ -69,10 +69,10 @@ struct cz {
 	bool folios, wakes, timer;
 };
 
-static const struct jr_val *phase_in(const struct jr_val *arr, const char *name)
+static const struct json_read_val *phase_in(const struct json_read_val *arr, const char *name)
 {
 	for (size_t i = 0; arr && arr->type == JR_ARR && i < arr->n; i++)
-		if (!strcmp(jr_str(arr->items[i], "name", ""), name))
+		if (!strcmp(json_read_str(arr->items[i], "name", ""), name))
 			return arr->items[i];
 	return NULL;
 }
@@ -85,21 +85,21 @@ static bool census_of(const struct cell *c, struct cz *z)
 	if (strcmp(c->tool, "bufbench"))
 		return false;
 	for (size_t i = 0; i < c->nruns; i++) {
-		const struct jr_val *d = c->runs[i]->doc;
-		const struct jr_val *p = phase_in(jr_path(d, "evidence.phases"), "fill");
+		const struct json_read_val *d = c->runs[i]->doc;
+		const struct json_read_val *p = phase_in(json_read_path(d, "evidence.phases"), "fill");
 		double x;
-		if (!p || !jr_path(p, "census"))
+		if (!p || !json_read_path(p, "census"))
 			continue;
 		z->runs++;
 		for (int k = 0; k < V_N; k++)
-			if (path[k] && jr_num(p, path[k], &x))
+			if (path[k] && json_read_num(p, path[k], &x))
 				z->v[k] += x;
-		const struct jr_val *rp = phase_in(jr_path(d, "results.phases"), "fill");
-		if (rp && jr_num(rp, "duration_s", &x))
+		const struct json_read_val *rp = phase_in(json_read_path(d, "results.phases"), "fill");
+		if (rp && json_read_num(rp, "duration_s", &x))
 			z->v[V_FILL_S] += x;
-		z->folios |= jr_true(p, "census.folios.traced");
-		z->wakes |= jr_true(p, "census.wakeups.traced");
-		z->timer |= jr_true(p, "census.ticks.traced");
+		z->folios |= json_read_true(p, "census.folios.traced");
+		z->wakes |= json_read_true(p, "census.wakeups.traced");
+		z->timer |= json_read_true(p, "census.ticks.traced");
 	}
 	return z->runs > 0;
 }
@@ -365,7 +365,7 @@ static void channel_table(FILE *f, const struct cz *z, size_t n, enum sep_mode m
 			 v[V_DNS_HUGETLB] / 1e6, v[V_D_OTHER], v[V_DNS_OTHER] / 1e6, v[V_D_NOSTACK],
 			 inhold, fol, wk, t, rb);
 		free(variant);
-		tw_para(f, "", line, 0);
+		text_para(f, "", line, 0);
 	}
 	table_end(f, m);
 }
@@ -422,7 +422,7 @@ static void freeze_table(FILE *f, const struct cz *z, size_t n, enum sep_mode m)
 			 (v[V_S_PREEMPTED] + v[V_S_WOKEN]) / 1e6, (v[V_S_SAME] + v[V_S_OTHER]) / 1e6,
 			 v[V_T_UNKNOWN] / 1e6);
 		free(variant);
-		tw_para(f, "", line, 0);
+		text_para(f, "", line, 0);
 	}
 	table_end(f, m);
 }
@@ -463,7 +463,7 @@ static void loss_split(FILE *f, const struct cz *z, size_t n, enum sep_mode m)
 			 db / 1e6, 100 * db / 1e9 / base_fill, df / 1e6, 100 * df / 1e9 / base_fill,
 			 rest / 1e6, 100 * rest / 1e9 / base_fill);
 		if (m == SEP_TXT) {
-			tw_para(f, "- ", line, 2);
+			text_para(f, "- ", line, 2);
 			continue;
 		}
 		char *e = esc_dup(line, esc_of(m));
@@ -566,7 +566,7 @@ static void write_groups(FILE *f, const struct results *r, enum sep_mode m)
 		free(g);
 		sentence(z, n, buf, sizeof(buf));
 		if (m == SEP_TXT) {
-			tw_para(f, "", buf, 0);
+			text_para(f, "", buf, 0);
 			fputc('\n', f);
 		} else {
 			char *e = esc_dup(buf, esc_of(m));
@@ -603,7 +603,7 @@ bool separates_sentence(const struct results *r, char *buf, size_t len)
 
 void write_separates_txt(FILE *f, const struct results *r)
 {
-	tw_para(f, "", intro, 0);
+	text_para(f, "", intro, 0);
 	write_groups(f, r, SEP_TXT);
 }
 

@@ -31,30 +31,30 @@ static void facts_of(const struct results *r, const struct source *s, struct fac
 	char prefix[4200];
 	memset(x, 0, sizeof(*x));
 	snprintf(prefix, sizeof(prefix), "%s/runs/", s->dir);
-	const char *mh = s->manifest ? jr_str(s->manifest, "host.hostname", NULL) : NULL;
+	const char *mh = s->manifest ? json_read_str(s->manifest, "host.hostname", NULL) : NULL;
 	add(x->machine, sizeof(x->machine), mh);
 	double mc;
-	if (s->manifest && jr_num(s->manifest, "host.cpus", &mc))
+	if (s->manifest && json_read_num(s->manifest, "host.cpus", &mc))
 		snprintf(x->cpus, sizeof(x->cpus), "%g", mc);
 	add(x->revision, sizeof(x->revision),
-	    s->manifest ? jr_str(s->manifest, "lab_revision", NULL) : NULL);
+	    s->manifest ? json_read_str(s->manifest, "lab_revision", NULL) : NULL);
 	for (size_t i = 0; i < r->nruns; i++) {
-		const struct jr_val *d = r->runs[i].doc;
+		const struct json_read_val *d = r->runs[i].doc;
 		if (strncmp(r->runs[i].path, prefix, strlen(prefix)))
 			continue;
 		x->nruns++;
 		if (!mh)
-			add(x->machine, sizeof(x->machine), jr_str(d, "provenance.hostname", NULL));
+			add(x->machine, sizeof(x->machine), json_read_str(d, "provenance.hostname", NULL));
 		double c;
 		char cb[32];
-		if (jr_num(d, "provenance.cpus", &c)) {
+		if (json_read_num(d, "provenance.cpus", &c)) {
 			snprintf(cb, sizeof(cb), "%g", c);
 			add(x->cpus, sizeof(x->cpus), cb);
 		}
-		add(x->cpu_model, sizeof(x->cpu_model), jr_str(d, "provenance.cpu_model", NULL));
-		add(x->releases, sizeof(x->releases), jr_str(d, "provenance.kernel_release", NULL));
-		add(x->virt, sizeof(x->virt), jr_str(d, "provenance.virtualization", NULL));
-		add(x->revision, sizeof(x->revision), jr_str(d, "provenance.lab_revision", NULL));
+		add(x->cpu_model, sizeof(x->cpu_model), json_read_str(d, "provenance.cpu_model", NULL));
+		add(x->releases, sizeof(x->releases), json_read_str(d, "provenance.kernel_release", NULL));
+		add(x->virt, sizeof(x->virt), json_read_str(d, "provenance.virtualization", NULL));
+		add(x->revision, sizeof(x->revision), json_read_str(d, "provenance.lab_revision", NULL));
 	}
 }
 
@@ -105,8 +105,8 @@ void write_sources_txt(FILE *f, const struct results *r)
 	static struct facts x[MAX_SOURCES];
 	char buf[8192];
 	size_t n = r->nsources < MAX_SOURCES ? r->nsources : MAX_SOURCES;
-	tw_heading(f, "Runs compared");
-	tw_para(f, "", "Columns are named kernel/model/host: host is the machine a run was made "
+	text_heading(f, "Runs compared");
+	text_para(f, "", "Columns are named kernel/model/host: host is the machine a run was made "
 		       "on (its directory added when one machine ran the same kernel twice).", 0);
 	for (size_t i = 0; i < n; i++) {
 		facts_of(r, &r->sources[i], &x[i]);
@@ -117,11 +117,11 @@ void write_sources_txt(FILE *f, const struct results *r)
 			 x[i].revision[0] ? x[i].revision : "?");
 		char lead[300];
 		snprintf(lead, sizeof(lead), "  %s  ", r->sources[i].label);
-		tw_para(f, lead, buf, 4);
+		text_para(f, lead, buf, 4);
 	}
 	fputc('\n', f);
 	differences(r, x, buf, sizeof(buf));
-	tw_para(f, "", buf, 0);
+	text_para(f, "", buf, 0);
 }
 
 void write_sources_md(FILE *f, const struct results *r)

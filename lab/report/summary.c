@@ -66,7 +66,7 @@ static size_t values(const struct cell *c, const char *path, double *out)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < c->nruns; i++)
-		if (jr_num(c->runs[i]->doc, path, &out[n]))
+		if (json_read_num(c->runs[i]->doc, path, &out[n]))
 			n++;
 	return n;
 }
@@ -95,7 +95,7 @@ static int page_rank(const char *p)
 
 static const char *first_str(const struct cell *c, const char *path)
 {
-	return c->nruns ? jr_str(c->runs[0]->doc, path, "?") : "?";
+	return c->nruns ? json_read_str(c->runs[0]->doc, path, "?") : "?";
 }
 
 /* The kernel column: the label, and the architecture where it is not
@@ -103,7 +103,7 @@ static const char *first_str(const struct cell *c, const char *path)
  * older results have no arch and x86 cells keep their plain label). */
 static const char *kernel_col(const struct cell *c, char *buf, size_t len)
 {
-	const char *arch = c->nruns ? jr_str(c->runs[0]->doc, "provenance.arch", NULL) : NULL;
+	const char *arch = c->nruns ? json_read_str(c->runs[0]->doc, "provenance.arch", NULL) : NULL;
 	const struct arch *row = arch && *arch ? arch_find(arch) : NULL;
 	if (!arch || !*arch || (row && row->catalog_base))
 		return c->kernel_label;
@@ -306,7 +306,7 @@ static void pgbench_table(FILE *f, const struct results *r, const char *base_var
 	for (size_t i = 0; i < n; i++) {
 		char one[96];
 		double sc = 0;
-		jr_num(cells[i]->runs[0]->doc, "config.scale", &sc);
+		json_read_num(cells[i]->runs[0]->doc, "config.scale", &sc);
 		snprintf(one, sizeof(one), "shared_buffers %s, scale %.0f",
 			 first_str(cells[i], "config.shared_buffers"), sc);
 		if (!strstr(sizes, one) && strlen(sizes) + strlen(one) + 3 < sizeof(sizes))
@@ -361,9 +361,9 @@ static void pgbench_table(FILE *f, const struct results *r, const char *base_var
 
 static int by_outcome(const void *a, const void *b)
 {
-	const struct jr_val *x = *(const struct jr_val *const *)a, *y = *(const struct jr_val *const *)b;
-	int c = strcmp(jr_str(x, "status", ""), jr_str(y, "status", ""));
-	return c ? c : strcmp(jr_str(x, "id", ""), jr_str(y, "id", ""));
+	const struct json_read_val *x = *(const struct json_read_val *const *)a, *y = *(const struct json_read_val *const *)b;
+	int c = strcmp(json_read_str(x, "status", ""), json_read_str(y, "status", ""));
+	return c ? c : strcmp(json_read_str(x, "id", ""), json_read_str(y, "id", ""));
 }
 
 /*
@@ -372,10 +372,10 @@ static int by_outcome(const void *a, const void *b)
  */
 static void cell_notes(FILE *f, const struct results *r, bool *any)
 {
-	const struct jr_val *list = r->manifest ? jr_path(r->manifest, "cells.outcomes") : NULL;
+	const struct json_read_val *list = r->manifest ? json_read_path(r->manifest, "cells.outcomes") : NULL;
 	if (!list || list->type != JR_ARR || !list->n)
 		return;
-	const struct jr_val **o = calloc(list->n, sizeof(*o));
+	const struct json_read_val **o = calloc(list->n, sizeof(*o));
 	if (!o)
 		exit(1);
 	size_t n = 0;
@@ -387,8 +387,8 @@ static void cell_notes(FILE *f, const struct results *r, bool *any)
 		if (!*any)
 			fputc('\n', f);
 		*any = true;
-		txt_printf(f, "%s: %s: %.511s\n", jr_str(o[i], "status", ""), jr_str(o[i], "id", ""),
-			   jr_str(o[i], "reason", ""));
+		txt_printf(f, "%s: %s: %.511s\n", json_read_str(o[i], "status", ""), json_read_str(o[i], "id", ""),
+			   json_read_str(o[i], "reason", ""));
 	}
 	free(o);
 }
@@ -458,10 +458,10 @@ static void rseq_table(FILE *f, const struct results *r, const char *base_label)
 /* The baseline kernel of the bench, from its manifest. */
 static const char *manifest_baseline(const struct results *r)
 {
-	const struct jr_val *units = r->manifest ? jr_get(r->manifest, "units") : NULL;
+	const struct json_read_val *units = r->manifest ? json_read_get(r->manifest, "units") : NULL;
 	for (size_t i = 0; units && units->type == JR_ARR && i < units->n; i++)
-		if (!strcmp(jr_str(units->items[i], "role", ""), "baseline"))
-			return jr_str(units->items[i], "label", NULL);
+		if (!strcmp(json_read_str(units->items[i], "role", ""), "baseline"))
+			return json_read_str(units->items[i], "label", NULL);
 	return NULL;
 }
 
@@ -470,7 +470,7 @@ void write_summary(FILE *f, const struct report *rp)
 	const struct results *r = rp->r;
 	char variant[200];
 	const char *base_variant = NULL, *base_label = manifest_baseline(r);
-	const char *planned = r->manifest ? jr_str(r->manifest, "plan.settings.baseline_variant", NULL)
+	const char *planned = r->manifest ? json_read_str(r->manifest, "plan.settings.baseline_variant", NULL)
 					  : NULL;
 	if (rp->baseline || (planned && *planned)) {
 		/* --baseline, else what the plan compared with (its own kernel too). */

@@ -20,7 +20,7 @@ static int next_word(const char **s)
 	return (int)strcspn(*s, " ");
 }
 
-void tw_para(FILE *f, const char *lead, const char *text, int indent)
+void text_para(FILE *f, const char *lead, const char *text, int indent)
 {
 	/* Paragraphs are made of document strings: clean them whole. */
 	char *clean = esc_dup(text, ESC_TXT);
@@ -84,7 +84,7 @@ static int cmd_word(const char *s)
 	return n;
 }
 
-void tw_cmd(FILE *f, const char *cmd)
+void text_cmd(FILE *f, const char *cmd)
 {
 	const int indent = 2, max = TXT_WIDTH - 2; /* room for " \" */
 	int col = indent;
@@ -138,7 +138,7 @@ void tw_cmd(FILE *f, const char *cmd)
 	free(clean);
 }
 
-void tw_heading(FILE *f, const char *title)
+void text_heading(FILE *f, const char *title)
 {
 	size_t n = strlen(title);
 	txt_printf(f, "\n%s\n", title);

@@ -13,17 +13,17 @@
 
 /* Word-wrap text to TXT_WIDTH; continuation lines get `indent` spaces.
  * The first line starts with `lead` (may be "").  Lead and text are
- * written through the text sanitiser (escape.h), as by tw_cmd and
- * tw_heading. */
-void tw_para(FILE *f, const char *lead, const char *text, int indent);
+ * written through the text sanitiser (escape.h), as by text_cmd and
+ * text_heading. */
+void text_para(FILE *f, const char *lead, const char *text, int indent);
 
 /* A shell command, indented by 2, broken at blanks outside quotes with
  * " \" so that it still pastes into a shell (over-long words break
  * mid-word with "\", or "'\" and a reopening "'" inside single quotes). */
-void tw_cmd(FILE *f, const char *cmd);
+void text_cmd(FILE *f, const char *cmd);
 
 /* A heading underlined with '-'. */
-void tw_heading(FILE *f, const char *title);
+void text_heading(FILE *f, const char *title);
 
 /* A value in at most 10 columns with sensible precision. */
 const char *fmt_val(double v, char *buf, size_t len);

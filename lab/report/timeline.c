@@ -29,11 +29,11 @@
 
 
 /* The run's series: y[i] tps at x[i] s; returns the count (at most max). */
-static size_t series(const struct jr_val *doc, bool pgbench, double *x, double *y, size_t max)
+static size_t series(const struct json_read_val *doc, bool pgbench, double *x, double *y, size_t max)
 {
 	size_t n = 0;
 	if (pgbench) {
-		const struct jr_val *p = jr_path(doc, "results.progress_tps");
+		const struct json_read_val *p = json_read_path(doc, "results.progress_tps");
 		for (size_t i = 0; p && p->type == JR_ARR && i < p->n && n < max; i++)
 			if (p->items[i]->type == JR_NUM) {
 				x[n] = (double)(i + 1);
@@ -42,8 +42,8 @@ static size_t series(const struct jr_val *doc, bool pgbench, double *x, double *
 		return n;
 	}
 	double step = 0;
-	const struct jr_val *t = jr_path(doc, "results.timeline.transactions");
-	if (!jr_num(doc, "results.timeline.step_s", &step) || step <= 0)
+	const struct json_read_val *t = json_read_path(doc, "results.timeline.transactions");
+	if (!json_read_num(doc, "results.timeline.step_s", &step) || step <= 0)
 		return 0;
 	for (size_t i = 0; t && t->type == JR_ARR && i < t->n && n < max; i++)
 		if (t->items[i]->type == JR_NUM) {
@@ -54,14 +54,14 @@ static size_t series(const struct jr_val *doc, bool pgbench, double *x, double *
 }
 
 /* Where the run's pool had filled, in seconds of its plot; < 0: not within it. */
-static double fill_at(const struct jr_val *doc, bool pgbench)
+static double fill_at(const struct json_read_val *doc, bool pgbench)
 {
 	double t;
 	if (pgbench)
-		return jr_num(doc, "results.buffer_fill.time_to_fill_s", &t) ? t : -1;
-	if (strcmp(jr_str(doc, "results.fill_state", ""), "in-interval") != 0)
+		return json_read_num(doc, "results.buffer_fill.time_to_fill_s", &t) ? t : -1;
+	if (strcmp(json_read_str(doc, "results.fill_state", ""), "in-interval") != 0)
 		return -1;
-	return jr_num(doc, "results.phase.steady.start_s", &t) ? t : -1;
+	return json_read_num(doc, "results.phase.steady.start_s", &t) ? t : -1;
 }
 
 static void polyline(FILE *f, const double *x, const double *y, size_t n, double x0, double y0,
@@ -76,14 +76,14 @@ static void polyline(FILE *f, const double *x, const double *y, size_t n, double
 }
 
 /* pg_buffercache's curve: used / total, on the panel's full height. */
-static void buffer_fill_curve(FILE *f, const struct jr_val *doc, double x0, double y0, double w,
+static void buffer_fill_curve(FILE *f, const struct json_read_val *doc, double x0, double y0, double w,
 			      double h, double xmax)
 {
-	const struct jr_val *ts = jr_path(doc, "results.buffer_fill.t_s");
-	const struct jr_val *us = jr_path(doc, "results.buffer_fill.used");
+	const struct json_read_val *ts = json_read_path(doc, "results.buffer_fill.t_s");
+	const struct json_read_val *us = json_read_path(doc, "results.buffer_fill.used");
 	double total;
 	if (!ts || !us || ts->type != JR_ARR || us->type != JR_ARR ||
-	    !jr_num(doc, "results.buffer_fill.total_buffers", &total) || total <= 0)
+	    !json_read_num(doc, "results.buffer_fill.total_buffers", &total) || total <= 0)
 		return;
 	size_t n = ts->n < us->n ? ts->n : us->n;
 	double *x = calloc(n + 1, sizeof(double)), *y = calloc(n + 1, sizeof(double));
@@ -129,7 +129,7 @@ static void panel(FILE *f, const struct cell *c, bool pgbench, double px, double
 			 9, v);
 	}
 	for (size_t i = 0; i < c->nruns; i++) {
-		const struct jr_val *d = c->runs[i]->doc;
+		const struct json_read_val *d = c->runs[i]->doc;
 		const char *col = svg_colour(i);
 		size_t n = series(d, pgbench, x, y, MAXPTS);
 		if (pgbench)

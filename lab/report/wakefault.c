@@ -29,10 +29,10 @@ struct wf_set {
 	size_t n;
 };
 
-static long count(const struct jr_val *arm, const char *path)
+static long count(const struct json_read_val *arm, const char *path)
 {
 	double v = 0;
-	jr_num(arm, path, &v);
+	json_read_num(arm, path, &v);
 	return (long)v;
 }
 
@@ -40,26 +40,26 @@ static void load_one(void *ctx, const char *dir, const char *name)
 {
 	char path[4096], err[512];
 	snprintf(path, sizeof(path), "%s/logs/%s", dir, name);
-	struct jr_val *j = jr_parse_file(path, err, sizeof(err));
-	if (!j || strcmp(jr_str(j, "mode", ""), "wake_in_fault")) {
+	struct json_read_val *j = json_read_parse_file(path, err, sizeof(err));
+	if (!j || strcmp(json_read_str(j, "mode", ""), "wake_in_fault")) {
 		txt_printf(stderr, "report: ignoring %s\n", j ? path : err);
-		jr_free(j);
+		json_read_free(j);
 		return;
 	}
 	struct wf_set *set = ctx;
 	struct wf_row *w = (struct wf_row *)doc_row_of((void **)&set->row, &set->n, sizeof(*set->row), j,
 							"wakefault-", name);
 	if (w && w->d.ndocs == 1) {
-		jr_num(j, "fault_ns", &w->fault_ns);
-		jr_num(j, "provenance.slice_ext_ns", &w->slice_ext_ns);
+		json_read_num(j, "fault_ns", &w->fault_ns);
+		json_read_num(j, "provenance.slice_ext_ns", &w->slice_ext_ns);
 	}
-	if (w && !jr_true(j, "available"))
-		snprintf(w->d.why, sizeof(w->d.why), "%s", jr_str(j, "why", "?"));
+	if (w && !json_read_true(j, "available"))
+		snprintf(w->d.why, sizeof(w->d.why), "%s", json_read_str(j, "why", "?"));
 	for (int a = 0; w && a < WF_ARMS; a++) {
-		const struct jr_val *arm = jr_get(jr_get(j, "arms"), arm_key[a]);
-		if (!arm || !jr_true(arm, "available")) {
+		const struct json_read_val *arm = json_read_get(json_read_get(j, "arms"), arm_key[a]);
+		if (!arm || !json_read_true(arm, "available")) {
 			if (arm && !w->d.why[0])
-				snprintf(w->d.why, sizeof(w->d.why), "%s", jr_str(arm, "why", "?"));
+				snprintf(w->d.why, sizeof(w->d.why), "%s", json_read_str(arm, "why", "?"));
 			continue;
 		}
 		w->ran[a] = true;
@@ -69,7 +69,7 @@ static void load_one(void *ctx, const char *dir, const char *name)
 		w->after_n[a] += count(arm, "wake_after_fault.trials");
 		w->after_off[a] += count(arm, "wake_after_fault.off_cpu_before_release");
 	}
-	jr_free(j);
+	json_read_free(j);
 }
 
 static void load(const struct results *r, struct wf_set *s)
@@ -160,7 +160,7 @@ static void sources(FILE *f, const struct wf_set *s, bool md)
 		if (md)
 			md_printf(f, "- %s\n", buf);
 		else
-			tw_para(f, "  ", buf, 2);
+			text_para(f, "  ", buf, 2);
 	}
 }
 
@@ -169,8 +169,8 @@ void write_wakefault_txt(FILE *f, const struct results *r)
 	struct wf_set s;
 	load(r, &s);
 	if (s.n) {
-		tw_heading(f, "A wakeup inside a fault");
-		tw_para(f, "", intro, 0);
+		text_heading(f, "A wakeup inside a fault");
+		text_para(f, "", intro, 0);
 		txt_printf(f, "\n%-18s %-9s %-16s %8s %9s %-15s %7s %7s  %s\n", "kernel", "model", "arm",
 			   "fault us", "in fault", "off CPU (95%)", "granted", "after", "says");
 		write_rows(f, &s, false);

@@ -12,7 +12,7 @@
 #include "json_read.h"
 #include "report/report.h"
 
-static void strings(const struct jr_val *v)
+static void strings(const struct json_read_val *v)
 {
 	if (v->type == JR_STR) {
 		free(esc_dup(v->str, ESC_TXT));
@@ -32,15 +32,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = 0;
 	free(esc_dup(text, ESC_TXT));
 	free(esc_dup(text, ESC_MD));
-	struct jr_val *v = jr_parse(text, err, sizeof(err));
+	struct json_read_val *v = json_read_parse(text, err, sizeof(err));
 	if (v) {
 		double d;
-		jr_num(v, "results.tps", &d);
-		jr_str(v, "provenance.kernel_label", "");
-		jr_path(v, "results.phases");
+		json_read_num(v, "results.tps", &d);
+		json_read_str(v, "provenance.kernel_label", "");
+		json_read_path(v, "results.phases");
 		strings(v);
-		jr_free(jr_copy(v));
-		jr_free(v);
+		json_read_free(json_read_copy(v));
+		json_read_free(v);
 	}
 	free(text);
 	return 0;

@@ -28,7 +28,7 @@ static int parse(const char *extra, struct model_inputs *in)
 {
 	char text[2048], err[256] = "";
 	snprintf(text, sizeof(text), base, extra);
-	bool ok = mi_parse(text, "test", in, err, sizeof(err));
+	bool ok = inputs_parse(text, "test", in, err, sizeof(err));
 	if (!ok)
 		printf("# %s\n", err);
 	return ok;
@@ -42,8 +42,8 @@ static void test_channels(void)
 	FILE *f = fopen("/dev/null", "w");
 	CHECK(ch_describe(&in, PM_FULL, 2, f) == 4, "all four channels named as not included at 2 vCPUs");
 	CHECK(ch_describe(&in, PM_FULL, 96, f) == 3, "at 96 vCPUs the emulator's freezes are excluded, three unmeasured");
-	struct cf_pred p;
-	cf_predict(&in, PM_FULL, 2, 21, 500, 27, &p);
+	struct closed_pred p;
+	closed_predict(&in, PM_FULL, 2, 21, 500, 27, &p);
 	CHECK(p.ratio == 1 && p.lo == 1 && p.hi == 1, "q equal under none and full: 1.000x exactly");
 
 	CHECK(parse(", \"channels\": {\"blocked_in_fault\": {\"p\": {\"none\": 0.01, \"full\": 0.05}, "
@@ -55,7 +55,7 @@ static void test_channels(void)
 	      "blocked in fault at 96 vCPUs: m p_f p t = %.3g s; the freezes excluded", kb);
 	CHECK(NEAR(ch_k(&in, PM_FULL, 2, 1, 0.01, NULL), kb + 0.01 * 0.1 * 500e-6, 1e-18),
 	      "on the emulated 2 vCPUs the freezes add m p_f p t = 5e-7 s");
-	cf_predict(&in, PM_FULL, 2, 21, 500, 27, &p);
+	closed_predict(&in, PM_FULL, 2, 21, 500, 27, &p);
 	double kq = 1 * 0.01 * 0.05 * 2000e-6;
 	double want = (1 + p.x_free * (kq + kn)) / (1 + p.x_free * (kq + kb + 5e-7));
 	CHECK(NEAR(p.ratio, want, 1e-12) && p.ratio < 1, "full/none %.6f = (1 + X_free k_none)/(1 + X_free k_full) "
@@ -66,7 +66,7 @@ static void test_channels(void)
 	char err[256] = "";
 	char text[2048];
 	snprintf(text, sizeof(text), base, ", \"channels\": {\"tick_span\": {\"p\": {\"none\": 1.5}, \"t_us\": 1}}");
-	CHECK(!mi_parse(text, "test", &in, err, sizeof(err)) && strstr(err, "tick_span"),
+	CHECK(!inputs_parse(text, "test", &in, err, sizeof(err)) && strstr(err, "tick_span"),
 	      "a channel's p outside [0, 1] is refused: %s", err);
 }
 
@@ -74,19 +74,19 @@ static void test_blind(void)
 {
 	struct model_inputs in;
 	char err[512] = "";
-	if (!mi_read(PREEMPTLAB_TOP "/docs/model/calibrated-72lab-4k-c21-twins.json", &in, err, sizeof(err))) {
+	if (!inputs_read(PREEMPTLAB_TOP "/docs/model/calibrated-72lab-4k-c21-twins.json", &in, err, sizeof(err))) {
 		CHECK(0, "%s", err);
 		return;
 	}
-	struct xr_target t;
+	struct extrap_target t;
 	struct bl_bounds b;
-	xr_report_target(&t, "4k");
+	extrap_report_target(&t, "4k");
 	CHECK(bl_bounds_for(&in, &t, &b, err, sizeof(err)) == 0, "the rules' spans at the report's configuration");
 	/* L = 1: (N/W)(1 - e^(-W/N)) x (windows - 1)/windows, N = W = 1024: 0.632. */
 	CHECK(NEAR(b.pf.hi, 0.632, 0.001) && b.pf.lo > 0.04 && b.pf.lo < 0.07,
 	      "p_f from %.4f (runs of pops as on 2 vCPUs, L %.1f) to %.4f (interleaved)", b.pf.lo, b.l.hi, b.pf.hi);
 	CHECK(NEAR(b.t_us.lo, in.t_tail_us, 1e-9) && b.t_us.hi > 9000 && b.m.lo == in.m.v && b.m.hi == BL_M_HI &&
-		      b.fault_us.lo == BL_FAULT_LO_US && NEAR(b.fault_us.hi, mi_dist_mean(&in.fault_us), 1e-9),
+		      b.fault_us.lo == BL_FAULT_LO_US && NEAR(b.fault_us.hi, inputs_dist_mean(&in.fault_us), 1e-9),
 	      "T %.0f..%.0f us, m %.3f..%.1f, d_f %.1f..%.1f us", b.t_us.lo, b.t_us.hi, b.m.lo, b.m.hi,
 	      b.fault_us.lo, b.fault_us.hi);
 	struct bl_result r, r2;

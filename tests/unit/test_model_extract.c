@@ -23,17 +23,17 @@
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))
 #define DATA PREEMPTLAB_TOP "/tests/data/"
 
-static struct mx_set set;
+static struct extract_set set;
 
 static void test_scan(void)
 {
 	char err[1024];
-	int rc = mx_scan(DATA "run-model", &set, err, sizeof(err));
+	int rc = extract_scan(DATA "run-model", &set, err, sizeof(err));
 	CHECK(rc == MX_OK && set.ngroups == 1, "run-model: one cell family (rc %d, %d groups)", rc,
 	      set.ngroups);
 	if (rc != MX_OK)
 		return;
-	const struct mx_group *g = &set.g[0];
+	const struct extract_group *g = &set.g[0];
 	CHECK(strcmp(g->page, "4k") == 0 && g->clients == 21 && g->cpus == 2 && g->runs == 6,
 	      "4k, 21 clients, 2 CPUs, 6 runs (%s, %d, %d, %d)", g->page, g->clients, g->cpus, g->runs);
 	CHECK(g->ntps[PM_NONE] == 3 && g->ntps[PM_FULL] == 3 && g->ntps[PM_LAZY] == 0,
@@ -47,7 +47,7 @@ static void test_scan(void)
 	CHECK(g->hz == 250 && g->fault_around_pages == 15 && g->pool_pages == 8192,
 	      "HZ 250 (Debian), fault-around 15 pages, pool 8192 buffers");
 	double lo, hi;
-	double med = mx_hist_median_us(g->hold_hist, 32, &lo, &hi);
+	double med = extract_hist_median_us(g->hold_hist, 32, &lo, &hi);
 	/* 50,157 holds: the median falls in bucket 10 ([1.024, 2.048) us), 25,078.5 into its 48,138. */
 	CHECK(NEAR(med, 1.546785, 1e-5) && lo == 1.024 && hi == 2.048,
 	      "hold median %.6f us (by hand 1.546785) in [1.024, 2.048)", med);
@@ -59,10 +59,10 @@ static void test_median(void)
 	h[10] = 3;
 	h[11] = 1;
 	/* Half of 4 is 2 of bucket 10's 3: 1.024 + 2/3 x 1.024. */
-	double m = mx_hist_median_us(h, 32, &lo, &hi);
+	double m = extract_hist_median_us(h, 32, &lo, &hi);
 	CHECK(NEAR(m, 1.024 + 2.0 / 3 * 1.024, 1e-9), "median of {1.024..2.048: 3, 2.048..: 1} = %.6f", m);
 	double z[32] = { 0 };
-	CHECK(mx_hist_median_us(z, 32, &lo, &hi) == 0, "an empty histogram has median 0");
+	CHECK(extract_hist_median_us(z, 32, &lo, &hi) == 0, "an empty histogram has median 0");
 }
 
 static void test_write_roundtrip(void)
@@ -72,10 +72,10 @@ static void test_write_roundtrip(void)
 	const char *path = "/tmp/test_model_extract.json";
 	FILE *f = fopen(path, "w");
 	char err[1024];
-	int rc = mx_write(f, &set.g[0], "tests/data/run-model", err, sizeof(err));
+	int rc = extract_write(f, &set.g[0], "tests/data/run-model", err, sizeof(err));
 	fclose(f);
 	struct model_inputs in;
-	bool ok = rc == MX_OK && mi_read(path, &in, err, sizeof(err));
+	bool ok = rc == MX_OK && inputs_read(path, &in, err, sizeof(err));
 	CHECK(ok, "the written inputs read back (%s)", ok ? "ok" : err);
 	if (!ok)
 		return;
@@ -93,9 +93,9 @@ static void test_write_roundtrip(void)
 	 * with the lock this cold (s ~2.5 us at ~2,350 acquisitions/s) X0 is
 	 * within a few tps of the stall-only 1/(1/X - k) = 7001.69.
 	 */
-	double x = 6997.691919, k = cf_k(in.m.v, in.p_f.v, in.q[PM_NONE].v, in.t_stall_us.v);
-	double sv = cf_service_s(in.hold_us.v, in.p_f.v, mi_dist_mean(&in.fault_us));
-	double back = cf_throughput(cf_free(in.x0_tps.v, 21, in.m.v, sv), k);
+	double x = 6997.691919, k = closed_k(in.m.v, in.p_f.v, in.q[PM_NONE].v, in.t_stall_us.v);
+	double sv = closed_service_s(in.hold_us.v, in.p_f.v, inputs_dist_mean(&in.fault_us));
+	double back = closed_throughput(closed_free(in.x0_tps.v, 21, in.m.v, sv), k);
 	/* (X0 is written with 6 digits: back within 0.01 tps.) */
 	CHECK(NEAR(back, x, 0.01) && NEAR(in.x0_tps.v, 1 / (1 / x - k), 0.1) &&
 		      NEAR(1 / (1 / x - k), 7001.69, 0.05) && in.x0_tps.v > 1 / (1 / x - k),
@@ -109,7 +109,7 @@ static void test_write_roundtrip(void)
 	 * The simulated none/full pair from the fixture's own inputs lands
 	 * within the interval of the ratio the fixture measured.
 	 */
-	const struct mx_group *g = &set.g[0];
+	const struct extract_group *g = &set.g[0];
 	struct ratio meas = st_ratio(g->tps[PM_NONE], 3, g->tps[PM_FULL], 3);
 	struct sim_params sp;
 	struct sim_result a, b;
@@ -125,51 +125,51 @@ static void test_write_roundtrip(void)
 	      "%.0f measured)", sr, meas.est, meas.lo, meas.hi, a.tps, st_gmean(g->tps[PM_NONE], 3));
 
 	/* Extrapolating to the same size changes nothing. */
-	struct xr_target t = { .cpus = 2, .clients = 21, .hz = 250, .pool_pages = 8192,
+	struct extrap_target t = { .cpus = 2, .clients = 21, .hz = 250, .pool_pages = 8192,
 			       .fault_around_pages = 15 };
 	snprintf(t.page, sizeof(t.page), "4k");
 	struct model_inputs out;
-	struct xr_trace tr;
-	rc = xr_apply(&in, &t, &out, &tr, err, sizeof(err));
+	struct extrap_trace tr;
+	rc = extrap_apply(&in, &t, &out, &tr, err, sizeof(err));
 	CHECK(rc == 0 && NEAR(out.p_f.v, in.p_f.v, 1e-12) && NEAR(out.t_stall_us.v, in.t_stall_us.v, 1e-9),
 	      "the same size: p_f %.5f and T %.0f unchanged", out.p_f.v, out.t_stall_us.v);
 	/* 2 MB at a 64 MB pool: all 8192 descriptors in the lock's own huge page. */
 	snprintf(t.page, sizeof(t.page), "2m");
-	rc = xr_apply(&in, &t, &out, &tr, err, sizeof(err));
+	rc = extrap_apply(&in, &t, &out, &tr, err, sizeof(err));
 	CHECK(rc == 0 && out.p_f.v == 0, "2 MB, 64 MB pool: p_f 0 (the lock's huge page holds every descriptor)");
 }
 
 static void test_rules(void)
 {
-	CHECK(xr_window("4k", 16) == 1024 && xr_window("2m", 1) == 32768 && xr_window("3m", 1) == 0,
+	CHECK(extrap_window("4k", 16) == 1024 && extrap_window("2m", 1) == 32768 && extrap_window("3m", 1) == 0,
 	      "windows: 16 x 4 KB = 1024 descriptors, 2 MB = 32768, unknown 0");
 	/* N = W, a pool of many windows: (1)(1 - 1/e) x (nw - 1)/nw. */
-	double p = xr_pf_raw(1024, 1024, 1024.0 * 15360);
+	double p = extrap_pf_raw(1024, 1024, 1024.0 * 15360);
 	CHECK(NEAR(p, (1 - exp(-1)) * 15359 / 15360, 1e-9), "p_f at N = W = 1024: %.6f", p);
 	/* Few backends: about N / W. */
-	p = xr_pf_raw(8, 1024, 1024.0 * 8);
+	p = extrap_pf_raw(8, 1024, 1024.0 * 8);
 	CHECK(NEAR(p, 8.0 / 1024 * 7 / 8, 1e-6), "8 backends, 8 windows: %.6f ~ 8/1024 x 7/8", p);
-	CHECK(xr_pf_raw(21, 32768, 8192) == 0, "one window (the lock's): no fault under the lock");
-	CHECK(xr_slice_ms(2, 250) == 4 && xr_slice_ms(2, 1000) == 2 && xr_slice_ms(96, 1000) == 3 &&
-		      xr_slice_ms(1, 1000) == 1 && xr_slice_ms(96, 250) == 4,
+	CHECK(extrap_pf_raw(21, 32768, 8192) == 0, "one window (the lock's): no fault under the lock");
+	CHECK(extrap_slice_ms(2, 250) == 4 && extrap_slice_ms(2, 1000) == 2 && extrap_slice_ms(96, 1000) == 3 &&
+		      extrap_slice_ms(1, 1000) == 1 && extrap_slice_ms(96, 250) == 4,
 	      "EEVDF slices in ticks: 2 CPUs 1.4 ms -> 4 (HZ 250) or 2 ms (HZ 1000); 96 CPUs 2.8 -> 3 ms; 1 CPU 0.7 -> 1 ms");
 	CHECK(eevdf_slice_ns(1) == 700000 && eevdf_slice_ns(3) == 1400000 && eevdf_slice_ns(8) == 2800000 &&
 		      eevdf_slice_ns(96) == 2800000,
 	      "EEVDF's default slice: 0.7 ms x (1 + ilog2 min(C, 8)): 0.7, 1.4 at 3 CPUs (ilog2, not log2), 2.8 at 8 and 96");
-	CHECK(xr_slice_set_ms(8000, 1000) == 8 && xr_slice_set_ms(2500, 250) == 4 && xr_slice_set_ms(2500, 1000) == 3,
+	CHECK(extrap_slice_set_ms(8000, 1000) == 8 && extrap_slice_set_ms(2500, 250) == 4 && extrap_slice_set_ms(2500, 1000) == 3,
 	      "a base slice set through debugfs is taken as set, in ticks: 8 ms; 2.5 ms -> 4 (HZ 250) or 3 (HZ 1000)");
 }
 
 static void test_refusal(void)
 {
-	static struct mx_set s;
+	static struct extract_set s;
 	char err[1024] = "";
-	int rc = mx_scan(DATA "run-model-inhold", &s, err, sizeof(err));
+	int rc = extract_scan(DATA "run-model-inhold", &s, err, sizeof(err));
 	CHECK(rc == MX_IN_HOLD && strstr(err, "in_hold_syscalls") && strstr(err, "bufbench-host"),
 	      "an in-hold run is refused with exit %d, naming it: %s", rc, err);
-	rc = mx_scan(DATA "run-evidence-none-such", &s, err, sizeof(err));
+	rc = extract_scan(DATA "run-evidence-none-such", &s, err, sizeof(err));
 	CHECK(rc == MX_ERR && strstr(err, "runs/"), "a directory without runs/: %s", err);
-	rc = mx_scan(DATA "run-host", &s, err, sizeof(err));
+	rc = extract_scan(DATA "run-host", &s, err, sizeof(err));
 	CHECK(rc == MX_ERR && strstr(err, "EVIDENCE"), "a run without evidence: %s", err);
 }
 
@@ -177,7 +177,7 @@ static void test_refusal(void)
  * label's guess (run-model's 6.12 documents given HZ 1000 from a config). */
 static void test_recorded_hz(void)
 {
-	static struct mx_set s;
+	static struct extract_set s;
 	char err[1024] = "", dir[] = "/tmp/test_model_hz.XXXXXX", cmd[1024];
 	if (!mkdtemp(dir)) {
 		CHECK(0, "mkdtemp");
@@ -187,7 +187,7 @@ static void test_recorded_hz(void)
 		 "sed 's|\"provenance\": {|\"provenance\": {\"kernel_hz\": 1000, "
 		 "\"kernel_nohz\": \"idle\", \"kernel_tick_source\": \"/plan/kernel.config\", |' "
 		 "\"$f\" > '%s/runs/'\"$(basename \"$f\")\"; done", dir, DATA, dir);
-	int rc = system(cmd) == 0 ? mx_scan(dir, &s, err, sizeof(err)) : -1;
+	int rc = system(cmd) == 0 ? extract_scan(dir, &s, err, sizeof(err)) : -1;
 	CHECK(rc == MX_OK && s.ngroups == 1 && s.g[0].hz == 1000 &&
 	      !strcmp(s.g[0].hz_source, "provenance.kernel_hz (/plan/kernel.config)"),
 	      "the recorded HZ wins over the label's: %d from %s", rc == MX_OK ? s.g[0].hz : -1,
@@ -196,7 +196,7 @@ static void test_recorded_hz(void)
 	snprintf(cmd, sizeof(cmd), "for f in '%s'run-model/runs/*.json; do "
 		 "sed 's|\"kernel_label\": \"6.12\"|\"kernel_label\": \"7.2-lab-hz250\"|' "
 		 "\"$f\" > '%s/runs/'\"$(basename \"$f\")\"; done", DATA, dir);
-	rc = system(cmd) == 0 ? mx_scan(dir, &s, err, sizeof(err)) : -1;
+	rc = system(cmd) == 0 ? extract_scan(dir, &s, err, sizeof(err)) : -1;
 	CHECK(rc == MX_OK && s.g[0].hz == 250 && strstr(s.g[0].hz_source, "hz250.config") &&
 	      strstr(s.g[0].kernel, "7.2-lab-hz250"),
 	      "7.2-lab-hz250 without the field: HZ 250 (%d from %s)", rc == MX_OK ? s.g[0].hz : -1,

@@ -101,7 +101,7 @@ static void test_backoff_matches_s_lock(void)
 static bool load(const char *name, struct model_inputs *in)
 {
 	char err[512] = "";
-	bool ok = mi_read(name, in, err, sizeof(err));
+	bool ok = inputs_read(name, in, err, sizeof(err));
 	if (!ok)
 		CHECK(0, "%s", err);
 	return ok;
@@ -135,13 +135,13 @@ static void test_deterministic(const struct model_inputs *in)
  * The closed form calibrated on the simulated none (X0 from X_none and its
  * k), fed the simulated model's q and T, against the simulated model.
  */
-static double cf_from_sim(const struct model_inputs *in, const struct sim_result *n,
+static double closed_from_sim(const struct model_inputs *in, const struct sim_result *n,
 			  const struct sim_result *m)
 {
-	double kn = cf_k(in->m.v, in->p_f.v, n->q, n->t_stall_us);
-	double km = cf_k(in->m.v, in->p_f.v, m->q, m->t_stall_us);
+	double kn = closed_k(in->m.v, in->p_f.v, n->q, n->t_stall_us);
+	double km = closed_k(in->m.v, in->p_f.v, m->q, m->t_stall_us);
 	double x0 = n->tps * (1 + n->tps * kn);
-	return cf_throughput(x0, km) / n->tps;
+	return closed_throughput(x0, km) / n->tps;
 }
 
 /*
@@ -162,8 +162,8 @@ static void test_linear_agreement(const struct model_inputs *in)
 				struct sim_result n = run(in, 2, sizes[i], PM_NONE, seed, 0, 0);
 				struct sim_result m = run(in, 2, sizes[i], models[j], seed, 0, 0);
 				sim += m.tps / n.tps / LINEAR_SEEDS;
-				cf += cf_from_sim(in, &n, &m) / LINEAR_SEEDS;
-				double k = cf_k(in->m.v, in->p_f.v, m.q, m.t_stall_us) * m.tps;
+				cf += closed_from_sim(in, &n, &m) / LINEAR_SEEDS;
+				double k = closed_k(in->m.v, in->p_f.v, m.q, m.t_stall_us) * m.tps;
 				kx = k > kx ? k : kx;
 				q += m.q / LINEAR_SEEDS;
 				qn += n.q / LINEAR_SEEDS;
@@ -192,7 +192,7 @@ static void test_pair(const struct model_inputs *in)
 {
 	struct sim_result n = run(in, 2, 21, PM_NONE, 27, 50000, 0);
 	struct sim_result f = run(in, 2, 21, PM_FULL, 27, 50000, 0);
-	double sim = f.tps / n.tps, cf = cf_from_sim(in, &n, &f);
+	double sim = f.tps / n.tps, cf = closed_from_sim(in, &n, &f);
 	CHECK(n.q < 0.02 && f.q > 0.1, "rseq 50 us: q none %.3f, full %.3f", n.q, f.q);
 	CHECK(fabs(sim - cf) <= LINEAR_TOL && sim < 1,
 	      "2 CPUs, 21 clients, rseq 50 us: full/none simulated %.3fx, closed form %.3fx, "
@@ -227,10 +227,10 @@ static void test_blocked_channel(const struct model_inputs *small)
 	struct model_inputs in = *small;
 	struct sim_result plain = run(&in, 2, 21, PM_NONE, 27, 0, 0);
 	in.ch[CH_BLOCKED].have_p[PM_NONE] = in.ch[CH_BLOCKED].have_p[PM_FULL] = true;
-	in.ch[CH_BLOCKED].p[PM_NONE] = (struct mi_value){ 0, 0, 0 };
-	in.ch[CH_BLOCKED].p[PM_FULL] = (struct mi_value){ 0.5, 0.5, 0.5 };
+	in.ch[CH_BLOCKED].p[PM_NONE] = (struct inputs_value){ 0, 0, 0 };
+	in.ch[CH_BLOCKED].p[PM_FULL] = (struct inputs_value){ 0.5, 0.5, 0.5 };
 	in.ch[CH_BLOCKED].have_t = true;
-	in.ch[CH_BLOCKED].t_us = (struct mi_value){ 2000, 2000, 2000 };
+	in.ch[CH_BLOCKED].t_us = (struct inputs_value){ 2000, 2000, 2000 };
 	struct sim_result n = run(&in, 2, 21, PM_NONE, 27, 0, 0);
 	struct sim_result f = run(&in, 2, 21, PM_FULL, 27, 0, 0);
 	CHECK(n.blocked == 0 && n.tps == plain.tps,

@@ -45,26 +45,26 @@ static int validate(const char *run, char *buf, size_t len)
 
 static void test_scan_timed(void)
 {
-	static struct mx_set s;
+	static struct extract_set s;
 	char err[1024] = "";
-	int rc = mx_scan(DATA "run-model-bare", &s, err, sizeof(err));
+	int rc = extract_scan(DATA "run-model-bare", &s, err, sizeof(err));
 	CHECK(rc == MX_ERR && strstr(err, "EVIDENCE"), "make model still refuses a bare run: %s", err);
 
-	rc = mx_scan_timed(DATA "run-model-bare", &s, err, sizeof(err));
+	rc = extract_scan_timed(DATA "run-model-bare", &s, err, sizeof(err));
 	CHECK(rc == MX_OK && s.ngroups == 1 && s.bare == 6, "a bare run's 6 documents count for their times (rc %d, %d groups, %d bare)",
 	      rc, s.ngroups, s.bare);
 	if (rc != MX_OK || s.ngroups != 1)
 		return;
-	const struct mx_group *g = &s.g[0];
+	const struct extract_group *g = &s.g[0];
 	CHECK(g->ntps[PM_NONE] == 3 && g->ntps[PM_FULL] == 3 && fabs(g->tps[PM_NONE][0] - 6951.67) < 0.01,
 	      "3 none and 3 full fill tps, from the documents (first none %.2f)", g->tps[PM_NONE][0]);
 	CHECK(g->holds == 0 && g->qn[PM_FULL] == 0 && g->nt == 0,
 	      "and no counts: holds %.0f, q_full n %.0f, T runs %d", g->holds, g->qn[PM_FULL], g->nt);
 
-	rc = mx_scan_timed(DATA "run-model", &s, err, sizeof(err));
+	rc = extract_scan_timed(DATA "run-model", &s, err, sizeof(err));
 	CHECK(rc == MX_OK && s.bare == 0 && s.g[0].holds == 49152,
 	      "an EVIDENCE run is read as make model reads it (bare %d, holds %.0f)", s.bare, s.g[0].holds);
-	rc = mx_scan_timed(DATA "run-model-inhold", &s, err, sizeof(err));
+	rc = extract_scan_timed(DATA "run-model-inhold", &s, err, sizeof(err));
 	CHECK(rc == MX_IN_HOLD, "an in-hold run is still refused (rc %d)", rc);
 }
 

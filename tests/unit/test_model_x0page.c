@@ -27,15 +27,15 @@
 static void calibration_inputs(struct model_inputs *in)
 {
 	char err[512];
-	static struct mx_set s;
-	int rc = mx_scan(TOP "tests/data/run-model", &s, err, sizeof(err));
+	static struct extract_set s;
+	int rc = extract_scan(TOP "tests/data/run-model", &s, err, sizeof(err));
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (rc == MX_OK)
-		rc = mx_write(f, &s.g[0], "run-model", err, sizeof(err));
+		rc = extract_write(f, &s.g[0], "run-model", err, sizeof(err));
 	fclose(f);
-	bool ok = rc == MX_OK && mi_parse(buf, "run-model", in, err, sizeof(err));
+	bool ok = rc == MX_OK && inputs_parse(buf, "run-model", in, err, sizeof(err));
 	free(buf);
 	CHECK(ok, "run-model's inputs (%s)", ok ? "ok" : err);
 	struct fault_costs fc;
@@ -52,13 +52,13 @@ static void calibration_inputs(struct model_inputs *in)
 static void test_forward(void)
 {
 	struct model_inputs in, out;
-	struct x0p_trace tr;
+	struct x0page_trace tr;
 	char err[512] = "";
 	calibration_inputs(&in);
 	/* faults per transaction: the six fill phases' minor_faults / transactions, mean 1.1172997. */
 	CHECK(NEAR(in.faults_per_txn.v, 1.1172997, 1e-6) && in.segment_bytes == 68390912,
 	      "faults_per_txn %.7f (by hand 1.1172997), segment 68390912 bytes", in.faults_per_txn.v);
-	int rc = x0p_move(&in, "2m", 0, 1, &out, &tr, err, sizeof(err));
+	int rc = x0page_move(&in, "2m", 0, 1, &out, &tr, err, sizeof(err));
 	/*
 	 * By hand (python, the formulas of x0page.h): c = 2e6 / 7001.69 =
 	 * 285.645 us; allocs 2 m = 0.671086, maps 0.446214, faults 110.144 us,
@@ -77,10 +77,10 @@ static void test_forward(void)
 		      NEAR(out.x0_tps.hi / in.x0_tps.hi, tr.factor, 1e-12),
 	      "the interval moves with X0 (factor %.4f)", tr.factor);
 	/* The same page size, no scale: X0 unchanged. */
-	rc = x0p_move(&in, "4k", 0, 1, &out, &tr, err, sizeof(err));
+	rc = x0page_move(&in, "4k", 0, 1, &out, &tr, err, sizeof(err));
 	CHECK(rc == 0 && NEAR(out.x0_tps.v, in.x0_tps.v, 1e-6), "4k -> 4k: X0 unchanged (%.2f)", out.x0_tps.v);
 	/* Mapping faults twice as costly (the many-process microbenchmark's growth). */
-	rc = x0p_move(&in, "4k", 0, 2, &out, &tr, err, sizeof(err));
+	rc = x0page_move(&in, "4k", 0, 2, &out, &tr, err, sizeof(err));
 	double want = 2e6 / (175.50153 + 0.671086 * 108.745 + 0.446214 * 83.2931 * 2);
 	CHECK(rc == 0 && NEAR(out.x0_tps.v, want, 0.5), "map faults x2: X0 %.1f (by hand %.1f)", out.x0_tps.v, want);
 }
@@ -88,36 +88,36 @@ static void test_forward(void)
 static void test_reverse(void)
 {
 	struct model_inputs in, two, back;
-	struct x0p_trace tr;
+	struct x0page_trace tr;
 	char err[512] = "";
 	calibration_inputs(&in);
-	int rc = x0p_move(&in, "2m", 0, 1, &two, &tr, err, sizeof(err));
+	int rc = x0page_move(&in, "2m", 0, 1, &two, &tr, err, sizeof(err));
 	CHECK(rc == 0, "4k -> 2m for the reverse (%s)", err);
 	snprintf(two.page_size, sizeof(two.page_size), "2m");
 	/* 2 MB inputs: every backend mapped all 33 huge pages, so k is not solvable. */
 	two.faults_by_page[MI_4K] = 0;
-	rc = x0p_move(&two, "4k", 0, 1, &back, &tr, err, sizeof(err));
+	rc = x0page_move(&two, "4k", 0, 1, &back, &tr, err, sizeof(err));
 	CHECK(rc == -1 && strstr(err, "saturated") && strstr(err, "HUGEPAGES=compare"),
 	      "2m -> 4k without 4 KB faults: refused, naming the fix: %s", err);
 	/* With the 4 KB faults the same run measured: back where it started. */
 	two.faults_by_page[MI_4K] = in.faults_per_txn.v;
-	rc = x0p_move(&two, "4k", 0, 1, &back, &tr, err, sizeof(err));
+	rc = x0page_move(&two, "4k", 0, 1, &back, &tr, err, sizeof(err));
 	CHECK(rc == 0 && strcmp(tr.faults_to_source, "measured") == 0 && NEAR(back.x0_tps.v, in.x0_tps.v, 1e-6),
 	      "2m -> 4k with the run's 4 KB faults per transaction: X0 %.2f, the 4 KB measurement's %.2f",
 	      back.x0_tps.v, in.x0_tps.v);
 	two.faults_by_page[MI_4K] = 0;
-	rc = x0p_move(&two, "4k", 2.0, 1, &back, &tr, err, sizeof(err));
+	rc = x0page_move(&two, "4k", 2.0, 1, &back, &tr, err, sizeof(err));
 	double want = 2e6 / (175.50153 + 0.671086 * 108.745 + (2.0 - 0.671086) * 83.2931);
 	CHECK(rc == 0 && strcmp(tr.faults_to_source, "given") == 0 && NEAR(back.x0_tps.v, want, 0.5),
 	      "2m -> 4k with --faults-per-txn 2: X0 %.1f (by hand %.1f)", back.x0_tps.v, want);
 	/* No 2 MB cost: refused, saying where costs come from. */
 	in.fault_alloc_us[MI_2M] = 0;
-	rc = x0p_move(&in, "2m", 0, 1, &back, &tr, err, sizeof(err));
+	rc = x0page_move(&in, "2m", 0, 1, &back, &tr, err, sizeof(err));
 	CHECK(rc == -1 && strstr(err, "allocating fault's cost for 2m") && strstr(err, "costbench"),
 	      "no 2 MB fault cost: refused: %s", err);
 	in.fault_alloc_us[MI_2M] = 17172.5;
 	in.x0_tps.v = 1e9;
-	rc = x0p_move(&in, "2m", 0, 1, &back, &tr, err, sizeof(err));
+	rc = x0page_move(&in, "2m", 0, 1, &back, &tr, err, sizeof(err));
 	CHECK(rc == -1 && strstr(err, "exceeds"), "faults costlier than the whole transaction: refused: %s", err);
 }
 
@@ -140,36 +140,36 @@ static void test_runs_fit(void)
 	for (int i = 0; i < N; i++) {
 		char path[512];
 		snprintf(path, sizeof(path), TOP "%s", cells[i]);
-		if (!mi_read(path, &in[i], err, sizeof(err))) {
+		if (!inputs_read(path, &in[i], err, sizeof(err))) {
 			CHECK(0, "%s: %s", cells[i], err);
 			return;
 		}
-		double w = xr_window("4k", in[i].fault_around_pages);
+		double w = extrap_window("4k", in[i].fault_around_pages);
 		r[i] = (double)in[i].clients / in[i].cpus;
-		l[i] = xr_runs_solve(in[i].clients, w, in[i].pool_pages, in[i].p_f.v);
-		ok &= NEAR(xr_pf_runs(in[i].clients, w, in[i].pool_pages, l[i]), in[i].p_f.v, 1e-9);
+		l[i] = extrap_runs_solve(in[i].clients, w, in[i].pool_pages, in[i].p_f.v);
+		ok &= NEAR(extrap_pf_runs(in[i].clients, w, in[i].pool_pages, l[i]), in[i].p_f.v, 1e-9);
 	}
 	CHECK(ok && NEAR(l[0], 48.77, 0.01) && NEAR(l[1], 19.69, 0.01) && NEAR(l[4], 5.04, 0.01),
 	      "L solved from each p_f: %.2f %.2f %.2f %.2f %.2f at 8 21 64 64 256 clients", l[0], l[1],
 	      l[2], l[3], l[4]);
 	double a, b;
-	xr_runs_fit(r, l, N, &a, &b);
+	extrap_runs_fit(r, l, N, &a, &b);
 	CHECK(NEAR(a, XR_RUNS_A, 0.01) && NEAR(b, XR_RUNS_B, 1e-4),
 	      "refit L = a (N/C)^-b: a %.3f b %.4f (extrap.h: %.2f, %.4f)", a, b, XR_RUNS_A, XR_RUNS_B);
 	/* Leave-out check of the shape without the 256 cell: the exponent it would have had. */
 	double a4, b4;
-	xr_runs_fit(r, l, N - 1, &a4, &b4);
+	extrap_runs_fit(r, l, N - 1, &a4, &b4);
 	CHECK(b4 > b, "without the 256-client cell the exponent is steeper (%.3f): 256 enters the fit", b4);
 
 	/* From the calibration (21 clients) to each other cell at 2 CPUs: p_f within 20%. */
 	for (int i = 0; i < N; i++) {
-		struct xr_target t = { .cpus = 2, .clients = in[i].clients, .hz = 250,
+		struct extrap_target t = { .cpus = 2, .clients = in[i].clients, .hz = 250,
 				       .pool_pages = in[i].pool_pages,
 				       .fault_around_pages = in[i].fault_around_pages };
 		snprintf(t.page, sizeof(t.page), "4k");
 		struct model_inputs out;
-		struct xr_trace tr;
-		int rc = xr_apply(&in[1], &t, &out, &tr, err, sizeof(err));
+		struct extrap_trace tr;
+		int rc = extrap_apply(&in[1], &t, &out, &tr, err, sizeof(err));
 		double rel = out.p_f.v / in[i].p_f.v - 1;
 		CHECK(rc == 0 && fabs(rel) <= 0.20, "p_f at %d clients from the 21-client calibration: "
 		      "%.4f predicted, %.4f measured (%+.0f%%; L %.2f)", in[i].clients, out.p_f.v,
@@ -177,21 +177,21 @@ static void test_runs_fit(void)
 	}
 
 	/* The report's size: L moved to 10.7 runnable per CPU, then toward 1 by 2/96. */
-	struct xr_target t;
+	struct extrap_target t;
 	struct model_inputs out;
-	struct xr_trace tr;
-	xr_report_target(&t, "4k");
-	int rc = xr_apply(&in[1], &t, &out, &tr, err, sizeof(err));
+	struct extrap_trace tr;
+	extrap_report_target(&t, "4k");
+	int rc = extrap_apply(&in[1], &t, &out, &tr, err, sizeof(err));
 	double l_at = l[1] * pow((1024.0 / 96) / 10.5, -XR_RUNS_B);
 	double l_t = 1 + (l_at - 1) * 2 / 96;
 	CHECK(rc == 0 && NEAR(tr.l_target, l_t, 1e-9) &&
-		      NEAR(out.p_f.v, xr_pf_runs(1024, 1024, XR_REPORT_POOL_PAGES, l_t), 1e-12),
+		      NEAR(out.p_f.v, extrap_pf_runs(1024, 1024, XR_REPORT_POOL_PAGES, l_t), 1e-12),
 	      "96 CPUs, 1024 clients: L %.3f (%.2f at 2 CPUs), p_f %.4f (interleaved %.4f)", tr.l_target,
 	      l_at, out.p_f.v, tr.pf_raw_target);
 	/* Nothing faulted where measured: the fit's own curve. */
 	struct model_inputs zero = in[1];
 	zero.p_f.v = zero.p_f.lo = zero.p_f.hi = 0;
-	rc = xr_apply(&zero, &t, &out, &tr, err, sizeof(err));
+	rc = extrap_apply(&zero, &t, &out, &tr, err, sizeof(err));
 	CHECK(rc == 0 && tr.l_from_fit &&
 		      NEAR(tr.l_target, 1 + (XR_RUNS_A * pow(1024.0 / 96, -XR_RUNS_B) - 1) * 2 / 96, 1e-9),
 	      "p_f 0 where measured: L %.3f from the fit's curve", tr.l_target);
