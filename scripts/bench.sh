@@ -16,15 +16,20 @@ top=$(lab_top)
 plan=$top/build/plan
 [ -x "$plan" ] || die "$plan is missing; run make"
 
-# Refuse bad input in well under a second, creating nothing.
-"$plan" --check --top "$top" || exit 2
+# The first plan: its summary and files, or bad input refused in well
+# under a second, leaving no run directory that this call made.
+made=1
 if [ $# -ge 1 ]; then
 	rundir=$1
+	[ -e "$rundir" ] && made=0
 	mkdir -p "$rundir/runs" "$rundir/logs"
 else
 	rundir=$(new_run_dir "${KERNEL:-host}")
 fi
-"$plan" --top "$top" --out "$rundir"
+if ! "$plan" --check --top "$top" --out "$rundir"; then
+	[ "$made" = 1 ] && rm -rf "$rundir"
+	exit 2
+fi
 TAB=$(printf '\t')
 bconf() { plan_value "$rundir/plan/bench.conf" "$1"; }
 # A kernel the planner chose (SCENARIO=mitigations: 7.2-lab where built)

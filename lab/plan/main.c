@@ -21,6 +21,7 @@
  *                                the model's validation grids, tables for
  *                                scripts/model-validate.sh (validate_grid.c)
  *
+ * --check with --out prints the summary and writes the plan.
  * --accel-probed: what scripts/bench.sh's KVM probe boot found, planned on
  * when ACCEL is auto (the probe needs the resolved kernel and the
  * initramfs, so it runs between the first plan and the final one).
@@ -191,11 +192,14 @@ int main(int argc, char **argv)
 	plan_units(&p);
 	plan_estimate(&p);
 	plan_boots(&p);
+	/* --check with --out: the summary, then the files (scripts/bench.sh's
+	 * first plan, so that bad input is refused by the same call). */
 	if (check) {
 		plan_print_summary(&p);
 		if (strcmp(p.kernel.source, "host") != 0)
 			kvm_print(&p);
-		return 0;
+		if (!out)
+			return 0;
 	}
 	return plan_write(&p, out, top);
 }
