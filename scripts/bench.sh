@@ -30,7 +30,6 @@ if ! "$plan" --check --top "$top" --out "$rundir"; then
 	[ "$made" = 1 ] && rm -rf "$rundir"
 	exit 2
 fi
-TAB=$(printf '\t')
 bconf() { plan_value "$rundir/plan/bench.conf" "$1"; }
 # A kernel the planner chose (SCENARIO=mitigations: 7.2-lab where built)
 # names the directory, as a KERNEL given would; the plan holds no path to it.
@@ -40,6 +39,10 @@ if [ $# -eq 0 ] && [ -z "${KERNEL:-}" ] && [ "$(bconf kernel)" != host ]; then
 fi
 echo "preemptlab: results in $rundir"
 
+# The servers and guest kernels the plan names, had once (logs/pg-*.tsv,
+# logs/kernel-ROLE.env).
+"$here/materials.sh" "$rundir" || exit 1
+
 initrd=""
 trap 'rm -f "$initrd"' EXIT
 trap 'exit 130' INT
@@ -47,30 +50,17 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 if [ "$(bconf host)" != 1 ]; then
 	# What the final plan needs from outside the planner, found once: the
-	# initramfs (its size is part of the guests' RAM), the guest kernels
-	# (fetched when needed), and under ACCEL=auto whether KVM boots the
-	# kernel under test (the probe the plan wrote, plan/probe.qemu).
+	# initramfs (its size is part of the guests' RAM), and under
+	# ACCEL=auto whether KVM boots the kernel under test (the probe the
+	# plan wrote, plan/probe.qemu).
 	initrd=$(mktemp --suffix=.cpio.gz)
-	# The plan's servers (pg_fetch, pg_servers): PG_VERSION's fetched
-	# root goes in at the host's path; MITIGATIONS' servers too
-	# (scripts/pg-roots.sh fetches or builds each once; run-plan.sh finds
-	# them done), the host's own 15 where a cell runs it.
-	fetched="" with_system=0
-	if [ "$(bconf pg_fetch)" != none ]; then
-		fetched=$("$here/pg-fetch.sh" "$(bconf pg_fetch)") || exit 1
-	fi
-	if [ "$(bconf pg_servers)" != none ]; then
-		# shellcheck disable=SC2046 # MAJOR:BUILD words, split on purpose
-		"$here/pg-roots.sh" $(bconf pg_servers) > "$rundir/logs/pg-roots.tsv" || exit 1
-		# shellcheck disable=SC2013 # the roots are cache paths, without blanks
-		for r in $(cut -f3 "$rundir/logs/pg-roots.tsv"); do fetched="${fetched:+$fetched }$r"; done
-		cut -f3 "$rundir/logs/pg-roots.tsv" | grep -q '^$' && with_system=1
-	fi
-	ARCH=$(bconf arch) PGBENCH=$(bconf pgbench) PROFILE=$(bconf profile) PG_FETCHED=$fetched PG_WITH_SYSTEM=$with_system \
+	# The servers go in at their host paths: PG_VERSION's fetched root and
+	# MITIGATIONS' roots, the host's own 15 where a MITIGATIONS cell runs it.
+	fetched=$(cut -f3 "$rundir/logs/pg-version.tsv" "$rundir/logs/pg-roots.tsv" | sed '/^$/d' | tr '\n' ' ')
+	with_system=0
+	cut -f3 "$rundir/logs/pg-roots.tsv" | grep -q '^$' && with_system=1
+	ARCH=$(bconf arch) PGBENCH=$(bconf pgbench) PROFILE=$(bconf profile) PG_FETCHED=${fetched% } PG_WITH_SYSTEM=$with_system \
 		"$here/initramfs.sh" "$initrd"
-	cut -f3,4 "$rundir/plan/units.tsv" | sort -u | while IFS=$TAB read -r role asked; do
-		ARCH=$(bconf arch) "$here/kernel-resolve.sh" "$asked" > "$rundir/logs/kernel-$role.env" || exit $?
-	done
 	probed=""
 	if [ -f "$rundir/plan/probe.qemu" ]; then
 		# shellcheck disable=SC1091 # written just above

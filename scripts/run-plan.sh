@@ -11,8 +11,8 @@
 # How each unit boots and how long it may take is the plan's too
 # (plan/UNIT.run, plan/UNIT.qemu: lab/plan/boot.c); this loop logs what it
 # executed (logs/qemu-TAG.argv, logs/limits-UNIT.txt).  scripts/bench.sh
-# has resolved the guest kernels (logs/kernel-ROLE.env) and the
-# accelerator before the final plan.
+# has had the servers and guest kernels (scripts/materials.sh: logs/pg-*.tsv,
+# logs/kernel-ROLE.env) and the accelerator before the final plan.
 # Usage: scripts/run-plan.sh RUNDIR [INITRAMFS]   (INITRAMFS: guests only)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,8 +22,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/hugepages.sh"
 # shellcheck source=scripts/run-state.sh
 . "$here/run-state.sh"
-# shellcheck source=scripts/pg-root-lib.sh
-. "$here/pg-root-lib.sh"
 case $# in 1|2) ;; *) die "usage: $0 RUNDIR [INITRAMFS]" ;; esac
 rundir=$(cd "$1" && pwd)
 base_initrd=${2:-}
@@ -45,32 +43,12 @@ bconf() { plan_value "$plan/bench.conf" "$1"; }
 is_host=$(bconf host)
 garch=$(bconf arch) qemu_bin=$(bconf qemu)
 poweroff_grace=$(bconf poweroff_grace_s) stop_grace=$(bconf stop_grace_s)
-# Which PostgreSQL (PG_VERSION): a major is fetched once, before any unit,
-# into a private root (scripts/pg-fetch.sh); a guest's initramfs carries
-# the same root at the same path (bench.sh).  Every unit is told the root
-# and the package, which each pgbench document records.
-pg_version=$(bconf pg_version); [ -n "$pg_version" ] || pg_version=system
-pg_root="" pg_package=""
-# MITIGATIONS' pgbench cells name their own server (version and build):
-# each is fetched or built once, here (scripts/pg-roots.sh), and every unit
-# is told where (pg_root.VERSION.BUILD).  PG_VERSION's own root is then
-# fetched only when a cell without a mitigation runs it.
-: > "$rundir/logs/pg-roots.tsv"
-if [ "$(bconf pg_servers)" != none ]; then
-	note "PostgreSQL for MITIGATIONS: fetching or building each cell's server (log: logs/pg-build.log; a first build of Debian's source takes about 10 minutes)"
-	# shellcheck disable=SC2046 # MAJOR:BUILD words, split on purpose
-	"$here/pg-roots.sh" $(bconf pg_servers) > "$rundir/logs/pg-roots.tsv" 2> "$rundir/logs/pg-build.log" ||
-		{ tail -n 20 "$rundir/logs/pg-build.log" | sed 's/^/  /' >&2; die "MITIGATIONS: a pgbench cell's PostgreSQL could not be had (above; logs/pg-build.log)"; }
-	while IFS=$(printf '\t') read -r v b r pkg; do note "PostgreSQL $v ($b): $pkg${r:+ ($r)}"; done < "$rundir/logs/pg-roots.tsv"
-fi
-if [ "$(bconf pg_fetch)" != none ]; then
-	pg_root=$("$here/pg-fetch.sh" "$(bconf pg_fetch)" 2> "$rundir/logs/pg-fetch.log") ||
-		{ sed 's/^/  /' "$rundir/logs/pg-fetch.log" >&2; die "PG_VERSION=$pg_version: the fetch failed (above); or PG_VERSION=system"; }
-	pg_package=$(sed -n "s/^PG_PACKAGE='\(.*\)'$/\1/p" "$pg_root/.pg")
-	note "PostgreSQL $pg_version: $pg_package ($pg_root)"
-elif [ "$pg_version" = system ] && pkg=$(pg_system_package); then
-	pg_package=$pkg
-fi
+# Which PostgreSQL: PG_VERSION's server and MITIGATIONS' (pg_root.VERSION.
+# BUILD), had once before any unit by scripts/materials.sh; every unit is
+# told the roots and packages, which each pgbench document records.
+[ -f "$rundir/logs/pg-version.tsv" ] ||
+	die "no logs/pg-version.tsv: scripts/bench.sh has the servers (scripts/materials.sh) before it runs the plan"
+IFS=$(printf '\t') read -r pg_version _ pg_root pg_package < "$rundir/logs/pg-version.tsv"
 
 work=$(mktemp -d)
 # What a run killed outright left is undone first; this run's is recorded.
