@@ -137,7 +137,9 @@ case $BUFCACHE_MS in 0) ;; *) { isnum "$BUFCACHE_MS" && [ "$BUFCACHE_MS" -ge 100
 case $PG_VERSION in system | [1-9] | [1-9][0-9]) ;; *) usage "--pg-version must be a major (15, 17 ...) or system (got '$PG_VERSION')" ;; esac
 if [ -z "$PG_ROOT" ] && [ "$PG_VERSION" != system ]; then
 	[ "$PG_IN_GUEST" != 1 ] || die "--pg-version $PG_VERSION in a guest needs --pg-root (the initramfs carries the root; nothing is fetched here)"
-	PG_ROOT=$("$here/pg-fetch.sh" "$PG_VERSION") || exit $?
+	# The one way a server is had (scripts/pg-roots.sh: Debian's package).
+	PG_ROOT=$("$here/pg-roots.sh" "$PG_VERSION:debian" | cut -f3) || exit 1
+	[ -n "$PG_ROOT" ] || die "PostgreSQL $PG_VERSION could not be fetched (above)"
 fi
 if [ -n "$PG_ROOT" ]; then
 	{ [ -f "$PG_ROOT/.pg" ] && [ -f "$PG_ROOT/.complete" ]; } || die "$PG_ROOT is no complete root of scripts/pg-fetch.sh"
