@@ -6,7 +6,7 @@
 # one (a guest's initramfs carries this file beside scripts/pg-run.sh).
 
 # PG_VERSION=system (lab/plan/pg_version.c): the host's own Debian 12
-# PostgreSQL 15, the root "" (/usr/lib/postgresql/15).  The one place a
+# PostgreSQL 15, the root "" (/usr/lib/postgresql/MAJOR).  The one place a
 # script says which major that is.
 PG_SYSTEM_MAJOR=15
 
