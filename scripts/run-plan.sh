@@ -96,10 +96,7 @@ fmt_s() { if [ "$1" -ge 60 ]; then echo "$(($1 / 60))m$(($1 % 60))s"; else echo 
 field() { awk -F "$TAB" -v id="$1" -v n="$2" '$2 == id { print $n; exit }' "$3"; }
 
 # --- the time left: the plan's estimate, corrected by what cells took ----
-total=$(awk -F "$TAB" '{ n += $7 } END { print n + 0 }' "$plan/units.tsv")
-total_bb=$(awk -F "$TAB" '{ n += $8 } END { print n + 0 }' "$plan/units.tsv")
-total_pg=$(awk -F "$TAB" '{ n += $9 } END { print n + 0 }' "$plan/units.tsv")
-pg_runs_total=$(awk -F "$TAB" '{ n += $10 } END { print n + 0 }' "$plan/units.tsv")
+total=$(bconf total_cells) total_bb=$(bconf total_bufbench) total_pg=$(bconf total_pgbench) pg_runs_total=$(bconf total_pgruns)
 boots_left=0; [ "$is_host" = 1 ] || boots_left=$(wc -l < "$plan/units.tsv")
 cell_est=$(bconf est_cell_s) pg_run_est=$(bconf est_pg_run_s) pg_setup_est=$(bconf est_pg_setup_s) boot_est=$(bconf est_boot_s)
 cell_secs=0 cells_timed=0 bb_started=0 pg_started=0 pg_runs_started=0 n=0
@@ -431,7 +428,7 @@ if [ "$is_host" != 1 ]; then
 		[ -s "$rundir/logs/kernel-$role.env" ] || die "no logs/kernel-$role.env: scripts/bench.sh resolves the kernels before the final plan"
 	done
 fi
-while IFS=$TAB read -r uid kind role _asked _label boot_model _rest; do
+while IFS=$TAB read -r uid kind role _asked boot_model; do
 	[ "$interrupted" = 1 ] && break
 	[ "$kind" = host ] || boots_left=$((boots_left - 1))
 	run_unit "$uid" "$kind" "$role" "$boot_model" < /dev/null

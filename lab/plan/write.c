@@ -494,6 +494,15 @@ int plan_write(const struct plan *p, const char *dir, const char *top_dir)
 	 * runner as cells finish. */
 	fprintf(f, "est_cell_s\t%ld\nest_pg_setup_s\t%ld\nest_pg_run_s\t%ld\nest_boot_s\t%ld\n",
 		p->est_cell_s, p->est_pg_setup_s, p->est_pg_run_s, p->est_boot_s);
+	/* ... and what it counts down from: every unit's cells, bufbench cells,
+	 * pgbench clusters and pgbench runs. */
+	size_t cells = 0, bb = 0, pgc = 0, pgr = 0;
+	for (int i = 0; i < p->nunits; i++) {
+		const struct unit *u = &p->units[i];
+		cells += u->ncells, bb += u->nbufbench, pgc += u->npgbench, pgr += u->npgruns;
+	}
+	fprintf(f, "total_cells\t%zu\ntotal_bufbench\t%zu\ntotal_pgbench\t%zu\ntotal_pgruns\t%zu\n",
+		cells, bb, pgc, pgr);
 	/* The runner fetches a major (scripts/pg-fetch.sh) before any unit. */
 	fprintf(f, "pg_version\t%s\n", p->pgbench ? p->pg_version : "system");
 	write_pg_materials(f, p);
@@ -516,9 +525,8 @@ int plan_write(const struct plan *p, const char *dir, const char *top_dir)
 	for (int i = 0; i < p->nunits; i++) {
 		const struct unit *u = &p->units[i];
 		const struct kernel_ref *k = u->kernel;
-		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%zu\t%zu\t%zu\t%zu\n", u->id, u->kind, u->role,
-			k->asked, k->label, u->boot_model[0] ? u->boot_model : "-", u->ncells,
-			u->nbufbench, u->npgbench, u->npgruns);
+		fprintf(f, "%s\t%s\t%s\t%s\t%s\n", u->id, u->kind, u->role, k->asked,
+			u->boot_model[0] ? u->boot_model : "-");
 		char name[PLAN_NAME + 8];
 		snprintf(name, sizeof(name), "%s.cells", u->id);
 		FILE *c = open_in(sub, name);
