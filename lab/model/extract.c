@@ -177,6 +177,14 @@ static int add_doc(struct extract_set *s, const struct json_read_val *d, double 
 	for (size_t i = 0; h && h->type == JR_ARR && i < h->n && i < 32; i++)
 		g->hold_hist[i] += h->items[i]->num;
 	g->switched += num(e, "holds_switched");
+	const struct json_read_val *fz = json_read_path(e, "census.freezes");
+	if (fz) {
+		double nf = num(fz, "no_fault.n"), f = num(fz, "fault.n");
+		g->fz_k[pm] += nf + f;
+		g->fz_hf[pm] += num(e, "holds_with_fault");
+		g->fz_ns += num(fz, "no_fault.ns") + num(fz, "fault.ns");
+		g->fz_faulted += f;
+	}
 	double fc;
 	if (json_read_num(d, "provenance.fault_cost_ns", &fc) && fc > 0)
 		g->fault_ns[g->nfault++] = fc;
@@ -452,6 +460,48 @@ static void put_page_fields(FILE *f, const struct extract_group *g)
 	fprintf(f, "\" },\n");
 }
 
+/*
+ * The emulator-freeze channel (lab/model/channels.c): k = m p_f p t per
+ * model, so p is the frozen holds per faulting hold (frozen holds of
+ * either kind, so that m p_f p is their rate per acquisition; at most 1
+ * or the channel is not written) and t their mean length beyond what the
+ * hold would have taken (a faulting one's fault, the provenance's cost,
+ * taken off).  Written only from runs with a census.
+ */
+void extract_write_freeze(FILE *f, const struct extract_group *g)
+{
+	double k = 0;
+	int have = 0;
+	for (int i = 0; i < PM_COUNT; i++) {
+		k += g->fz_k[i];
+		have += g->fz_hf[i] > 0;
+		if (g->fz_k[i] > g->fz_hf[i])
+			return;
+	}
+	if (!have)
+		return;
+	fprintf(f, "  \"channels\": {\n    \"emulator_freeze\": {\n      \"p\": {");
+	int first = 1;
+	for (int i = 0; i < PM_COUNT; i++) {
+		if (g->fz_hf[i] <= 0)
+			continue;
+		double v = g->fz_k[i] / g->fz_hf[i], lo, hi;
+		st_wilson(g->fz_k[i], g->fz_hf[i], &lo, &hi);
+		fprintf(f, "%s\n        \"%s\": { \"value\": %.6g, \"lo\": %.6g, \"hi\": %.6g, "
+			   "\"k\": %.0f, \"n\": %.0f }", first ? "" : ",", pmodel_name(i), v,
+			lo < v ? lo : v, hi > v ? hi : v, g->fz_k[i], g->fz_hf[i]);
+		first = 0;
+	}
+	fprintf(f, "\n      }");
+	if (k > 0) {
+		double fault_ns = g->nfault ? st_median(g->fault_ns, (size_t)g->nfault) : 0;
+		double t = (g->fz_ns - g->fz_faulted * fault_ns) / k / 1000;
+		fprintf(f, ",\n      \"t_us\": %.6g", t > 0 ? t : 0);
+	}
+	fprintf(f, ",\n      \"frozen_holds\": %.0f, \"of_them_faulted\": %.0f\n    }\n  },\n", k,
+		g->fz_faulted);
+}
+
 int extract_write(FILE *f, const struct extract_group *g, const char *source, char *err, size_t errlen)
 {
 	if (g->ntps[PM_NONE] == 0) {
@@ -534,6 +584,7 @@ int extract_write(FILE *f, const struct extract_group *g, const char *source, ch
 	fprintf(f, "  \"fault_cost_us\": %.6g,\n",
 		g->nfault ? st_median(g->fault_ns, (size_t)g->nfault) / 1000 : 0);
 	put_page_fields(f, g);
+	extract_write_freeze(f, g);
 	fprintf(f, "  \"measured_fill_tps\": {");
 	first = 1;
 	for (int i = 0; i < PM_COUNT; i++) {

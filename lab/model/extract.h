@@ -53,6 +53,13 @@ struct extract_group {
 	double segment_bytes;
 	double faults_by_page[MI_PAGES];
 	struct fault_costs costs;
+	/* The emulator-freeze channel, from the fill census (docs/evidence.md):
+	 * per model the frozen holds (no switch: no fault and over 10x the
+	 * median hold, or a fault and over 2x the costbench fault) and the
+	 * faulting holds of the runs that have a census; pooled, the frozen
+	 * holds' time and how many of them faulted. */
+	double fz_k[PM_COUNT], fz_hf[PM_COUNT];
+	double fz_ns, fz_faulted;
 };
 
 struct extract_set {
@@ -81,6 +88,10 @@ int extract_scan_timed(const char *rundir, struct extract_set *s, char *err, siz
 
 /* A group as model-inputs.json; MX_ERR with err when it has no none runs. */
 int extract_write(FILE *f, const struct extract_group *g, const char *source, char *err, size_t errlen);
+
+/* The emulator-freeze channel's "channels" member (with its trailing comma), or
+ * nothing where no run had a census or a model froze more holds than faulted. */
+void extract_write_freeze(FILE *f, const struct extract_group *g);
 
 /* The median of a log2-ns histogram in microseconds, and its bucket's edges. */
 double extract_hist_median_us(const double *hist, int n, double *lo_us, double *hi_us);

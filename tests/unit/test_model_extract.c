@@ -18,6 +18,7 @@
 #include "model/extrap.h"
 #include "model/inputs.h"
 #include "model/sim.h"
+#include "json_read.h"
 #include "statistics.h"
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))
@@ -139,6 +140,60 @@ static void test_write_roundtrip(void)
 	CHECK(rc == 0 && out.p_f.v == 0, "2 MB, 64 MB pool: p_f 0 (the lock's huge page holds every descriptor)");
 }
 
+/*
+ * The emulator-freeze channel from the fill census (tests/data/run-census:
+ * 7.0 guest, full and lazy, 2 runs each).  By hand from the documents
+ * (evidence.phases[fill]): frozen holds no_fault.n + fault.n, full 21+1
+ * and 21+0, lazy 21 and 21; holds_with_fault full 141+142, lazy 141+144;
+ * frozen time 11,338,717 ns, one frozen hold faulted, fault cost 57,848 ns:
+ * t = (11338717 - 57848) / 85 / 1000 = 132.716 us.
+ */
+static void test_freeze_channel(void)
+{
+	static struct extract_set cs;
+	char err[1024];
+	int rc = extract_scan(DATA "run-census", &cs, err, sizeof(err));
+	CHECK(rc == MX_OK && cs.ngroups == 1, "run-census: one family (rc %d)", rc);
+	if (rc != MX_OK || cs.ngroups != 1)
+		return;
+	const struct extract_group *g = &cs.g[0];
+	CHECK(g->fz_k[PM_FULL] == 43 && g->fz_hf[PM_FULL] == 283 && g->fz_k[PM_LAZY] == 42 &&
+		      g->fz_hf[PM_LAZY] == 285 && g->fz_hf[PM_NONE] == 0,
+	      "frozen holds full 43 of 283 faulting, lazy 42 of 285, none no census (%.0f/%.0f, %.0f/%.0f)",
+	      g->fz_k[PM_FULL], g->fz_hf[PM_FULL], g->fz_k[PM_LAZY], g->fz_hf[PM_LAZY]);
+	CHECK(g->fz_ns == 11338717 && g->fz_faulted == 1, "frozen time 11338717 ns, 1 faulted (%.0f, %.0f)",
+	      g->fz_ns, g->fz_faulted);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fputs("{", f);
+	extract_write_freeze(f, g);
+	fputs("\"end\": 0}", f);
+	fclose(f);
+	struct json_read_val *doc = json_read_parse(buf, err, sizeof(err));
+	double pf = 0, pl = 0, t = 0, lo = 1, hi = 0;
+	bool ok = doc && json_read_num(doc, "channels.emulator_freeze.p.full.value", &pf) &&
+		  json_read_num(doc, "channels.emulator_freeze.p.lazy.value", &pl) &&
+		  json_read_num(doc, "channels.emulator_freeze.p.full.lo", &lo) &&
+		  json_read_num(doc, "channels.emulator_freeze.p.full.hi", &hi) &&
+		  json_read_num(doc, "channels.emulator_freeze.t_us", &t);
+	CHECK(ok && NEAR(pf, 43.0 / 283, 1e-6) && NEAR(pl, 42.0 / 285, 1e-6) && lo < pf && hi > pf &&
+		      NEAR(t, 132.716, 0.001) && !json_read_path(doc, "channels.emulator_freeze.p.none"),
+	      "written: p full %.6f (43/283, Wilson %.4f..%.4f), lazy %.6f (42/285), t %.3f us (132.716), "
+	      "no none", pf, lo, hi, pl, t);
+	json_read_free(doc);
+	free(buf);
+	/* A model whose frozen holds outnumber its faulting ones cannot be a
+	 * probability per faulting hold: no channel is written. */
+	struct extract_group over = *g;
+	over.fz_k[PM_FULL] = 300;
+	f = open_memstream(&buf, &len);
+	extract_write_freeze(f, &over);
+	fclose(f);
+	CHECK(len == 0, "frozen holds above the faulting ones: nothing written (%zu bytes)", len);
+	free(buf);
+}
+
 static void test_rules(void)
 {
 	CHECK(extrap_window("4k", 16) == 1024 && extrap_window("2m", 1) == 32768 && extrap_window("3m", 1) == 0,
@@ -208,6 +263,7 @@ static void test_recorded_hz(void)
 
 int main(void)
 {
+	test_freeze_channel();
 	test_scan();
 	test_median();
 	test_write_roundtrip();
