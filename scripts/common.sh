@@ -25,10 +25,13 @@ arch_info() {
 }
 
 # plan_value FILE KEY: KEY's value in a plan file of "key TAB value" lines
-# (plan/bench.conf, plan/UNIT.conf, plan/UNIT.run; lab/plan/write.c), the
-# first line's; empty when the key is absent.  guest/runner.sh keeps its
-# own conf(): it reads its plan file before it knows where this one is.
+# (plan/bench.conf, plan/UNIT.plan; lab/plan/write.c), the first line's;
+# empty when the key is absent.  guest/runner.sh keeps its own conf(): it
+# reads its plan file before it knows where this one is.
 plan_value() { awk -F '\t' -v k="$2" '$1 == k { print $2; exit }' "$1"; }
+# plan_values FILE KEY: everything after KEY's TAB on each of its lines, in
+# order (a unit's reserve and cell lines, whose values hold TABs).
+plan_values() { awk -v k="$2" 'index($0, k "\t") == 1 { print substr($0, length(k) + 2) }' "$1"; }
 
 # tsv_get [COL=VALUE...] COL... < TABLE: the columns named COL of each row
 # of a TAB-separated table whose first line names its columns (build/plan

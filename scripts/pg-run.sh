@@ -39,7 +39,7 @@
 #                             fills it through the freelist (default off)
 #   --buffercache-ms MS       follow the fill of shared_buffers with
 #                             pg_buffercache every MS ms (0: off)
-#   --unit-conf FILE          the unit's plan file (plan/UNIT.conf; the cell
+#   --unit-conf FILE          the unit's plan file (plan/UNIT.plan; the cell
 #                             runner passes it): kind guest (nothing fetched,
 #                             no useradd, --runs required), the host's
 #                             pg_package, and for pgsample the provenance's

@@ -9,7 +9,7 @@
 # and keeps every result that arrived.  It decides nothing about the
 # matrix: that is the plan's.
 # How each unit boots and how long it may take is the plan's too
-# (plan/UNIT.run, plan/UNIT.qemu: lab/plan/boot.c); this loop logs what it
+# (plan/UNIT.plan, plan/UNIT.qemu: lab/plan/boot.c); this loop logs what it
 # executed (logs/qemu-TAG.argv, logs/limits-UNIT.txt).  scripts/bench.sh
 # has had the servers and guest kernels (scripts/materials.sh: logs/pg-*.tsv,
 # logs/kernel-ROLE.env) and the accelerator before the final plan.
@@ -151,11 +151,11 @@ fail_cell() {
 }
 
 # reserve_unit UID CELLS: the huge pages the plan holds for the unit
-# (plan/UID.run: "reserve PAGES KB COUNT required|optional HINT"), by
+# (plan/UID.plan: "reserve PAGES KB COUNT required|optional HINT"), by
 # difference, given back on every exit.  An optional size that cannot be
 # had drops its cells; a required one stops the bench before any cell ran.
 reserve_unit() {
-	awk -F "$TAB" '$1 == "reserve" { print $2 }' "$plan/$1.run" > "$work/reserve"
+	plan_values "$plan/$1.plan" reserve > "$work/reserve"
 	while read -r p kb want policy hint; do
 		hp_reserve "$kb" "$want" && continue
 		why="cannot reserve $want pages of $kb kB (as root: $(hp_sysctl_hint "$kb" "$want"))"
@@ -171,15 +171,16 @@ reserve_unit() {
 # --- one unit ---------------------------------------------------------------
 accel=none
 # run_unit ID KIND ROLE BOOT_MODEL
-# unit_run_file KEY: the unit's plan/UID.run value (what this runner enforces).
-unit_run_file() { plan_value "$plan/$uid.run" "$1"; }
+# unit_run_file KEY: the unit's plan/UID.plan value (what this runner enforces).
+unit_run_file() { plan_value "$plan/$uid.plan" "$1"; }
 
-# unit_prepare: the unit's work copies, its limits as read (logs/limits-UID.txt),
-# the servers it is told of, its reservations, and its kernel or the host's costs.
+# unit_prepare: the unit's work copies (its cells, and its plan file for the
+# cell runner with the servers it is told of), its limits as read
+# (logs/limits-UID.txt), its reservations, and its kernel or the host's costs.
 unit_prepare() {
 	cells=$work/$uid.cells
-	cp "$plan/$uid.cells" "$cells"
-	cp "$plan/$uid.conf" "$work/$uid.conf"
+	plan_values "$plan/$uid.plan" cell > "$cells"
+	sed "/^cell$TAB/d" "$plan/$uid.plan" > "$work/$uid.conf"
 	# What this loop enforces, as planned, and logged as it read it.
 	accel=$(unit_run_file accel) cmdline=$(unit_run_file cmdline) attempts=$(unit_run_file attempts) boot_to=$(unit_run_file boot_timeout_s)
 	retry_console=$(unit_run_file retry_console)
@@ -188,7 +189,7 @@ unit_prepare() {
 	printf 'accel\t%s\nattempts\t%s\nboot_timeout_s\t%s\ncell_timeout_s\t%s\npg_timeout_s\t%s\nvcpu_pin\t%s\nretry_console\t%s\nrestore_model\t%s\n' \
 		"$accel" "$attempts" "$boot_to" "$cell_to" "$pg_to" "$pins" "$retry_console" "$restore" > "$rundir/logs/limits-$uid.txt"
 	# The reservations as they are held (reserve_unit, below).
-	awk -F "$TAB" '$1 == "reserve"' "$plan/$uid.run" >> "$rundir/logs/limits-$uid.txt"
+	grep "^reserve$TAB" "$plan/$uid.plan" >> "$rundir/logs/limits-$uid.txt" || true
 	printf 'pg_root\t%s\npg_package\t%s\n' "$pg_root" "$pg_package" >> "$work/$uid.conf"
 	awk -F "$TAB" '{ printf "pg_root.%s.%s\t%s\npg_package.%s.%s\t%s\n", $1, $2, $3, $1, $2, $4 }' \
 		"$rundir/logs/pg-roots.tsv" >> "$work/$uid.conf"

@@ -53,6 +53,13 @@ no_guest_left() {
 }
 
 # jqt FILE EXPR: EXPR holds for the JSON in FILE.
+# cells_file UNIT_PLAN: a unit's cells as its runner gets them (the plan
+# file's "cell" lines without the key), written beside it as UNIT.cells,
+# afresh on every call; prints that path.
+cells_file() {
+	sed -n "s/^cell$(printf '\t')//p" "$1" > "${1%.plan}.cells"
+	echo "${1%.plan}.cells"
+}
 jqt() { jq -e "$2" "$1" > /dev/null; }
 
 # pct BASE NEW: the report's %change of NEW against BASE (e.g. +12.3%).

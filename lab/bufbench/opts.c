@@ -56,7 +56,7 @@ static const char usage[] =
 	"  --reconnect N        re-fork each client every N transactions (0: never)\n"
 	"  --seed N             random seed (default 1)\n"
 	"  --json FILE          write the result document there (default stdout)\n"
-	"  --unit-conf FILE     the unit's plan file (plan/UNIT.conf; the cell runner\n"
+	"  --unit-conf FILE     the unit's plan file (plan/UNIT.plan; the cell runner\n"
 	"                       passes it): the provenance's kernel label, accelerator,\n"
 	"                       icount shift and epoch, and a one-model kernel's model\n"
 	"  --no-instrument      no lock timing or counting (to measure its cost)\n"

@@ -1,5 +1,5 @@
 /*
- * The unit's plan file (plan/UNIT.conf, "key TAB value" lines, written by
+ * The unit's plan file (plan/UNIT.plan, "key TAB value" lines, written by
  * lab/plan/write.c), read by the programs the cell runner starts when it
  * passes --unit-conf FILE: the values a child records (the catalog's
  * kernel label, the accelerator, a one-model kernel's model, the icount

@@ -298,28 +298,31 @@ static void pins(const struct plan *p, const struct unit *u, char *buf, size_t l
 		off += (size_t)snprintf(buf + off, len - off, "%s%d", v ? "," : "", p->vcpu_pin[v]);
 }
 
-/* plan/UNIT.run (key TAB value) and plan/UNIT.qemu (one argument a line). */
+/* How a unit is run (key TAB value), in its plan file (plan/UNIT.plan,
+ * write.c): scripts/run-plan.sh's limits, retries, pins and reservations.
+ * restore_model is the unit's, written with the runner's keys. */
+void boot_write_unit(FILE *f, const struct plan *p, const struct unit *u)
+{
+	char list[8192];
+	pins(p, u, list, sizeof(list));
+	fprintf(f, "accel\t%s\nattempts\t%d\nboot_timeout_s\t%ld\ncell_timeout_s\t%ld\n"
+		"pg_timeout_s\t%ld\npg_runs_per_cell\t%ld\nvcpu_pin\t%s\ncmdline\t%s\n",
+		!strcmp(u->kind, "host") ? "none" : p->accel, u->attempts, u->boot_timeout_s,
+		u->cell_timeout_s, u->pg_timeout_s, u->pg_runs_per_cell, list, u->cmdline);
+	fprintf(f, "retry_console\t%s\n", RETRY_CONSOLE);
+	/* One line a reservation: PAGES KB COUNT required|optional HINT. */
+	for (int r = 0; r < u->nreserve; r++)
+		fprintf(f, "reserve\t%s %ld %ld %s %s\n", u->reserve[r].pages, u->reserve[r].kb,
+			u->reserve[r].count, u->reserve[r].required ? "required" : "optional",
+			u->reserve[r].hint);
+}
+
+/* plan/UNIT.qemu and plan/probe.qemu (one argument a line). */
 void boot_write(const struct plan *p, const char *dir)
 {
-	char name[PLAN_NAME + 8], path[4200], list[8192];
+	char name[PLAN_NAME + 8], path[4200];
 	for (int i = 0; i < p->nunits; i++) {
 		const struct unit *u = &p->units[i];
-		snprintf(path, sizeof(path), "%s/%s.run", dir, u->id);
-		FILE *f = fopen(path, "w");
-		if (!f)
-			plan_die("cannot write %s", path);
-		pins(p, u, list, sizeof(list));
-		fprintf(f, "accel\t%s\nattempts\t%d\nboot_timeout_s\t%ld\ncell_timeout_s\t%ld\n"
-			"pg_timeout_s\t%ld\npg_runs_per_cell\t%ld\nvcpu_pin\t%s\ncmdline\t%s\n",
-			!strcmp(u->kind, "host") ? "none" : p->accel, u->attempts, u->boot_timeout_s,
-			u->cell_timeout_s, u->pg_timeout_s, u->pg_runs_per_cell, list, u->cmdline);
-		fprintf(f, "retry_console\t%s\nrestore_model\t%d\n", RETRY_CONSOLE, u->restore_model);
-		/* One line a reservation: PAGES KB COUNT required|optional HINT. */
-		for (int r = 0; r < u->nreserve; r++)
-			fprintf(f, "reserve\t%s %ld %ld %s %s\n", u->reserve[r].pages, u->reserve[r].kb,
-				u->reserve[r].count, u->reserve[r].required ? "required" : "optional",
-				u->reserve[r].hint);
-		fclose(f);
 		snprintf(name, sizeof(name), "%s.qemu", u->id);
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		remove(path);

@@ -14,7 +14,7 @@
 #include "json.h"
 #include "plan.h"
 
-/* UNIT.conf's knob lines: "knob TAB PATH VALUE fail|skip restore|keep VAR=V NEEDS". */
+/* UNIT.plan's knob lines: "knob TAB PATH VALUE fail|skip restore|keep VAR=V NEEDS". */
 void knobs_write(FILE *f, const struct plan *p, bool host);
 /* plan.json's "knobs" array, the same rows. */
 void knobs_json(struct json *j, const struct plan *p, bool host);

@@ -277,7 +277,7 @@ void pg_mitigation_settings(struct plan *p, const char *top);
 /* programs.c: every external program the plan's units run, or exit 2
  * naming the Debian package. */
 void plan_check_programs(const struct plan *p);
-/* runner_policy.c: the runner's numbers, as UNIT.conf and bench.conf keys. */
+/* runner_policy.c: the runner's numbers, as UNIT.plan and bench.conf keys. */
 void plan_write_runner_policy(FILE *f, const struct plan *p, bool guest);
 /* COSTBENCH=on: the unit's costbench_run lines (runner_policy.c). */
 void plan_write_costbench_runs(FILE *f);
@@ -336,6 +336,7 @@ const char *boot_emulator(const struct plan *p);
 void boot_cmdline(const struct plan *p, const char *extra, char *buf, size_t len);
 void plan_boots(struct plan *p);
 void boot_write(const struct plan *p, const char *dir);
+void boot_write_unit(FILE *f, const struct plan *p, const struct unit *u);
 void boot_json(struct json *j, const struct plan *p, const struct unit *u);
 
 /* write.c: plan.json, and the flat files the runners read. */

@@ -2,10 +2,12 @@
  * The plan on disk.  plan.json is the record (the manifest embeds it);
  * the runners read flat files made from the same structures, never shell
  * code: plan/bench.conf (key TAB value) for scripts/run-plan.sh,
- * plan/units.tsv (one unit a line), and per unit plan/UNIT.conf and
- * plan/UNIT.cells for guest/runner.sh, which runs the host's unit too.
+ * plan/units.tsv (one unit a line), and per unit one plan file,
+ * plan/UNIT.plan: the keys guest/runner.sh (which runs the host's unit
+ * too) and the programs read, the keys run-plan.sh runs the unit by
+ * (boot.c), then one "cell" line a cell, in order.
  *
- * A cells line is TAB-separated:
+ * A cell line is TAB-separated, after "cell":
  *   bufbench ID MODEL PAGES OPTIONAL PROFILE ARGV   ARGV: bufbench's options,
  *                                              blank-separated, exactly;
  *                                              PROFILE: on | off, perf record
@@ -310,7 +312,7 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 			char models[512], clients[512];
 			join(models, sizeof(models), c->pg_models, ",");
 			join(clients, sizeof(clients), c->pg_clients, ",");
-			fprintf(f, "pgbench\t%s\t%s\t%s\t%s\t%ld", c->id, c->huge_pages, models,
+			fprintf(f, "cell\tpgbench\t%s\t%s\t%s\t%s\t%ld", c->id, c->huge_pages, models,
 				clients, c->pg_repeat);
 			/* MITIGATIONS: the mitigation, and the server (major, build) it runs. */
 			if (c->mitigation[0])
@@ -318,7 +320,7 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 			fputc('\n', f);
 			continue;
 		}
-		fprintf(f, "bufbench\t%s\t%s\t%s\t%d\t%s\t--clients %ld --duration %ld --warmup %ld "
+		fprintf(f, "cell\tbufbench\t%s\t%s\t%s\t%d\t%s\t--clients %ld --duration %ld --warmup %ld "
 			"--pool %s --relation %s --workload %s --pages %s --lock %s --strategy %s "
 			"--seed %ld", c->id, c->model, c->pages, c->optional,
 			c->inst & INST_PROFILE ? "on" : "off", c->clients,
@@ -527,14 +529,14 @@ int plan_write(const struct plan *p, const char *dir, const char *top_dir)
 		const struct kernel_ref *k = u->kernel;
 		fprintf(f, "%s\t%s\t%s\t%s\t%s\n", u->id, u->kind, u->role, k->asked,
 			u->boot_model[0] ? u->boot_model : "-");
+		/* The unit's one plan file: what its runner reads, how
+		 * run-plan.sh runs it, then its cells in order. */
 		char name[PLAN_NAME + 8];
-		snprintf(name, sizeof(name), "%s.cells", u->id);
+		snprintf(name, sizeof(name), "%s.plan", u->id);
 		FILE *c = open_in(sub, name);
-		write_cells(c, p, u);
-		fclose(c);
-		snprintf(name, sizeof(name), "%s.conf", u->id);
-		c = open_in(sub, name);
 		write_unit_conf(c, p, u, top, out);
+		boot_write_unit(c, p, u);
+		write_cells(c, p, u);
 		fclose(c);
 	}
 	fclose(f);

@@ -30,7 +30,7 @@ check "kvm_scale: every vCPU pinned to a different host CPU" \
 check "kvm_scale: vCPU 0-47 on the 48 cores' first threads, 48-95 on their siblings" \
 	test "$(awk '!/^#/ && $1 < 48 { print $3 "." $4 }' "$tmp/p96/plan/pinning.tsv" | sort -u | wc -l)" = 48
 check "kvm_scale: each unit's run file carries the pinning for the runner" \
-	grep -q "^vcpu_pin	0,1,2,.*,95$" "$tmp/p96/plan/main.lazy.run"
+	grep -q "^vcpu_pin	0,1,2,.*,95$" "$tmp/p96/plan/main.lazy.plan"
 # Planned for that KVM host (ACCEL=kvm): a plan that will run under TCG or
 # icount prints no pinning line.
 "$plan" --check --top "$top" KERNEL=7.0 BASELINE=none PGBENCH=off VCPUS=24 ACCEL=kvm \

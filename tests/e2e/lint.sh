@@ -23,8 +23,9 @@ fi
 # The host's own PostgreSQL (PG_VERSION=system) is one fact in one place:
 # scripts/pg-root-lib.sh's PG_SYSTEM_MAJOR; every other script, guest file
 # and configure read it there (issue 38).
-check "the system PostgreSQL's major is written only in scripts/pg-root-lib.sh" \
-	[ "$(grep -lE 'postgresql[/-]15' configure scripts/*.sh guest/* | paste -sd' ' -)" = scripts/pg-root-lib.sh ]
+check "the system PostgreSQL's major is written only in scripts/pg-root-lib.sh (PG_SYSTEM_MAJOR)" \
+	sh -c "[ -z \"\$(grep -lE 'postgresql[/-]15' configure scripts/*.sh guest/*)\" ] &&
+		[ \"\$(grep -lE '^PG_SYSTEM_MAJOR=' configure scripts/*.sh guest/* | paste -sd' ' -)\" = scripts/pg-root-lib.sh ]"
 # set -eu at the top of every script that runs (sourced libraries excepted;
 # guest/runner.sh is set -u only on purpose: a failing cell must not end the
 # guest's whole matrix, and it reports each failure on the channel itself).

@@ -104,8 +104,8 @@ check "plan: the estimate is the cells' time ($(jq .estimate.seconds "$p") s)" j
 check "plan: the command that reruns it" jqt "$p" '.command == "make bench"'
 
 # The flat files the runners read: no shell code, one cell a line.
-cells=$run/plan/host.cells
-check "plan: host.cells has a line per cell" test "$(wc -l < "$cells")" = "$(jq '.estimate.cells' "$p")"
+cells=$(cells_file "$run/plan/host.plan")
+check "plan: host.plan has a cell line per cell" test "$(wc -l < "$cells")" = "$(jq '.estimate.cells' "$p")"
 check "plan: a bufbench line carries bufbench's argv word for word" \
 	test "$(head -n1 "$cells")" = "bufbench${TAB}bufbench-host-4k-tas-c8-r1${TAB}current${TAB}4k${TAB}0${TAB}off${TAB}--clients 8 --duration 10 --warmup 0 --pool 128M --relation 512M --workload select-only --pages 4k --lock tas --strategy pg --seed 1"
 check "plan: a pgbench line names its cluster's settings" \
@@ -129,11 +129,11 @@ check "plan: guest cell names keep kernel and model" \
 "$plan" --top "$top" --out "$run" KERNEL=7.0 CLIENTS=2 PGBENCH=off FAULT_AROUND_BYTES=4K BASE_SLICE_US=8000 > /dev/null 2>&1
 check "plan: FAULT_AROUND_BYTES=4K reaches plan.json and every unit's knob lines (lab/plan/knobs.c), which the runner applies" \
 	sh -c "jq -e '.settings.fault_around_bytes == 4096' '$p' > /dev/null &&
-		[ \$(grep -lx 'knob${TAB}/sys/kernel/debug/fault_around_bytes 4096 fail keep FAULT_AROUND_BYTES=4096 CONFIG_DEBUG_FS, CONFIG_MMU' '$run'/plan/*.conf | wc -l) -eq 4 ]"
+		[ \$(grep -lx 'knob${TAB}/sys/kernel/debug/fault_around_bytes 4096 fail keep FAULT_AROUND_BYTES=4096 CONFIG_DEBUG_FS, CONFIG_MMU' '$run'/plan/*.plan | wc -l) -eq 4 ]"
 check "plan: BASE_SLICE_US=8000 likewise, in nanoseconds, after fault-around (the table's order)" \
 	sh -c "jq -e '.settings.base_slice_us == 8000' '$p' > /dev/null &&
-		[ \$(grep -l '^knob${TAB}/sys/kernel/debug/sched/base_slice_ns 8000000 fail keep BASE_SLICE_US=8000 ' '$run'/plan/*.conf | wc -l) -eq 4 ] &&
-		grep '^knob' '$run'/plan/main.lazy.conf | cut -d' ' -f1 | tr '\\n' ' ' | grep -qx 'knob${TAB}/sys/kernel/debug/fault_around_bytes knob${TAB}/sys/kernel/debug/sched/base_slice_ns '"
+		[ \$(grep -l '^knob${TAB}/sys/kernel/debug/sched/base_slice_ns 8000000 fail keep BASE_SLICE_US=8000 ' '$run'/plan/*.plan | wc -l) -eq 4 ] &&
+		grep '^knob' '$run'/plan/main.lazy.plan | cut -d' ' -f1 | tr '\\n' ' ' | grep -qx 'knob${TAB}/sys/kernel/debug/fault_around_bytes knob${TAB}/sys/kernel/debug/sched/base_slice_ns '"
 check "plan: plan.json lists each unit's knobs, none restored in a guest" \
 	jqt "$p" '[.units[].run.knobs[] | [.variable, .value, .restore]] | unique == [["BASE_SLICE_US", 8000000, false], ["FAULT_AROUND_BYTES", 4096, false]]'
 "$plan" --top "$top" --out "$run" KERNEL=host CLIENTS=2 PGBENCH=off SLICE_EXT_US=20 LOCKS=tas,rseq > /dev/null 2>&1
@@ -141,14 +141,14 @@ hrun=$tmp/hrtick
 mkdir -p "$hrun"
 "$plan" --top "$top" --out "$hrun" KERNEL=7.2-lab BASELINE= MODELS=none,lazy PGBENCH=off SCHED_HRTICK=off > /dev/null 2>&1
 check "plan: SCHED_HRTICK=off is a word knob line in each guest unit (NO_HRTICK to sched/features), and a string in plan.json" \
-	sh -c "[ \$(grep -lx 'knob${TAB}/sys/kernel/debug/sched/features NO_HRTICK fail keep SCHED_HRTICK=off debugfs sched/features (and CONFIG_SCHED_DEBUG where the kernel has that option)' '$hrun'/plan/*.conf | wc -l) -eq 2 ] &&
+	sh -c "[ \$(grep -lx 'knob${TAB}/sys/kernel/debug/sched/features NO_HRTICK fail keep SCHED_HRTICK=off debugfs sched/features (and CONFIG_SCHED_DEBUG where the kernel has that option)' '$hrun'/plan/*.plan | wc -l) -eq 2 ] &&
 	       jq -e '[.units[].run.knobs[] | .value] | unique == [\"NO_HRTICK\"]' '$hrun/plan.json' > /dev/null"
 refuse "SCHED_HRTICK=maybe" "SCHED_HRTICK=maybe: use on or off" KERNEL=7.2-lab SCHED_HRTICK=maybe
 refuse "SCHED_HRTICK on the host" "SCHED_HRTICK=off: set in a guest only" KERNEL=host SCHED_HRTICK=off
 check "plan: SLICE_EXT_US=20 on the host is a knob line that skips a kernel without the file and restores the host's value" \
-	grep -qx "knob${TAB}/sys/kernel/debug/rseq/slice_ext_nsec 20000 skip restore SLICE_EXT_US=20 CONFIG_RSEQ_SLICE_EXTENSION" "$run/plan/host.conf"
+	grep -qx "knob${TAB}/sys/kernel/debug/rseq/slice_ext_nsec 20000 skip restore SLICE_EXT_US=20 CONFIG_RSEQ_SLICE_EXTENSION" "$run/plan/host.plan"
 check "plan: every guest unit's conf names where its kernel's config is shipped (its tick, CONFIG_HZ)" \
-	sh -c "[ \$(grep -lx 'kernel_config${TAB}/plan/kernel.config' '$run'/plan/*.conf | wc -l) -eq 4 ]"
+	sh -c "[ \$(grep -lx 'kernel_config${TAB}/plan/kernel.config' '$run'/plan/*.plan | wc -l) -eq 4 ]"
 "$plan" --top "$top" --out "$run" KERNEL=7.0 BASELINE_MODELS=none CLIENTS=2 PGBENCH=off > /dev/null 2>&1
 check "plan: BASELINE_MODELS=none keeps the baseline to 6.12/none" \
 	jqt "$p" '[.units[] | .id] == ["baseline.none", "main.lazy", "main.full"]'
@@ -192,14 +192,14 @@ check "plan: BOOTS=2: each unit twice, boots outermost" \
 check "plan: BOOTS=2: boot 2 numbers its runs 3 and 4, and seeds them so" \
 	jqt "$p" '[.units[2].cells[] | select(.tool == "bufbench") | .id] == ["bufbench-7.0-full-4k-tas-c8-r3", "bufbench-7.0-full-4k-tas-c8-r4"]'
 check "plan: BOOTS=2: bufbench's seed follows the run number" \
-	grep -q 'bufbench-7.0-full-4k-tas-c8-r4.*--seed 4' "$run/plan/main.full.b2.cells"
+	grep -q "^cell${TAB}bufbench${TAB}bufbench-7.0-full-4k-tas-c8-r4.*--seed 4" "$run/plan/main.full.b2.plan"
 check "plan: BOOTS=2: pgbench cells are named by boot and continue PG_REPEAT's numbering" \
-	sh -c "grep -q 'pgbench-7.0-full-hpoff-b2' '$run/plan/main.full.b2.cells' && grep -qx 'pg_run${TAB}pgbench-7.0-full-hpoff-b2 run 3 full simple-update 8 2' '$run/plan/main.full.b2.conf' && grep -qx 'pg_run${TAB}pgbench-7.0-full-hpoff-b1 run 1 full simple-update 8 2' '$run/plan/main.full.b1.conf'"
+	sh -c "grep -q '^cell${TAB}pgbench${TAB}pgbench-7.0-full-hpoff-b2' '$run/plan/main.full.b2.plan' && grep -qx 'pg_run${TAB}pgbench-7.0-full-hpoff-b2 run 3 full simple-update 8 2' '$run/plan/main.full.b2.plan' && grep -qx 'pg_run${TAB}pgbench-7.0-full-hpoff-b1 run 1 full simple-update 8 2' '$run/plan/main.full.b1.plan'"
 # A pgbench cell's runs are the plan's (lab/plan/pg_runs.c): repetition
 # outermost, a thread a vCPU at most (the plan's 2 vCPUs), max_connections
 # the most clients plus the runner policy's headroom.
 check "plan: a pgbench cell's runs, numbered and in order, with its max_connections" \
-	sh -c "sed -n 's/^pg_run${TAB}pgbench-7.0-full-hpoff-b2 //p' '$run/plan/main.full.b2.conf' | tr '\\n' ';' | grep -qx 'max_connections 18;run 3 full simple-update 8 2;run 4 full simple-update 8 2;'"
+	sh -c "sed -n 's/^pg_run${TAB}pgbench-7.0-full-hpoff-b2 //p' '$run/plan/main.full.b2.plan' | tr '\\n' ';' | grep -qx 'max_connections 18;run 3 full simple-update 8 2;run 4 full simple-update 8 2;'"
 # pg-run.sh by hand asks the same expansion; a typo is refused before a
 # cluster exists, naming the values.
 check "plan: --pg-runs refuses an unknown builtin, naming the known ones" \
@@ -209,7 +209,7 @@ check "plan: --pg-runs on the host: one thread a client up to its CPUs" \
 check "plan: BOOTS=2 under icount: boot 2's clock starts a second later, over midnight" \
 	jqt "$p" '[.units[] | .icount_epoch] == ["2026-01-01T23:59:59", "2026-01-01T23:59:59", "2026-01-02T00:00:00", "2026-01-02T00:00:00"]'
 check "plan: the unit's conf carries its epoch for the runner" \
-	grep -qx "icount_epoch${TAB}2026-01-02T00:00:00" "$run/plan/main.lazy.b2.conf"
+	grep -qx "icount_epoch${TAB}2026-01-02T00:00:00" "$run/plan/main.lazy.b2.plan"
 "$plan" --top "$top" --out "$run" KERNEL=7.0 ACCEL=icount PGBENCH=off > /dev/null 2>&1
 check "plan: ICOUNT_EPOCH defaults to the plan's own time (UTC)" \
 	jqt "$p" "(.settings.icount_epoch | .[0:13]) == \"$(date -u +%Y-%m-%dT%H)\" or (.settings.icount_epoch | .[0:10]) == \"$(date -u +%Y-%m-%d)\""
@@ -220,11 +220,11 @@ check "plan: BOOTS is for guests: the host ignores it, saying so" \
 # boots it), so pgbench is planned there as in an amd64 guest, huge pages too.
 "$plan" --top "$top" --out "$run" KERNEL=7.0 ARCH=arm64 HUGEPAGES=on > /dev/null 2>&1
 check "plan: ARCH=arm64: pgbench is on by default, with huge_pages=on in both boots" \
-	sh -c "grep -qx 'pgbench${TAB}on' '$run/plan/bench.conf' && grep -q '^pgbench${TAB}pgbench-7.0-full-hpon' '$run/plan/main.full.cells' && grep -q '^pgbench${TAB}pgbench-6.12-voluntary-hpon' '$run/plan/baseline.voluntary.cells'"
+	sh -c "grep -qx 'pgbench${TAB}on' '$run/plan/bench.conf' && grep -q '^cell${TAB}pgbench${TAB}pgbench-7.0-full-hpon' '$run/plan/main.full.plan' && grep -q '^cell${TAB}pgbench${TAB}pgbench-6.12-voluntary-hpon' '$run/plan/baseline.voluntary.plan'"
 check "plan: ARCH=arm64 PGBENCH=on is accepted" sh -c "'$plan' --check --top '$top' KERNEL=7.0 ARCH=arm64 PGBENCH=on > /dev/null 2>&1"
 "$plan" --top "$top" --out "$run" KERNEL=7.0 ARCH=arm64 PGBENCH=off > /dev/null 2>&1
 check "plan: ARCH=arm64 PGBENCH=off plans bufbench alone" \
-	sh -c "grep -qx 'pgbench${TAB}off' '$run/plan/bench.conf' && ! grep -q '^pgbench' '$run/plan/main.full.cells'"
+	sh -c "grep -qx 'pgbench${TAB}off' '$run/plan/bench.conf' && ! grep -q '^cell${TAB}pgbench' '$run/plan/main.full.plan'"
 
 # Every vocabulary value is accepted where it belongs.
 for pg in 4k thp 2m 1g try-2m try-1g; do
@@ -251,12 +251,12 @@ check "plan: seed: simple-update, pg against pg19, 4k 2m 1g, relation 1.06x the 
 # this host can trace (root, tracefs), else --hold-events' window mode.
 if [ "$(id -u)" -eq 0 ] && grep -q '	tracefs$' /proc/filesystems; then seed_count='--trace-holds --trace-channel'; else seed_count=--hold-events; fi
 check "plan: seed: each run ends after its fill (--steady), counts faulting holds ($seed_count)" \
-	grep -q -- "--steady 5 $seed_count\$" "$run/plan/host.cells"
+	grep -q -- "--steady 5 $seed_count\$" "$run/plan/host.plan"
 check "plan: seed: pgbench cold per run, fillfactor 90, pg_buffercache, tables ~ shared_buffers" \
-	sh -c "grep -qx 'pg_cold${TAB}on' '$run/plan/host.conf' && grep -qx 'pg_fillfactor${TAB}90' '$run/plan/host.conf' && grep -qx 'pg_buffercache_ms${TAB}1000' '$run/plan/host.conf' && jq -e '.settings.pgbench.builtins == [\"simple-update\"] and (.settings.pgbench.scale | tonumber) * 15 > (.scenario.pg_shared_buffers_mb)' '$p' >/dev/null"
+	sh -c "grep -qx 'pg_cold${TAB}on' '$run/plan/host.plan' && grep -qx 'pg_fillfactor${TAB}90' '$run/plan/host.plan' && grep -qx 'pg_buffercache_ms${TAB}1000' '$run/plan/host.plan' && jq -e '.settings.pgbench.builtins == [\"simple-update\"] and (.settings.pgbench.scale | tonumber) * 15 > (.scenario.pg_shared_buffers_mb)' '$p' >/dev/null"
 "$plan" --top "$top" --out "$run" SCENARIO=seed CLIENTS=4 STRATEGY=pg > /dev/null 2>&1
 check "plan: a host unit's conf names no kernel config (the host's programs read /boot or /proc/config.gz)" \
-	sh -c "! grep -q '^kernel_config' '$run/plan/host.conf'"
+	sh -c "! grep -q '^kernel_config' '$run/plan/host.plan'"
 check "plan: seed: what the user sets wins over the scenario" \
 	jqt "$p" '.settings.clients == ["4"] and .settings.strategies == ["pg"] and .settings.workload == "simple-update"'
 "$plan" --top "$top" --out "$run" KERNEL=7.0 SCENARIO=seed PGBENCH=off > /dev/null 2>&1
@@ -266,7 +266,7 @@ rc=0; "$plan" --check --top "$top" SCENARIO=bogus > "$tmp/sc.out" 2>&1 || rc=$?
 check "plan: SCENARIO=bogus exits 2 naming every scenario" sh -c "[ $rc -eq 2 ] && grep -q 'use default, seed, overhead, mitigations or hot-lock' '$tmp/sc.out'"
 # --- CONTROLS: timings never from an instrumented run (issue 24) ------------
 "$plan" --top "$top" --out "$run" KERNEL=7.0 SCENARIO=seed PGBENCH=off > /dev/null 2>&1
-cells=$run/plan/main.full.cells
+cells=$(cells_file "$run/plan/main.full.plan")
 check "plan: seed gets controls: every instrumented cell has a bare twin, same seed" \
 	sh -c "[ \$(grep -c -- '--trace-holds' '$cells') -gt 0 ] && [ \$(grep -c -- '--trace-holds' '$cells') = \$(grep -c -- '-ctl$TAB' '$cells') ] &&
 	awk -F '$TAB' '\$1 == \"bufbench\" { id = \$2; sub(/-ctl\$/, \"\", id); s = \$7; sub(/.*--seed /, \"\", s); sub(/ .*/, \"\", s); seed[id] = seed[id] \" \" s } END { for (i in seed) { split(seed[i], a, \" \"); if (a[1] != a[2]) exit 1 } }' '$cells' &&
@@ -275,24 +275,24 @@ check "plan: seed: plan.json marks the twins (control, no instruments)" \
 	jqt "$run/plan.json" '.settings.controls and ([.units[].cells[] | select(.tool == "bufbench" and .control) | .instruments == []] | length > 0 and all) and ([.units[].cells[] | select(.tool == "bufbench" and (.control | not)) | .instruments == ["channel"]] | all)'
 "$plan" --top "$top" --out "$run" KERNEL=7.0 MODELS=full BASELINE=none PAGES=4k EVIDENCE=on REPEAT=2 PGBENCH=off > /dev/null 2>&1
 check "plan: EVIDENCE=on: the twin alternates, instrumented first in r1, bare first in r2" \
-	sh -c "cut -f2 '$run/plan/main.full.cells' | tr '\n' ' ' | grep -qx 'bufbench-7.0-full-4k-tas-c8-r1 bufbench-7.0-full-4k-tas-c8-r1-ctl bufbench-7.0-full-4k-tas-c8-r2-ctl bufbench-7.0-full-4k-tas-c8-r2 '"
+	sh -c "cut -f2 '$(cells_file "$run/plan/main.full.plan")' | tr '\n' ' ' | grep -qx 'bufbench-7.0-full-4k-tas-c8-r1 bufbench-7.0-full-4k-tas-c8-r1-ctl bufbench-7.0-full-4k-tas-c8-r2-ctl bufbench-7.0-full-4k-tas-c8-r2 '"
 "$plan" --top "$top" --out "$run" KERNEL=7.0 MODELS=full BASELINE=none PAGES=4k EVIDENCE=on CONTROLS=off REPEAT=2 PGBENCH=off > /dev/null 2>&1
 check "plan: EVIDENCE=on carries the census's channel events (--trace-channel) unless CHANNEL=off" \
-	sh -c "grep -- '-r1$TAB' '$run/plan/main.full.cells' | grep -q -- '--trace-holds --trace-channel\$'"
+	sh -c "grep -- '-r1$TAB' '$run/plan/main.full.plan' | grep -q -- '--trace-holds --trace-channel\$'"
 "$plan" --top "$top" --out "$run" KERNEL=7.0 MODELS=full BASELINE=none PAGES=4k EVIDENCE=on CHANNEL=off CONTROLS=off REPEAT=1 PGBENCH=off > /dev/null 2>&1
 check "plan: CHANNEL=off: the trace without the channel events" \
-	sh -c "grep -- '-r1$TAB' '$run/plan/main.full.cells' | grep -q -- '--trace-holds\$' && jq -e '[.units[].cells[] | select(.tool == \"bufbench\") | .instruments] == [[\"trace\"]]' '$run/plan.json' >/dev/null"
+	sh -c "grep -- '-r1$TAB' '$run/plan/main.full.plan' | grep -q -- '--trace-holds\$' && jq -e '[.units[].cells[] | select(.tool == \"bufbench\") | .instruments] == [[\"trace\"]]' '$run/plan.json' >/dev/null"
 refuse "CHANNEL=on without the trace" "CHANNEL=on adds events to the EVIDENCE trace: add EVIDENCE=on" KERNEL=7.0 CHANNEL=on
 "$plan" --top "$top" --out "$run" KERNEL=7.0 MODELS=full BASELINE=none PAGES=4k EVIDENCE=on CONTROLS=off REPEAT=2 PGBENCH=off > /dev/null 2>&1
-check "plan: CONTROLS=off: no twins" sh -c "! grep -q -- '-ctl$TAB' '$run/plan/main.full.cells' && [ \$(wc -l < '$run/plan/main.full.cells') = 2 ]"
+check "plan: CONTROLS=off: no twins" sh -c "! grep -q -- '-ctl$TAB' '$run/plan/main.full.plan' && [ \$(grep -c '^cell$TAB' '$run/plan/main.full.plan') = 2 ]"
 refuse "an unknown CONTROLS" "CONTROLS=maybe: use on or off" CONTROLS=maybe
 "$plan" --top "$top" --out "$run" KERNEL=7.0 MODELS=full BASELINE=none PAGES=4k CONTROLS=on REPEAT=2 PGBENCH=off > "$tmp/ctl.out" 2>&1
 check "plan: CONTROLS=on with no instrument adds nothing, and says so" \
-	sh -c "grep -q 'nothing to control' '$tmp/ctl.out' && [ \$(wc -l < '$run/plan/main.full.cells') = 2 ]"
+	sh -c "grep -q 'nothing to control' '$tmp/ctl.out' && [ \$(grep -c '^cell$TAB' '$run/plan/main.full.plan') = 2 ]"
 
 # --- SCENARIO=overhead: every instrument beside the bare run, one boot a model
 "$plan" --top "$top" --out "$run" KERNEL=7.0 SCENARIO=overhead MODELS=full,lazy PAGES=4k REPEAT=2 > /dev/null 2>&1
-cells=$run/plan/main.full.cells
+cells=$(cells_file "$run/plan/main.full.plan")
 check "plan: overhead: one kernel (no 6.12 baseline), one boot per model, no pgbench, no repro-min" \
 	jqt "$run/plan.json" '[.units[].id] == ["main.full", "main.lazy"] and (.settings.pgbench.enabled | not) and (.settings.repro_min | not) and .scenario.name == "overhead"'
 check "plan: overhead: a warm-up run first, then per repetition the bare run and each instrument" \
@@ -356,9 +356,9 @@ check "plan: COSTBENCH defaults off on the host" test "$(cb KERNEL=host)" = fals
 check "plan: COSTBENCH=off wins over the default" test "$(cb KERNEL=7.0 BASELINE=none MODELS=full,lazy COSTBENCH=off)" = false
 cb KERNEL=7.0 BASELINE=none MODELS=lazy COSTBENCH=on > /dev/null
 check "plan: COSTBENCH=on reaches the runner's unit file: costbench's costs, the wake test, the remote wake test and its traced twin, in that order" \
-	sh -c "[ \"\$(grep '^costbench_run' '$cbrun'/plan/*.conf | cut -f2 | tr '\\n' ';')\" = 'costbench;wakefault --wake-in-fault 120;remotewake --remote-wake 100;ipisenders --remote-wake 30 --trace-ipis on;' ]"
+	sh -c "[ \"\$(grep '^costbench_run' '$cbrun'/plan/*.plan | cut -f2 | tr '\\n' ';')\" = 'costbench;wakefault --wake-in-fault 120;remotewake --remote-wake 100;ipisenders --remote-wake 30 --trace-ipis on;' ]"
 cb KERNEL=7.0 BASELINE=none MODELS=lazy COSTBENCH=off > /dev/null
-check "plan: COSTBENCH=off: no costbench run in the unit file" sh -c "! grep -q '^costbench_run' '$cbrun'/plan/*.conf"
+check "plan: COSTBENCH=off: no costbench run in the unit file" sh -c "! grep -q '^costbench_run' '$cbrun'/plan/*.plan"
 refuse "COSTBENCH=maybe" "COSTBENCH=maybe: use on or off" COSTBENCH=maybe
 # --- PG_VERSION: pg/majors, the host's 17, a guest's own -----------------------
 refuse "a PostgreSQL major Debian's archive lacks" "available: 15 (bookworm), 17 (trixie), 18 (sid), 19 (experimental)" PG_VERSION=16
@@ -370,7 +370,7 @@ mkdir -p "$run"
 check "plan: the host runs PostgreSQL 17 (trixie) by default, the report's version" \
 	jqt "$run/plan.json" '.settings.pgbench.version == "17" and .settings.pgbench.suite == "trixie"'
 check "plan: bench.conf and the unit tell the runner pg_version 17" \
-	sh -c "grep -qx 'pg_version${TAB}17' '$run/plan/bench.conf' && grep -qx 'pg_version${TAB}17' '$run/plan/host.conf'"
+	sh -c "grep -qx 'pg_version${TAB}17' '$run/plan/bench.conf' && grep -qx 'pg_version${TAB}17' '$run/plan/host.plan'"
 rm -rf "$run"; mkdir -p "$run"
 "$plan" --top "$top" --out "$run" KERNEL=7.0 CLIENTS=2 BASELINE=none MODELS=lazy PAGES=4k > /dev/null 2>&1
 check "plan: a guest keeps the host's PostgreSQL (system) unless asked" \
@@ -378,7 +378,7 @@ check "plan: a guest keeps the host's PostgreSQL (system) unless asked" \
 rm -rf "$run"; mkdir -p "$run"
 "$plan" --top "$top" --out "$run" KERNEL=7.0 CLIENTS=2 BASELINE=none MODELS=lazy PAGES=4k PG_VERSION=19 > /dev/null 2>&1
 check "plan: PG_VERSION=19 in a guest: experimental's, in every unit's conf" \
-	sh -c "jq -e '.settings.pgbench.version == \"19\" and .settings.pgbench.suite == \"experimental\"' '$run/plan.json' > /dev/null && grep -qx 'pg_version${TAB}19' '$run/plan/main.lazy.conf'"
+	sh -c "jq -e '.settings.pgbench.version == \"19\" and .settings.pgbench.suite == \"experimental\"' '$run/plan.json' > /dev/null && grep -qx 'pg_version${TAB}19' '$run/plan/main.lazy.plan'"
 rm -rf "$run"; mkdir -p "$run"
 "$plan" --top "$top" --out "$run" PG_VERSION=system > /dev/null 2>&1
 check "plan: PG_VERSION=system on the host" jqt "$run/plan.json" '.settings.pgbench.version == "system"'

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The plan decides how each unit boots and how long it may take
 # (lab/plan/boot.c), the runner only executes it: the planned QEMU argv
-# (plan/UNIT.qemu), command line and limits (plan/UNIT.run, units[].run
+# (plan/UNIT.qemu), command line and limits (plan/UNIT.plan, units[].run
 # in plan.json) for amd64, arm64, icount, TCG, pinning and huge-page-backed
 # RAM; the test hooks reach the plan; then one short 7.0 boot under icount
 # whose logged argv (logs/qemu-TAG.argv) is the planned one with its paths
@@ -48,7 +48,7 @@ after() { awk -v k="$2" 'p { print; exit } $0 == k { p = 1 }' "$1"; }
 a=$tmp/amd64
 planit "$a" KERNEL=7.0 BASELINE=none MODELS=lazy,full PAGES=4k,1g CLIENTS=2 DURATION=3 WARMUP=1 \
 	REPEAT=1 PG_SCALE=5 PG_DURATION=4 ACCEL=icount ICOUNT_EPOCH=2026-01-01 VCPUS=2
-q=$a/plan/main.lazy.qemu r=$a/plan/main.lazy.run
+q=$a/plan/main.lazy.qemu r=$a/plan/main.lazy.plan
 check "plan_boot: amd64: one argv per guest unit, none without units" \
 	test "$(find "$a/plan" -name '*.qemu' | wc -l)" = 2
 check "plan_boot: amd64: the emulator and machine are the table's (qemu-system-x86_64, pc)" \
@@ -67,7 +67,7 @@ cl=$(ur "$r" cmdline)
 check "plan_boot: amd64: the command line names the console, the model and the 1 GB pages ($cl)" \
 	test "$cl" = "console=ttyS0 panic=-1 cryptomgr.notests=1 hugepagesz=1G hugepages=$(jq -r .sizing.hugepages_1g "$a/plan.json") preempt=lazy"
 check "plan_boot: amd64: the full unit boots preempt=full" \
-	grep -q 'preempt=full$' "$a/plan/main.full.run"
+	grep -q 'preempt=full$' "$a/plan/main.full.plan"
 check "plan_boot: plan.json's units[].run.qemu is the argv file, line for line" \
 	sh -c "jq -r '.units[] | select(.id == \"main.lazy\") | .run.qemu[]' '$a/plan.json' | cmp -s - '$q'"
 check "plan_boot: plan.json's units[].run.cmdline is the run file's" \
@@ -76,8 +76,8 @@ check "plan_boot: icount limits: boot 180 s, a cell warmup + duration + 120 s, 3
 	test "$(ur "$r" boot_timeout_s) $(ur "$r" cell_timeout_s) $(ur "$r" attempts)" = "180 124 3"
 check "plan_boot: icount plans no pinning (PIN_VCPUS=auto pins under KVM)" test -z "$(ur "$r" vcpu_pin)"
 check "plan_boot: the runner's conf says tcg-icount and the shift" \
-	test "$(ur "$a/plan/main.lazy.conf" virt) $(ur "$a/plan/main.lazy.conf" icount_shift)" = "tcg-icount 3"
-check "plan_boot: a two-model kernel gets no static model" sh -c "! grep -q '^static_model' '$a/plan/main.lazy.conf'"
+	test "$(ur "$a/plan/main.lazy.plan" virt) $(ur "$a/plan/main.lazy.plan" icount_shift)" = "tcg-icount 3"
+check "plan_boot: a two-model kernel gets no static model" sh -c "! grep -q '^static_model' '$a/plan/main.lazy.plan'"
 check "plan_boot: the progress line's estimates are in bench.conf" \
 	test "$(ur "$a/plan/bench.conf" est_cell_s)" -gt 0 -a "$(ur "$a/plan/bench.conf" est_pg_setup_s)" -gt 0 \
 		-a "$(ur "$a/plan/bench.conf" est_pg_run_s)" -gt 0 -a "$(ur "$a/plan/bench.conf" est_boot_s)" -gt 0
@@ -87,16 +87,16 @@ check "plan_boot: no probe without ACCEL=auto" test ! -e "$a/plan/probe.qemu"
 big=$tmp/bigscale
 planit "$big" KERNEL=7.0 BASELINE=none MODELS=lazy PAGES=4k CLIENTS=2 DURATION=3 WARMUP=1 \
 	REPEAT=1 PG_SCALE=50 PG_DURATION=4 ACCEL=icount
-small=$(ur "$r" pg_timeout_s) large=$(ur "$big/plan/main.lazy.run" pg_timeout_s)
+small=$(ur "$r" pg_timeout_s) large=$(ur "$big/plan/main.lazy.plan" pg_timeout_s)
 check "plan_boot: the pgbench limit grows with PG_SCALE ($small s at 5, $large s at 50)" test "$large" -gt "$small"
 h=$tmp/host
 planit "$h" PAGES=4k CLIENTS=2 DURATION=3 REPEAT=1
 check "plan_boot: the host's pgbench scale is planned: tables ~2x shared_buffers (128M: 18)" \
-	test "$(ur "$h/plan/host.conf" pg_scale)" = 18
+	test "$(ur "$h/plan/host.plan" pg_scale)" = 18
 check "plan_boot: the host unit boots nothing: no argv, no boot limit, a cell limit" \
-	test ! -e "$h/plan/host.qemu" -a "$(ur "$h/plan/host.run" boot_timeout_s)" = 0 -a "$(ur "$h/plan/host.run" cell_timeout_s)" = 63
+	test ! -e "$h/plan/host.qemu" -a "$(ur "$h/plan/host.plan" boot_timeout_s)" = 0 -a "$(ur "$h/plan/host.plan" cell_timeout_s)" = 63
 check "plan_boot: the host's runner conf names its programs in the checkout" \
-	test "$(ur "$h/plan/host.conf" bufbench)" = "$top/build/bufbench"
+	test "$(ur "$h/plan/host.plan" bufbench)" = "$top/build/bufbench"
 
 # --- the test hooks reach the plan ------------------------------------------
 k=$tmp/hooks
@@ -104,7 +104,7 @@ PREEMPTLAB_BOOT_TIMEOUT=20 PREEMPTLAB_CELL_TIMEOUT=2 PREEMPTLAB_PG_TIMEOUT=15 \
 	PREEMPTLAB_GUEST_APPEND='rdinit=/bin/busybox -- sleep 100000' \
 	planit "$k" KERNEL=7.0 BASELINE=none MODELS=lazy PAGES=4k CLIENTS=2 DURATION=3 REPEAT=1 ACCEL=icount
 check "plan_boot: PREEMPTLAB_BOOT/CELL/PG_TIMEOUT become the unit's limits" \
-	test "$(ur "$k/plan/main.lazy.run" boot_timeout_s) $(ur "$k/plan/main.lazy.run" cell_timeout_s) $(ur "$k/plan/main.lazy.run" pg_timeout_s)" = "20 2 15"
+	test "$(ur "$k/plan/main.lazy.plan" boot_timeout_s) $(ur "$k/plan/main.lazy.plan" cell_timeout_s) $(ur "$k/plan/main.lazy.plan" pg_timeout_s)" = "20 2 15"
 check "plan_boot: PREEMPTLAB_GUEST_APPEND ends the command line, in the argv too" \
 	argv_has "$k/plan/main.lazy.qemu" -append "console=ttyS0 panic=-1 cryptomgr.notests=1 preempt=lazy rdinit=/bin/busybox -- sleep 100000"
 
@@ -115,10 +115,10 @@ planit "$t" KERNEL=7.0 BASELINE=none MODELS=lazy PAGES=4k CLIENTS=2 DURATION=3 R
 check "plan_boot: tcg: multi-threaded TCG on the max CPU" argv_has "$t/plan/main.lazy.qemu" -accel tcg,thread=multi -cpu max
 pins=$(jq -r '.settings.vcpu_pin | map(tostring) | join(",")' "$t/plan.json")
 check "plan_boot: PIN_VCPUS=on: the unit's pins are the plan's vcpu_pin ($pins)" \
-	test "$(ur "$t/plan/main.lazy.run" vcpu_pin)" = "$pins"
+	test "$(ur "$t/plan/main.lazy.plan" vcpu_pin)" = "$pins"
 check "plan_boot: GUEST_HUGEPAGES=2m: RAM rounded to 2 MB pages and backed by a hugetlb memfd" \
 	argv_has "$t/plan/main.lazy.qemu" -object memory-backend-memfd,id=ram,size=514M,hugetlb=on,hugetlbsize=2M,prealloc=on -machine memory-backend=ram
-check "plan_boot: tcg limits: boot 180 s" test "$(ur "$t/plan/main.lazy.run" boot_timeout_s)" = 180
+check "plan_boot: tcg limits: boot 180 s" test "$(ur "$t/plan/main.lazy.plan" boot_timeout_s)" = 180
 
 # --- arm64 -----------------------------------------------------------------
 m=$tmp/arm64
@@ -133,7 +133,7 @@ if command -v qemu-system-aarch64 >/dev/null; then
 		argv_has "$q" -append "console=ttyAMA0 preemptlab.chan=ttyS0 panic=-1 cryptomgr.notests=1 preempt=full" \
 			-serial 'file:{console}' -chardev 'file,id=chan,path={channel}' -device pci-serial,chardev=chan
 	check "plan_boot: arm64: Debian's one-model 7.0 (full) is the runner's static model" \
-		test "$(ur "$m/plan/main.full.conf" static_model)" = full
+		test "$(ur "$m/plan/main.full.plan" static_model)" = full
 else
 	skip "plan_boot: arm64: no qemu-system-aarch64"
 fi
@@ -159,16 +159,16 @@ check "plan_boot: ... and run-plan.sh names no console text of its own" sh -c "!
 c=$tmp/compare
 planit "$c" HUGEPAGES=compare CLIENTS=2 DURATION=3 REPEAT=1 PGBENCH=off
 check "plan_boot: HUGEPAGES=compare: the host reserves 2 MB and 1 GB pages, both optional" \
-	test "$(awk -F "$TAB" '$1 == "reserve" { print $2 }' "$c/plan/host.run" | cut -d' ' -f1,2,4 | tr '\n' ' ')" = "2m 2048 optional 1g 1048576 optional "
+	test "$(awk -F "$TAB" '$1 == "reserve" { print $2 }' "$c/plan/host.plan" | cut -d' ' -f1,2,4 | tr '\n' ' ')" = "2m 2048 optional 1g 1048576 optional "
 check "plan_boot: ... as many as the plan's sizing.hugepages_2m" \
-	test "$(awk -F "$TAB" '$1 == "reserve" && $2 ~ /^2m / { print $2 }' "$c/plan/host.run" | cut -d' ' -f3)" = "$(jq -r .sizing.hugepages_2m "$c/plan.json")"
+	test "$(awk -F "$TAB" '$1 == "reserve" && $2 ~ /^2m / { print $2 }' "$c/plan/host.plan" | cut -d' ' -f3)" = "$(jq -r .sizing.hugepages_2m "$c/plan.json")"
 planit "$tmp/p2m" PAGES=2m CLIENTS=2 REPEAT=1 PGBENCH=off
 check "plan_boot: PAGES=2m asked outright: the reservation is required" \
-	grep -q "^reserve${TAB}2m 2048 [0-9]* required" "$tmp/p2m/plan/host.run"
+	grep -q "^reserve${TAB}2m 2048 [0-9]* required" "$tmp/p2m/plan/host.plan"
 check "plan_boot: GUEST_HUGEPAGES=2m: the guest unit reserves its RAM's pages, required" \
-	sh -c "grep -q '^reserve.ram 2048 $(jq -r .settings.guest_hugepages_count "$t/plan.json") required GUEST_HUGEPAGES=off' '$t/plan/main.lazy.run'"
+	sh -c "grep -q '^reserve.ram 2048 $(jq -r .settings.guest_hugepages_count "$t/plan.json") required GUEST_HUGEPAGES=off' '$t/plan/main.lazy.plan'"
 check "plan_boot: a host run on the booted model restores nothing; a guest never" \
-	test "$(ur "$h/plan/host.run" restore_model)$(ur "$h/plan/host.conf" restore_model)$(ur "$r" restore_model)" = 000
+	test "$(ur "$h/plan/host.plan" restore_model)$(ur "$h/plan/host.plan" restore_model)$(ur "$r" restore_model)" = 000
 check "plan_boot: run-plan.sh decides no reservation size, policy or model switch itself" \
 	sh -c "! grep -n 'bconf hugepages_\|bconf guest_hugepages_count\|!= \"current\"' '$top/scripts/run-plan.sh'"
 
@@ -180,11 +180,11 @@ PAGES=4k CLIENTS=2 DURATION=1 REPEAT=1 PGBENCH=off REPRO_MIN=off COSTBENCH=off P
 check "plan_boot: host: the unit ran its cell (rc $rc)" test -f "$hr/runs/bufbench-host-4k-tas-c2-r1.json"
 [ "$rc" = 0 ] || tail -n 20 "$tmp/hostrun.out"
 for key in accel attempts boot_timeout_s cell_timeout_s pg_timeout_s vcpu_pin retry_console restore_model; do
-	check "plan_boot: host: the runner enforced the planned $key ($(ur "$hr/plan/host.run" "$key"))" \
-		test "$(ur "$hr/logs/limits-host.txt" "$key")" = "$(ur "$hr/plan/host.run" "$key")"
+	check "plan_boot: host: the runner enforced the planned $key ($(ur "$hr/plan/host.plan" "$key"))" \
+		test "$(ur "$hr/logs/limits-host.txt" "$key")" = "$(ur "$hr/plan/host.plan" "$key")"
 done
 check "plan_boot: host: it held the planned reservations (none for 4 KB)" \
-	test "$(grep -c '^reserve' "$hr/logs/limits-host.txt")" = "$(grep -c '^reserve' "$hr/plan/host.run")"
+	test "$(grep -c '^reserve' "$hr/logs/limits-host.txt")" = "$(grep -c '^reserve' "$hr/plan/host.plan")"
 check "plan_boot: host: no QEMU argv for a host unit" sh -c "! ls '$hr/logs/'qemu-*.argv 2>/dev/null"
 
 # --- one real boot from the planned argv --------------------------------------
@@ -216,11 +216,11 @@ done || ok=0
 check "plan_boot: ... and is the planned argv with the kernel, initrd, console and channel filled in" test "$ok" = 1
 lim=$run/logs/limits-main.lazy.txt
 for key in accel attempts boot_timeout_s cell_timeout_s pg_timeout_s vcpu_pin retry_console restore_model; do
-	check "plan_boot: the runner enforced the planned $key ($(ur "$run/plan/main.lazy.run" "$key"))" \
-		test "$(ur "$lim" "$key")" = "$(ur "$run/plan/main.lazy.run" "$key")"
+	check "plan_boot: the runner enforced the planned $key ($(ur "$run/plan/main.lazy.plan" "$key"))" \
+		test "$(ur "$lim" "$key")" = "$(ur "$run/plan/main.lazy.plan" "$key")"
 done
 check "plan_boot: the guest kernel booted the planned command line" \
-	grep -qF "Command line: $(ur "$run/plan/main.lazy.run" cmdline)" "$run/logs/console-7.0-lazy-boot1.log"
+	grep -qF "Command line: $(ur "$run/plan/main.lazy.plan" cmdline)" "$run/logs/console-7.0-lazy-boot1.log"
 check "plan_boot: the document says tcg-icount from the planned epoch" \
 	jqt "$run/runs/bufbench-7.0-lazy-4k-tas-c2-r1.json" '.provenance.virtualization == "tcg-icount" and .provenance.icount_epoch == "2026-01-01T00:00:00"'
 # The probe as bench.sh runs it, on a KVM argv: kvm or icount, and cached.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The planner on hostile values (issue 28, D3-D6 and hardening): control
-# characters in any value (they split bench.conf, host.cells and units.tsv
+# characters in any value (they split bench.conf, host.plan and units.tsv
 # and reached a directory's name), a KERNEL path over PATH_MAX (cut, so a
 # prefix naming another file was planned), plans of 96,000 cells or days
 # (accepted; one took 1.5 GB in --check), numbers with blanks, '+' or hex,

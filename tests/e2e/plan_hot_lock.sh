@@ -51,18 +51,18 @@ check "plan_hot_lock: a guest spins 20,000 (a spin is one instruction under icou
 check "plan_hot_lock: a guest's runs end a second after the fill, 600 s at most (the cell's host-time limit)" \
 	jqt "$p" '.settings.steady_s == 1 and .settings.duration_s == 600 and .units[0].run.cell_timeout_s >= 600'
 spd=$(jq -r '.settings.spins_per_delay' "$p")
-n=$(cat "$run"/plan/*.cells | grep -c '^bufbench')
+n=$(cat "$run"/plan/*.plan | grep -c "^cell${TAB}bufbench")
 check "plan_hot_lock: every one of the $n bufbench cells spins --spins-per-delay $spd" \
-	test "$(cat "$run"/plan/*.cells | grep '^bufbench' | grep -c -- " --spins-per-delay $spd\( \|\$\)")" -eq "$n"
+	test "$(cat "$run"/plan/*.plan | grep "^cell${TAB}bufbench" | grep -c -- " --spins-per-delay $spd\( \|\$\)")" -eq "$n"
 check "plan_hot_lock: each unit's conf carries the fault-around knob the runner applies" \
-	sh -c "[ \$(grep -l '^knob${TAB}/sys/kernel/debug/fault_around_bytes 4096 fail keep ' '$run'/plan/*.conf | wc -l) -eq \$(ls '$run'/plan/*.conf | grep -vc bench.conf) ]"
+	sh -c "[ \$(grep -l '^knob${TAB}/sys/kernel/debug/fault_around_bytes 4096 fail keep ' '$run'/plan/*.plan | wc -l) -eq \$(ls '$run'/plan/*.plan | grep -vc bench.conf) ]"
 check "plan_hot_lock: a guest: no note about the host's fault-around" sh -c "! grep -q \"host's kernel keeps\" '$tmp/g.out'"
 
 "$plan" --top "$top" --out "$run" KERNEL=7.0 SCENARIO=hot-lock CLIENTS=16 SPINS_PER_DELAY=adaptive FAULT_AROUND_BYTES=64K > /dev/null 2>&1
 check "plan_hot_lock: what the user sets wins (clients, adaptive spinning, fault-around)" \
 	jqt "$p" '.settings.clients == ["16"] and .settings.spins_per_delay == "adaptive" and .settings.fault_around_bytes == 65536'
 check "plan_hot_lock: adaptive: no --spins-per-delay in the cells" \
-	sh -c "! grep -q -- '--spins-per-delay' '$run'/plan/*.cells"
+	sh -c "! grep -q -- '--spins-per-delay' '$run'/plan/*.plan"
 
 rm -rf "$run"; mkdir -p "$run"
 "$plan" --top "$top" --out "$run" SCENARIO=hot-lock PGBENCH=off > "$tmp/h.out" 2>&1

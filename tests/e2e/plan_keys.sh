@@ -1,6 +1,6 @@
 #!/bin/sh
 # The plan files a runner reads hold exactly what it reads (issue 38):
-# every key the planner writes into plan/bench.conf or a plan/UNIT.conf is
+# every key the planner writes into plan/bench.conf or a plan/UNIT.plan is
 # read by a runner or a program, and every key they read is written.  A
 # key nothing reads is a decision made for nobody (plan.json has the
 # rest); a key read that the plan never writes is one a runner makes alone.
@@ -31,7 +31,7 @@ planit host KERNEL=host PGBENCH=on CLIENTS=2 DURATION=3 REPEAT=1
 planit static KERNEL=7.2-lab-static-none BASELINE=none CLIENTS=2 DURATION=3 REPEAT=1 PGBENCH=off
 planit arm64 ARCH=arm64 KERNEL=7.0 BASELINE=none CLIENTS=2 DURATION=3 REPEAT=1 PGBENCH=off
 check "plan_keys: the plans include a one-model kernel" \
-	sh -c "grep -q '^static_model' '$tmp'/static/plan/*.conf"
+	sh -c "grep -q '^static_model' '$tmp'/static/plan/*.plan"
 # The KVM probe is planned only where /dev/kvm is usable (lab/plan/settings.c):
 # elsewhere its two keys cannot be written, and are set aside by name.
 : > "$tmp/bench.unplannable"
@@ -44,10 +44,12 @@ else
 fi
 
 # Written: the keys of every plan above.  Read: bench.conf through bconf
-# (scripts/bench.sh, run-plan.sh); UNIT.conf through conf and conf_all (guest/runner.sh),
-# uconf (scripts/pg-run.sh) and unit_conf_get() (the programs).
+# (scripts/bench.sh, run-plan.sh, materials.sh); UNIT.plan through conf and
+# conf_all (guest/runner.sh), uconf (scripts/pg-run.sh), unit_conf_get()
+# (the programs), and unit_run_file and plan_values (scripts/run-plan.sh:
+# how it runs the unit, its reservations and its cells).
 cut -f1 "$tmp"/*/plan/bench.conf | sort -u > "$tmp/bench.written"
-for f in "$tmp"/*/plan/*.conf; do
+for f in "$tmp"/*/plan/*.plan; do
 	case $f in */bench.conf) ;; *) cut -f1 "$f" ;; esac
 done | sort -u > "$tmp/unit.written"
 grep -ohE 'bconf [a-z0-9_]+' "$top"/scripts/*.sh "$top/guest/runner.sh" | sed 's/^bconf //' |
@@ -56,6 +58,8 @@ grep -ohE 'bconf [a-z0-9_]+' "$top"/scripts/*.sh "$top/guest/runner.sh" | sed 's
 	grep -ohE '(^|[^a-z_])conf(_all)? [a-z0-9_]+' "$top/guest/runner.sh" | sed 's/.* //'
 	grep -ohE 'uconf [a-z0-9_]+' "$top"/scripts/*.sh | sed 's/^uconf //'
 	grep -rohE 'unit_conf_get\("[a-z0-9_]+"' "$top/lab" | sed 's/.*("//; s/"$//'
+	grep -ohE 'unit_run_file [a-z0-9_]+' "$top/scripts/run-plan.sh" | sed 's/^unit_run_file //'
+	grep -ohE 'plan_values "[^"]*" [a-z0-9_]+' "$top/scripts/run-plan.sh" | sed 's/.* //'
 } | sort -u > "$tmp/unit.read"
 # run-plan.sh appends the PostgreSQL server it resolved to the unit's copy
 # (pg_root, pg_package; scripts/pg-roots.sh): written at run time, not planned.
@@ -68,9 +72,9 @@ sort -u "$tmp/bench.written" "$tmp/bench.unplannable" > "$tmp/bench.all"
 unwritten=$(comm -13 "$tmp/bench.all" "$tmp/bench.read" | tr '\n' ' ')
 check "plan_keys: every bench.conf key a runner reads is planned (not: ${unwritten:-none})" test -z "$unwritten"
 unread=$(comm -23 "$tmp/unit.written" "$tmp/unit.read" | tr '\n' ' ')
-check "plan_keys: every UNIT.conf key is read by the runner or a program (unread: ${unread:-none})" test -z "$unread"
+check "plan_keys: every UNIT.plan key is read by a runner or a program (unread: ${unread:-none})" test -z "$unread"
 unwritten=$(comm -13 "$tmp/unit.all" "$tmp/unit.read" | tr '\n' ' ')
-check "plan_keys: every UNIT.conf key read is planned or appended by run-plan.sh (not: ${unwritten:-none})" test -z "$unwritten"
-check "plan_keys: the readers were found ($(wc -l < "$tmp/bench.read") bench.conf keys, $(wc -l < "$tmp/unit.read") UNIT.conf keys)" \
+check "plan_keys: every UNIT.plan key read is planned or appended by run-plan.sh (not: ${unwritten:-none})" test -z "$unwritten"
+check "plan_keys: the readers were found ($(wc -l < "$tmp/bench.read") bench.conf keys, $(wc -l < "$tmp/unit.read") UNIT.plan keys)" \
 	test "$(wc -l < "$tmp/bench.read")" -ge 10 -a "$(wc -l < "$tmp/unit.read")" -ge 20
 tests_done

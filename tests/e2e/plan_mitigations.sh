@@ -85,13 +85,13 @@ check "seed's fill regime: simple-update, relation 1.06x the pool, runs ended af
 # traced (seed's EVIDENCE) beside its bare twin (CONTROLS), which the
 # table's timings come from.
 for u in main.lazy baseline.none baseline.full; do
-	cells=$tmp/r/plan/$u.cells
+	cells=$(cells_file "$tmp/r/plan/$u.plan")
 	n=$(grep -c '^bufbench' "$cells")
 	ctl=$(cut -f2 "$cells" | grep -c -- '-ctl$')
 	check "$u: 10 cells (9 mitigations, hugepages on 2 MB and 1 GB), each with its bare twin: $n, $ctl twins" \
 		sh -c "[ $n -eq 20 ] && [ $ctl -eq 10 ]"
 done
-cells=$tmp/r/plan/main.lazy.cells
+cells=$(cells_file "$tmp/r/plan/main.lazy.plan")
 check "none: 4k, tas, pg, --mitigation none" sh -c "grep -q -- '--pages 4k --lock tas --strategy pg --seed 1 --mitigation none' '$cells'"
 check "prefault: 4k tas pg, --mitigation prefault" sh -c "grep -q -- '--pages 4k --lock tas --strategy pg --seed 1 --mitigation prefault' '$cells'"
 check "touch-before-lock: --mitigation touch-before-lock" sh -c "grep -q -- '--strategy pg --seed 1 --mitigation touch-before-lock' '$cells'"
@@ -102,7 +102,7 @@ check "hugepages on 2 MB pages, not optional in a guest" sh -c "awk -F '$TAB' '\
 check "hugepages on 1 GB pages, where they can be had" sh -c "awk -F '$TAB' '\$2 ~ /mit_hugepages/ && \$4 == \"1g\" && \$5 == 1' '$cells' | grep -q -- '--pages 1g'"
 check "pg19: strategy pg19" sh -c "grep -q -- '--strategy pg19 --seed 1 --mitigation pg19' '$cells'"
 check "partitioned:8: strategy partitioned:8" sh -c "grep -q -- '--strategy partitioned:8 --seed 1 --mitigation partitioned:8' '$cells'"
-check "cell ids are unique" test "$(cut -f2 "$tmp/r/plan/"*.cells | sort | uniq -d | wc -l)" -eq 0
+check "cell ids are unique" test "$(cat "$tmp/r/plan/"*.plan | sed -n "s/^cell${TAB}//p" | cut -f2 | sort | uniq -d | wc -l)" -eq 0
 check "plan.json names each cell's mitigation" \
 	jqt "$pj" '[.units[].cells[] | select(.tool == "bufbench") | .mitigation] | unique | length == 9'
 check "the segment is sized for the largest variant (partitioned, rseq)" jqt "$pj" '.sizing.segment_bytes > 0'
@@ -111,10 +111,10 @@ check "the segment is sized for the largest variant (partitioned, rseq)" jqt "$p
 "$plan" --out "$tmp/r2" --top "$top" SCENARIO=mitigations KERNEL=7.0 MODELS=lazy REPEAT=1 \
 	MITIGATIONS=none,pg19 POOL=64M RELATION=68M PGBENCH=off > "$tmp/out" 2>&1
 check "MITIGATIONS=none,pg19 beside the scenario: 2 cells a unit, and their twins" \
-	test "$(grep -c '^bufbench' "$tmp/r2/plan/main.lazy.cells")" -eq 4
+	test "$(grep -c "^cell${TAB}bufbench" "$tmp/r2/plan/main.lazy.plan")" -eq 4
 "$plan" --out "$tmp/r3" --top "$top" KERNEL=7.0 MODELS=lazy REPEAT=1 PGBENCH=off > "$tmp/out" 2>&1
 check "without MITIGATIONS no cell has --mitigation, ids as before" \
-	sh -c "! grep -q -- '--mitigation\\|mit_' '$tmp/r3/plan/main.lazy.cells'"
+	sh -c "! grep -q -- '--mitigation\\|mit_' '$tmp/r3/plan/main.lazy.plan'"
 check "...and plan.json lists no mitigation" jqt "$tmp/r3/plan.json" '.settings.mitigations == []'
 
 # The scenario's kernel: 7.2-lab where built, else the host, said so.

@@ -21,6 +21,7 @@ unset KERNEL HUGEPAGES MODELS PAGES CLIENTS LOCKS STRATEGY MITIGATIONS SCENARIO 
 	PG_VERSION PG_HUGE_PAGES PG_HUGEPAGES ARCH EVIDENCE 2>/dev/null || true
 export PREEMPTLAB_HOST_ARCH=amd64 PREEMPTLAB_QEMU_USER=0 PREEMPTLAB_CACHE="$tmp/cache"
 mkdir -p "$tmp/cache"
+TAB=$(printf '\t')
 
 # cells OUT VAR=...: the host unit's pgbench lines of a fresh plan.
 cells() {
@@ -28,7 +29,7 @@ cells() {
 	rm -rf "$tmp/run"; mkdir -p "$tmp/run"
 	"$plan" --out "$tmp/run" --top "$top" KERNEL=host "$@" > "$tmp/$out.log" 2>&1 ||
 		{ fail "plan_pg_mitigations: $*: $(tail -n2 "$tmp/$out.log")"; return 1; }
-	grep '^pgbench' "$tmp/run/plan/host.cells" | cut -f3,7- > "$tmp/$out"
+	sed -n "s/^cell${TAB}pgbench/pgbench/p" "$tmp/run/plan/host.plan" | cut -f3,7- > "$tmp/$out"
 }
 
 if cells scen SCENARIO=mitigations; then
