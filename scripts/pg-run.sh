@@ -13,9 +13,10 @@
 #   --scale N                 pgbench -i -s N (required: the planner sizes it,
 #                             lab/plan/sizing.c; by hand, about 15 MB a unit)
 #   --runs FILE               the cell's runs: "max_connections N", then
-#                             "run REP MODEL BUILTIN CLIENTS THREADS" lines
-#                             in order (a unit's plan file gives them; a
-#                             guest needs them).  Without it, build/plan
+#                             "run REP MODEL BUILTIN CLIENTS THREADS [warm]"
+#                             lines in order (a unit's plan file gives them;
+#                             a guest needs them; warm: a warm-up run, its
+#                             document named -warm and left out of reports).  Without it, build/plan
 #                             --pg-runs lists them from the next four:
 #   --clients "N ..."         (default 8)
 #   --builtins "B ..."        (select-only simple-update tpcb-like; default
@@ -321,7 +322,7 @@ cold_restart() {
 		die "the server did not restart; its log: $PG_LOGS/$PG_SERVER_LOG"
 }
 
-# run_one REP MODEL BUILTIN CLIENTS THREADS: one planned run.
+# run_one REP MODEL BUILTIN CLIENTS THREADS [warm]: one planned run.
 run_one() {
 	cold_restart
 	if pg_wait_job "$PGSAMPLE" --host "$PG_SOCK" --port "$PG_PORT" \
@@ -330,7 +331,7 @@ run_one() {
 		--buffercache-ms "$BUFCACHE_MS" --pg-package "$PG_PACKAGE" \
 		${UNIT_CONF:+--unit-conf "$UNIT_CONF"} \
 		${PG_PATCH:+--pg-patch "$PG_PATCH"} ${MITIGATION:+--mitigation "$MITIGATION"} \
-		--out-dir "$RUNDIR" --rep "$1" > "$PG_LOGS/.pgsample.out"; then
+		${6:+--warm} --out-dir "$RUNDIR" --rep "$1" > "$PG_LOGS/.pgsample.out"; then
 		# pgsample's line, since the runner may already have
 		# shipped the document itself: PATH TPS SPINDELAY PAGE_KB.
 		IFS='	' read -r doc tps spin pk < "$PG_LOGS/.pgsample.out"
@@ -344,7 +345,7 @@ run_one() {
 # The planned runs in their order; the model is switched where it changes.
 failed=0
 model_set=""
-while read -r kw rep m b c j; do
+while read -r kw rep m b c j warm; do
 	[ "$kw" = run ] || continue
 	if [ "$m" != "$model_set" ] && ! why=$(pg_set_model "$m"); then
 		failed=$((failed + 1))
@@ -352,7 +353,7 @@ while read -r kw rep m b c j; do
 		continue
 	fi
 	model_set=$m
-	run_one "$rep" "$m" "$b" "$c" "$j"
+	run_one "$rep" "$m" "$b" "$c" "$j" "$warm"
 done <<RUNS
 $RUN_LIST
 RUNS

@@ -44,6 +44,7 @@ struct opts {
 	const char *pg_patch;	/* the lab's patch of a source build, or NULL */
 	const char *mitigation;	/* MITIGATIONS' cell this run is, or NULL */
 	long clients, threads, duration, rep;
+	bool warm;		/* a warm-up run: named -warm, which the report leaves out */
 	double interval_ms;
 	double buffercache_ms;	/* 0: do not follow the fill */
 };
@@ -88,6 +89,8 @@ static void usage(FILE *f)
 		"                [--pg-patch NAME]       the lab's patch the server was built with\n"
 		"                [--mitigation NAME]     the MITIGATIONS cell (none prefault\n"
 		"                                        touch-before-lock hugepages pg19)\n"
+		"                [--warm]                a warm-up run (PG_WARMUP): its document\n"
+		"                                        ends -warm.json and is not compared\n"
 		"       pgsample run-as USER PROGRAM [ARGS...]\n");
 }
 
@@ -123,7 +126,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "duration", 1, 0, 'T' }, { "rep", 1, 0, 'r' }, { "interval-ms", 1, 0, 'i' },
 		{ "buffercache-ms", 1, 0, 'F' }, { "pg-package", 1, 0, 'P' },
 		{ "unit-conf", 1, 0, 'u' },
-		{ "pg-patch", 1, 0, 'Q' }, { "mitigation", 1, 0, 'm' },
+		{ "pg-patch", 1, 0, 'Q' }, { "mitigation", 1, 0, 'm' }, { "warm", 0, 0, 'W' },
 		{ "help", 0, 0, '?' }, { 0, 0, 0, 0 }
 	};
 	int c, ok = 1;
@@ -146,7 +149,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'c': o->clients = parse_long(optarg, 1, &ok); break;
 		case 'j': o->threads = parse_long(optarg, 1, &ok); break;
 		case 'T': o->duration = parse_long(optarg, 1, &ok); break;
-		case 'r': o->rep = parse_long(optarg, 1, &ok); break;
+		case 'r': o->rep = parse_long(optarg, 0, &ok); break;
+		case 'W': o->warm = true; break;
 		case 'i': o->interval_ms = atof(optarg); break;
 		case 'F': o->buffercache_ms = parse_long(optarg, 0, &ok); break;
 		case 'P': o->pg_package = optarg; break;
@@ -219,8 +223,9 @@ static void make_name(struct run *r)
 	char mit[48] = "";
 	if (r->o.mitigation)
 		snprintf(mit, sizeof(mit), "-mit_%s", r->o.mitigation);
-	snprintf(r->name, sizeof(r->name), "pgbench-%s-%s-hp%s-s_lock-%s%s-c%ld-r%ld", kernel,
-		 r->prov.preempt_model, r->o.huge_pages, r->o.builtin, mit, r->o.clients, r->o.rep);
+	snprintf(r->name, sizeof(r->name), "pgbench-%s-%s-hp%s-s_lock-%s%s-c%ld-r%ld%s", kernel,
+		 r->prov.preempt_model, r->o.huge_pages, r->o.builtin, mit, r->o.clients, r->o.rep,
+		 r->o.warm ? "-warm" : "");
 	snprintf(r->progress_log, sizeof(r->progress_log), "%s/logs/%s.progress.log", r->o.out_dir,
 		 r->name);
 	snprintf(r->output_log, sizeof(r->output_log), "%s/logs/%s.out.log", r->o.out_dir, r->name);
@@ -356,6 +361,8 @@ static void write_doc(struct json *j, const struct run *r)
 	json_int(j, "shared_buffers_kb", r->shared_buffers_kb);
 	json_str(j, "huge_pages", r->o.huge_pages);
 	json_int(j, "repetition", r->o.rep);
+	if (r->o.warm)
+		json_bool(j, "warmup", true);
 	if (r->o.mitigation)
 		json_str(j, "mitigation", r->o.mitigation);
 	json_str(j, "pg_patch", r->o.pg_patch ? r->o.pg_patch : "none");

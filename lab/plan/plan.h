@@ -148,6 +148,7 @@ struct plan {
 	char pg_shared_buffers[32], pg_scale[16];
 	long pg_repeat, pg_duration_s, pg_fillfactor;
 	bool pg_cold;		/* restart the server before each run: a cold pool */
+	bool pg_warmup;		/* a run before the measured ones, named -warm */
 	bool pg_buffercache;	/* follow the fill with pg_buffercache */
 	char pg_version[16];	/* PG_VERSION: a major of pg/majors, or system */
 	char pg_suite[32];	/* the major's Debian suite; host for system */
@@ -247,6 +248,7 @@ long runner_policy_value(const char *key);	/* plan_die on an unknown key */
 struct pg_runs {
 	const struct list *models, *builtins, *clients;
 	long repeat, first_rep;	/* runs numbered first_rep .. first_rep + repeat - 1 */
+	bool warmup;		/* first a warm-up run, "run 0 ... warm" */
 	long cpus;		/* pgbench's threads are at most this */
 	long headroom;		/* max_connections beyond the most clients */
 };

@@ -218,7 +218,8 @@ static struct cell *pgbench_cell(const struct plan *p, struct unit *u, const cha
 		 u->boot_model[0] ? "-" : "", u->boot_model, hp, m, boot);
 	u->npgbench++;
 	count_cells(1);
-	u->npgruns += (size_t)(u->models.n * p->clients.n * p->pg_builtins.n) * (size_t)p->pg_repeat;
+	u->npgruns += (size_t)(u->models.n * p->clients.n * p->pg_builtins.n) * (size_t)p->pg_repeat +
+		      (p->pg_warmup ? 1 : 0);
 	return x;
 }
 

@@ -173,6 +173,7 @@ static void json_settings(struct json *j, const struct plan *p)
 		json_int(j, "duration_s", p->pg_duration_s);
 		json_int(j, "fillfactor", p->pg_fillfactor);
 		json_bool(j, "cold", p->pg_cold);
+		json_bool(j, "warmup", p->pg_warmup);
 		json_bool(j, "buffercache", p->pg_buffercache);
 		json_str(j, "version", p->pg_version);
 		json_str(j, "suite", p->pg_suite);
@@ -405,6 +406,7 @@ static void write_pg_runs(FILE *f, const struct plan *p, const struct unit *u)
 			.models = u->kernel->models.n == 1 ? &current : c->pg_models,
 			.builtins = &p->pg_builtins, .clients = c->pg_clients,
 			.repeat = c->pg_repeat, .first_rep = u->pg_rep_base + 1,
+			.warmup = p->pg_warmup,
 			.cpus = guest ? p->vcpus : pg_runs_cpus_here(),
 			.headroom = runner_policy_value("pg_connection_headroom"),
 		};

@@ -88,6 +88,19 @@ left=$(pg_leftovers "$run" "$server")
 check "pg_host: nothing left after a run${left:+: $left}" [ -z "$left" ]
 check "pg_host: huge page pool as before ($hp0)" [ "$(hp_total)" = "$hp0" ]
 
+# --- PG_WARMUP: the planned warm-up run is named -warm and marked ----------
+# (lab/plan/pg_runs.c writes "run 0 ... warm" first; build/report leaves a
+# -warm document out, as it does SCENARIO=overhead's warm-up.)
+wrun=$work/warm
+printf 'max_connections 12\nrun 0 current select-only 2 1 warm\nrun 1 current select-only 2 1\n' > "$work/warm.runs"
+if "$top/scripts/pg-run.sh" --runs "$work/warm.runs" --duration 2 --shared-buffers 16M --scale 2 \
+	"$wrun" > "$work/warm.log" 2>&1; then
+	check "pg_host: PG_WARMUP: the warm-up run is r0-warm, marked, and r1 is not" \
+		sh -c "jq -e '.config.warmup == true and .config.repetition == 0' '$wrun'/runs/pgbench-*-select-only-c2-r0-warm.json >/dev/null &&
+			jq -e '(.config.warmup // false) == false and .config.repetition == 1' '$wrun'/runs/pgbench-*-select-only-c2-r1.json >/dev/null"
+else
+	fail "pg_host: PG_WARMUP: pg-run.sh with a warm-up run exits 0"; sed 's/^/  /' "$work/warm.log"
+fi
 # --- 2. huge_pages=on that cannot be had -----------------------------------
 # 64 GB of shared_buffers cannot be reserved on this machine's memory.
 run=$work/hpon

@@ -200,6 +200,16 @@ check "plan: BOOTS=2: pgbench cells are named by boot and continue PG_REPEAT's n
 # the most clients plus the runner policy's headroom.
 check "plan: a pgbench cell's runs, numbered and in order, with its max_connections" \
 	sh -c "sed -n 's/^pg_run${TAB}pgbench-7.0-full-hpoff-b2 //p' '$run/plan/main.full.b2.plan' | tr '\\n' ';' | grep -qx 'max_connections 18;run 3 full simple-update 8 2;run 4 full simple-update 8 2;'"
+# PG_WARMUP=on: one warm-up run first in each cluster (run 0 ... warm),
+# counted in the cell's runs and the estimate.
+mkdir -p "$tmp/warm"
+"$plan" --top "$top" --out "$tmp/warm" KERNEL=7.0 BASELINE= MODELS=full,lazy MODEL_SWITCH=runtime \
+	PAGES=4k PG_REPEAT=2 PG_WARMUP=on > /dev/null 2>&1
+check "plan: PG_WARMUP=on: the cluster's first run is run 0 of its first model, marked warm" \
+	sh -c "sed -n 's/^pg_run${TAB}pgbench-7.0-hpoff //p' '$tmp/warm/plan/main.plan' | sed -n 2,3p | tr '\\n' ';' |
+		grep -qx 'run 0 full simple-update 8 2 warm;run 1 full simple-update 8 2;' &&
+		[ \$(grep -c '^pg_run${TAB}.* run ' '$tmp/warm/plan/main.plan') = 5 ] &&
+		jq -e '.settings.pgbench.warmup and .estimate.pgbench_runs == 5' '$tmp/warm/plan.json' > /dev/null"
 # pg-run.sh by hand asks the same expansion; a typo is refused before a
 # cluster exists, naming the values.
 check "plan: --pg-runs refuses an unknown builtin, naming the known ones" \
