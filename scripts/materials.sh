@@ -31,7 +31,9 @@ if [ "$(bconf pg_servers)" != none ]; then
 	# shellcheck disable=SC2046 # MAJOR:BUILD words, split on purpose
 	"$here/pg-roots.sh" $(bconf pg_servers) > "$logs/pg-roots.tsv" 2> "$logs/pg-build.log" ||
 		{ tail -n 20 "$logs/pg-build.log" | sed 's/^/  /' >&2; die "MITIGATIONS: a pgbench cell's PostgreSQL could not be had (above; logs/pg-build.log)"; }
-	while IFS=$TAB read -r v b r pkg; do note "PostgreSQL $v ($b): $pkg${r:+ ($r)}"; done < "$logs/pg-roots.tsv"
+	# sed, not read: a TAB is white space to IFS, and system's ROOT is empty.
+	sed "s/^\([^$TAB]*\)$TAB\([^$TAB]*\)$TAB\([^$TAB]*\)$TAB\(.*\)/PostgreSQL \1 (\2): \4 (\3)/; s/ ()\$//" \
+		"$logs/pg-roots.tsv" | while IFS= read -r line; do note "$line"; done
 fi
 
 # PG_VERSION: a major is fetched into a private root (pg-roots.sh, Debian's
@@ -40,8 +42,7 @@ pg_version=$(bconf pg_version); [ -n "$pg_version" ] || pg_version=system
 if [ "$(bconf pg_fetch)" != none ]; then
 	"$here/pg-roots.sh" "$(bconf pg_fetch):debian" > "$logs/pg-version.tsv" 2> "$logs/pg-fetch.log" ||
 		{ sed 's/^/  /' "$logs/pg-fetch.log" >&2; die "PG_VERSION=$pg_version: the fetch failed (above); or PG_VERSION=system"; }
-	IFS=$TAB read -r _ _ root pkg < "$logs/pg-version.tsv"
-	note "PostgreSQL $pg_version: $pkg ($root)"
+	note "PostgreSQL $pg_version: $(cut -f4 "$logs/pg-version.tsv") ($(cut -f3 "$logs/pg-version.tsv"))"
 else
 	pkg=""; [ "$pg_version" = system ] && { pkg=$(pg_system_package) || pkg=""; }
 	printf '%s\tdebian\t\t%s\n' "$pg_version" "$pkg" > "$logs/pg-version.tsv"

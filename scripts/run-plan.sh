@@ -48,7 +48,9 @@ poweroff_grace=$(bconf poweroff_grace_s) stop_grace=$(bconf stop_grace_s)
 # told the roots and packages, which each pgbench document records.
 [ -f "$rundir/logs/pg-version.tsv" ] ||
 	die "no logs/pg-version.tsv: scripts/bench.sh has the servers (scripts/materials.sh) before it runs the plan"
-IFS=$(printf '\t') read -r pg_version _ pg_root pg_package < "$rundir/logs/pg-version.tsv"
+# (cut, not read: a TAB is white space to IFS, so an empty ROOT would vanish.)
+pg_version=$(cut -f1 "$rundir/logs/pg-version.tsv") pg_root=$(cut -f3 "$rundir/logs/pg-version.tsv")
+pg_package=$(cut -f4 "$rundir/logs/pg-version.tsv")
 
 work=$(mktemp -d)
 # What a run killed outright left is undone first; this run's is recorded.
