@@ -8,7 +8,7 @@
 # Usage: runner.sh CONF CELLS CHANNEL WORKDIR
 #   (a guest runs it as runner.sh /plan/unit.conf /plan/cells /dev/ttyS1 /tmp)
 # CONF: "key TAB value" lines: kind (host|guest), label, duration,
-#   hugepages_2m, profile, profile_freq, profile_callgraph, pg_shared_buffers,
+#   hugepages_2m, hugepages_64k, profile, profile_freq, profile_callgraph, pg_shared_buffers,
 #   pg_scale, pg_duration, pg_fillfactor, pg_cold, pg_buffercache_ms,
 #   pg_run (a pgbench cell's runs), repro_min, costbench_run, pg_version,
 #   bufbench, top,

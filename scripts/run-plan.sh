@@ -428,7 +428,7 @@ run_unit() {
 if [ "$is_host" != 1 ]; then
 	[ -f "$base_initrd" ] || die "no initramfs for the guests (scripts/initramfs.sh)"
 	cut -f3 "$plan/units.tsv" | sort -u | while read -r role; do
-		[ -s "$rundir/logs/kernel-$role.env" ] || die "no logs/kernel-$role.env: scripts/bench.sh resolves the kernels before the final plan"
+		[ -s "$rundir/logs/kernel-$role.env" ] || die "no logs/kernel-$role.env: scripts/materials.sh (from scripts/bench.sh) resolves the kernels before the final plan"
 	done
 fi
 while IFS=$TAB read -r uid kind role _asked boot_model; do
