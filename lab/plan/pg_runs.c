@@ -12,8 +12,8 @@
  * first model, builtin and client count, marked warm: pgsample names its
  * document -warm and the report leaves it out.  The first tpcb-like run
  * after pgbench -i was 30% slower than the rest under every model
- * (docs/measurements/2026-12-07-pgbench-lock-handoff.md), so a comparison
- * of the runs that follow has its power back only without it.
+ * (docs/measurements/2026-12-07-pgbench-lock-handoff.md); with the warm-up
+ * the next runs were not, under none and lazy (under full one still was).
  *
  * The repetition is outermost so that a run cut short leaves every
  * model with about as many runs as the others, and the model next so
