@@ -95,12 +95,21 @@ static void write_pg_policy(FILE *f, bool all)
 			fprintf(f, "%s\t%ld\n", pg_policy[i].key, pg_policy[i].value);
 }
 
-long runner_policy_value(const char *key)
+/* KEY's row, or -1. */
+static int pg_policy_row(const char *key)
 {
 	for (size_t i = 0; i < sizeof(pg_policy) / sizeof(pg_policy[0]); i++)
 		if (!strcmp(key, pg_policy[i].key))
-			return pg_policy[i].value;
-	plan_die("no runner policy %s (lab/plan/runner_policy.c)", key);
+			return (int)i;
+	return -1;
+}
+
+long runner_policy_value(const char *key)
+{
+	int i = pg_policy_row(key);
+	if (i < 0)
+		plan_die("no runner policy %s (lab/plan/runner_policy.c)", key);
+	return pg_policy[i].value;
 }
 
 /* build/plan --runner-policy [KEY]: the lines a plan writes, or KEY's value. */
@@ -110,12 +119,11 @@ int info_runner_policy(const char *key)
 		write_pg_policy(stdout, true);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(pg_policy) / sizeof(pg_policy[0]); i++)
-		if (!strcmp(key, pg_policy[i].key)) {
-			printf("%ld\n", pg_policy[i].value);
-			return 0;
-		}
-	return 1;
+	int i = pg_policy_row(key);
+	if (i < 0)
+		return 1;
+	printf("%ld\n", pg_policy[i].value);
+	return 0;
 }
 
 void plan_write_runner_policy(FILE *f, const struct plan *p, bool guest)
