@@ -25,7 +25,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "lab_vocab.h"
@@ -61,6 +60,14 @@ void pg_runs_write(FILE *f, const char *prefix, const struct pg_runs *r)
 						r->models->item[m], r->builtins->item[b], n,
 						pg_threads(n, r->cpus));
 				}
+}
+
+/* How many "run" lines pg_runs_write writes: the estimate and the
+ * runner's pgbench limit count them from here. */
+size_t pg_runs_count(const struct pg_runs *r)
+{
+	return (size_t)(r->models->n * r->builtins->n * r->clients->n) * (size_t)r->repeat +
+	       (r->warmup ? 1 : 0);
 }
 
 /* The CPUs this process may run on, as nproc counts them. */

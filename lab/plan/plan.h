@@ -253,6 +253,7 @@ struct pg_runs {
 	long headroom;		/* max_connections beyond the most clients */
 };
 void pg_runs_write(FILE *f, const char *prefix, const struct pg_runs *r);
+size_t pg_runs_count(const struct pg_runs *r);
 long pg_runs_cpus_here(void);
 int info_pg_runs(const char *models, const char *builtins, const char *clients,
 		 const char *repeat, const char *first_rep);

@@ -218,8 +218,10 @@ static struct cell *pgbench_cell(const struct plan *p, struct unit *u, const cha
 		 u->boot_model[0] ? "-" : "", u->boot_model, hp, m, boot);
 	u->npgbench++;
 	count_cells(1);
-	u->npgruns += (size_t)(u->models.n * p->clients.n * p->pg_builtins.n) * (size_t)p->pg_repeat +
-		      (p->pg_warmup ? 1 : 0);
+	const struct pg_runs runs = { .models = x->pg_models, .builtins = &p->pg_builtins,
+				      .clients = x->pg_clients, .repeat = x->pg_repeat,
+				      .warmup = p->pg_warmup };
+	u->npgruns += pg_runs_count(&runs);
 	return x;
 }
 
