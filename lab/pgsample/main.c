@@ -187,6 +187,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (strcmp(o->protocol, "prepared") && strcmp(o->protocol, "extended") &&
 	    strcmp(o->protocol, "simple"))
 		return bad("--protocol must be prepared, extended or simple", o->protocol);
+	/* Repetition 0 is the warm-up's alone (pg_runs.c): a measured run is 1 or more. */
+	if (o->rep == 0 && !o->warm)
+		return bad("--rep must be a positive number (0 only with --warm)", NULL);
 	if (o->interval_ms < 0.1 || o->interval_ms > 10000)
 		return bad("--interval-ms must be between 0.1 and 10000", NULL);
 	if (o->buffercache_ms != 0 && (o->buffercache_ms < 100 || o->buffercache_ms > 60000))

@@ -101,6 +101,11 @@ if "$top/scripts/pg-run.sh" --runs "$work/warm.runs" --duration 2 --shared-buffe
 else
 	fail "pg_host: PG_WARMUP: pg-run.sh with a warm-up run exits 0"; sed 's/^/  /' "$work/warm.log"
 fi
+rc=0
+"$top/build/pgsample" --host "$work" --pgbench /bin/true --builtin select-only --clients 1 --threads 1 \
+	--duration 1 --huge-pages off --pgdata "$work" --out-dir "$work" --rep 0 > "$work/rep0.out" 2>&1 || rc=$?
+check "pg_host: PG_WARMUP: repetition 0 is the warm-up's alone (pgsample --rep 0 without --warm: exit $rc)" \
+	sh -c "[ $rc = 2 ] && grep -q '0 only with --warm' '$work/rep0.out'"
 # --- 2. huge_pages=on that cannot be had -----------------------------------
 # 64 GB of shared_buffers cannot be reserved on this machine's memory.
 run=$work/hpon
