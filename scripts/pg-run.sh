@@ -16,8 +16,9 @@
 #                             "run REP MODEL BUILTIN CLIENTS THREADS [warm]"
 #                             lines in order (a unit's plan file gives them;
 #                             a guest needs them; warm: a warm-up run, its
-#                             document named -warm and left out of reports).  Without it, build/plan
-#                             --pg-runs lists them from the next four:
+#                             document named -warm and left out of
+#                             reports).  Without it, build/plan --pg-runs
+#                             lists them from the next four:
 #   --clients "N ..."         (default 8)
 #   --builtins "B ..."        (select-only simple-update tpcb-like; default
 #                              "select-only simple-update")
