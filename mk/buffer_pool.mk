@@ -4,7 +4,8 @@
 BP_SRCS = $(wildcard buffer_pool/*.c)
 BP_OBJS = $(BP_SRCS:%.c=$(B)/%.o)
 BP_STATIC_OBJS = $(BP_SRCS:%.c=$(B)/static/%.o)
-LAB_COMMON = lab/common/lab_vocab.c lab/common/json.c lab/common/provenance.c lab/common/kernel_tick.c lab/common/unit_conf.c lab/common/rseq_kstats.c lab/common/size.c
+LAB_COMMON = lab/common/lab_vocab.c lab/common/json.c lab/common/provenance.c lab/common/kernel_tick.c lab/common/unit_conf.c lab/common/rseq_kstats.c lab/common/size.c \
+	lab/common/mitigation_rows.c
 # lab/common/statistics.c: the one Wilson interval, the evidence's q_M
 # (evidence_json.c) and the report's (libm only, so the static guest
 # binary links it too).

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bufbench.h"
+#include "mitigation_rows.h"
 #include "size.h"
 #include "spin_backoff.h"
 #include "unit_conf.h"
@@ -192,54 +193,55 @@ static const char *arg_of(int argc, char **argv, const char *opt)
 }
 
 /*
- * A mitigation that is a value of another dimension sets it; the same
- * value given explicitly is fine (the planner writes both), a different
- * one is a contradiction and refused.
+ * A mitigation that is a value of another dimension (its row's sets column,
+ * lab/common/mitigation_rows.c) sets it; the same value given explicitly is
+ * fine (the planner writes both), a different one is a contradiction and
+ * refused.  Any huge page size will do for the page size (1 GB is
+ * hugepages' second cell); a strategy the row cannot run on is refused.
  */
 static void apply_mitigation(struct bench_opts *o, bool pages_given, bool lock_given,
 			     bool strategy_given, int argc, char **argv)
 {
-	const struct mitigation *m = &o->mitigation;
-	mitigation_name(m, o->mitigation_name, sizeof(o->mitigation_name));
-	char msg[160];
+	mitigation_name(&o->mitigation, o->mitigation_name, sizeof(o->mitigation_name));
+	const struct mitigation_row *row = mitigation_row(o->mitigation_name);
+	if (!row)
+		return;
+	const char *to = mitigation_sets_to(row, o->mitigation_name);
+	char msg[160], why[160];
 	snprintf(msg, sizeof(msg), "--mitigation %s contradicts %%s", o->mitigation_name);
-	switch (m->kind) {
-	case MIT_RSEQ:
-		if (lock_given && o->lock != LOCK_RSEQ) {
-			char why[96];
-			snprintf(why, sizeof(why), "--lock %s: it is --lock rseq",
-				 arg_of(argc, argv, "--lock"));
+	enum lab_lock_kind lock;
+	enum strategy_kind strategy;
+	uint32_t parts;
+	switch (row->sets) {
+	case SETS_LOCK:
+		lab_lock_kind_parse(to, &lock);
+		snprintf(why, sizeof(why), "--lock %s: it is --lock %s", arg_of(argc, argv, "--lock"), to);
+		if (lock_given && o->lock != lock)
 			bad(msg, why);
-		}
-		o->lock = LOCK_RSEQ;
+		o->lock = lock;
 		break;
-	case MIT_HUGEPAGES:
-		if (pages_given && o->pages != PAGES_2M && o->pages != PAGES_1G &&
-		    o->pages != PAGES_TRY_2M && o->pages != PAGES_TRY_1G && o->pages != PAGES_64K)
+	case SETS_PAGES:
+		if (pages_given && (o->pages == PAGES_4K || o->pages == PAGES_THP))
 			bad(msg, "a page size that is not huge (--pages 2m or 1g)");
 		if (!pages_given)
-			o->pages = PAGES_2M;
+			page_policy_parse(to, &o->pages);
 		break;
-	case MIT_PG19:
-		if (strategy_given && o->strategy != STRATEGY_PG19)
-			bad(msg, "--strategy: it is --strategy pg19");
-		o->strategy = STRATEGY_PG19;
-		o->strategy_parts = 1;
+	case SETS_STRATEGY:
+		strategy_parse(to, &strategy, &parts);
+		snprintf(why, sizeof(why), "--strategy %s: it is --strategy %s",
+			 arg_of(argc, argv, "--strategy"), to);
+		if (strategy_given && (o->strategy != strategy || o->strategy_parts != parts))
+			bad(msg, why);
+		o->strategy = strategy;
+		o->strategy_parts = parts;
 		break;
-	case MIT_PARTITIONED:
-		if (strategy_given && (o->strategy != STRATEGY_PARTITIONED ||
-				       o->strategy_parts != (uint32_t)m->param))
-			bad(msg, "--strategy: it is --strategy partitioned:N with the same N");
-		o->strategy = STRATEGY_PARTITIONED;
-		o->strategy_parts = (uint32_t)m->param;
+	case SETS_NOTHING:
 		break;
-	case MIT_TOUCH:
-		/* The whole point is a freelist to peek at: pg19 has none. */
-		if (o->strategy == STRATEGY_PG19)
-			bad(msg, "--strategy pg19, which has no freelist to touch");
-		break;
-	default:
-		break;
+	}
+	if (row->not_with_strategy && strategy_parse(row->not_with_strategy, &strategy, &parts) == 0 &&
+	    o->strategy == strategy) {
+		snprintf(why, sizeof(why), "--strategy %s: it %s", row->not_with_strategy, row->not_with_why);
+		bad(msg, why);
 	}
 }
 

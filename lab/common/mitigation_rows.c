@@ -11,16 +11,25 @@ static const struct mitigation_row rows[] = {
 	{ .name = "touch-before-lock", .pg = PGW_PATCH, .cost = COST_TEXT, .cost_text = "1 read per pop",
 	  .moves_fault = true, .not_with_strategy = "pg19",
 	  .not_with_why = "touches the freelist, and STRATEGY=pg19 has none" },
-	{ .name = "rseq", .pg = PGW_ABSENT, .pg_absent = "rseq-guarded s_lock", .cost = COST_RSEQ_GRANTS },
-	{ .name = "hugepages", .pg = PGW_HUGE_PAGES, .cost = COST_SEGMENT },
+	{ .name = "rseq", .sets = SETS_LOCK, .sets_to = "rseq",
+	  .pg = PGW_ABSENT, .pg_absent = "rseq-guarded s_lock", .cost = COST_RSEQ_GRANTS },
+	{ .name = "hugepages", .sets = SETS_PAGES, .sets_to = "2m", .sets_also = "1g",
+	  .pg = PGW_HUGE_PAGES, .cost = COST_SEGMENT },
 	/* PostgreSQL 19 has no freelist: the lock only on the hand's wrap. */
-	{ .name = "pg19", .pg = PGW_MAJOR, .pg_major = "19", .cost = COST_TEXT, .cost_text = "PG 19's code" },
-	{ .name = "partitioned", .pg = PGW_ABSENT, .pg_absent = "partitioned strategy lock", .cost = COST_LOCKS },
+	{ .name = "pg19", .sets = SETS_STRATEGY,
+	  .pg = PGW_MAJOR, .pg_major = "19", .cost = COST_TEXT, .cost_text = "PG 19's code" },
+	{ .name = "partitioned", .sets = SETS_STRATEGY,
+	  .pg = PGW_ABSENT, .pg_absent = "partitioned strategy lock", .cost = COST_LOCKS },
 };
 
 const struct mitigation_row *mitigation_row_at(size_t i)
 {
 	return i < sizeof(rows) / sizeof(rows[0]) ? &rows[i] : NULL;
+}
+
+const char *mitigation_sets_to(const struct mitigation_row *row, const char *item)
+{
+	return row->sets_to ? row->sets_to : item;
 }
 
 const struct mitigation_row *mitigation_row(const char *item)

@@ -4,7 +4,9 @@
  * model, workload and client count, so a cell varies its mitigation and
  * whatever the mitigation is made of (its page size, lock or strategy),
  * from one base: the one PAGES, LOCKS and STRATEGY value given (4k, tas,
- * pg by default).  hugepages is 2 MB, and 1 GB where it can be had.
+ * pg by default).  Which of them a mitigation changes, and to what, is its
+ * row's (lab/common/mitigation_rows.c): hugepages is 2 MB, and 1 GB where
+ * it can be had.
  */
 #include <glob.h>
 #include <stdio.h>
@@ -21,6 +23,19 @@ static void add(struct list *l, const char *item)
 {
 	if (!list_has(l, item) && l->n < PLAN_MAX_LIST)
 		snprintf(l->item[l->n++], PLAN_NAME, "%s", item);
+}
+
+/* The plan's list of the dimension a row sets (not SETS_NOTHING). */
+#define SETS_LIST(p, s) ((s) == SETS_LOCK ? &(p)->locks : (s) == SETS_PAGES ? &(p)->pages : &(p)->strategies)
+
+static void variant_set(struct mit_variant *v, enum mit_sets s, const char *value)
+{
+	if (s == SETS_LOCK)
+		snprintf(v->lock, sizeof(v->lock), "%s", value);
+	else if (s == SETS_PAGES)
+		snprintf(v->pages, sizeof(v->pages), "%s", value);
+	else
+		snprintf(v->strategy, sizeof(v->strategy), "%s", value);
 }
 
 bool kernel_built(const char *top, const char *series)
@@ -86,51 +101,34 @@ void mitigation_settings(struct plan *p, const char *value)
 	 * where the guest cannot have it (mitigation_variants follows).
 	 */
 	for (int i = 0; i < p->mitigations.n; i++) {
-		struct mitigation m;
-		mitigation_parse(p->mitigations.item[i], &m);
-		if (m.kind == MIT_HUGEPAGES) {
-			add(&p->pages, "2m");
-			add(&p->pages, "1g");
-		} else if (m.kind == MIT_RSEQ) {
-			add(&p->locks, "rseq");
-		} else if (m.kind == MIT_PG19 || m.kind == MIT_PARTITIONED) {
-			add(&p->strategies, p->mitigations.item[i]);
-		}
+		const char *it = p->mitigations.item[i];
+		const struct mitigation_row *row = mitigation_row(it);
+		if (!row || row->sets == SETS_NOTHING)
+			continue;
+		add(SETS_LIST(p, row->sets), mitigation_sets_to(row, it));
+		if (row->sets_also)
+			add(SETS_LIST(p, row->sets), row->sets_also);
 	}
 }
 
 int mitigation_variants(const struct plan *p, const struct unit *u, const char *name,
 			struct mit_variant v[2])
 {
-	struct mitigation m;
-	mitigation_parse(name, &m);
-	bool host = strcmp(u->kind, "host") == 0;
-	int n = 1;
+	const struct mitigation_row *row = mitigation_row(name);
 	memset(v, 0, 2 * sizeof(*v));
 	snprintf(v[0].pages, sizeof(v[0].pages), "%s", p->mit_pages);
 	snprintf(v[0].lock, sizeof(v[0].lock), "%s", p->mit_lock);
 	snprintf(v[0].strategy, sizeof(v[0].strategy), "%s", p->mit_strategy);
-	switch (m.kind) {
-	case MIT_HUGEPAGES:
-		/* A host may have no 2 MB pages to give; a guest reserves its own. */
-		snprintf(v[0].pages, sizeof(v[0].pages), "2m");
-		v[0].optional = host;
-		if (list_has(&p->pages, "1g")) {
-			v[1] = v[0];
-			snprintf(v[1].pages, sizeof(v[1].pages), "1g");
-			v[1].optional = true;
-			n = 2;
-		}
-		break;
-	case MIT_RSEQ:
-		snprintf(v[0].lock, sizeof(v[0].lock), "rseq");
-		break;
-	case MIT_PG19:
-	case MIT_PARTITIONED:
-		snprintf(v[0].strategy, sizeof(v[0].strategy), "%s", name);
-		break;
-	default:
-		break;
-	}
-	return n;
+	if (!row || row->sets == SETS_NOTHING)
+		return 1;
+	variant_set(&v[0], row->sets, mitigation_sets_to(row, name));
+	/* A host may have no huge pages to give; a guest reserves its own. */
+	v[0].optional = row->sets == SETS_PAGES && strcmp(u->kind, "host") == 0;
+	/* sizing dropped the second value where it cannot be had. */
+	if (!row->sets_also || !list_has(SETS_LIST(p, row->sets), row->sets_also))
+		return 1;
+	v[1] = v[0];
+	variant_set(&v[1], row->sets, row->sets_also);
+	v[1].optional = true;
+	return 2;
 }

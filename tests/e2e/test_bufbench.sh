@@ -206,6 +206,29 @@ for bad in "--duration nan" "--duration inf" "--pool 1e30" "--relation 1e30" "--
 		sh -c "[ $rc -eq 2 ] && [ \$(wc -l < '$tmp/bad.err') -eq 1 ]"
 done
 
+# A mitigation that is another dimension's value (its row's sets column,
+# lab/common/mitigation_rows.c) refuses an option that says otherwise,
+# naming both; touch-before-lock refuses the strategy its row excludes.
+for spec in "rseq:20 --lock tas|--lock tas: it is --lock rseq" \
+	"pg19 --strategy pg|--strategy pg: it is --strategy pg19" \
+	"partitioned:8 --strategy partitioned:4|--strategy partitioned:4: it is --strategy partitioned:8" \
+	"hugepages --pages 4k|a page size that is not huge" \
+	"touch-before-lock --strategy pg19|--strategy pg19: it touches the freelist"; do
+	set +e
+	# shellcheck disable=SC2086 # the mitigation, an option and its value
+	"$bb" --mitigation ${spec%%|*} --clients 2 --pool 32M > /dev/null 2> "$tmp/mit.err"; rc=$?
+	set -e
+	check "--mitigation ${spec%%|*}: refused, exit 2, naming what it is ($(cat "$tmp/mit.err"))" \
+		sh -c "[ $rc -eq 2 ] && grep -qF -- '${spec#*|}' '$tmp/mit.err'"
+done
+run mitpart --relation 256M --duration 1 --mitigation partitioned:4
+check "--mitigation partitioned:4 runs as --strategy partitioned:4" jq -e \
+	'.config.strategy == "partitioned:4" and .config.mitigation == "partitioned:4" and .results.tps > 0' \
+	"$tmp/mitpart.json"
+run mitpg19 --relation 256M --duration 1 --mitigation pg19 --strategy pg19
+check "--mitigation pg19 with --strategy pg19, as the planner writes them, runs" jq -e \
+	'.config.strategy == "pg19" and .results.tps > 0' "$tmp/mitpg19.json"
+
 # Phases.  A relation larger than the pool: the freelist runs dry inside
 # the run, so there is a fill phase and a steady phase, and the phases add
 # up to the run.  A relation that fits: the pool never fills.

@@ -45,8 +45,14 @@ int main(void)
 	}
 	for (const struct mitigation_row *r; (r = mitigation_row_at(rows)); rows++) {
 		int named = 0;
+		char item[64] = "";
 		for (size_t i = 0; i < vocab_mitigations.n; i++)
-			named |= mitigation_row(vocab_mitigations.items[i].name) == r;
+			if (mitigation_row(vocab_mitigations.items[i].name) == r) {
+				named = 1;
+				/* "partitioned:N" as MITIGATIONS would give it. */
+				snprintf(item, sizeof(item), "%s%s", r->name,
+					 strchr(vocab_mitigations.items[i].name, ':') ? ":8" : "");
+			}
 		CHECK(named, r->name);
 		if (r->pg == PGW_PATCH)
 			CHECK(readable("%s/pg/patches/%s/%s.patch", "18", r->name) &&
@@ -58,9 +64,22 @@ int main(void)
 			CHECK(r->pg_absent && *r->pg_absent, "an absent row says what PostgreSQL lacks");
 		if (r->cost == COST_TEXT)
 			CHECK(r->cost_text && *r->cost_text, "a text cost has its text");
+		/* What it sets is a value of that dimension's vocabulary. */
+		const struct vocab *dim = r->sets == SETS_LOCK ? &vocab_locks :
+					  r->sets == SETS_PAGES ? &vocab_pages :
+					  r->sets == SETS_STRATEGY ? &vocab_strategies : NULL;
+		const char *to = mitigation_sets_to(r, item);
+		if (dim) {
+			CHECK(vocab_find(dim, to, NULL) != NULL, to);
+			CHECK(!r->sets_also || vocab_find(dim, r->sets_also, NULL), "its second value too");
+		} else {
+			CHECK(!r->sets_to && !r->sets_also, "a row that sets nothing names no value");
+		}
 	}
 	CHECK(rows == vocab_mitigations.n, "one row a vocabulary name");
 	CHECK(mitigation_row("rseq:20") == mitigation_row("rseq"), "rseq:20 is rseq's row");
+	CHECK(!strcmp(mitigation_sets_to(mitigation_row("partitioned:8"), "partitioned:8"), "partitioned:8"),
+	      "partitioned:8 sets --strategy partitioned:8");
 	CHECK(mitigation_row("partitioned:8") && !mitigation_in_pg("partitioned:8"), "partitioned:8: bufbench's");
 	CHECK(mitigation_in_pg("none") && mitigation_in_pg("prefault") && mitigation_in_pg("pg19"),
 	      "none, prefault, pg19: PostgreSQL's");
