@@ -35,8 +35,15 @@ refuse() {
 		fail "plan_mitigations: $what: rc $rc, said: $(cat "$tmp/out") (wanted '$want')"
 	fi
 }
-refuse "an unknown mitigation" "use none, prefault, touch-before-lock, rseq:N, hugepages, pg19 or partitioned:N" \
+refuse "an unknown mitigation" "MITIGATIONS: 'magic' is not a mitigation; use none, prefault" \
 	KERNEL=7.0 MITIGATIONS=none,magic
+# ...naming every mitigation of the vocabulary (build/plan --vocabulary).
+names=$("$plan" --vocabulary | awk '/^### / { m = ($2 == "mitigations"); next }
+	m && /^\| `/ { split($0, f, "`"); print f[2] }')
+missing=""
+for n in $names; do grep -qF -- "$n" "$tmp/out" || missing="$missing $n"; done
+check "plan_mitigations: the refusal names all $(echo "$names" | wc -l) mitigations${missing:+ (missing:$missing)}" \
+	sh -c "[ -z '$missing' ] && [ $(echo "$names" | wc -l) -ge 7 ]"
 refuse "rseq:4 (under the kernel's 5 us)" "rseq:N takes 5..50 us" KERNEL=7.0 MITIGATIONS=none,rseq:4
 refuse "rseq:51" "rseq:N takes 5..50 us" KERNEL=7.0 MITIGATIONS=none,rseq:51
 refuse "mitigations without none" "add none" KERNEL=7.0 MITIGATIONS=prefault
