@@ -73,8 +73,9 @@ include mk/evidence.mk
 include mk/repro.mk
 -include mk/kernel.mk
 -include mk/pg.mk
--include mk/report.mk
+# The model's library before the report, which links it (MODEL_LIB_OBJS).
 include mk/model.mk
+-include mk/report.mk
 include mk/costbench.mk
 # After every fragment: it lists the unit tests they added to ALL_TARGETS.
 include mk/sanitize.mk

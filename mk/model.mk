@@ -4,8 +4,9 @@
 # against none at that size (docs/scale.md).
 
 JANSSON_LIBS ?= -ljansson
-MODEL_OBJS = $(addprefix $(B)/lab/model/, inputs.o stall.o closed.o channels.o blind.o eevdf.o sim.o extract.o extrap.o validate.o x0page.o costs.o faultbench.o capacity.o) \
-	$(B)/lab/common/json_read.o $(B)/lab/common/statistics.o \
+# Every lab/model file but the programs' mains.
+MODEL_LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(filter-out %_main.c,$(wildcard lab/model/*.c)))
+MODEL_OBJS = $(MODEL_LIB_OBJS) $(B)/lab/common/json_read.o $(B)/lab/common/statistics.o \
 	$(B)/buffer_pool/spin_backoff.o
 
 $(B)/predict: $(B)/lab/model/predict_main.o $(MODEL_OBJS)

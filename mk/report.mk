@@ -20,11 +20,11 @@ $(B)/tests/test_escape: $(B)/tests/unit/test_escape.o $(B)/lab/report/escape.o
 
 ALL_TARGETS += $(B)/tests/test_stats $(B)/tests/test_json_read $(B)/tests/test_escape
 
-REPORT_OBJS = $(addprefix $(B)/lab/report/, report_main.o results.o metrics.o compare.o pairs.o \
-	findings.o env.o repro.o escape.o outfile.o textfmt.o report_txt.o report_md.o report_html.o charts.o comparison.o svg.o fold.o flame.o \
-	profiles.o sampler.o micro.o summary.o fillphase.o evidence.o modelcost.o timeline.o resolution.o sources.o atscale.o hl_ratio.o separates.o \
-	instruments.o overhead.o mitigations.o rho.o logs_each.o doc_rows.o wakefault.o remotewake.o) $(REPORT_LIB_OBJS) \
-	$(addprefix $(B)/lab/model/, inputs.o stall.o closed.o channels.o blind.o eevdf.o extract.o extrap.o x0page.o costs.o) \
+# Every lab/report file but the mains and perf_script.c (stackfold's
+# reader); the model's library (mk/model.mk) for the at-scale section.
+REPORT_LIB_SRCS = $(filter-out %_main.c lab/report/perf_script.c,$(wildcard lab/report/*.c))
+REPORT_OBJS = $(B)/lab/report/report_main.o $(patsubst %.c,$(B)/%.o,$(REPORT_LIB_SRCS)) $(REPORT_LIB_OBJS) \
+	$(MODEL_LIB_OBJS) $(B)/buffer_pool/spin_backoff.o \
 	$(B)/buffer_pool/vocab.o $(B)/lab/common/lab_vocab.o $(B)/lab/common/bench_vars.o $(B)/lab/common/arch.o $(B)/lab/common/mitigation_rows.o
 
 $(B)/report: $(REPORT_OBJS)
