@@ -111,6 +111,16 @@ void mitigation_settings(struct plan *p, const char *value)
 	}
 }
 
+bool mitigation_sets_pages(const struct plan *p)
+{
+	for (int i = 0; i < p->mitigations.n; i++) {
+		const struct mitigation_row *row = mitigation_row(p->mitigations.item[i]);
+		if (row && row->sets == SETS_PAGES)
+			return true;
+	}
+	return false;
+}
+
 int mitigation_variants(const struct plan *p, const struct unit *u, const char *name,
 			struct mit_variant v[2])
 {

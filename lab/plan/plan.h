@@ -324,6 +324,8 @@ void mitigation_settings(struct plan *p, const char *value);
 /* The cells one mitigation makes in unit u: 1, or 2 (hugepages: 2m and 1g). */
 int mitigation_variants(const struct plan *p, const struct unit *u, const char *name,
 			struct mit_variant v[2]);
+/* A MITIGATIONS item is a page size (its row sets the pages: hugepages). */
+bool mitigation_sets_pages(const struct plan *p);
 /* A bzImage of this catalog series is in the build cache. */
 bool kernel_built(const char *top, const char *series);
 

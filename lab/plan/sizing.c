@@ -188,7 +188,7 @@ void plan_sizing(struct plan *p, const char *bufbench)
 	long avail = available_mb();
 	if (has_1g && avail > 0 && base + p->hp1g * 1024 > avail * 3 / 4 &&
 	    ((!p->pages_given && strcmp(p->hugepages, "compare") == 0) ||
-	     list_has(&p->mitigations, "hugepages"))) {
+	     mitigation_sets_pages(p))) {
 		plan_note("1 GB pages need %ld MB of guest RAM, the host has %ld MB available: "
 			  "skipping 1g", base + p->hp1g * 1024, avail);
 		drop(&p->pages, "1g");

@@ -268,8 +268,10 @@ static void label_of(const struct cell *c, char *buf, size_t len)
 	char pg[32];
 	/* PostgreSQL's rows say so: "pg prefault" is the patched server. */
 	const char *tool = is_pg(c) ? "pg " : "";
-	if (!strcmp(c->mitigation, "hugepages"))
-		snprintf(buf, len, "%shugepages %s", tool, page_name(c->page_kb, pg, sizeof(pg)));
+	const struct mitigation_row *r = mitigation_row(c->mitigation);
+	/* A page-size mitigation runs on two sizes: its label says which. */
+	if (r && r->sets == SETS_PAGES)
+		snprintf(buf, len, "%s%s %s", tool, c->mitigation, page_name(c->page_kb, pg, sizeof(pg)));
 	else
 		snprintf(buf, len, "%s%s", tool, c->mitigation);
 }
@@ -366,7 +368,8 @@ static void thread_paragraph(const struct results *r, const struct row *rows, si
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &rows[i];
 		double ms, ns, pages, cpu_ms = -1;
-		if (strcmp(w->c->mitigation, "prefault") ||
+		const struct mitigation_row *r = mitigation_row(w->c->mitigation);
+		if (!r || r->cost != COST_PREFAULT ||
 		    !median_of(w->c, "results.prefault.ms_mean", &ms) ||
 		    !median_of(w->c, "results.prefault.ns_per_page", &ns) ||
 		    !mean_of(w->c, "results.prefault.pages", &pages))
@@ -442,8 +445,10 @@ static void missing_text(const struct results *r, const struct row *rows, size_t
 			char *b = strstr(mit, "-b");
 			if (b)
 				*b = '\0';
-			if (!strcmp(mit, "hugepages"))
-				snprintf(lab, sizeof(lab), "pg hugepages 2 MB");
+			const struct mitigation_row *r = mitigation_row(mit);
+			/* huge_pages=on: the server's 2 MB pages. */
+			if (r && r->pg == PGW_HUGE_PAGES)
+				snprintf(lab, sizeof(lab), "pg %s 2 MB", mit);
 			else
 				snprintf(lab, sizeof(lab), "pg %s", mit);
 			goto have_label;
@@ -458,8 +463,9 @@ static void missing_text(const struct results *r, const struct row *rows, size_t
 		/* rseq_20 -> rseq:20, partitioned_8 -> partitioned:8 */
 		if (us && us[1] >= '0' && us[1] <= '9')
 			*us = ':';
-		if (!strcmp(mit, "hugepages"))
-			snprintf(lab, sizeof(lab), "hugepages %s",
+		const struct mitigation_row *r = mitigation_row(mit);
+		if (r && r->sets == SETS_PAGES)
+			snprintf(lab, sizeof(lab), "%s %s", mit,
 				 strstr(nm, "-1g-") ? "1 GB" : strstr(nm, "-2m-") ? "2 MB" : "?");
 		else
 			snprintf(lab, sizeof(lab), "%s", mit);
