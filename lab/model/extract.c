@@ -90,6 +90,45 @@ static struct extract_group *group_for(struct extract_set *s, const char *page, 
  * mitigation's.  bare: a document without evidence counts too, for what
  * the run itself measured (tps, acquisitions and faults per transaction).
  */
+static void add_channel(struct extract_group *g, enum channel c, enum pmodel pm, double k, double n,
+			double ns, double timed)
+{
+	g->ch[c].k[pm] += k;
+	g->ch[c].n[pm] += n;
+	g->ch[c].ns += ns;
+	g->ch[c].timed += timed;
+}
+
+/* The channels' counts from a fill phase's census (e: its evidence), where it traced them. */
+static void add_census(struct extract_group *g, enum pmodel pm, const struct json_read_val *e)
+{
+	const struct json_read_val *c = json_read_path(e, "census");
+	if (!c)
+		return;
+	double hf = num(e, "holds_with_fault");
+	const struct json_read_val *fz = json_read_path(c, "freezes");
+	if (fz) {
+		double f = num(fz, "fault.n");
+		add_channel(g, CH_EMU_FREEZE, pm, num(fz, "no_fault.n") + f, hf,
+			    num(fz, "no_fault.ns") + num(fz, "fault.ns"), num(fz, "no_fault.n") + f);
+		g->fz_faulted += f;
+	}
+	const struct json_read_val *r = json_read_path(c, "routes.blocked_in_fault");
+	if (r) {
+		/* Its own channel now: out of q, so that no stall is counted twice. */
+		g->qb[pm] += num(e, "q_m.blocked_in_fault");
+		add_channel(g, CH_BLOCKED, pm, num(e, "q_m.blocked_in_fault"), num(e, "q_m.n"),
+			    num(r, "offcpu_ns"), num(r, "n"));
+	}
+	if (json_read_true(c, "wakeups.traced"))
+		add_channel(g, CH_WAKEUP, pm, num(c, "wakeups.slept_in_fault"), hf,
+			    num(c, "wakeups.local.total_ns") + num(c, "wakeups.remote.total_ns"),
+			    num(c, "wakeups.local.n") + num(c, "wakeups.remote.n"));
+	if (json_read_true(c, "ticks.traced"))
+		add_channel(g, CH_TICK_SPAN, pm, num(c, "ticks.spanning_tick"), num(c, "ticks.fault_holds"),
+			    0, 0);
+}
+
 static int add_doc(struct extract_set *s, const struct json_read_val *d, double twin_tps, int bare)
 {
 	/*
@@ -177,14 +216,7 @@ static int add_doc(struct extract_set *s, const struct json_read_val *d, double 
 	for (size_t i = 0; h && h->type == JR_ARR && i < h->n && i < 32; i++)
 		g->hold_hist[i] += h->items[i]->num;
 	g->switched += num(e, "holds_switched");
-	const struct json_read_val *fz = json_read_path(e, "census.freezes");
-	if (fz) {
-		double nf = num(fz, "no_fault.n"), f = num(fz, "fault.n");
-		g->fz_k[pm] += nf + f;
-		g->fz_hf[pm] += num(e, "holds_with_fault");
-		g->fz_ns += num(fz, "no_fault.ns") + num(fz, "fault.ns");
-		g->fz_faulted += f;
-	}
+	add_census(g, pm, e);
 	double fc;
 	if (json_read_num(d, "provenance.fault_cost_ns", &fc) && fc > 0)
 		g->fault_ns[g->nfault++] = fc;
@@ -461,45 +493,72 @@ static void put_page_fields(FILE *f, const struct extract_group *g)
 }
 
 /*
- * The emulator-freeze channel (lab/model/channels.c): k = m p_f p t per
- * model, so p is the frozen holds per faulting hold (frozen holds of
- * either kind, so that m p_f p is their rate per acquisition; at most 1
- * or the channel is not written) and t their mean length beyond what the
- * hold would have taken (a faulting one's fault, the provenance's cost,
- * taken off).  Written only from runs with a census.
+ * One channel's member of "channels": p per model that measured it, k of n
+ * with its Wilson interval, and t_us where some stall was timed.  The
+ * emulator's freezes: p per faulting hold counts frozen holds of either
+ * kind (so that m p_f p is their rate per acquisition), and t is their
+ * length beyond what the hold would have taken (a faulting one's fault,
+ * the provenance's cost, taken off).  A blocked holder's time is its time
+ * off CPU less its wakeup's latency, which is the wakeup channel's.  A
+ * tick inside the fault makes no stall of its own: lazy's upgrade there
+ * is q's in_fault route, so the channel says so (inside_q) and has no t.
  */
-void extract_write_freeze(FILE *f, const struct extract_group *g)
+static void put_channel(FILE *f, const struct extract_group *g, enum channel c, bool *first)
 {
-	double k = 0;
+	const struct extract_channel *x = &g->ch[c];
 	int have = 0;
 	for (int i = 0; i < PM_COUNT; i++) {
-		k += g->fz_k[i];
-		have += g->fz_hf[i] > 0;
-		if (g->fz_k[i] > g->fz_hf[i])
+		have += x->n[i] > 0;
+		if (x->k[i] > x->n[i])
 			return;
 	}
 	if (!have)
 		return;
-	fprintf(f, "  \"channels\": {\n    \"emulator_freeze\": {\n      \"p\": {");
-	int first = 1;
+	fprintf(f, "%s\n    \"%s\": {\n      \"p\": {", *first ? "" : ",", ch_key(c));
+	*first = false;
+	int one = 1;
 	for (int i = 0; i < PM_COUNT; i++) {
-		if (g->fz_hf[i] <= 0)
+		if (x->n[i] <= 0)
 			continue;
-		double v = g->fz_k[i] / g->fz_hf[i], lo, hi;
-		st_wilson(g->fz_k[i], g->fz_hf[i], &lo, &hi);
+		double v = x->k[i] / x->n[i], lo, hi;
+		st_wilson(x->k[i], x->n[i], &lo, &hi);
 		fprintf(f, "%s\n        \"%s\": { \"value\": %.6g, \"lo\": %.6g, \"hi\": %.6g, "
-			   "\"k\": %.0f, \"n\": %.0f }", first ? "" : ",", pmodel_name(i), v,
-			lo < v ? lo : v, hi > v ? hi : v, g->fz_k[i], g->fz_hf[i]);
-		first = 0;
+			   "\"k\": %.0f, \"n\": %.0f }", one ? "" : ",", pmodel_name(i), v,
+			lo < v ? lo : v, hi > v ? hi : v, x->k[i], x->n[i]);
+		one = 0;
 	}
 	fprintf(f, "\n      }");
-	if (k > 0) {
-		double fault_ns = g->nfault ? st_median(g->fault_ns, (size_t)g->nfault) : 0;
-		double t = (g->fz_ns - g->fz_faulted * fault_ns) / k / 1000;
-		fprintf(f, ",\n      \"t_us\": %.6g", t > 0 ? t : 0);
+	if (x->timed > 0) {
+		double t = x->ns / x->timed;
+		if (c == CH_EMU_FREEZE)
+			t -= g->fz_faulted * (g->nfault ? st_median(g->fault_ns, (size_t)g->nfault) : 0) /
+			     x->timed;
+		if (c == CH_BLOCKED && g->ch[CH_WAKEUP].timed > 0)
+			t -= g->ch[CH_WAKEUP].ns / g->ch[CH_WAKEUP].timed;
+		fprintf(f, ",\n      \"t_us\": %.6g", t > 0 ? t / 1000 : 0);
 	}
-	fprintf(f, ",\n      \"frozen_holds\": %.0f, \"of_them_faulted\": %.0f\n    }\n  },\n", k,
-		g->fz_faulted);
+	if (c == CH_TICK_SPAN)
+		fprintf(f, ",\n      \"inside_q\": \"in_fault\"");
+	if (c == CH_EMU_FREEZE)
+		fprintf(f, ",\n      \"frozen_holds\": %.0f, \"of_them_faulted\": %.0f", x->timed,
+			g->fz_faulted);
+	fprintf(f, "\n    }");
+}
+
+void extract_write_channels(FILE *f, const struct extract_group *g)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	bool first = true;
+	for (int c = 0; c < CH_COUNT; c++)
+		put_channel(m, g, (enum channel)c, &first);
+	fclose(m);
+	if (len)
+		fprintf(f, "  \"channels\": {%s\n  },\n", buf);
+	free(buf);
 }
 
 int extract_write(FILE *f, const struct extract_group *g, const char *source, char *err, size_t errlen)
@@ -532,8 +591,9 @@ int extract_write(FILE *f, const struct extract_group *g, const char *source, ch
 	}
 	double qv[PM_COUNT], ql[PM_COUNT], qh[PM_COUNT];
 	for (int i = 0; i < PM_COUNT; i++) {
-		qv[i] = g->qn[i] > 0 ? g->qk[i] / g->qn[i] : 0;
-		st_wilson(g->qk[i], g->qn[i], &ql[i], &qh[i]);
+		double k = g->qk[i] - g->qb[i];
+		qv[i] = g->qn[i] > 0 ? k / g->qn[i] : 0;
+		st_wilson(k, g->qn[i], &ql[i], &qh[i]);
 		if (qh[i] < qv[i]) /* Wilson's rounding at k = n */
 			qh[i] = qv[i];
 		if (ql[i] > qv[i])
@@ -576,7 +636,7 @@ int extract_write(FILE *f, const struct extract_group *g, const char *source, ch
 			continue;
 		fprintf(f, "%s\n    \"%s\": { \"value\": %.6g, \"lo\": %.6g, \"hi\": %.6g, "
 			   "\"k\": %.0f, \"n\": %.0f }", first ? "" : ",", pmodel_name(i), qv[i], ql[i],
-			qh[i], g->qk[i], g->qn[i]);
+			qh[i], g->qk[i] - g->qb[i], g->qn[i]);
 		first = 0;
 	}
 	fprintf(f, "\n  },\n");
@@ -584,7 +644,7 @@ int extract_write(FILE *f, const struct extract_group *g, const char *source, ch
 	fprintf(f, "  \"fault_cost_us\": %.6g,\n",
 		g->nfault ? st_median(g->fault_ns, (size_t)g->nfault) / 1000 : 0);
 	put_page_fields(f, g);
-	extract_write_freeze(f, g);
+	extract_write_channels(f, g);
 	fprintf(f, "  \"measured_fill_tps\": {");
 	first = 1;
 	for (int i = 0; i < PM_COUNT; i++) {

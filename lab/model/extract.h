@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "channels.h"
 #include "costs.h"
 #include "inputs.h"
 
@@ -34,8 +35,10 @@ struct extract_group {
 	/* Fill-phase tps of each model's runs. */
 	int ntps[PM_COUNT];
 	double tps[PM_COUNT][MX_MAX_RUNS];
-	/* q_M pooled over a model's runs: faulting holds switched before release. */
-	double qk[PM_COUNT], qn[PM_COUNT];
+	/* q_M pooled over a model's runs: faulting holds switched before
+	 * release; qb of them blocked inside the fault (the blocked_in_fault
+	 * channel's, taken out of q where it is written). */
+	double qk[PM_COUNT], qn[PM_COUNT], qb[PM_COUNT];
 	double holds, holds_fault;	/* fill holds recorded, and those that faulted */
 	double switched;		/* fill holds whose holder went off CPU */
 	double m[MX_MAX_RUNS];		/* acquisitions per transaction, per run */
@@ -53,13 +56,27 @@ struct extract_group {
 	double segment_bytes;
 	double faults_by_page[MI_PAGES];
 	struct fault_costs costs;
-	/* The emulator-freeze channel, from the fill census (docs/evidence.md):
-	 * per model the frozen holds (no switch: no fault and over 10x the
-	 * median hold, or a fault and over 2x the costbench fault) and the
-	 * faulting holds of the runs that have a census; pooled, the frozen
-	 * holds' time and how many of them faulted. */
-	double fz_k[PM_COUNT], fz_hf[PM_COUNT];
-	double fz_ns, fz_faulted;
+	/*
+	 * The channels besides holder descheduling (channels.h), from the fill
+	 * census (docs/evidence.md), indexed by enum channel: per model the
+	 * faulting holds the channel stalled (k) of those that could be (n:
+	 * the faulting holds of runs whose census traced it); pooled, the
+	 * stalls' time (ns) and how many stalls it covers (timed).
+	 *   blocked_in_fault: holders switched out blocked inside the fault
+	 *     (q's route), their off-CPU time;
+	 *   wakeup_latency: holders that slept inside the fault, and the time
+	 *     from their wakeup to running again (local and remote);
+	 *   tick_span: faulting holds with a tick inside the fault (lazy's
+	 *     upgrade; the stall it makes is q's in_fault route, not timed);
+	 *   emulator_freeze: frozen holds (no switch: no fault and over 10x
+	 *     the median hold, or a fault and over 2x the costbench fault),
+	 *     fz_faulted of them with a fault.
+	 */
+	struct extract_channel {
+		double k[PM_COUNT], n[PM_COUNT];
+		double ns, timed;
+	} ch[CH_COUNT];
+	double fz_faulted;
 };
 
 struct extract_set {
@@ -89,9 +106,13 @@ int extract_scan_timed(const char *rundir, struct extract_set *s, char *err, siz
 /* A group as model-inputs.json; MX_ERR with err when it has no none runs. */
 int extract_write(FILE *f, const struct extract_group *g, const char *source, char *err, size_t errlen);
 
-/* The emulator-freeze channel's "channels" member (with its trailing comma), or
- * nothing where no run had a census or a model froze more holds than faulted. */
-void extract_write_freeze(FILE *f, const struct extract_group *g);
+/*
+ * The "channels" member (with its trailing comma): each channel some run's
+ * census measured, or nothing where none did.  A channel none of whose
+ * models saw it has p 0 with its Wilson bound and no t_us; a model with
+ * more stalls than faulting holds leaves its channel out.
+ */
+void extract_write_channels(FILE *f, const struct extract_group *g);
 
 /* The median of a log2-ns histogram in microseconds, and its bucket's edges. */
 double extract_hist_median_us(const double *hist, int n, double *lo_us, double *hi_us);

@@ -198,6 +198,7 @@ static bool get_channels(const struct json_read_val *root, struct model_inputs *
 				}
 				o->have_p[i] = true;
 			}
+		snprintf(o->inside_q, sizeof(o->inside_q), "%s", json_read_str(ch, "inside_q", ""));
 		if (json_read_get(ch, "t_us")) {
 			if (!get_value(ch, "t_us", &o->t_us, true, err, errlen))
 				return false;

@@ -79,6 +79,9 @@ struct model_inputs {
 		struct inputs_value p[PM_COUNT];	/* P(the channel stalls | faulting hold, model) */
 		bool have_t;
 		struct inputs_value t_us;		/* its stall */
+		/* "inside_q": its stall is already one of q's routes (tick_span:
+		 * lazy's upgrade is the in_fault route), measured but not added. */
+		char inside_q[24];
 	} ch[MI_CHANNELS];
 };
 

@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -63,6 +64,26 @@ static void test_channels(void)
 	CHECK(ch_describe(&in, PM_FULL, 96, f) == 2, "at 96 vCPUs: two channels still unmeasured");
 	CHECK(ch_describe(&in, PM_LAZY, 96, f) == 3, "lazy has no input in blocked_in_fault: not included");
 	fclose(f);
+
+	/* As make model writes what a census saw: blocked never (0 of n, no
+	 * time), ticks inside faults counted but their stall already q's. */
+	CHECK(parse(", \"channels\": {\"blocked_in_fault\": {\"p\": {\"none\": {\"value\": 0, \"lo\": 0, "
+		    "\"hi\": 0.0002}, \"full\": {\"value\": 0, \"lo\": 0, \"hi\": 0.0002}}}, "
+		    "\"tick_span\": {\"p\": {\"none\": 0.04, \"full\": 0.045}, \"inside_q\": \"in_fault\"}}",
+		    &in),
+	      "inputs with a never-seen channel and one inside q read");
+	CHECK(ch_measured(&in, CH_BLOCKED, PM_FULL) && ch_measured(&in, CH_TICK_SPAN, PM_FULL) &&
+		      ch_k(&in, PM_FULL, 96, 1, 0.01, NULL) == 0,
+	      "both measured, and neither adds an outage (q holds the tick's; the other never happened)");
+	char *said = NULL;
+	size_t slen = 0;
+	FILE *sf = open_memstream(&said, &slen);
+	int left = ch_describe(&in, PM_FULL, 96, sf);
+	fclose(sf);
+	CHECK(left == 1 && strstr(said, "never seen (p full <= 0.02%") &&
+		      strstr(said, "inside q's in_fault route: not added again"),
+	      "described: never seen with its bound, inside q; only wakeup_latency unmeasured (%d)", left);
+	free(said);
 	char err[256] = "";
 	char text[2048];
 	snprintf(text, sizeof(text), base, ", \"channels\": {\"tick_span\": {\"p\": {\"none\": 1.5}, \"t_us\": 1}}");

@@ -157,17 +157,18 @@ static void test_freeze_channel(void)
 	if (rc != MX_OK || cs.ngroups != 1)
 		return;
 	const struct extract_group *g = &cs.g[0];
-	CHECK(g->fz_k[PM_FULL] == 43 && g->fz_hf[PM_FULL] == 283 && g->fz_k[PM_LAZY] == 42 &&
-		      g->fz_hf[PM_LAZY] == 285 && g->fz_hf[PM_NONE] == 0,
+	const struct extract_channel *fz = &g->ch[CH_EMU_FREEZE];
+	CHECK(fz->k[PM_FULL] == 43 && fz->n[PM_FULL] == 283 && fz->k[PM_LAZY] == 42 &&
+		      fz->n[PM_LAZY] == 285 && fz->n[PM_NONE] == 0,
 	      "frozen holds full 43 of 283 faulting, lazy 42 of 285, none no census (%.0f/%.0f, %.0f/%.0f)",
-	      g->fz_k[PM_FULL], g->fz_hf[PM_FULL], g->fz_k[PM_LAZY], g->fz_hf[PM_LAZY]);
-	CHECK(g->fz_ns == 11338717 && g->fz_faulted == 1, "frozen time 11338717 ns, 1 faulted (%.0f, %.0f)",
-	      g->fz_ns, g->fz_faulted);
+	      fz->k[PM_FULL], fz->n[PM_FULL], fz->k[PM_LAZY], fz->n[PM_LAZY]);
+	CHECK(fz->ns == 11338717 && g->fz_faulted == 1, "frozen time 11338717 ns, 1 faulted (%.0f, %.0f)",
+	      fz->ns, g->fz_faulted);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	fputs("{", f);
-	extract_write_freeze(f, g);
+	extract_write_channels(f, g);
 	fputs("\"end\": 0}", f);
 	fclose(f);
 	struct json_read_val *doc = json_read_parse(buf, err, sizeof(err));
@@ -186,12 +187,76 @@ static void test_freeze_channel(void)
 	/* A model whose frozen holds outnumber its faulting ones cannot be a
 	 * probability per faulting hold: no channel is written. */
 	struct extract_group over = *g;
-	over.fz_k[PM_FULL] = 300;
+	over.ch[CH_EMU_FREEZE].k[PM_FULL] = 300;
 	f = open_memstream(&buf, &len);
-	extract_write_freeze(f, &over);
+	extract_write_channels(f, &over);
 	fclose(f);
-	CHECK(len == 0, "frozen holds above the faulting ones: nothing written (%zu bytes)", len);
+	CHECK(len > 0 && !strstr(buf, "emulator_freeze"),
+	      "frozen holds above the faulting ones: that channel not written (%zu bytes)", len);
 	free(buf);
+}
+
+/* JSON text of g's "channels" member, parsed. */
+static struct json_read_val *channels_of(const struct extract_group *g)
+{
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fputs("{", f);
+	extract_write_channels(f, g);
+	fputs("\"end\": 0}", f);
+	fclose(f);
+	struct json_read_val *doc = json_read_parse(buf, err, sizeof(err));
+	free(buf);
+	return doc;
+}
+
+/*
+ * The route channels from the same census: no holder blocked or slept in
+ * its fault and no fault spanned a tick (7.0 at 283 and 285 faulting
+ * holds), so each is written as measured zero with its Wilson bound and
+ * no time; the tick channel says its stall is q's.  Then counts by hand:
+ * 2 blocked of 100 faulting holds, 300 us off CPU between them, of which
+ * 100 us waiting for their wakeups (2 timed): blocked t = 150 - 50 =
+ * 100 us, wakeup t = 50 us.
+ */
+static void test_route_channels(void)
+{
+	static struct extract_set cs;
+	char err[1024];
+	if (extract_scan(DATA "run-census", &cs, err, sizeof(err)) != MX_OK || cs.ngroups != 1) {
+		CHECK(0, "run-census scanned: %s", err);
+		return;
+	}
+	struct json_read_val *doc = channels_of(&cs.g[0]);
+	double v = 1, hi = 0, n = 0, vw = 1, vt = 1;
+	bool ok = doc && json_read_num(doc, "channels.blocked_in_fault.p.full.value", &v) &&
+		  json_read_num(doc, "channels.blocked_in_fault.p.full.hi", &hi) &&
+		  json_read_num(doc, "channels.blocked_in_fault.p.full.n", &n) &&
+		  json_read_num(doc, "channels.wakeup_latency.p.lazy.value", &vw) &&
+		  json_read_num(doc, "channels.tick_span.p.full.value", &vt);
+	CHECK(ok && v == 0 && hi > 0.005 && hi < 0.02 && n == 283 && vw == 0 && vt == 0 &&
+		      !json_read_path(doc, "channels.blocked_in_fault.t_us") &&
+		      !json_read_path(doc, "channels.tick_span.t_us") &&
+		      !strcmp(json_read_str(doc, "channels.tick_span.inside_q", ""), "in_fault"),
+	      "none observed: blocked 0 of %.0f (hi %.4f), wakeups 0, ticks 0; no t_us; tick_span inside q", n, hi);
+	json_read_free(doc);
+
+	struct extract_group g = cs.g[0];
+	memset(g.ch, 0, sizeof(g.ch));
+	g.ch[CH_BLOCKED] = (struct extract_channel){ .k = { [PM_FULL] = 2 }, .n = { [PM_NONE] = 100, [PM_FULL] = 100 },
+						       .ns = 300000, .timed = 2 };
+	g.ch[CH_WAKEUP] = (struct extract_channel){ .k = { [PM_FULL] = 2 }, .n = { [PM_NONE] = 100, [PM_FULL] = 100 },
+						      .ns = 100000, .timed = 2 };
+	doc = channels_of(&g);
+	double tb = 0, tw = 0, pb = 0;
+	ok = doc && json_read_num(doc, "channels.blocked_in_fault.t_us", &tb) &&
+	     json_read_num(doc, "channels.wakeup_latency.t_us", &tw) &&
+	     json_read_num(doc, "channels.blocked_in_fault.p.full.value", &pb);
+	CHECK(ok && NEAR(tb, 100, 1e-9) && NEAR(tw, 50, 1e-9) && NEAR(pb, 0.02, 1e-12) &&
+		      !json_read_path(doc, "channels.emulator_freeze"),
+	      "blocked 2 of 100: t %.3f us (off CPU less the wakeup), wakeup t %.3f us", tb, tw);
+	json_read_free(doc);
 }
 
 static void test_rules(void)
@@ -264,6 +329,7 @@ static void test_recorded_hz(void)
 int main(void)
 {
 	test_freeze_channel();
+	test_route_channels();
 	test_scan();
 	test_median();
 	test_write_roundtrip();
