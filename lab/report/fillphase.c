@@ -313,7 +313,7 @@ static void comparisons(FILE *f, const struct results *r, bool md)
 		for (size_t j = k + 1; j < r->ncells; j++) {
 			const struct cell *o = &r->cells[j];
 			struct fill_ratio q;
-			char cold[96];
+			char cold[256];
 			if (!is_bufbench(o) || !strcmp(o->variant, c->variant) ||
 			    strcmp(o->lock, c->lock) || strcmp(o->workload, c->workload) ||
 			    o->clients != c->clients || o->page_kb != c->page_kb ||

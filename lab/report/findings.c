@@ -496,7 +496,7 @@ void find_headline(const struct results *r, const char *baseline, struct finding
 			append(fd->headline, sizeof(fd->headline), "%s", s);
 		}
 		/* A model comparison on a lock that is rarely held (issue 36). */
-		char cold[96];
+		char cold[256];
 		if (cold_lock_line(best.base, best.cell, cold, sizeof(cold))) {
 			cold[0] = (char)toupper((unsigned char)cold[0]);
 			snprintf(s, sizeof(s), " %s.", cold);

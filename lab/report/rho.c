@@ -30,14 +30,40 @@ double cell_fill_rho(const struct cell *c, bool *from_records)
 	return r;
 }
 
+/* The median fill-phase CPU spin share of c's runs (a fraction), or -1. */
+static double cell_fill_spin(const struct cell *c)
+{
+	double *v = calloc(c->nruns + 1, sizeof(*v));
+	size_t n = 0;
+	if (!v)
+		exit(1);
+	for (size_t i = 0; i < c->nruns; i++)
+		if (json_read_num(c->runs[i]->doc, "results.phase.fill.cpu_spin_share", &v[n]) && v[n] >= 0)
+			n++;
+	double s = n ? st_median(v, n) : -1;
+	free(v);
+	return s;
+}
+
 bool cold_lock_line(const struct cell *a, const struct cell *b, char *buf, size_t len)
 {
 	double ra = a ? cell_fill_rho(a, NULL) : -1, rb = b ? cell_fill_rho(b, NULL) : -1;
 	double r = ra > rb ? ra : rb;
 	buf[0] = '\0';
 	/* The hotter of the two: a comparison is cold only if both sides are. */
-	if (r < 0 || r >= RHO_HOT)
+	if (r < 0)
 		return false;
-	snprintf(buf, len, "cold lock (rho = %.3g): not the report's regime", r);
+	if (r < RHO_HOT) {
+		snprintf(buf, len, "cold lock (rho = %.3g): not the report's regime", r);
+		return true;
+	}
+	/* Hot, but is it spun on?  The more spinning side decides, as above. */
+	double sa = a ? cell_fill_spin(a) : -1, sb = b ? cell_fill_spin(b) : -1;
+	double s = sa > sb ? sa : sb;
+	if (s < 0 || s >= SPIN_HOT)
+		return false;
+	snprintf(buf, len, "hot lock (rho = %.3g) whose waiters mostly sleep (fill CPU spin share "
+		 "%.3g%%, under %.0f%%; the report's s_lock 55%%): not the report's regime in spinning",
+		 r, 100 * s, 100 * SPIN_HOT);
 	return true;
 }

@@ -12,9 +12,10 @@ top=$(dirname "$(dirname "$here")")
 . "$top/tests/lib.sh"
 fixture_run report_rho run-fill report
 
-# setup DIR RHO_NONE_1 SRC_NONE_1 RHO_NONE_2 RHO_FULL_1 RHO_FULL_2: the
-# 4 KB pg cell under none and under full, fill-phase rho and spin share
-# per run (the second none run and both full runs from hold records).
+# setup DIR RHO_NONE_1 SRC_NONE_1 RHO_NONE_2 RHO_FULL_1 RHO_FULL_2 [SPIN]:
+# the 4 KB pg cell under none and under full, fill-phase rho and spin share
+# per run (the second none run and both full runs from hold records; the
+# spin shares SPIN1 .. SPIN4, SPIN 0.2 unless given: 0.21 .. 0.24).
 setup() {
 	d=$1
 	rm -rf "$d"
@@ -32,7 +33,7 @@ setup() {
 			full1) rho=$5 src=hold_records ;;
 			full2) rho=$6 src=hold_records ;;
 			esac
-			jq --arg m "$m" --argjson rho "$rho" --arg src "$src" --argjson spin "0.2$i" '
+			jq --arg m "$m" --argjson rho "$rho" --arg src "$src" --argjson spin "${7:-0.2}$i" '
 			  .config.in_hold_syscalls = [] |
 			  .provenance.kernel_label = "7.2-lab" | .provenance.kernel_release = "7.2.13-lab" |
 			  .provenance.preempt_model = $m |
@@ -71,6 +72,15 @@ check "cold: the model comparison in the fill section carries the line" \
 	sh -c "tr '\n' ' ' < '$txt' | tr -s ' ' | grep -qF \"; cold lock (rho = 0.042): not the report's regime\""
 check "cold: so does the finding's model comparison" \
 	sh -c "sed -n '/^Finding/,/^Fill phase:/p' '$txt' | tr '\n' ' ' | tr -s ' ' | grep -qF \"Cold lock (rho = 0.042): not the report's regime.\""
+
+# A hot lock whose waiters sleep: rho as the hot cell's, spin shares 0.01 ..
+# 0.04 (none 1.5%, full 3.5%): the more spinning side, 3.5%, is under 20%.
+setup "$tmp/sleepy" 0.90 lockstats 0.40 0.36 0.38 0.0
+txt=$tmp/sleepy/report.txt
+check "hot but sleepy: the model comparison carries the spin line" \
+	sh -c "tr '\n' ' ' < '$txt' | tr -s ' ' | grep -qF \"; hot lock (rho = 0.4) whose waiters mostly sleep (fill CPU spin share 3.5%, under 20%; the report's s_lock 55%): not the report's regime in spinning\""
+check "hot but sleepy: no cold-lock line" sh -c "! grep -qi 'cold lock' '$txt'"
+check "a hot lock spun on (21-24%): no such line" sh -c "! grep -qi 'mostly sleep' '$tmp/hot/report.txt'"
 
 # Only lockstats: rho marked *, still compared with 0.3.
 setup "$tmp/stats" 0.5 lockstats 0.5 0.5 0.5
