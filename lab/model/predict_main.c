@@ -295,7 +295,28 @@ static void print_x0(const struct extrap_trace *tr, double before, double after)
 	       x->map_scale != 1 ? ", mapping faults scaled by the many-process microbenchmark" : "");
 }
 
-int main(int argc, char **argv)
+/* The command line, parsed. */
+struct predict_args {
+	const char *path, *pages, *costbench, *faultbench;
+	int cpus, clients, model, draws, reps, sim, extrap, hz, fa, report;
+	long duration_s, rseq_us, rr_us, slice_us;
+	uint64_t seed;
+	double pool, xnone, need, faults_txn;
+};
+
+/* A ratio or count in (lo, hi) from strtod, or exit 2 naming the option. */
+static double open_range(const char *opt, const char *s, double lo, double hi, const char *what)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (*end || !(v > lo && v < hi)) {
+		fprintf(stderr, "predict: %s %s: %s\n", opt, s, what);
+		exit(2);
+	}
+	return v;
+}
+
+static void parse_args(int argc, char **argv, struct predict_args *a)
 {
 	static const struct option opts[] = {
 		{ "inputs", required_argument, NULL, 'i' }, { "cpus", required_argument, NULL, 'c' },
@@ -317,95 +338,67 @@ int main(int argc, char **argv)
 		{ "tsv", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 }
 	};
-	const char *path = NULL;
-	int cpus = 0, clients = 0, model = -1, draws = 0, reps = 8, sim = 0;
-	long duration_s = 2, rseq_us = 0, rr_us = 0;
-	uint64_t seed = 27;
-	int extrap = 0, hz = 0, fa = 0;
-	long slice_us = 0;
-	double pool = 0, xnone = 0;
-	int report = 0;
-	double need = 0;
-	const char *pages = NULL, *costbench = NULL, *faultbench = NULL;
-	double faults_txn = 0;
+	*a = (struct predict_args){ .model = -1, .reps = 8, .duration_s = 2, .seed = 27 };
+	enum pmodel pm;
 	int o;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
-		case 'i': path = optarg; break;
-		case 'c': cpus = (int)num("--cpus", optarg, 1, 4096); break;
-		case 'n': clients = (int)num("--clients", optarg, 1, 100000); break;
-		case 'm': {
-			enum pmodel pm;
+		case 'i': a->path = optarg; break;
+		case 'c': a->cpus = (int)num("--cpus", optarg, 1, 4096); break;
+		case 'n': a->clients = (int)num("--clients", optarg, 1, 100000); break;
+		case 'm':
 			if (pmodel_parse(optarg, &pm) != 0) {
 				fprintf(stderr, "predict: --model %s: none, voluntary, full or lazy\n", optarg);
-				return 2;
+				exit(2);
 			}
-			model = (int)pm;
+			a->model = (int)pm;
 			break;
-		}
-		case 'C': sim = 0; break;
-		case 'S': sim = 1; break;
-		case 's': seed = (uint64_t)num("--seed", optarg, 0, 0x7fffffff); break;
-		case 'd': draws = (int)num("--draws", optarg, 1, 1000000); break;
-		case 'r': reps = (int)num("--reps", optarg, 0, 64); break;
-		case 'D': duration_s = num("--duration-s", optarg, 1, 600); break;
-		case 'g': rseq_us = num("--rseq-us", optarg, 0, 50); break;
-		case 'q': rr_us = num("--vcpu-rr-us", optarg, 0, 1000000); break;
-		case 'x': extrap = 1; break;
-		case 'p': pages = optarg; break;
-		case 'P': pool = (double)num("--pool-pages", optarg, 1, 0x7fffffffffffL); break;
-		case 'z': hz = (int)num("--hz", optarg, 1, 10000); break;
-		case 'f': fa = (int)num("--fault-around-pages", optarg, 1, 512); break;
-		case 'b': slice_us = num("--base-slice-us", optarg, 100, 100000); break;
-		case 'R': report = 1; break;
-		case 'N': {
-			char *end;
-			need = strtod(optarg, &end);
-			if (*end || !(need > 0 && need < 1)) {
-				fprintf(stderr, "predict: --need %s: a ratio between 0 and 1\n", optarg);
-				return 2;
-			}
-			break;
-		}
-		case 'F': {
-			char *end;
-			faults_txn = strtod(optarg, &end);
-			if (*end || !(faults_txn > 0 && faults_txn < 1e6)) {
-				fprintf(stderr, "predict: --faults-per-txn %s: a positive number\n", optarg);
-				return 2;
-			}
-			break;
-		}
-		case 'B': costbench = optarg; break;
-		case 'M': faultbench = optarg; break;
-		case 'X': xnone = (double)num("--x-none-tps", optarg, 1, 1000000000); break;
+		case 'C': a->sim = 0; break;
+		case 'S': a->sim = 1; break;
+		case 's': a->seed = (uint64_t)num("--seed", optarg, 0, 0x7fffffff); break;
+		case 'd': a->draws = (int)num("--draws", optarg, 1, 1000000); break;
+		case 'r': a->reps = (int)num("--reps", optarg, 0, 64); break;
+		case 'D': a->duration_s = num("--duration-s", optarg, 1, 600); break;
+		case 'g': a->rseq_us = num("--rseq-us", optarg, 0, 50); break;
+		case 'q': a->rr_us = num("--vcpu-rr-us", optarg, 0, 1000000); break;
+		case 'x': a->extrap = 1; break;
+		case 'p': a->pages = optarg; break;
+		case 'P': a->pool = (double)num("--pool-pages", optarg, 1, 0x7fffffffffffL); break;
+		case 'z': a->hz = (int)num("--hz", optarg, 1, 10000); break;
+		case 'f': a->fa = (int)num("--fault-around-pages", optarg, 1, 512); break;
+		case 'b': a->slice_us = num("--base-slice-us", optarg, 100, 100000); break;
+		case 'R': a->report = 1; break;
+		case 'N': a->need = open_range("--need", optarg, 0, 1, "a ratio between 0 and 1"); break;
+		case 'F': a->faults_txn = open_range("--faults-per-txn", optarg, 0, 1e6, "a positive number"); break;
+		case 'B': a->costbench = optarg; break;
+		case 'M': a->faultbench = optarg; break;
+		case 'X': a->xnone = (double)num("--x-none-tps", optarg, 1, 1000000000); break;
 		case 'T': tsv = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); exit(2);
 		}
 	}
-	if (report) {
+	if (a->report) {
 		/* The regression report's configuration (extrap.h), none anchored at its tps. */
-		if (!cpus)
-			cpus = XR_REPORT_CPUS;
-		if (!clients)
-			clients = XR_REPORT_CLIENTS;
-		extrap = 1;
-		if (pool <= 0)
-			pool = XR_REPORT_POOL_PAGES;
-		if (!fa)
-			fa = XR_REPORT_FAULT_AROUND;
-		if (!hz)
-			hz = XR_REPORT_HZ;
-		if (xnone <= 0)
-			xnone = XR_REPORT_NONE_TPS;
+		a->cpus = a->cpus ? a->cpus : XR_REPORT_CPUS;
+		a->clients = a->clients ? a->clients : XR_REPORT_CLIENTS;
+		a->extrap = 1;
+		a->pool = a->pool > 0 ? a->pool : XR_REPORT_POOL_PAGES;
+		a->fa = a->fa ? a->fa : XR_REPORT_FAULT_AROUND;
+		a->hz = a->hz ? a->hz : XR_REPORT_HZ;
+		a->xnone = a->xnone > 0 ? a->xnone : XR_REPORT_NONE_TPS;
 	}
-	if (!path || cpus < 1 || clients < 1 || optind != argc) {
+	if (!a->path || a->cpus < 1 || a->clients < 1 || optind != argc) {
 		usage(stderr);
-		return 2;
+		exit(2);
 	}
+}
+
+/* Combinations refused before the inputs are read; 0, or the exit code. */
+static int check_args(const struct predict_args *a)
+{
 	/* The table has the closed form's columns: the others print other things. */
-	if (tsv && (sim || report || need > 0)) {
+	if (tsv && (a->sim || a->report || a->need > 0)) {
 		fprintf(stderr, "predict: --tsv prints the closed form's predictions: not with --sim, "
 			"--report or --need\n");
 		return 2;
@@ -416,134 +409,169 @@ int main(int argc, char **argv)
 	 * 2 s, 8 draws + the central run; ~3 minutes here), so a typo of a
 	 * size does not run for hours.
 	 */
-	if (sim && (double)clients * (double)duration_s * (reps + 1) > SIM_MAX_WORK) {
+	double work = (double)a->clients * (double)a->duration_s * (a->reps + 1);
+	if (a->sim && work > SIM_MAX_WORK) {
 		fprintf(stderr, "predict: --sim with %d clients x %ld s x %d runs is %.0f client-seconds, "
 			"more than the bound %.0f (1024 clients x 2 s x 9 runs): fewer clients, a shorter "
-			"--duration-s or fewer --reps\n", clients, duration_s, reps + 1,
-			(double)clients * (double)duration_s * (reps + 1), SIM_MAX_WORK);
+			"--duration-s or fewer --reps\n", a->clients, a->duration_s, a->reps + 1, work,
+			SIM_MAX_WORK);
 		return 2;
 	}
-	if (rseq_us && rseq_us < 5) {
-		fprintf(stderr, "predict: --rseq-us %ld: the kernel grants 5..50 us\n", rseq_us);
+	if (a->rseq_us && a->rseq_us < 5) {
+		fprintf(stderr, "predict: --rseq-us %ld: the kernel grants 5..50 us\n", a->rseq_us);
 		return 2;
 	}
+	if (!a->extrap && (a->pages || a->pool > 0 || a->hz || a->fa || a->slice_us || a->faults_txn > 0 ||
+			   a->faultbench)) {
+		fprintf(stderr, "predict: --pages, --pool-pages, --hz, --fault-around-pages, "
+			"--base-slice-us, --faults-per-txn and --fault-bench need --extrapolate\n");
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * The fault-duration rule measured instead of assumed (--fault-bench: a
+ * fault's CPU time at the target's clients over that at the measured ones),
+ * and fault costs for X0 per page size (--costbench) over the inputs' own.
+ * 0, or the exit code; *map_scale the fault durations' factor.
+ */
+static int apply_fault_files(struct model_inputs *in, const struct predict_args *a, double *map_scale)
+{
+	char err[512];
+	*map_scale = 1;
+	if (a->faultbench) {
+		struct faultbench_sweep fb;
+		if (!faultbench_read(a->faultbench, &fb, err, sizeof(err))) {
+			fprintf(stderr, "predict: --fault-bench: %s\n", err);
+			return 2;
+		}
+		bool clamped;
+		*map_scale = faultbench_growth(&fb, in->clients, a->clients, &clamped);
+		for (int i = 0; i < in->fault_us.n; i++)
+			in->fault_us.x[i] *= *map_scale;
+		if (!tsv)
+			printf("fault durations x %.3g: median fault CPU %.0f ns at %d processes -> %.0f ns at %d "
+			       "(%s)%s\n", *map_scale, faultbench_cpu_at(&fb, in->clients, &clamped), in->clients,
+			       faultbench_cpu_at(&fb, a->clients, &clamped), a->clients, fb.source,
+			       clamped ? "; outside the measured counts: the nearest one's" : "");
+	}
+	if (a->costbench) {
+		struct fault_costs fc;
+		if (!fc_read(a->costbench, &fc, err, sizeof(err))) {
+			fprintf(stderr, "predict: --costbench: %s\n", err);
+			return 2;
+		}
+		for (int p = 0; p < MI_PAGES; p++) {
+			if (fc.alloc_us[p] > 0)
+				in->fault_alloc_us[p] = fc.alloc_us[p];
+			if (fc.map_us[p] > 0)
+				in->fault_map_us[p] = fc.map_us[p];
+		}
+		snprintf(in->fault_cost_source, sizeof(in->fault_cost_source), "%s", fc.source);
+		if (!tsv)
+			printf("fault costs from %s: 4k alloc %.3g map %.3g us, 2m alloc %.3g map %.3g us\n",
+			       a->costbench, in->fault_alloc_us[MI_4K], in->fault_map_us[MI_4K],
+			       in->fault_alloc_us[MI_2M], in->fault_map_us[MI_2M]);
+	}
+	return 0;
+}
+
+/* --extrapolate: the inputs moved to the target by the rules (extrap.h); 0 or the exit code. */
+static int extrapolate(struct model_inputs *in, const struct predict_args *a, double map_scale)
+{
+	char err[512];
+	struct extrap_target t = { .cpus = a->cpus, .clients = a->clients, .hz = a->hz ? a->hz : in->hz,
+			       .pool_pages = a->pool > 0 ? a->pool : in->pool_pages,
+			       .fault_around_pages = a->fa ? a->fa : in->fault_around_pages,
+			       .faults_per_txn = a->faults_txn, .fault_map_scale = map_scale,
+			       .base_slice_us = (double)a->slice_us };
+	snprintf(t.page, sizeof(t.page), "%s", a->pages ? a->pages : in->page_size);
+	struct model_inputs moved;
+	struct extrap_trace tr;
+	if (extrap_apply(in, &t, &moved, &tr, err, sizeof(err)) != 0) {
+		fprintf(stderr, "predict: --extrapolate: %s\n", err);
+		return 2;
+	}
+	if (!tsv) {
+		printf("extrapolated to %s pages, pool %.0f buffers, HZ %d, fault-around %d pages:\n"
+		       "  p_f %.4g -> %.4g  (window %.0f -> %.0f descriptors; interleaved %.4g -> %.4g; "
+		       "pops per run L %.3g -> %.3g%s; few-CPU factor s %.3g -> %.3g)\n"
+		       "  T %.0f -> %.0f us  (off CPU %.0f -> %.0f us: runnable/CPU %.3g -> %.3g, "
+		       "slice %.3g -> %.3g ms; tail %.0f us kept)\n",
+		       t.page, t.pool_pages, t.hz, t.fault_around_pages, in->p_f.v, moved.p_f.v,
+		       tr.w_measured, tr.w_target, tr.pf_raw_measured, tr.pf_raw_target, tr.l_measured,
+		       tr.l_target, tr.l_from_fit ? " from the fit's curve: no fault measured" : "",
+		       tr.s_measured, tr.s_target, in->t_stall_us.v, moved.t_stall_us.v, in->t_offcpu_us,
+		       tr.t_offcpu_target_us, tr.run_measured, tr.run_target, tr.slice_measured_ms,
+		       tr.slice_target_ms, in->t_tail_us);
+		print_x0(&tr, in->x0_tps.v, moved.x0_tps.v);
+	}
+	*in = moved;
+	return 0;
+}
+
+/* Anchor none at a measured tps of the target (the report's own): 1/X = 1/X_free + k. */
+static int anchor_none(struct model_inputs *in, double xnone, int cpus, int clients)
+{
+	if (extrap_anchor_none(in, xnone, cpus, clients) != 0) {
+		double kn = closed_k(in->m.v, in->p_f.v, in->q[PM_NONE].v, in->t_stall_us.v);
+		double s = closed_service_s(in->hold_us.v, in->p_f.v, inputs_dist_mean(&in->fault_us));
+		fprintf(stderr, "predict: none cannot run at %.0f tps with these inputs: its stalls "
+			"take X k = %.3g and the lock's service X m s = %.3g of the time (s = h + "
+			"p_f d_f = %.3g us), and the two must sum below 1; the inputs (p_f, T, q, "
+			"the fault's length) describe another machine than that tps\n", xnone,
+			xnone * kn, xnone * in->m.v * s, s * 1e6);
+		return 4;
+	}
+	if (!tsv)
+		printf("X0 anchored: none at %.0f tps at the target, X0 %.0f tps\n", xnone,
+		       inputs_x0_at(in, in->x0_tps.v, cpus, clients));
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct predict_args a;
+	parse_args(argc, argv, &a);
+	int rc = check_args(&a);
+	if (rc)
+		return rc;
 	struct model_inputs in;
 	char err[512];
-	if (!inputs_read(path, &in, err, sizeof(err))) {
+	if (!inputs_read(a.path, &in, err, sizeof(err))) {
 		fprintf(stderr, "predict: %s\n", err);
 		return 2;
 	}
 	if (in.in_hold_instrument) {
 		fprintf(stderr, "predict: %s was measured with an instrument inside the hold "
 			"(in_hold_instrument: true); it lengthens every hold, so its q and T "
-			"describe the instrument: measure without it\n", path);
+			"describe the instrument: measure without it\n", a.path);
 		return 3;
 	}
 	if (!tsv)
 		printf("inputs %s (%s; %s pages, measured at %d CPUs, %d clients, HZ %d); predicting %d CPUs, %d clients\n",
-		       path, in.source, in.page_size, in.cpus, in.clients, in.hz, cpus, clients);
-	if (!extrap && (pages || pool > 0 || hz || fa || slice_us || faults_txn > 0 || faultbench)) {
-		fprintf(stderr, "predict: --pages, --pool-pages, --hz, --fault-around-pages, "
-			"--base-slice-us, --faults-per-txn and --fault-bench need --extrapolate\n");
-		return 2;
-	}
-	double map_scale = 1;
-	if (faultbench) {
-		/*
-		 * The fault-duration rule, measured instead of assumed: a fault's
-		 * CPU time at the target's clients over that at the measured ones.
-		 */
-		struct faultbench_sweep fb;
-		if (!faultbench_read(faultbench, &fb, err, sizeof(err))) {
-			fprintf(stderr, "predict: --fault-bench: %s\n", err);
-			return 2;
-		}
-		bool clamped;
-		map_scale = faultbench_growth(&fb, in.clients, clients, &clamped);
-		for (int i = 0; i < in.fault_us.n; i++)
-			in.fault_us.x[i] *= map_scale;
-		if (!tsv)
-			printf("fault durations x %.3g: median fault CPU %.0f ns at %d processes -> %.0f ns at %d "
-			       "(%s)%s\n", map_scale, faultbench_cpu_at(&fb, in.clients, &clamped), in.clients,
-			       faultbench_cpu_at(&fb, clients, &clamped), clients, fb.source,
-			       clamped ? "; outside the measured counts: the nearest one's" : "");
-	}
-	if (costbench) {
-		/* Fault costs for X0 per page size from a costbench document, over the inputs' own. */
-		struct fault_costs fc;
-		if (!fc_read(costbench, &fc, err, sizeof(err))) {
-			fprintf(stderr, "predict: --costbench: %s\n", err);
-			return 2;
-		}
-		for (int p = 0; p < MI_PAGES; p++) {
-			if (fc.alloc_us[p] > 0)
-				in.fault_alloc_us[p] = fc.alloc_us[p];
-			if (fc.map_us[p] > 0)
-				in.fault_map_us[p] = fc.map_us[p];
-		}
-		snprintf(in.fault_cost_source, sizeof(in.fault_cost_source), "%s", fc.source);
-		if (!tsv)
-			printf("fault costs from %s: 4k alloc %.3g map %.3g us, 2m alloc %.3g map %.3g us\n",
-			       costbench, in.fault_alloc_us[MI_4K], in.fault_map_us[MI_4K],
-			       in.fault_alloc_us[MI_2M], in.fault_map_us[MI_2M]);
-	}
-	if (report && !sim && need <= 0) {
-		struct extrap_target t = { .cpus = cpus, .clients = clients, .hz = hz, .pool_pages = pool,
-				       .fault_around_pages = fa, .faults_per_txn = faults_txn,
-				       .fault_map_scale = map_scale, .base_slice_us = (double)slice_us };
-		snprintf(t.page, sizeof(t.page), "%s", pages ? pages : in.page_size);
+		       a.path, in.source, in.page_size, in.cpus, in.clients, in.hz, a.cpus, a.clients);
+	double map_scale;
+	if ((rc = apply_fault_files(&in, &a, &map_scale)) != 0)
+		return rc;
+	if (a.report && !a.sim && a.need <= 0) {
+		struct extrap_target t = { .cpus = a.cpus, .clients = a.clients, .hz = a.hz,
+				       .pool_pages = a.pool, .fault_around_pages = a.fa,
+				       .faults_per_txn = a.faults_txn, .fault_map_scale = map_scale,
+				       .base_slice_us = (double)a.slice_us };
+		snprintf(t.page, sizeof(t.page), "%s", a.pages ? a.pages : in.page_size);
 		/* Each draw anchors X0 through the lock's queue: 1000 by default (~5 s of CPU a model). */
-		return run_blind(&in, &t, model, xnone, draws ? draws : 1000, seed);
+		return run_blind(&in, &t, a.model, a.xnone, a.draws ? a.draws : 1000, a.seed);
 	}
-	if (extrap) {
-		struct extrap_target t = { .cpus = cpus, .clients = clients, .hz = hz ? hz : in.hz,
-				       .pool_pages = pool > 0 ? pool : in.pool_pages,
-				       .fault_around_pages = fa ? fa : in.fault_around_pages,
-				       .faults_per_txn = faults_txn, .fault_map_scale = map_scale,
-				       .base_slice_us = (double)slice_us };
-		snprintf(t.page, sizeof(t.page), "%s", pages ? pages : in.page_size);
-		struct model_inputs moved;
-		struct extrap_trace tr;
-		if (extrap_apply(&in, &t, &moved, &tr, err, sizeof(err)) != 0) {
-			fprintf(stderr, "predict: --extrapolate: %s\n", err);
-			return 2;
-		}
-		if (!tsv)
-			printf("extrapolated to %s pages, pool %.0f buffers, HZ %d, fault-around %d pages:\n"
-			       "  p_f %.4g -> %.4g  (window %.0f -> %.0f descriptors; interleaved %.4g -> %.4g; "
-			       "pops per run L %.3g -> %.3g%s; few-CPU factor s %.3g -> %.3g)\n"
-			       "  T %.0f -> %.0f us  (off CPU %.0f -> %.0f us: runnable/CPU %.3g -> %.3g, "
-			       "slice %.3g -> %.3g ms; tail %.0f us kept)\n",
-			       t.page, t.pool_pages, t.hz, t.fault_around_pages, in.p_f.v, moved.p_f.v,
-			       tr.w_measured, tr.w_target, tr.pf_raw_measured, tr.pf_raw_target, tr.l_measured,
-			       tr.l_target, tr.l_from_fit ? " from the fit's curve: no fault measured" : "",
-			       tr.s_measured, tr.s_target, in.t_stall_us.v, moved.t_stall_us.v, in.t_offcpu_us,
-			       tr.t_offcpu_target_us, tr.run_measured, tr.run_target, tr.slice_measured_ms,
-			       tr.slice_target_ms, in.t_tail_us);
-		if (!tsv)
-			print_x0(&tr, in.x0_tps.v, moved.x0_tps.v);
-		in = moved;
-	}
-	if (xnone > 0) {
-		/* Anchor none at a measured tps of the target (the report's own): 1/X = 1/X_free + k. */
-		if (extrap_anchor_none(&in, xnone, cpus, clients) != 0) {
-			double kn = closed_k(in.m.v, in.p_f.v, in.q[PM_NONE].v, in.t_stall_us.v);
-			double s = closed_service_s(in.hold_us.v, in.p_f.v, inputs_dist_mean(&in.fault_us));
-			fprintf(stderr, "predict: none cannot run at %.0f tps with these inputs: its stalls "
-				"take X k = %.3g and the lock's service X m s = %.3g of the time (s = h + "
-				"p_f d_f = %.3g us), and the two must sum below 1; the inputs (p_f, T, q, "
-				"the fault's length) describe another machine than that tps\n", xnone,
-				xnone * kn, xnone * in.m.v * s, s * 1e6);
-			return 4;
-		}
-		if (!tsv)
-			printf("X0 anchored: none at %.0f tps at the target, X0 %.0f tps\n", xnone,
-			       inputs_x0_at(&in, in.x0_tps.v, cpus, clients));
-	}
-	if (need > 0)
-		return run_need(&in, cpus, clients, need);
-	if (sim)
-		return run_sim(&in, cpus, clients, model, reps, seed, (double)duration_s,
-			       (double)rseq_us, (double)rr_us, (double)slice_us);
-	return run_closed(&in, in.page_size, cpus, clients, model, draws ? draws : 4000, seed);
+	if (a.extrap && (rc = extrapolate(&in, &a, map_scale)) != 0)
+		return rc;
+	if (a.xnone > 0 && (rc = anchor_none(&in, a.xnone, a.cpus, a.clients)) != 0)
+		return rc;
+	if (a.need > 0)
+		return run_need(&in, a.cpus, a.clients, a.need);
+	if (a.sim)
+		return run_sim(&in, a.cpus, a.clients, a.model, a.reps, a.seed, (double)a.duration_s,
+			       (double)a.rseq_us, (double)a.rr_us, (double)a.slice_us);
+	return run_closed(&in, in.page_size, a.cpus, a.clients, a.model, a.draws ? a.draws : 4000, a.seed);
 }
