@@ -62,8 +62,27 @@ bool cold_lock_line(const struct cell *a, const struct cell *b, char *buf, size_
 	double s = sa > sb ? sa : sb;
 	if (s < 0 || s >= SPIN_HOT)
 		return false;
-	snprintf(buf, len, "hot lock (rho = %.3g) whose waiters mostly sleep (fill CPU spin share "
-		 "%.3g%%, under %.0f%%; the report's s_lock 55%%): not the report's regime in spinning",
-		 r, 100 * s, 100 * SPIN_HOT);
+	/*
+	 * A waiter spins only while the lock is held, on a CPU the running
+	 * holder does not use: of n CPUs, spinning can take at most
+	 * rho (n - 1) / n of them (a holder off CPU frees one more, for the
+	 * short share of its stalls).
+	 */
+	double n = 0;
+	const struct cell *c = a ? a : b;
+	if (!c->nruns || !json_read_num(c->runs[0]->doc, "provenance.cpus", &n))
+		n = 0;
+	double cap = n >= 1 ? r * (n - 1) / n : -1;
+	int k = snprintf(buf, len, "hot lock (rho = %.3g) spun on little (fill CPU spin share %.3g%%, "
+			 "under %.0f%%; the report's s_lock 55%%)", r, 100 * s, 100 * SPIN_HOT);
+	if (k < 0 || (size_t)k >= len || cap < 0)
+		return true;
+	if (cap < SPIN_HOT)
+		snprintf(buf + k, len - (size_t)k, ": on %.0f CPUs spinning can fill at most rho x %.0f/%.0f "
+			 "= %.3g%% of them, so this lock cannot reach the report's regime here",
+			 n, n - 1, n, 100 * cap);
+	else
+		snprintf(buf + k, len - (size_t)k, ": its waiters wait off CPU, where %.0f CPUs would let "
+			 "them spin up to rho x %.0f/%.0f = %.3g%%", n, n - 1, n, 100 * cap);
 	return true;
 }

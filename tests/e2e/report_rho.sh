@@ -73,14 +73,19 @@ check "cold: the model comparison in the fill section carries the line" \
 check "cold: so does the finding's model comparison" \
 	sh -c "sed -n '/^Finding/,/^Fill phase:/p' '$txt' | tr '\n' ' ' | tr -s ' ' | grep -qF \"Cold lock (rho = 0.042): not the report's regime.\""
 
-# A hot lock whose waiters sleep: rho as the hot cell's, spin shares 0.01 ..
-# 0.04 (none 1.5%, full 3.5%): the more spinning side, 3.5%, is under 20%.
+# A hot lock spun on little: rho as the hot cell's, spin shares 0.01 ..
+# 0.04 (none 1.5%, full 3.5%): the more spinning side, 3.5%, is under 20%;
+# on the fixture's 2 CPUs rho 0.4 allows 0.4 x 1/2 = 20%.
 setup "$tmp/sleepy" 0.90 lockstats 0.40 0.36 0.38 0.0
 txt=$tmp/sleepy/report.txt
-check "hot but sleepy: the model comparison carries the spin line" \
-	sh -c "tr '\n' ' ' < '$txt' | tr -s ' ' | grep -qF \"; hot lock (rho = 0.4) whose waiters mostly sleep (fill CPU spin share 3.5%, under 20%; the report's s_lock 55%): not the report's regime in spinning\""
-check "hot but sleepy: no cold-lock line" sh -c "! grep -qi 'cold lock' '$txt'"
-check "a hot lock spun on (21-24%): no such line" sh -c "! grep -qi 'mostly sleep' '$tmp/hot/report.txt'"
+check "hot but spun on little: the model comparison says so, and what 2 CPUs allow" \
+	sh -c "tr '\n' ' ' < '$txt' | tr -s ' ' | grep -qF \"; hot lock (rho = 0.4) spun on little (fill CPU spin share 3.5%, under 20%; the report's s_lock 55%): its waiters wait off CPU, where 2 CPUs would let them spin up to rho x 1/2 = 20%\""
+check "hot but spun on little: no cold-lock line" sh -c "! grep -qi 'cold lock' '$txt'"
+check "a hot lock spun on (21-24%): no such line" sh -c "! grep -qi 'spun on little' '$tmp/hot/report.txt'"
+# rho 0.32 (none's records) and 0.31/0.33 (full: 0.32): 2 CPUs cap it at 16%.
+setup "$tmp/capped" 0.90 lockstats 0.32 0.31 0.33 0.0
+check "a lock whose rho caps its spinning under 20%: the line says it cannot reach the regime" \
+	sh -c "tr '\n' ' ' < '$tmp/capped/report.txt' | tr -s ' ' | grep -qF \"on 2 CPUs spinning can fill at most rho x 1/2 = 16% of them, so this lock cannot reach the report's regime here\""
 
 # Only lockstats: rho marked *, still compared with 0.3.
 setup "$tmp/stats" 0.5 lockstats 0.5 0.5 0.5
