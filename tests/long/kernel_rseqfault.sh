@@ -69,9 +69,11 @@ base=""
 w=$tmp/wake/logs/wakefault-$series-full.json
 check "kernel_rseqfault: full, plain: a wake inside the fault finds the holder off CPU (>= 90% of >= 40 trials)" \
 	jq -e '.arms.plain.wake_in_fault | .trials >= 40 and .off_cpu_before_release >= 0.9 * .trials' "$w"
-check "kernel_rseqfault: full, slice requested, 0002: the holder releases first (<= 10% off CPU), the extension granted" \
+# <= 3%: since the x86 note before interrupts are enabled, the fault's
+# first ~0.7 us is covered too (0 of 79 off CPU; 9 of 79 before it).
+check "kernel_rseqfault: full, slice requested, 0002: the holder releases first (<= 3% off CPU), the extension granted" \
 	jq -e '.fault_ns < 50000 and (.arms.slice_requested.wake_in_fault | .trials >= 40 and
-		.off_cpu_before_release <= 0.1 * .trials and .granted >= 0.9 * .trials)' "$w"
+		.off_cpu_before_release <= 0.03 * .trials and .granted >= 0.9 * .trials)' "$w"
 if [ -n "$base" ]; then
 	check "kernel_rseqfault: full, slice requested, 7.2-lab (no 0002): preempted inside the fault (>= 90% off CPU)" \
 		jq -e '.arms.slice_requested.wake_in_fault | .trials >= 40 and .off_cpu_before_release >= 0.9 * .trials' \
