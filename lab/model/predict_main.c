@@ -212,10 +212,12 @@ static int run_sim(const struct model_inputs *in, int cpus, int clients, int mod
 		const char *nm[2] = { "none", pmodel_name(m) };
 		for (int i = 0; i < 2; i++)
 			printf("  %-9s %.0f tps, %ld acquisitions, q %.3f (%ld of %ld faulting holds), "
-			       "T %.0f us, spin share %.3f, %ld sleeps, %ld preemptions, %ld blocked in fault\n",
+			       "T %.0f us, spin share %.3f, %ld sleeps, %ld preemptions, %ld blocked in fault, "
+			       "requests held off in the kernel %ld (%ld in holders' faults)\n",
 			       nm[i], rs[i]->tps, rs[i]->acquisitions, rs[i]->q, rs[i]->desched_faulted,
 			       rs[i]->faulted, rs[i]->t_stall_us, rs[i]->spin_share, rs[i]->sleeps,
-			       rs[i]->preemptions, rs[i]->blocked);
+			       rs[i]->preemptions, rs[i]->blocked, rs[i]->deferred_other + rs[i]->deferred_holder,
+			       rs[i]->deferred_holder);
 	}
 	return 0;
 }

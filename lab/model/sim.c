@@ -18,7 +18,8 @@
 #include "rng.h"
 #include "spin_backoff.h"
 
-enum phase { PH_WORK, PH_SPIN, PH_FAULT, PH_HOLD, PH_SLEEP, PH_BLOCKED };
+/* PH_KWORK: the kernel part of the work between holds (faults outside the lock). */
+enum phase { PH_WORK, PH_SPIN, PH_FAULT, PH_HOLD, PH_SLEEP, PH_BLOCKED, PH_KWORK };
 enum { NEED_NO, NEED_LAZY, NEED_FULL };
 enum evtype { EV_TICK, EV_DONE, EV_WAKE, EV_GRANT, EV_KICK };
 
@@ -298,16 +299,16 @@ static int preempt(struct sim *s, int c)
 
 static bool in_kernel(const struct task *t)
 {
-	return t->ph == PH_FAULT;
+	return t->ph == PH_FAULT || t->ph == PH_KWORK;
 }
 
 /*
  * A pending request meets the running task: does it switch now?  User
  * mode: every request came with an interrupt (tick, hrtimer, IPI) whose
- * return to user acts on it.  In the fault (kernel mode): full at IRQ
- * exit; lazy only once the tick has upgraded it; none and voluntary not
- * before the fault returns to user (the simulated fault path has no
- * cond_resched).  A holder in user mode with rseq gets one grant per hold.
+ * return to user acts on it.  In the kernel (a holder's fault, or a
+ * non-holder's faults outside the lock): full at IRQ exit; lazy only once
+ * the tick has upgraded it; none and voluntary not before the return to
+ * user (the simulated fault path has no cond_resched).  A holder in user mode with rseq gets one grant per hold.
  */
 static int maybe_switch(struct sim *s, int c)
 {
@@ -336,9 +337,21 @@ static int request(struct sim *s, int c, int level)
 	struct cpu *cp = &s->c[c];
 	if (s->p->model != PM_LAZY)
 		level = NEED_FULL;
+	bool fresh = cp->need == NEED_NO;
 	if (level > cp->need)
 		cp->need = level;
-	return maybe_switch(s, c);
+	int cur = cp->cur;
+	if (maybe_switch(s, c))
+		return -1;
+	/* A new request the running task's kernel section holds off. */
+	if (fresh && cur >= 0 && cp->cur == cur && cp->need != NEED_NO && in_kernel(&s->t[cur]) &&
+	    measuring(s)) {
+		if (s->holder == cur)
+			s->r.deferred_holder++;
+		else
+			s->r.deferred_other++;
+	}
+	return 0;
 }
 
 /* ---- the lock ---- */
@@ -467,8 +480,9 @@ static int phase_done(struct sim *s, int c)
 			s->tail_open = true;
 			s->tail_start = s->now;
 		}
-		t->ph = PH_WORK;
-		t->rem = s->p->work_ns;
+		/* The next transaction's faults outside the lock come first, in the kernel. */
+		t->ph = s->p->work_kernel_ns > 0 ? PH_KWORK : PH_WORK;
+		t->rem = s->p->work_kernel_ns > 0 ? s->p->work_kernel_ns : s->p->work_ns;
 		if (arm_done(s, c))
 			return -1;
 		/* A granted holder gives the CPU back at once (rseq_slice_yield). */
@@ -476,6 +490,13 @@ static int phase_done(struct sim *s, int c)
 			return -1;
 		return hand_over(s);
 	}
+	case PH_KWORK:
+		/* Back to user mode: every model acts on a pending request here. */
+		t->ph = PH_WORK;
+		t->rem = s->p->work_ns - s->p->work_kernel_ns;
+		if (arm_done(s, c))
+			return -1;
+		return cp->need != NEED_NO ? preempt(s, c) : 0;
 	case PH_SLEEP:
 	case PH_BLOCKED:
 		break;
@@ -601,6 +622,15 @@ void sim_params_from_inputs(struct sim_params *p, const struct model_inputs *in,
 	int at = in->clients < in->cpus ? in->clients : in->cpus;
 	double per_acq = at / in->x0_tps.v / p->m * 1e9;
 	p->work_ns = fmax(0, per_acq - p->hold_ns - p->p_f * inputs_dist_mean(&in->fault_us) * 1000);
+	/*
+	 * The non-holders' kernel time: the fill's minor faults a transaction
+	 * takes outside the lock (all its faults, less the p_f m inside), each
+	 * as long as a faulting hold's.  Unknown without faults_per_txn: then
+	 * the work is all user mode, as before it was measured.
+	 */
+	double outside = in->faults_per_txn.v > 0 ? in->faults_per_txn.v - p->m * p->p_f : 0;
+	if (outside > 0)
+		p->work_kernel_ns = fmin(p->work_ns, outside / p->m * inputs_dist_mean(&in->fault_us) * 1000);
 	p->spin_iter_ns = in->spin_iter_ns;
 	p->timer_slack_ns = in->timer_slack_us * 1000;
 	p->spins_per_delay0 = in->spins_per_delay0;

@@ -18,6 +18,14 @@ struct sim_params {
 	enum pmodel model;
 	double m;		/* acquisitions per transaction */
 	double work_ns;		/* CPU time between a release and the next need */
+	/*
+	 * Of work_ns, the kernel's: the faults a transaction takes outside the
+	 * lock, at the start of its work.  A request that lands there waits
+	 * for the return to user under none and voluntary (lazy: for the
+	 * tick's upgrade), as in a holder's fault.  0: the work is all user
+	 * mode.
+	 */
+	double work_kernel_ns;
 	double hold_ns;		/* a hold without its fault */
 	double p_f;		/* share of holds that fault */
 	const struct inputs_dist *fault_us;
@@ -49,6 +57,10 @@ struct sim_result {
 	long sleeps;
 	long preemptions;
 	long blocked;		/* faulting holds that slept in the blocked-in-fault channel */
+	/* New resched requests held off by the running task's kernel section
+	 * (none, voluntary; lazy until the tick): a holder's fault, or a
+	 * non-holder's faults outside the lock (work_kernel_ns). */
+	long deferred_holder, deferred_other;
 };
 
 /* Parameters from inputs, for a target size and model (no rseq, no round robin); the

@@ -247,6 +247,33 @@ static void test_blocked_channel(const struct model_inputs *small)
 	      p.block_ns);
 }
 
+/*
+ * The non-holders' kernel time (sim.h, work_kernel_ns): with the whole
+ * work between holds in the kernel, none holds new requests off until the
+ * return to user, full never does, and with none of it none holds them off
+ * only inside holders' faults.  Counted, not timed: which way it moves
+ * tps is the simulation's answer, printed, not asserted.
+ */
+static void test_kernel_work(const struct model_inputs *in)
+{
+	enum pmodel models[3] = { PM_NONE, PM_FULL, PM_NONE };
+	struct sim_result r[3];
+	for (int i = 0; i < 3; i++) {
+		struct sim_params p;
+		memset(&r[i], 0, sizeof(r[i]));
+		sim_params_from_inputs(&p, in, 2, 21, models[i], 27);
+		p.work_kernel_ns = i < 2 ? p.work_ns : 0;
+		if (sim_run(&p, &r[i]) != 0)
+			CHECK(0, "sim_run failed");
+	}
+	CHECK(r[0].deferred_other > 0 && r[1].deferred_other == 0 && r[1].deferred_holder == 0 &&
+		      r[2].deferred_other == 0,
+	      "requests held off by a non-holder's kernel work: none %ld (in holders' faults %ld), "
+	      "full %ld, none without kernel work %ld; tps none %.0f, full %.0f (%.3fx), none "
+	      "all-user %.0f", r[0].deferred_other, r[0].deferred_holder, r[1].deferred_other,
+	      r[2].deferred_other, r[0].tps, r[1].tps, r[1].tps / r[0].tps, r[2].tps);
+}
+
 int main(void)
 {
 	struct model_inputs small, lf;
@@ -258,5 +285,6 @@ int main(void)
 	test_pair(&lf);
 	test_round_robin(&small);
 	test_blocked_channel(&small);
+	test_kernel_work(&small);
 	return CHECK_DONE();
 }
