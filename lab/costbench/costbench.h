@@ -111,8 +111,13 @@ struct costbench_wake_trial {
 	bool yielded;			/* granted an extension and gave it back in time */
 	const char *outcome;		/* the extension: not_needed, granted, revoked */
 };
+/* The competitor's class: an RT wakeup asks for the CPU with
+ * resched_curr under every model; a fair one with resched_curr_lazy, which
+ * lazy leaves to the tick or the return to user. */
+enum wake_competitor { WAKE_FIFO, WAKE_FAIR };
 struct costbench_wake {
 	char why[200];			/* costbench_wake_run's -1: why the test could not run */
+	enum wake_competitor competitor;
 	int cpu;
 	int64_t fault_ns;		/* the touch's median alone: the fault's own length */
 	bool request_available;		/* the slice-requested arm ran */
@@ -120,7 +125,7 @@ struct costbench_wake {
 	int ntrials[2];			/* plain, slice requested */
 	struct costbench_wake_trial trial[2][CB_WAKE_MAX];
 };
-int costbench_wake_run(int trials, struct costbench_wake *w);
+int costbench_wake_run(int trials, enum wake_competitor comp, struct costbench_wake *w);
 /* costbench --remote-wake (remote_wake.c): a wakeup from another CPU. */
 #define CB_REMOTE_MAX 1000
 #define CB_REMOTE_ARMS 4
@@ -203,6 +208,6 @@ FILE *costbench_mode_begin(struct json *j, const char *out, int argc, char **arg
 int costbench_doc_end(struct json *j, FILE *f, const char *out, int rc);
 
 /* The mode's whole run: the test, then its document to OUT (wake_doc.c). */
-int costbench_wake_main(int trials, const char *out, int argc, char **argv);
+int costbench_wake_main(int trials, enum wake_competitor comp, const char *out, int argc, char **argv);
 
 #endif

@@ -4,10 +4,11 @@
  * costbench --procs N[,N...] [--procs-pages P] [--json FILE]
  *   instead: N processes fault on one shared object at once, P faults each
  *   (procs.c), per-fault CPU and wall time quantiles per N.
- * costbench --wake-in-fault N [--json FILE] [--unit-conf FILE]
+ * costbench --wake-in-fault N [--competitor fifo|fair] [--json FILE] [--unit-conf FILE]
  *   instead: N trials an arm of a wakeup timed into a holder's page fault
  *   (wake.c): is the holder off CPU before it releases, plain and with an
- *   rseq slice extension requested.
+ *   rseq slice extension requested; the waker SCHED_FIFO, or fair at
+ *   nice -20.
  * costbench --remote-wake N [--trace-ipis on] [--json FILE] [--unit-conf FILE]
  *   instead: N trials an arm of a wakeup from another CPU onto a CPU busy
  *   in user space (remote_wake.c): how long the wakee waits to run; with
@@ -173,6 +174,7 @@ int main(int argc, char **argv)
 	int procs[CB_PROCS_MAX], nprocs = 0;
 	long procs_pages = 64;
 	int wake_trials = 0, remote_trials = 0;
+	enum wake_competitor comp = WAKE_FIFO;
 	bool trace_ipis = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -206,7 +208,13 @@ int main(int argc, char **argv)
 			procs_pages = arg_long(a, v, 1, 4096);
 		else if (!strcmp(a, "--wake-in-fault"))
 			wake_trials = (int)arg_long(a, v, 1, CB_WAKE_MAX);
-		else if (!strcmp(a, "--remote-wake"))
+		else if (!strcmp(a, "--competitor")) {
+			if (strcmp(v, "fifo") && strcmp(v, "fair")) {
+				fprintf(stderr, "costbench: --competitor %s: fifo or fair\n", v);
+				return 2;
+			}
+			comp = !strcmp(v, "fair") ? WAKE_FAIR : WAKE_FIFO;
+		} else if (!strcmp(a, "--remote-wake"))
 			remote_trials = (int)arg_long(a, v, 1, CB_REMOTE_MAX);
 		else if (!strcmp(a, "--trace-ipis")) {
 			if (strcmp(v, "on") && strcmp(v, "off")) {
@@ -222,12 +230,16 @@ int main(int argc, char **argv)
 		i++;
 	}
 
+	if (comp == WAKE_FAIR && !wake_trials) {
+		fprintf(stderr, "costbench: --competitor is --wake-in-fault's\n");
+		return 2;
+	}
 	if (nprocs)
 		return procs_main(procs, nprocs, procs_pages, out, argc, argv);
 	if (wake_trials) {
 		/* Its slice-requested arm registers an rseq area of its own. */
 		rseq_slice_reexec(argv, "costbench");
-		return costbench_wake_main(wake_trials, out, argc, argv);
+		return costbench_wake_main(wake_trials, comp, out, argc, argv);
 	}
 	if (remote_trials)
 		return costbench_remote_main(remote_trials, trace_ipis, out, argc, argv);

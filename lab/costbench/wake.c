@@ -8,7 +8,9 @@
  * object (a first touch: one minor fault, as a backend reading a buffer
  * descriptor page it has not touched yet), clears the word: its critical
  * section is the fault.  The competitor (SCHED_FIFO, so that its wakeup
- * asks for the CPU at once under every model) sleeps on an absolute
+ * asks for the CPU at once under every model; or, with --competitor fair,
+ * SCHED_OTHER at nice -20, whose wakeup EEVDF lets preempt by its short
+ * virtual deadline, but through resched_curr_lazy) sleeps on an absolute
  * hrtimer armed for a chosen instant relative to the touch, and on waking
  * reads the word: set means the holder was taken off the CPU before it
  * released.  Under icount the guest's clock is its instruction count, so
@@ -27,6 +29,9 @@
  *     holder releases and yields first;
  *   - requested, full and lazy (an RT wakeup is not lazy): preempted
  *     inside the fault, where the extension is never consulted;
+ *   - requested, a fair waker: full as above; lazy sets only the lazy
+ *     bit, which nothing acts on inside the fault (short of a tick), so
+ *     the exit grants, as under none;
  *   - requested, with 0002 (KERNEL=7.2-rseqfault) and a fault shorter
  *     than the grant (SLICE_EXT_US): the in-fault preemption waits for the
  *     exit, which grants: released first, as under none.
@@ -43,7 +48,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +63,8 @@
  * competitor's wakeup and sleep happen well before the busy-wait ends. */
 #define LEAD_FAULTS 20
 #define LEAD_MIN_NS 200000
+/* The fair competitor's slice request: the kernel's least (100 us). */
+#define FAIR_SLICE_NS 100000
 
 struct wake_shared {
 	_Atomic uint32_t go;		/* futex word: the trial the competitor is to arm */
@@ -128,9 +137,37 @@ static void unavailable(struct costbench_wake *w, const char *what, int err)
 	snprintf(w->why, sizeof(w->why), "%s: %s", what, strerror(err));
 }
 
-int costbench_wake_run(int trials, struct costbench_wake *w)
+/*
+ * The competitor's class, set in the child; false when it cannot have it.
+ * Fair: nice -20 and EEVDF's shortest slice request (sched_runtime, 6.12
+ * on), so that its wakeup may preempt a holder inside its protected slice
+ * (RUN_TO_PARITY yields to a shorter slice only: PREEMPT_SHORT), and a
+ * timer slack of 1 ns: a fair task's default 50 us would move its wakeup
+ * past the fault (an RT task has none).
+ */
+static bool competitor_class(enum wake_competitor comp)
+{
+	if (comp == WAKE_FAIR) {
+		/* The kernel's struct sched_attr, first version (glibc 2.36 has none). */
+		struct {
+			uint32_t size, policy;
+			uint64_t flags;
+			int32_t nice;
+			uint32_t priority;
+			uint64_t runtime, deadline, period;
+		} a = { .size = sizeof(a), .policy = SCHED_OTHER, .nice = -20, .runtime = FAIR_SLICE_NS };
+		if (prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) != 0)
+			return false;
+		return syscall(SYS_sched_setattr, 0, &a, 0) == 0 || setpriority(PRIO_PROCESS, 0, -20) == 0;
+	}
+	struct sched_param sp = { .sched_priority = 1 };
+	return sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
+}
+
+int costbench_wake_run(int trials, enum wake_competitor comp, struct costbench_wake *w)
 {
 	memset(w, 0, sizeof(*w));
+	w->competitor = comp;
 	long pg = sysconf(_SC_PAGESIZE);
 	size_t npages = CALIBRATION_TOUCHES + 2 * (size_t)trials;
 	char *pages = mmap(NULL, npages * (size_t)pg, PROT_READ | PROT_WRITE,
@@ -169,8 +206,7 @@ int costbench_wake_run(int trials, struct costbench_wake *w)
 		return -1;
 	}
 	if (pid == 0) {
-		struct sched_param sp = { .sched_priority = 1 };
-		if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
+		if (!competitor_class(comp))
 			_exit(3);
 		atomic_store(&s->ready, 1);
 		competitor(s);
@@ -178,7 +214,8 @@ int costbench_wake_run(int trials, struct costbench_wake *w)
 	int status;
 	while (!atomic_load(&s->ready)) {
 		if (waitpid(pid, &status, WNOHANG) == pid) {
-			unavailable(w, "a SCHED_FIFO competitor (needs root or RLIMIT_RTPRIO)", EPERM);
+			unavailable(w, comp == WAKE_FAIR ? "a nice -20 competitor (needs root or RLIMIT_NICE)" :
+				    "a SCHED_FIFO competitor (needs root or RLIMIT_RTPRIO)", EPERM);
 			return -1;
 		}
 		sched_yield();

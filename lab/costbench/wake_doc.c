@@ -64,10 +64,10 @@ static void write_arm(struct json *j, const struct costbench_wake *w, int arm)
 	json_end_object(j);
 }
 
-int costbench_wake_main(int trials, const char *out, int argc, char **argv)
+int costbench_wake_main(int trials, enum wake_competitor comp, const char *out, int argc, char **argv)
 {
 	static struct costbench_wake w;
-	int rc = costbench_wake_run(trials, &w);
+	int rc = costbench_wake_run(trials, comp, &w);
 	if (rc != 0)
 		fprintf(stderr, "costbench: --wake-in-fault: %s\n", w.why);
 	else
@@ -80,6 +80,7 @@ int costbench_wake_main(int trials, const char *out, int argc, char **argv)
 	if (!f)
 		return 1;
 	json_int(&j, "trials_per_arm", trials);
+	json_str(&j, "competitor", comp == WAKE_FAIR ? "fair" : "fifo");
 	if (rc == 0) {
 		json_int(&j, "cpu", w.cpu);
 		json_int(&j, "fault_ns", w.fault_ns);

@@ -50,13 +50,15 @@
 
 /* COSTBENCH=on: costbench's runs, once per model after the cells, each
  * "costbench_run TAB NAME ARGS" (its document logs/NAME-LABEL-MODEL.json):
- * the model's own costs, the wakeup-inside-a-fault test, then the remote
- * wakeup test (which needs two CPUs and says so on one) and its traced
- * twin. */
+ * the model's own costs, the wakeup-inside-a-fault test with an RT waker
+ * and with a fair one (whose wakeup lazy leaves to the tick or the exit),
+ * then the remote wakeup test (which needs two CPUs and says so on one)
+ * and its traced twin. */
 void plan_write_costbench_runs(FILE *f)
 {
 	fprintf(f, "costbench_run\tcostbench\n");
 	fprintf(f, "costbench_run\twakefault --wake-in-fault %d\n", WAKE_IN_FAULT_TRIALS);
+	fprintf(f, "costbench_run\twakefair --wake-in-fault %d --competitor fair\n", WAKE_IN_FAULT_TRIALS);
 	fprintf(f, "costbench_run\tremotewake --remote-wake %d\n", REMOTE_WAKE_TRIALS);
 	fprintf(f, "costbench_run\tipisenders --remote-wake %d --trace-ipis on\n", REMOTE_WAKE_TRACED_TRIALS);
 }

@@ -13,7 +13,9 @@
 
 #define WF_ARMS 2
 static const char *const arm_key[WF_ARMS] = { "plain", "slice_requested" };
-static const char *const arm_text[WF_ARMS] = { "plain", "slice requested" };
+/* By the competitor: SCHED_FIFO (wakefault-*), or fair at nice -20 (wakefair-*). */
+static const char *const arm_text[2][WF_ARMS] = { { "plain", "slice requested" },
+						  { "plain, fair", "requested, fair" } };
 
 /* One kernel/model, its boots' documents pooled. */
 struct wf_row {
@@ -27,6 +29,8 @@ struct wf_row {
 struct wf_set {
 	struct wf_row *row;
 	size_t n;
+	const char *prefix;	/* "wakefault-" or "wakefair-" */
+	int fair;		/* the competitor's class: arm_text's row */
 };
 
 static long count(const struct json_read_val *arm, const char *path)
@@ -48,7 +52,7 @@ static void load_one(void *ctx, const char *dir, const char *name)
 	}
 	struct wf_set *set = ctx;
 	struct wf_row *w = (struct wf_row *)doc_row_of((void **)&set->row, &set->n, sizeof(*set->row), j,
-							"wakefault-", name);
+							set->prefix, name);
 	if (w && w->d.ndocs == 1) {
 		json_read_num(j, "fault_ns", &w->fault_ns);
 		json_read_num(j, "provenance.slice_ext_ns", &w->slice_ext_ns);
@@ -72,12 +76,22 @@ static void load_one(void *ctx, const char *dir, const char *name)
 	json_read_free(j);
 }
 
-static void load(const struct results *r, struct wf_set *s)
+static void load_set(const struct results *r, struct wf_set *s, int fair)
 {
 	memset(s, 0, sizeof(*s));
-	logs_each_run(r, "wakefault-", load_one, s);
+	s->prefix = fair ? "wakefair-" : "wakefault-";
+	s->fair = fair;
+	logs_each_run(r, s->prefix, load_one, s);
 	if (s->n)
 		qsort(s->row, s->n, sizeof(*s->row), doc_row_cmp);
+}
+
+/* Both competitors' documents: s[0] SCHED_FIFO, s[1] fair. */
+static size_t load(const struct results *r, struct wf_set s[2])
+{
+	load_set(r, &s[0], 0);
+	load_set(r, &s[1], 1);
+	return s[0].n + s[1].n;
 }
 
 /* What the share's interval allows one to say, and nothing more. */
@@ -101,6 +115,12 @@ static const char intro[] =
 	"the fault unless kernels/patches/0002 defers them (KERNEL=7.2-rseqfault, a fault "
 	"shorter than SLICE_EXT_US). 'after': the control, wakes after the fault (the holder "
 	"had released).";
+
+static const char intro_fair[] =
+	" Rows ', fair' (logs/wakefair-*.json): the competitor is a fair task at nice -20 with "
+	"EEVDF's shortest slice request and no timer slack, whose wakeup asks with "
+	"resched_curr_lazy: full acts on it inside the fault as before, lazy only at the tick or "
+	"the return to user, where a requested extension is granted as under none.";
 
 /* One row's columns, as both tables print them. */
 struct wf_cols {
@@ -126,10 +146,10 @@ static void write_rows(FILE *f, const struct wf_set *s, bool md)
 				const char *why = w->d.why[0] ? w->d.why : "not run";
 				if (md)
 					md_printf(f, "| %s | %s | %s | unavailable: %s | | | | | |\n", w->d.kernel,
-						  w->d.model, arm_text[a], why);
+						  w->d.model, arm_text[s->fair][a], why);
 				else
 					txt_printf(f, "%-18s %-9s %-16s unavailable: %s\n", w->d.kernel, w->d.model,
-						   arm_text[a], why);
+						   arm_text[s->fair][a], why);
 				continue;
 			}
 			struct wf_cols c;
@@ -139,11 +159,11 @@ static void write_rows(FILE *f, const struct wf_set *s, bool md)
 			const char *says = verdict(w->in_off[a], w->in_n[a]);
 			if (md)
 				md_printf(f, "| %s | %s | %s | %.1f | %s | %s | %ld | %s | %s |\n", w->d.kernel,
-					  w->d.model, arm_text[a], w->fault_ns / 1000, c.counts, c.share,
+					  w->d.model, arm_text[s->fair][a], w->fault_ns / 1000, c.counts, c.share,
 					  w->in_granted[a], after, says);
 			else
 				txt_printf(f, "%-18s %-9s %-16s %8.1f %9s %-15s %7ld %7s  %s\n", w->d.kernel,
-					   w->d.model, arm_text[a], w->fault_ns / 1000, c.counts, c.share,
+					   w->d.model, arm_text[s->fair][a], w->fault_ns / 1000, c.counts, c.share,
 					   w->in_granted[a], after, says);
 		}
 	}
@@ -166,56 +186,64 @@ static void sources(FILE *f, const struct wf_set *s, bool md)
 
 void write_wakefault_txt(FILE *f, const struct results *r)
 {
-	struct wf_set s;
-	load(r, &s);
-	if (s.n) {
+	struct wf_set s[2];
+	if (load(r, s)) {
 		text_heading(f, "A wakeup inside a fault");
-		text_para(f, "", intro, 0);
+		char para[2048];
+		snprintf(para, sizeof(para), "%s%s", intro, s[1].n ? intro_fair : "");
+		text_para(f, "", para, 0);
 		txt_printf(f, "\n%-18s %-9s %-16s %8s %9s %-15s %7s %7s  %s\n", "kernel", "model", "arm",
 			   "fault us", "in fault", "off CPU (95%)", "granted", "after", "says");
-		write_rows(f, &s, false);
+		for (int k = 0; k < 2; k++)
+			write_rows(f, &s[k], false);
 		txt_printf(f, "\n");
-		sources(f, &s, false);
+		for (int k = 0; k < 2; k++)
+			sources(f, &s[k], false);
 		txt_printf(f, "\n");
 	}
-	free(s.row);
+	free(s[0].row);
+	free(s[1].row);
 }
 
 void write_wakefault_md(FILE *f, const struct results *r)
 {
-	struct wf_set s;
-	load(r, &s);
-	if (s.n) {
-		md_printf(f, "\n## A wakeup inside a fault\n\n%s\n\n", intro);
+	struct wf_set s[2];
+	if (load(r, s)) {
+		md_printf(f, "\n## A wakeup inside a fault\n\n%s%s\n\n", intro, s[1].n ? intro_fair : "");
 		md_printf(f, "| kernel | model | arm | fault us | off CPU / in fault | share (95%%) | granted | "
 			     "after: off CPU | says |\n|---|---|---|---|---|---|---|---|---|\n");
-		write_rows(f, &s, true);
+		for (int k = 0; k < 2; k++)
+			write_rows(f, &s[k], true);
 		md_printf(f, "\n");
-		sources(f, &s, true);
+		for (int k = 0; k < 2; k++)
+			sources(f, &s[k], true);
 	}
-	free(s.row);
+	free(s[0].row);
+	free(s[1].row);
 }
 
 bool wakefault_sentence(const struct results *r, char *buf, size_t len)
 {
-	struct wf_set s;
-	load(r, &s);
+	struct wf_set s[2];
+	load(r, s);
 	size_t o = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < s.n && o < len; i++) {
-		const struct wf_row *w = &s.row[i];
-		for (int a = 0; a < WF_ARMS && o < len; a++) {
-			if (!w->ran[a] || !w->in_n[a])
-				continue;
-			o += (size_t)snprintf(buf + o, len - o, "%s%s %s, %s: %s (%ld of %ld)",
-					      o ? "; " : "A wakeup timed inside a holder's fault "
-							 "(costbench --wake-in-fault): ",
-					      w->d.kernel, w->d.model, arm_text[a],
-					      verdict(w->in_off[a], w->in_n[a]), w->in_off[a], w->in_n[a]);
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < s[k].n && o < len; i++) {
+			const struct wf_row *w = &s[k].row[i];
+			for (int a = 0; a < WF_ARMS && o < len; a++) {
+				if (!w->ran[a] || !w->in_n[a])
+					continue;
+				o += (size_t)snprintf(buf + o, len - o, "%s%s %s, %s: %s (%ld of %ld)",
+						      o ? "; " : "A wakeup timed inside a holder's fault "
+								 "(costbench --wake-in-fault): ",
+						      w->d.kernel, w->d.model, arm_text[k][a],
+						      verdict(w->in_off[a], w->in_n[a]), w->in_off[a], w->in_n[a]);
+			}
 		}
-	}
 	if (o && o < len)
 		snprintf(buf + o, len - o, ".");
-	free(s.row);
+	free(s[0].row);
+	free(s[1].row);
 	return o > 0;
 }

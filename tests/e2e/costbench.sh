@@ -97,6 +97,21 @@ if [ "$(id -u)" = 0 ]; then
 		check "costbench --wake-in-fault: no slice extension here, and it says what a kernel needs" \
 			jqt "$wd" '.arms.slice_requested.why | test("RSEQ_SLICE_EXTENSION|slice")'
 	fi
+	check "costbench --wake-in-fault: the competitor's class is recorded (fifo by default)" jqt "$wd" '.competitor == "fifo"'
+	# A fair waker (nice -20, the shortest slice, no timer slack): whether
+	# its wakeup preempts is the host kernel's; the document and its trials
+	# are the test's.
+	check "costbench --wake-in-fault 30 --competitor fair runs, exit 0" \
+		nice -n 10 "$bin" --wake-in-fault 30 --competitor fair --json "$tmp/wakefair.json"
+	check "costbench --competitor fair: recorded, 30 plain trials split into before, in and after the fault" \
+		jqt "$tmp/wakefair.json" '.competitor == "fair" and .available and (.arms.plain.trials | length) == 30 and
+		 ([.arms.plain.wake_before_touch, .arms.plain.wake_in_fault, .arms.plain.wake_after_fault] | map(.trials) | add) == 30'
+	set +e
+	"$bin" --competitor fair > /dev/null 2> "$tmp/comp.err"; rc=$?
+	"$bin" --wake-in-fault 3 --competitor rt > /dev/null 2> "$tmp/comp2.err"; rc2=$?
+	set -e
+	check "costbench: --competitor without --wake-in-fault, or not fifo|fair, refused (exit 2)" \
+		sh -c "[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -q 'wake-in-fault' '$tmp/comp.err' && grep -q 'fifo or fair' '$tmp/comp2.err'"
 else
 	skip "costbench --wake-in-fault: not root (its competitor runs SCHED_FIFO)"
 fi

@@ -54,6 +54,27 @@ prov=$(jq -r '.provenance | "\(.kernel_release), logs/wakefault-7.2-rseqfault-fu
 check "report_wakefault: 7.2-rseqfault/full names its release, document, accelerator, CPUs and grant length ($prov)" \
 	sh -c "tr '\\n' ' ' < '$txt' | tr -s ' ' | grep -qF '7.2-rseqfault/full: $prov'"
 
+# A fair waker's documents (logs/wakefair-*, costbench --competitor fair):
+# rows of their own, ", fair", after the SCHED_FIFO ones.  Made here from
+# 7.2-lab/lazy's document with its requested arm's in-fault wakes all
+# released first (what a lazy request left to the exit would give).
+cp -r "$run" "$tmp/fair"
+jq '.competitor = "fair" | .arms.slice_requested.wake_in_fault.off_cpu_before_release = 0 |
+    .arms.slice_requested.wake_in_fault.granted = .arms.slice_requested.wake_in_fault.trials' \
+	"$run/logs/wakefault-7.2-lab-lazy.json" > "$tmp/fair/logs/wakefair-7.2-lab-lazy.json"
+"$top/build/report" "$tmp/fair" > /dev/null 2>&1
+ft=$tmp/fair/report.txt
+fn=$(jq -r '.arms.slice_requested.wake_in_fault.trials' "$tmp/fair/logs/wakefair-7.2-lab-lazy.json")
+check "report_wakefault: a fair waker's document: its two rows, the FIFO rows unchanged" \
+	sh -c "[ \$(grep -cE '^7\.2-lab +lazy +(plain|requested), fair ' '$ft') = 2 ] &&
+		[ \$(grep -cE '^7\.2-(lab|rseqfault) +(none|full|lazy) +(plain|slice requested) ' '$ft') = 12 ]"
+check "report_wakefault: the fair requested row: 0/$fn, released first" \
+	sh -c "grep -E '^7\.2-lab +lazy +requested, fair ' '$ft' | grep -q ' 0/$fn .*released first\$'"
+check "report_wakefault: the section says what the fair rows are" \
+	sh -c "tr '\n' ' ' < '$ft' | tr -s ' ' | grep -qF \"Rows ', fair' (logs/wakefair-*.json)\""
+check "report_wakefault: without a fair document the section does not mention one" \
+	sh -c "! grep -q 'wakefair' '$txt'"
+
 # The thread paragraph quotes it: a mitigations run with these documents.
 cp -r "$top/tests/data/run-mitigations" "$tmp/mit"
 cp "$run"/logs/wakefault-*.json "$tmp/mit/logs/"
