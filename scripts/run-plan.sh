@@ -95,7 +95,6 @@ trap 'interrupted=1 stopped_by="SIGTERM"' TERM
 trap 'interrupted=1 stopped_by="SIGHUP, the terminal closed"' HUP
 
 fmt_s() { if [ "$1" -ge 60 ]; then echo "$(($1 / 60))m$(($1 % 60))s"; else echo "${1}s"; fi; }
-field() { awk -F "$TAB" -v id="$1" -v n="$2" '$2 == id { print $n; exit }' "$3"; }
 
 # --- the time left: the plan's estimate, corrected by what cells took ----
 total=$(bconf total_cells) total_bb=$(bconf total_bufbench) total_pg=$(bconf total_pgbench) pg_runs_total=$(bconf total_pgruns)
@@ -138,11 +137,13 @@ settle_cell() {
 	outcome cell "$1" reason "$3"
 	outcome cell "$1" log "$4"
 }
-# fail_cell ID REASON LOG: a cell without a result.  A page size asked
-# "where it can be had" (the plan marks it optional) is unavailable, not
-# failed.
+# optional_cells: the unit's cells of a page size asked "where it can be
+# had", as the plan lists them: "PAGES TAB ID" lines.
+optional_cells() { plan_values "$plan/$uid.plan" optional_cell; }
+# fail_cell ID REASON LOG: a cell without a result.  An optional one is
+# unavailable, not failed.
 fail_cell() {
-	if [ "$(field "$1" 1 "$cells")" = bufbench ] && [ "$(field "$1" 5 "$cells")" = 1 ]; then
+	if optional_cells | cut -f2 | grep -qxF "$1"; then
 		settle_cell "$1" unavailable "$2" "$3"
 		note "cell $1: unavailable here ($2)"
 		return 0
@@ -162,11 +163,13 @@ reserve_unit() {
 		hp_reserve "$kb" "$want" && continue
 		why="cannot reserve $want pages of $kb kB (as root: $(hp_sysctl_hint "$kb" "$want"))"
 		[ "$policy" = optional ] || die "$p: $why; or $hint"
-		awk -F "$TAB" -v p="$p" '$1 == "bufbench" && $4 == p { print $2 }' "$2" | while read -r id; do
+		optional_cells | while IFS="$TAB" read -r size id; do
+			[ "$size" = "$p" ] || continue
 			settle_cell "$id" unavailable "$why" ""
+			grep -vF "$(printf 'bufbench\t%s\t' "$id")" "$2" > "$2.new" || true
+			mv "$2.new" "$2"
 		done
 		note "$p: skipped: $why"
-		awk -F "$TAB" -v p="$p" '!($1 == "bufbench" && $4 == p)' "$2" > "$2.new" && mv "$2.new" "$2"
 	done < "$work/reserve"
 }
 

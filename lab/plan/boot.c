@@ -315,6 +315,16 @@ void boot_write_unit(FILE *f, const struct plan *p, const struct unit *u)
 		fprintf(f, "reserve\t%s %ld %ld %s %s\n", u->reserve[r].pages, u->reserve[r].kb,
 			u->reserve[r].count, u->reserve[r].required ? "required" : "optional",
 			u->reserve[r].hint);
+	/*
+	 * One line a cell of a page size asked where it can be had: PAGES ID.
+	 * Such a cell that does not run is unavailable, not failed, and an
+	 * optional reservation that fails drops the cells of its size.
+	 */
+	for (size_t i = 0; i < u->ncells; i++) {
+		const struct cell *c = &u->cells[i];
+		if (!strcmp(c->tool, "bufbench") && c->optional)
+			fprintf(f, "optional_cell\t%s\t%s\n", c->pages, c->id);
+	}
 }
 
 /* plan/UNIT.qemu and plan/probe.qemu (one argument a line). */
