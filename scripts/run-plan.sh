@@ -137,6 +137,15 @@ settle_cell() {
 	outcome cell "$1" reason "$3"
 	outcome cell "$1" log "$4"
 }
+# cell_watch ID: what the plan says of a cell for the progress line and
+# the watchdog, "KIND TAB RUNS TAB LIMIT_S TAB TEXT".
+cell_watch() {
+	plan_values "$plan/$uid.plan" cell_watch | while IFS= read -r l; do
+		[ "${l%%"$TAB"*}" = "$1" ] || continue
+		printf '%s\n' "${l#*"$TAB"}"
+		break
+	done
+}
 # optional_cells: the unit's cells of a page size asked "where it can be
 # had", as the plan lists them: "PAGES TAB ID" lines.
 optional_cells() { plan_values "$plan/$uid.plan" optional_cell; }
@@ -189,7 +198,7 @@ unit_prepare() {
 	# What this loop enforces, as planned, and logged as it read it.
 	accel=$(unit_run_file accel) cmdline=$(unit_run_file cmdline) attempts=$(unit_run_file attempts) boot_to=$(unit_run_file boot_timeout_s)
 	retry_console=$(unit_run_file retry_console)
-	cell_to=$(unit_run_file cell_timeout_s) pg_to=$(unit_run_file pg_timeout_s) pg_runs=$(unit_run_file pg_runs_per_cell) pins=$(unit_run_file vcpu_pin)
+	cell_to=$(unit_run_file cell_timeout_s) pg_to=$(unit_run_file pg_timeout_s) pins=$(unit_run_file vcpu_pin)
 	restore=$(unit_run_file restore_model)
 	printf 'accel\t%s\nattempts\t%s\nboot_timeout_s\t%s\ncell_timeout_s\t%s\npg_timeout_s\t%s\nvcpu_pin\t%s\nretry_console\t%s\nrestore_model\t%s\n' \
 		"$accel" "$attempts" "$boot_to" "$cell_to" "$pg_to" "$pins" "$retry_console" "$restore" > "$rundir/logs/limits-$uid.txt"
@@ -287,18 +296,16 @@ unit_watch() {
 		if [ -n "$last" ] && [ "$last" != "$cur" ]; then
 			cell_ended "$now"
 			cur=$last; cur_t=$now; n=$((n + 1))
-			line=$(awk -F "$TAB" -v id="$cur" '$2 == id { $1 = $1; print; exit }' "$work/todo")
-			set -f
-			# shellcheck disable=SC2086 # the cell's fields, split on blanks
-			set -- $line
-			set +f
-			if [ "${1:-}" = pgbench ]; then
-				cur_kind=pgbench; cur_runs=$pg_runs cur_to=$pg_to
-				progress "$n" "$K_LABEL pgbench huge_pages=$3 models $4 clients $5 x$6: $cur_runs runs after its setup (limit ${cur_to}s)"
+			# The plan's KIND RUNS LIMIT_S TEXT for it (cell_watch lines).
+			w=$(cell_watch "$cur")
+			cur_kind=$(printf '%s' "$w" | cut -f1) cur_runs=$(printf '%s' "$w" | cut -f2)
+			cur_to=$(printf '%s' "$w" | cut -f3)
+			[ -n "$cur_to" ] || cur_to=$cell_to
+			if [ "$cur_kind" = pgbench ]; then
+				progress "$n" "$K_LABEL $(printf '%s' "$w" | cut -f4): $cur_runs runs after its setup (limit ${cur_to}s)"
 				pg_started=$((pg_started + 1)); pg_runs_started=$((pg_runs_started + cur_runs))
 			else
-				cur_kind=bufbench; cur_to=$cell_to
-				progress "$n" "$K_LABEL ${2:-}"
+				progress "$n" "$K_LABEL $(printf '%s' "$w" | cut -f4)"
 				bb_started=$((bb_started + 1))
 			fi
 		fi

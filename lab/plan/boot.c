@@ -305,10 +305,11 @@ void boot_write_unit(FILE *f, const struct plan *p, const struct unit *u)
 {
 	char list[8192];
 	pins(p, u, list, sizeof(list));
+	/* A pgbench cell's runs reach the runner in its cell_watch line (write.c). */
 	fprintf(f, "accel\t%s\nattempts\t%d\nboot_timeout_s\t%ld\ncell_timeout_s\t%ld\n"
-		"pg_timeout_s\t%ld\npg_runs_per_cell\t%ld\nvcpu_pin\t%s\ncmdline\t%s\n",
+		"pg_timeout_s\t%ld\nvcpu_pin\t%s\ncmdline\t%s\n",
 		!strcmp(u->kind, "host") ? "none" : p->accel, u->attempts, u->boot_timeout_s,
-		u->cell_timeout_s, u->pg_timeout_s, u->pg_runs_per_cell, list, u->cmdline);
+		u->cell_timeout_s, u->pg_timeout_s, list, u->cmdline);
 	fprintf(f, "retry_console\t%s\n", RETRY_CONSOLE);
 	/* One line a reservation: PAGES KB COUNT required|optional HINT. */
 	for (int r = 0; r < u->nreserve; r++)

@@ -340,6 +340,8 @@ static void write_cells(FILE *f, const struct plan *p, const struct unit *u)
 		for (int a = 0; a < p->bufbench_argv.n; a++)
 			fprintf(f, " %s", p->bufbench_argv.item[a]);
 		fputc('\n', f);
+		/* ID KIND RUNS LIMIT_S TEXT, as a pgbench cell's (write_pg_runs). */
+		fprintf(f, "cell_watch\t%s\tbufbench\t0\t%ld\t%s\n", c->id, u->cell_timeout_s, c->id);
 	}
 }
 
@@ -411,6 +413,13 @@ static void write_pg_runs(FILE *f, const struct plan *p, const struct unit *u)
 			.headroom = runner_policy_value("pg_connection_headroom"),
 		};
 		pg_runs_write(f, prefix, &r);
+		/* What the runner's progress line and watchdog take of the cell:
+		 * ID KIND RUNS LIMIT_S TEXT (a bufbench cell's: write_cells). */
+		char models[512], clients[512];
+		join(models, sizeof(models), c->pg_models, ",");
+		join(clients, sizeof(clients), c->pg_clients, ",");
+		fprintf(f, "cell_watch\t%s\tpgbench\t%zu\t%ld\tpgbench huge_pages=%s models %s clients %s x%ld\n",
+			c->id, pg_runs_count(&r), u->pg_timeout_s, c->huge_pages, models, clients, c->pg_repeat);
 	}
 }
 
