@@ -46,7 +46,7 @@ TAB=$(printf '\t')
 
 # conf_all KEY: every value of a key the plan writes once a line (knob,
 # costbench_run); conf KEY: the first, for the keys written once.
-conf_all() { awk -F "$TAB" -v k="$1" '$1 == k { print $2 }' "$CONF"; }
+conf_all() { awk -v k="$1" 'index($0, k "\t") == 1 { print substr($0, length(k) + 2) }' "$CONF"; }
 conf() { conf_all "$1" | head -n 1; }
 KIND=$(conf kind) LABEL=$(conf label)
 HP2M=$(conf hugepages_2m) TOP=$(conf top) BENCH=$(conf bufbench)
