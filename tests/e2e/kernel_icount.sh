@@ -59,10 +59,13 @@ if env REPEAT=3 DURATION=5 BUFBENCH_ARGS="--seed 7" ICOUNT_EPOCH=2026-01-02 \
 	t1=$(jq .results.tps "$tmp/b4/runs/bufbench-7.0-lazy-4k-tas-c4-r1.json")
 	t2=$(jq .results.tps "$tmp/b4/runs/bufbench-7.0-lazy-4k-tas-c4-r2.json")
 	t3=$(jq .results.tps "$tmp/b4/runs/bufbench-7.0-lazy-4k-tas-c4-r3.json")
-	# Within the others' spread, and never beyond icount's ~2% between runs.
-	check "icount: the first run of the boot ($t1) is within the spread of the next two ($t2, $t3)" \
+	# Within the others' spread or 5% of their mean, whichever is wider: the
+	# self-tests' 15-25% fails it.  What is left of a first run's cost (a
+	# build's trajectory: 11 runs of this test in the lab's CI logs, the first
+	# run -0.9% to +3.0% below the others' mean, 0.9% on average) passes.
+	check "icount: the first run of the boot ($t1) is within the spread of the next two ($t2, $t3) or 5%" \
 		awk -v a="$t1" -v b="$t2" -v c="$t3" 'BEGIN { m = (b + c) / 2; d = b > c ? b - c : c - b;
-			lim = d > 0.03 * m ? d : 0.03 * m; e = a - m; if (e < 0) e = -e; exit !(e <= lim) }'
+			lim = d > 0.05 * m ? d : 0.05 * m; e = a - m; if (e < 0) e = -e; exit !(e <= lim) }'
 	check "icount: the guest ran with the crypto self-tests off (cryptomgr.notests=1)" \
 		grep -q 'cryptomgr.notests=1' "$tmp/b4/logs/console-7.0-lazy-boot1.log"
 else
