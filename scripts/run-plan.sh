@@ -340,8 +340,13 @@ attempt_outcome() {
 	"$here/qemu-channel.sh" "$chan" "$rundir/runs" "$rundir/logs" "$rundir/perf" > "$work/events" || true
 	cp "$chan" "$rundir/logs/channel-$tag.log"
 	# A unit that ends right after DONE can exit before the loop's
-	# last read of the channel: that is a finished unit.
+	# last read of the channel: that is a finished unit, and one that
+	# answered or sent a result in that gap did so by now (an upper bound:
+	# the watch saw neither).
 	if [ "$end" = crashed ] && grep -q '^done$' "$work/events"; then end="done"; fi
+	now=$(date +%s)
+	[ -n "$ready_s" ] || ! grep -q '^ready' "$work/events" || ready_s=$((now - t0))
+	[ -n "$first_s" ] || ! grep -q -e '^ok' -e '^fail' "$work/events" || first_s=$((now - t0))
 	wall=$(( $(date +%s) - t0 ))
 	for kv in "unit=$uid" "label=$K_LABEL" "boot=$attempt" "end=$end" "wall_s=$wall" \
 		"ready_s=$ready_s" "first_result_s=$first_s" "console=${con#"$rundir"/}" \
