@@ -137,29 +137,6 @@ static bool mean_of(const struct cell *c, const char *path, double *out)
 	return n > 0;
 }
 
-static int dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* Median of a number over the cell's runs: one run slowed by the machine's
- * load does not move it. */
-static bool median_of(const struct cell *c, const char *path, double *out)
-{
-	double *v = malloc((c->nruns ? c->nruns : 1) * sizeof(*v)), x;
-	size_t n = 0;
-	for (size_t i = 0; v && i < c->nruns; i++)
-		if (json_read_num(c->runs[i]->doc, path, &x))
-			v[n++] = x;
-	if (n) {
-		qsort(v, n, sizeof(*v), dbl_cmp);
-		*out = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	}
-	free(v);
-	return n > 0;
-}
-
 /* The cost column: what the mitigation's row says it costs (lab/common/mitigation_rows.c). */
 static void cost_of(const struct cell *c, char *buf, size_t len)
 {
@@ -183,7 +160,7 @@ static void cost_of(const struct cell *c, char *buf, size_t len)
 		break;
 	/* A cost its documents do not hold: "?". */
 	case COST_PREFAULT:
-		if (median_of(c, "results.prefault.ms_mean", &a) &&
+		if (cell_median(c, "results.prefault.ms_mean", &a) &&
 		    mean_of(c, "results.prefault.pte_bytes", &b))
 			snprintf(buf, len, "%.2fms %.0fB PTE", a, b);
 		else
@@ -370,12 +347,12 @@ static void thread_paragraph(const struct results *r, const struct row *rows, si
 		double ms, ns, pages, cpu_ms = -1;
 		const struct mitigation_row *r = mitigation_row(w->c->mitigation);
 		if (!r || r->cost != COST_PREFAULT ||
-		    !median_of(w->c, "results.prefault.ms_mean", &ms) ||
-		    !median_of(w->c, "results.prefault.ns_per_page", &ns) ||
+		    !cell_median(w->c, "results.prefault.ms_mean", &ms) ||
+		    !cell_median(w->c, "results.prefault.ns_per_page", &ns) ||
 		    !mean_of(w->c, "results.prefault.pages", &pages))
 			continue;
 		double pte = REPORT_DESC_PAGES * 8;
-		median_of(w->c, "results.prefault.cpu_ms_mean", &cpu_ms);
+		cell_median(w->c, "results.prefault.cpu_ms_mean", &cpu_ms);
 		/*
 		 * The wall clock between two vDSO reads is the madvise alone; the
 		 * thread CPU clock needs a system call on each side, which a

@@ -17,6 +17,7 @@
 #include "instruments.h"
 #include "manifest/manifest.h"
 #include "lab_vocab.h"
+#include "statistics.h"
 
 static char *xstrdup(const char *s)
 {
@@ -91,6 +92,21 @@ int doc_emulated(const struct json_read_val *d)
 	if (e && e->type == JR_BOOL)
 		return e->b;
 	return !strncmp(json_read_str(d, "provenance.virtualization", ""), "tcg", 3);
+}
+
+bool cell_median(const struct cell *c, const char *path, double *out)
+{
+	double *v = malloc((c->nruns ? c->nruns : 1) * sizeof(*v));
+	size_t n = 0;
+	if (!v)
+		exit(1);
+	for (size_t i = 0; i < c->nruns; i++)
+		if (json_read_num(c->runs[i]->doc, path, &v[n]))
+			n++;
+	if (n)
+		*out = st_median(v, n);
+	free(v);
+	return n > 0;
 }
 
 const char *page_name(long kb, char *buf, size_t len)

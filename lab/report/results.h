@@ -7,6 +7,7 @@
 #ifndef PREEMPTLAB_RESULTS_H
 #define PREEMPTLAB_RESULTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "json_read.h"
@@ -101,6 +102,10 @@ int variant_cmp(const struct cell *a, const struct cell *b);
 enum cell_key { CK_END, CK_TOOL, CK_WORKLOAD, CK_LOCK, CK_STRATEGY, CK_MITIGATION, CK_PAGE_KB,
 		CK_CLIENTS, CK_KERNEL, CK_MODEL, CK_RELEASE };
 int cell_order_cmp(const struct cell *a, const struct cell *b, const enum cell_key *keys);
+
+/* The median of a number over the cell's runs (those that have it): one
+ * run slowed by the machine's load does not move it.  False when none has. */
+bool cell_median(const struct cell *c, const char *path, double *out);
 
 /* "4 KB", "2 MB", "1 GB". */
 const char *page_name(long kb, char *buf, size_t len);

@@ -33,16 +33,8 @@ double cell_fill_rho(const struct cell *c, bool *from_records)
 /* The median fill-phase CPU spin share of c's runs (a fraction), or -1. */
 static double cell_fill_spin(const struct cell *c)
 {
-	double *v = calloc(c->nruns + 1, sizeof(*v));
-	size_t n = 0;
-	if (!v)
-		exit(1);
-	for (size_t i = 0; i < c->nruns; i++)
-		if (json_read_num(c->runs[i]->doc, "results.phase.fill.cpu_spin_share", &v[n]) && v[n] >= 0)
-			n++;
-	double s = n ? st_median(v, n) : -1;
-	free(v);
-	return s;
+	double s;
+	return cell_median(c, "results.phase.fill.cpu_spin_share", &s) ? s : -1;
 }
 
 bool cold_lock_line(const struct cell *a, const struct cell *b, char *buf, size_t len)
