@@ -74,19 +74,20 @@ int ch_describe(const struct model_inputs *in, enum pmodel model, int cpus, FILE
 	for (int c = 0; c < CH_COUNT; c++) {
 		const char *what;
 		char buf[200];
+		bool measured = ch_measured(in, (enum channel)c, model);
 		if (!ch_applies(in, (enum channel)c, cpus)) {
 			what = "excluded: does not exist on the target (real hardware, not the emulator)";
-		} else if (ch_measured(in, (enum channel)c, model) && in->ch[c].inside_q[0]) {
+		} else if (measured && in->ch[c].inside_q[0]) {
 			snprintf(buf, sizeof(buf), "measured (p %s %.4f, none %.4f), its stall inside q's %s "
 				 "route: not added again", pmodel_name(model), in->ch[c].p[model].v,
 				 in->ch[c].p[PM_NONE].v, in->ch[c].inside_q);
 			what = buf;
-		} else if (ch_measured(in, (enum channel)c, model) && !in->ch[c].have_t) {
+		} else if (measured && !in->ch[c].have_t) {
 			snprintf(buf, sizeof(buf), "measured, never seen (p %s <= %.2g%%, none <= %.2g%% of "
 				 "faulting holds): adds nothing", pmodel_name(model), 100 * in->ch[c].p[model].hi,
 				 100 * in->ch[c].p[PM_NONE].hi);
 			what = buf;
-		} else if (ch_measured(in, (enum channel)c, model)) {
+		} else if (measured) {
 			what = "included, measured";
 		} else {
 			what = "NOT INCLUDED: unmeasured, so the prediction cannot include it";

@@ -85,11 +85,7 @@ static struct extract_group *group_for(struct extract_set *s, const char *page, 
 	return g;
 }
 
-/*
- * One document into its group; 1 when it was used, 0 when skipped, -1 a
- * mitigation's.  bare: a document without evidence counts too, for what
- * the run itself measured (tps, acquisitions and faults per transaction).
- */
+/* Counts into a channel: k stalled of n faulting holds for model pm, ns over timed stalls. */
 static void add_channel(struct extract_group *g, enum channel c, enum pmodel pm, double k, double n,
 			double ns, double timed)
 {
@@ -129,6 +125,11 @@ static void add_census(struct extract_group *g, enum pmodel pm, const struct jso
 			    0, 0);
 }
 
+/*
+ * One document into its group; 1 when it was used, 0 when skipped, -1 a
+ * mitigation's.  bare: a document without evidence counts too, for what
+ * the run itself measured (tps, acquisitions and faults per transaction).
+ */
 static int add_doc(struct extract_set *s, const struct json_read_val *d, double twin_tps, int bare)
 {
 	/*
