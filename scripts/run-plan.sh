@@ -296,16 +296,17 @@ unit_watch() {
 		if [ -n "$last" ] && [ "$last" != "$cur" ]; then
 			cell_ended "$now"
 			cur=$last; cur_t=$now; n=$((n + 1))
-			# The plan's KIND RUNS LIMIT_S TEXT for it (cell_watch lines).
-			w=$(cell_watch "$cur")
-			cur_kind=$(printf '%s' "$w" | cut -f1) cur_runs=$(printf '%s' "$w" | cut -f2)
-			cur_to=$(printf '%s' "$w" | cut -f3)
+			# The plan's KIND RUNS LIMIT_S TEXT for it (cell_watch lines;
+			# no field is empty, so a TAB-split read keeps them apart).
+			IFS=$TAB read -r cur_kind cur_runs cur_to text <<-EOW || true
+			$(cell_watch "$cur")
+			EOW
 			[ -n "$cur_to" ] || cur_to=$cell_to
 			if [ "$cur_kind" = pgbench ]; then
-				progress "$n" "$K_LABEL $(printf '%s' "$w" | cut -f4): $cur_runs runs after its setup (limit ${cur_to}s)"
+				progress "$n" "$K_LABEL $text: $cur_runs runs after its setup (limit ${cur_to}s)"
 				pg_started=$((pg_started + 1)); pg_runs_started=$((pg_runs_started + cur_runs))
 			else
-				progress "$n" "$K_LABEL $(printf '%s' "$w" | cut -f4)"
+				progress "$n" "$K_LABEL $text"
 				bb_started=$((bb_started + 1))
 			fi
 		fi
