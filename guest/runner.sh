@@ -413,7 +413,10 @@ run_costbench() {
 		cb_model=$(model_now)
 		while read -r cb_name cb_args; do
 			cb_out=$WORK/$cb_name-$LABEL-${cb_model:-unknown}$cb_tail.json
-			rm -f "$cb_out"
+			# With --trace on it keeps its trace and hold records beside the document.
+			cb_kept="${cb_out%.json}.trace ${cb_out%.json}.holds"
+			# shellcheck disable=SC2086 # two paths without spaces ($WORK is the runner's)
+			rm -f "$cb_out" $cb_kept
 			# shellcheck disable=SC2086 # the plan's arguments, a word each
 			"$cb_bin" $cb_args --unit-conf "$CONF" --json "$cb_out" < /dev/null > "$WORK/costbench.log" 2>&1
 			cb_rc=$?
@@ -424,6 +427,9 @@ run_costbench() {
 			if [ -s "$cb_out" ]; then
 				log "$cb_name under ${cb_model:-$m}: exit $cb_rc"
 				send_block LOG "${cb_out##*/}" "$cb_out"
+				for cb_x in $cb_kept; do
+					[ ! -f "$cb_x" ] || send_block LOG "${cb_x##*/}" "$cb_x"
+				done
 			else
 				log "$cb_name under $m failed (exit $cb_rc): $(tail -n1 "$WORK/costbench.log")"
 			fi

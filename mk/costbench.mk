@@ -1,7 +1,8 @@
 # costbench: the cost of a fault and a system call under the running model
 # (issue 24), dynamic for the host and static for the guest's initramfs.
 COSTBENCH_SRCS = $(wildcard lab/costbench/*.c) lab/common/json.c lab/common/provenance.c lab/common/kernel_tick.c lab/common/unit_conf.c \
-	lab/common/interrupts.c buffer_pool/rseq_slice.c lab/evidence/tracefs.c lab/evidence/tracefs_reap.c lab/evidence/trace_ns.c
+	lab/common/interrupts.c buffer_pool/rseq_slice.c lab/evidence/tracefs.c lab/evidence/tracefs_reap.c lab/evidence/trace_ns.c \
+	lab/evidence/trace_join.c lab/evidence/census.c lab/evidence/hold_file.c lab/evidence/census_json.c
 $(B)/costbench: $(COSTBENCH_SRCS:%.c=$(B)/%.o)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/costbench-static: $(COSTBENCH_SRCS:%.c=$(B)/static/%.o)

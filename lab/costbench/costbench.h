@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "census.h"
 #include "interrupts.h"
 
 #define CB_MAX_BATCHES 256
@@ -110,11 +111,26 @@ struct costbench_wake_trial {
 	long involuntary_switches;	/* the holder's, over the trial */
 	bool yielded;			/* granted an extension and gave it back in time */
 	const char *outcome;		/* the extension: not_needed, granted, revoked */
+	int64_t touch_at_ns, release_at_ns;	/* CLOCK_MONOTONIC: the hold, for a trace's census */
+	/* --contend-page: the competitor, woken, read the holder's page. */
+	bool competitor_blocked;	/* it slept in that read (a voluntary switch) */
+	int64_t competitor_read_ns;	/* the read, as the competitor timed it */
 };
 /* The competitor's class: an RT wakeup asks for the CPU with
  * resched_curr under every model; a fair one with resched_curr_lazy, which
  * lazy leaves to the tick or the return to user. */
 enum wake_competitor { WAKE_FIFO, WAKE_FAIR };
+struct costbench_wake_opts {
+	int trials;			/* an arm */
+	enum wake_competitor competitor;
+	/* The competitor, woken, reads the page the holder is faulting on: a
+	 * holder preempted while its fault holds that page's folio lock makes
+	 * it sleep on the lock (issue 36, item 5's folio channel). */
+	bool contend_page;
+	/* --trace on: trace the trials with the channel census's events, keep
+	 * them as PREFIX.trace and PREFIX.holds, census them (wake_trace.c). */
+	const char *trace_dump;
+};
 struct costbench_wake {
 	char why[200];			/* costbench_wake_run's -1: why the test could not run */
 	enum wake_competitor competitor;
@@ -124,8 +140,19 @@ struct costbench_wake {
 	char request_why[200];
 	int ntrials[2];			/* plain, slice requested */
 	struct costbench_wake_trial trial[2][CB_WAKE_MAX];
+	bool contend_page;
+	int holder_pid;
+	/* --trace on: the trials' trace and its census (every trial, both arms). */
+	bool traced;
+	char trace_why[200];		/* why not, when asked */
+	uint64_t trace_events, trace_lost;
+	struct census_phase census;
 };
-int costbench_wake_run(int trials, enum wake_competitor comp, struct costbench_wake *w);
+int costbench_wake_run(const struct costbench_wake_opts *o, struct costbench_wake *w);
+/* wake_trace.c: the instance around the trials, and what it saw. */
+struct tracefs;
+int costbench_wake_trace_open(struct tracefs *t, const char *lo, size_t len, struct costbench_wake *w);
+void costbench_wake_trace_close(struct tracefs *t, const char *prefix, struct costbench_wake *w);
 /* costbench --remote-wake (remote_wake.c): a wakeup from another CPU. */
 #define CB_REMOTE_MAX 1000
 #define CB_REMOTE_ARMS 4
@@ -208,6 +235,6 @@ FILE *costbench_mode_begin(struct json *j, const char *out, int argc, char **arg
 int costbench_doc_end(struct json *j, FILE *f, const char *out, int rc);
 
 /* The mode's whole run: the test, then its document to OUT (wake_doc.c). */
-int costbench_wake_main(int trials, enum wake_competitor comp, const char *out, int argc, char **argv);
+int costbench_wake_main(const struct costbench_wake_opts *o, const char *out, int argc, char **argv);
 
 #endif

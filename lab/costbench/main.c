@@ -4,11 +4,15 @@
  * costbench --procs N[,N...] [--procs-pages P] [--json FILE]
  *   instead: N processes fault on one shared object at once, P faults each
  *   (procs.c), per-fault CPU and wall time quantiles per N.
- * costbench --wake-in-fault N [--competitor fifo|fair] [--json FILE] [--unit-conf FILE]
+ * costbench --wake-in-fault N [--competitor fifo|fair] [--contend-page on]
+ *           [--trace on] [--json FILE] [--unit-conf FILE]
  *   instead: N trials an arm of a wakeup timed into a holder's page fault
  *   (wake.c): is the holder off CPU before it releases, plain and with an
  *   rseq slice extension requested; the waker SCHED_FIFO, or fair at
- *   nice -20.
+ *   nice -20; with --contend-page on, does the waker, reading the same
+ *   page, sleep on the holder's folio lock; --trace on keeps the trials'
+ *   trace beside FILE (FILE less .json, .trace and .holds; costbench-wake.*
+ *   without --json) and censuses it (wake_trace.c).
  * costbench --remote-wake N [--trace-ipis on] [--json FILE] [--unit-conf FILE]
  *   instead: N trials an arm of a wakeup from another CPU onto a CPU busy
  *   in user space (remote_wake.c): how long the wakee waits to run; with
@@ -173,9 +177,9 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	int procs[CB_PROCS_MAX], nprocs = 0;
 	long procs_pages = 64;
-	int wake_trials = 0, remote_trials = 0;
-	enum wake_competitor comp = WAKE_FIFO;
-	bool trace_ipis = false;
+	int remote_trials = 0;
+	struct costbench_wake_opts wo = { .competitor = WAKE_FIFO };
+	bool trace_ipis = false, trace = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!v) {
@@ -207,13 +211,25 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--procs-pages"))
 			procs_pages = arg_long(a, v, 1, 4096);
 		else if (!strcmp(a, "--wake-in-fault"))
-			wake_trials = (int)arg_long(a, v, 1, CB_WAKE_MAX);
+			wo.trials = (int)arg_long(a, v, 1, CB_WAKE_MAX);
 		else if (!strcmp(a, "--competitor")) {
 			if (strcmp(v, "fifo") && strcmp(v, "fair")) {
 				fprintf(stderr, "costbench: --competitor %s: fifo or fair\n", v);
 				return 2;
 			}
-			comp = !strcmp(v, "fair") ? WAKE_FAIR : WAKE_FIFO;
+			wo.competitor = !strcmp(v, "fair") ? WAKE_FAIR : WAKE_FIFO;
+		} else if (!strcmp(a, "--contend-page")) {
+			if (strcmp(v, "on") && strcmp(v, "off")) {
+				fprintf(stderr, "costbench: --contend-page %s: on or off\n", v);
+				return 2;
+			}
+			wo.contend_page = !strcmp(v, "on");
+		} else if (!strcmp(a, "--trace")) {
+			if (strcmp(v, "on") && strcmp(v, "off")) {
+				fprintf(stderr, "costbench: --trace %s: on or off\n", v);
+				return 2;
+			}
+			trace = !strcmp(v, "on");
 		} else if (!strcmp(a, "--remote-wake"))
 			remote_trials = (int)arg_long(a, v, 1, CB_REMOTE_MAX);
 		else if (!strcmp(a, "--trace-ipis")) {
@@ -230,16 +246,29 @@ int main(int argc, char **argv)
 		i++;
 	}
 
-	if (comp == WAKE_FAIR && !wake_trials) {
-		fprintf(stderr, "costbench: --competitor is --wake-in-fault's\n");
+	if ((wo.competitor == WAKE_FAIR || wo.contend_page || trace) && !wo.trials) {
+		fprintf(stderr, "costbench: --competitor, --contend-page and --trace are "
+			"--wake-in-fault's: add --wake-in-fault N\n");
 		return 2;
+	}
+	/* The trace and its hold records beside the document, so that whoever
+	 * keeps the document finds them: FILE.json's FILE.trace, FILE.holds. */
+	char prefix[512];
+	if (trace) {
+		size_t n = out ? strlen(out) : 0;
+		if (n > 5 && !strcmp(out + n - 5, ".json"))
+			n -= 5;
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)n, out ? out : "");
+		if (!prefix[0])
+			snprintf(prefix, sizeof(prefix), "costbench-wake");
+		wo.trace_dump = prefix;
 	}
 	if (nprocs)
 		return procs_main(procs, nprocs, procs_pages, out, argc, argv);
-	if (wake_trials) {
+	if (wo.trials) {
 		/* Its slice-requested arm registers an rseq area of its own. */
 		rseq_slice_reexec(argv, "costbench");
-		return costbench_wake_main(wake_trials, comp, out, argc, argv);
+		return costbench_wake_main(&wo, out, argc, argv);
 	}
 	if (remote_trials)
 		return costbench_remote_main(remote_trials, trace_ipis, out, argc, argv);

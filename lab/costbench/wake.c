@@ -35,6 +35,16 @@
  *   - requested, with 0002 (KERNEL=7.2-rseqfault) and a fault shorter
  *     than the grant (SLICE_EXT_US): the in-fault preemption waits for the
  *     exit, which grants: released first, as under none.
+ * With --contend-page the competitor, once it has read the word, reads the
+ * holder's page.  The holder's fault allocates that page's shmem folio and
+ * holds its lock while it zeroes and maps it; a competitor that runs while
+ * the holder is off CPU inside that stretch finds the folio locked and
+ * sleeps in __folio_lock until the holder, run again, unlocks it: the
+ * channel issue 36 names (a holder preempted inside its fault stalls the
+ * next task to fault on the same page).  Under none the holder finishes
+ * the fault, and unlocks, before it can be switched out: never.  The
+ * competitor counts its own sleep (a voluntary switch over the read); with
+ * --trace on the trace names the folio, its waiter and its holder. 
  * The document (schema preemptlab.costbench/1, mode wake_in_fault) has
  * every trial and the counts; the report sets the models side by side.
  */
@@ -57,6 +67,7 @@
 
 #include "costbench.h"
 #include "rseq_slice.h"
+#include "tracefs.h"
 
 #define CALIBRATION_TOUCHES 16
 /* The holder arms the competitor this long before its touch: the
@@ -75,7 +86,19 @@ struct wake_shared {
 	_Atomic int saw_holding;	/* what the competitor read on waking */
 	_Atomic int ready;		/* the competitor runs SCHED_FIFO */
 	_Atomic int quit;
+	/* --contend-page: the page the competitor reads on waking (the same
+	 * address in both processes: mapped before the fork), and the read. */
+	_Atomic uintptr_t page;
+	_Atomic int blocked;
+	_Atomic int64_t read_ns;
 };
+
+static long nvcsw(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_nvcsw;
+}
 
 static _Noreturn void competitor(struct wake_shared *s)
 {
@@ -90,6 +113,16 @@ static _Noreturn void competitor(struct wake_shared *s)
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
 		atomic_store(&s->saw_holding, atomic_load(&s->holding));
+		char *page = (char *)atomic_load(&s->page);
+		if (page) {
+			/* A read of a page another process is faulting on: it finds
+			 * the folio locked only while that fault holds it. */
+			long v0 = nvcsw();
+			int64_t a = costbench_now_ns();
+			(void)*(volatile char *)page;
+			atomic_store(&s->read_ns, costbench_now_ns() - a);
+			atomic_store(&s->blocked, nvcsw() != v0);
+		}
 		atomic_store(&s->done, t);
 	}
 }
@@ -102,11 +135,12 @@ static long nivcsw(void)
 }
 
 /* One trial: arm the competitor for touch + offset, touch, release. */
-static void trial(struct wake_shared *s, uint32_t n, char *page, int64_t lead, int64_t offset,
-		  bool request, struct costbench_wake_trial *t)
+static void trial(struct wake_shared *s, uint32_t n, char *page, bool contend, int64_t lead,
+		  int64_t offset, bool request, struct costbench_wake_trial *t)
 {
 	int64_t start = costbench_now_ns() + lead;
 	atomic_store(&s->target_ns, start + offset);
+	atomic_store(&s->page, contend ? (uintptr_t)page : 0);
 	atomic_store(&s->go, n);
 	costbench_futex_wake(&s->go);
 	while (atomic_load(&s->armed) < n)
@@ -127,6 +161,10 @@ static void trial(struct wake_shared *s, uint32_t n, char *page, int64_t lead, i
 		;
 	t->wake_after_touch_ns = atomic_load(&s->target_ns) - a;
 	t->touch_ns = b - a;
+	t->touch_at_ns = a;
+	t->release_at_ns = b;
+	t->competitor_blocked = contend && atomic_load(&s->blocked);
+	t->competitor_read_ns = contend ? atomic_load(&s->read_ns) : 0;
 	t->off_cpu_before_release = atomic_load(&s->saw_holding);
 	t->involuntary_switches = nivcsw() - sw0;
 	t->outcome = o == SLICE_GRANTED ? "granted" : o == SLICE_REVOKED ? "revoked" : "not_needed";
@@ -164,10 +202,14 @@ static bool competitor_class(enum wake_competitor comp)
 	return sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
 }
 
-int costbench_wake_run(int trials, enum wake_competitor comp, struct costbench_wake *w)
+int costbench_wake_run(const struct costbench_wake_opts *o, struct costbench_wake *w)
 {
+	int trials = o->trials;
+	enum wake_competitor comp = o->competitor;
 	memset(w, 0, sizeof(*w));
 	w->competitor = comp;
+	w->contend_page = o->contend_page;
+	w->holder_pid = (int)getpid();
 	long pg = sysconf(_SC_PAGESIZE);
 	size_t npages = CALIBRATION_TOUCHES + 2 * (size_t)trials;
 	char *pages = mmap(NULL, npages * (size_t)pg, PROT_READ | PROT_WRITE,
@@ -184,6 +226,11 @@ int costbench_wake_run(int trials, enum wake_competitor comp, struct costbench_w
 		unavailable(w, "pinning to one CPU", errno);
 		return -1;
 	}
+	/* Before the fork, so that the competitor is traced too (event-fork);
+	 * before the calibration, so that fault_ns is the traced fault's. */
+	struct tracefs tfs = { 0 };
+	if (o->trace_dump && costbench_wake_trace_open(&tfs, pages, npages * (size_t)pg, w) != 0)
+		fprintf(stderr, "costbench: --trace: %s\n", w->trace_why);
 	/* The fault's own length, with nothing to wake. */
 	int64_t cal[CALIBRATION_TOUCHES];
 	for (int i = 0; i < CALIBRATION_TOUCHES; i++) {
@@ -203,6 +250,8 @@ int costbench_wake_run(int trials, enum wake_competitor comp, struct costbench_w
 	pid_t pid = fork();
 	if (pid < 0) {
 		unavailable(w, "fork", errno);
+		if (tfs.dir[0])
+			tracefs_close(&tfs);
 		return -1;
 	}
 	if (pid == 0) {
@@ -216,6 +265,8 @@ int costbench_wake_run(int trials, enum wake_competitor comp, struct costbench_w
 		if (waitpid(pid, &status, WNOHANG) == pid) {
 			unavailable(w, comp == WAKE_FAIR ? "a nice -20 competitor (needs root or RLIMIT_NICE)" :
 				    "a SCHED_FIFO competitor (needs root or RLIMIT_RTPRIO)", EPERM);
+			if (tfs.dir[0])
+				tracefs_close(&tfs);
 			return -1;
 		}
 		sched_yield();
@@ -230,7 +281,8 @@ int costbench_wake_run(int trials, enum wake_competitor comp, struct costbench_w
 			double u = costbench_uniform(&seed) * 1.5 - 0.25;
 			char *page = pages + (CALIBRATION_TOUCHES + (size_t)arm * (size_t)trials +
 					      (size_t)i) * (size_t)pg;
-			trial(s, ++n, page, lead, (int64_t)(u * (double)w->fault_ns), arm == 1, t);
+			trial(s, ++n, page, o->contend_page, lead, (int64_t)(u * (double)w->fault_ns),
+			      arm == 1, t);
 			w->ntrials[arm]++;
 		}
 	}
@@ -238,6 +290,8 @@ int costbench_wake_run(int trials, enum wake_competitor comp, struct costbench_w
 	atomic_store(&s->go, n + 1);
 	costbench_futex_wake(&s->go);
 	waitpid(pid, &status, 0);
+	if (tfs.dir[0])
+		costbench_wake_trace_close(&tfs, o->trace_dump, w);
 	munmap(pages, npages * (size_t)pg);
 	munmap(s, sizeof(*s));
 	return 0;

@@ -16,7 +16,7 @@ static const char *const arm_names[2] = { "plain", "slice_requested" };
 
 static void write_span(struct json *j, const char *key, const struct costbench_wake *w, int arm, int where)
 {
-	long n = 0, off = 0, granted = 0, yielded = 0;
+	long n = 0, off = 0, granted = 0, yielded = 0, blocked = 0;
 	for (int i = 0; i < w->ntrials[arm]; i++) {
 		const struct costbench_wake_trial *t = &w->trial[arm][i];
 		int at = t->wake_after_touch_ns < 0 ? 0 : t->wake_after_touch_ns < w->fault_ns ? 1 : 2;
@@ -26,12 +26,15 @@ static void write_span(struct json *j, const char *key, const struct costbench_w
 		off += t->off_cpu_before_release;
 		granted += !strcmp(t->outcome, "granted");
 		yielded += t->yielded;
+		blocked += t->competitor_blocked;
 	}
 	json_begin_object(j, key);
 	json_int(j, "trials", n);
 	json_int(j, "off_cpu_before_release", off);
 	json_int(j, "granted", granted);
 	json_int(j, "yielded", yielded);
+	if (w->contend_page)
+		json_int(j, "competitor_blocked", blocked);
 	json_end_object(j);
 }
 
@@ -58,16 +61,38 @@ static void write_arm(struct json *j, const struct costbench_wake *w, int arm)
 		json_int(j, "involuntary_switches", t->involuntary_switches);
 		json_str(j, "slice", t->outcome);
 		json_bool(j, "yielded", t->yielded);
+		if (w->contend_page) {
+			json_bool(j, "competitor_blocked", t->competitor_blocked);
+			json_int(j, "competitor_read_ns", t->competitor_read_ns);
+		}
 		json_end_object(j);
 	}
 	json_end_array(j);
 	json_end_object(j);
 }
 
-int costbench_wake_main(int trials, enum wake_competitor comp, const char *out, int argc, char **argv)
+/* --trace on: whether it could trace, and the census of what it saw. */
+static void write_trace(struct json *j, const struct costbench_wake *w)
+{
+	json_begin_object(j, "trace");
+	json_bool(j, "traced", w->traced);
+	if (!w->traced) {
+		json_str(j, "why", w->trace_why);
+		json_end_object(j);
+		return;
+	}
+	json_uint(j, "events", w->trace_events);
+	json_uint(j, "lost", w->trace_lost);
+	census_json(j, &w->census);
+	json_end_object(j);
+}
+
+int costbench_wake_main(const struct costbench_wake_opts *o, const char *out, int argc, char **argv)
 {
 	static struct costbench_wake w;
-	int rc = costbench_wake_run(trials, comp, &w);
+	int trials = o->trials;
+	enum wake_competitor comp = o->competitor;
+	int rc = costbench_wake_run(o, &w);
 	if (rc != 0)
 		fprintf(stderr, "costbench: --wake-in-fault: %s\n", w.why);
 	else
@@ -81,6 +106,7 @@ int costbench_wake_main(int trials, enum wake_competitor comp, const char *out, 
 		return 1;
 	json_int(&j, "trials_per_arm", trials);
 	json_str(&j, "competitor", comp == WAKE_FAIR ? "fair" : "fifo");
+	json_bool(&j, "contend_page", o->contend_page);
 	if (rc == 0) {
 		json_int(&j, "cpu", w.cpu);
 		json_int(&j, "fault_ns", w.fault_ns);
@@ -88,6 +114,8 @@ int costbench_wake_main(int trials, enum wake_competitor comp, const char *out, 
 		write_arm(&j, &w, 0);
 		write_arm(&j, &w, 1);
 		json_end_object(&j);
+		if (o->trace_dump)
+			write_trace(&j, &w);
 	}
 	return costbench_doc_end(&j, f, out, rc);
 }

@@ -426,9 +426,9 @@ static void census_tasks(const struct trace_events *t, const struct ev *e, uint6
 		}
 		if (x->type != EV_FWAIT)
 			continue;
-		/* Not a client nor bufbench: counted apart, as for the D switches. */
+		/* Not a task of the traced program: counted apart, as for the D switches. */
 		const char *comm = trace_comm(t, x->pid);
-		if (strcmp(comm, "?") && strcmp(comm, "bufbench")) {
+		if (strcmp(comm, "?") && !trace_own_comm(comm, strlen(comm))) {
 			o->folio_foreign++;
 			continue;
 		}

@@ -7,6 +7,7 @@
 #define PREEMPTLAB_TRACE_EVENTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "trace_join.h"
@@ -34,7 +35,7 @@ struct ev {
 	uint32_t stack;		/* EV_OUT: index + 1 into the stack table, 0 for none */
 	uint8_t dstate;		/* EV_OUT: prev_state D (uninterruptible) */
 	uint8_t dcat;		/* EV_OUT with a stack: enum dwait_cat of its wait */
-	uint8_t foreign;	/* EV_OUT: prev_comm not bufbench (a kernel thread, a program it ran) */
+	uint8_t foreign;	/* EV_OUT: prev_comm not trace_own_comm's (a kernel thread, a program it ran) */
 	int32_t aux;		/* EV_WAKE: target_cpu */
 	uint64_t addr;		/* EV_FWAIT, EV_FUNLOCK: the folio */
 };
@@ -70,6 +71,10 @@ struct trace_events {
 
 /* The comm pid last switched in with; "?" when it never did in the trace. */
 const char *trace_comm(const struct trace_events *t, int32_t pid);
+/* Is COMM (its first LEN bytes) one of the lab's traced programs: bufbench
+ * and its clients, or costbench's two processes?  Other tasks a trace has
+ * (a kernel thread, a program bufbench ran) are counted apart. */
+bool trace_own_comm(const char *comm, size_t len);
 
 /* Sort by pid, then time, an out before the in at the same stamp (trace_join.c). */
 int trace_ev_by_pid_ts(const void *a, const void *b);

@@ -265,6 +265,11 @@ static void comm_put(struct trace_events *t, int32_t pid, const char *comm, size
 		}
 }
 
+bool trace_own_comm(const char *comm, size_t len)
+{
+	return (len == 8 && !strncmp(comm, "bufbench", 8)) || (len == 9 && !strncmp(comm, "costbench", 9));
+}
+
 const char *trace_comm(const struct trace_events *t, int32_t pid)
 {
 	for (uint32_t i = 0, h = (uint32_t)pid * 2654435761u % COMMS; pid > 0 && i < COMMS;
@@ -379,7 +384,7 @@ struct trace_events *trace_parse(FILE *f)
 			e->runnable = ps && ps[11] == 'R';
 			e->dstate = ps && ps[11] == 'D';
 			const char *pc = strstr(name, "prev_comm=");
-			e->foreign = pc && strncmp(pc + 10, "bufbench ", 9) != 0;
+			e->foreign = pc && !trace_own_comm(pc + 10, strcspn(pc + 10, " "));
 			e->dcat = DW_NOSTACK;
 			e->kind = e->runnable ? SW_UNKNOWN : SW_BLOCKED;
 			last_out[cpu] = (int64_t)(t->n - 1);

@@ -268,7 +268,8 @@ int tracefs_channel(struct tracefs *t, char *err, size_t errlen)
 			sizeof(why)) ||
 	    folio_probe(t, 1, TRACE_FOLIO_UNLOCK, "folio_unlock",
 			"folio=$arg1:x64 flags=+0($arg1):x64", "flags & 0x80", why, sizeof(why)))
-		fprintf(stderr, "bufbench: --trace-channel: no folio census: %s\n", why);
+		fprintf(stderr, "%s: no folio census (its kprobes): %s\n", program_invocation_short_name,
+			why);
 	return 0;
 }
 
@@ -338,8 +339,8 @@ const char *tracefs_trace_path(struct tracefs *t, char *buf, size_t len)
 	if (raw)
 		fclose(raw);
 	if (n < 0) {
-		fprintf(stderr, "bufbench: --trace-holds: the trace's nanoseconds could not be "
-			"read back (%s); joining at the text's microseconds\n",
+		fprintf(stderr, "%s: the trace's nanoseconds could not be "
+			"read back (%s); joining at the text's microseconds\n", program_invocation_short_name,
 			out ? "its raw and text views differ" : strerror(errno));
 		unlink(t->merged);
 		t->merged[0] = 0;
@@ -380,8 +381,8 @@ void tracefs_close(struct tracefs *t)
 				put(t, file, "0", NULL, 0);
 			}
 		if (rmdir(t->dir) != 0)
-			fprintf(stderr, "bufbench: cannot remove the tracefs instance %s: %s\n",
-				t->dir, strerror(errno));
+			fprintf(stderr, "%s: cannot remove the tracefs instance %s: %s\n",
+				program_invocation_short_name, t->dir, strerror(errno));
 		t->dir[0] = 0;
 	}
 	/* The kprobe event is global: it goes once no instance uses it. */
@@ -389,8 +390,8 @@ void tracefs_close(struct tracefs *t)
 		char undef[96];
 		snprintf(undef, sizeof(undef), "-:%s\n", t->kprobe);
 		if (put_root(t, "kprobe_events", undef) != 0)
-			fprintf(stderr, "bufbench: cannot remove the kprobe event %s: %s\n",
-				t->kprobe, strerror(errno));
+			fprintf(stderr, "%s: cannot remove the kprobe event %s: %s\n",
+				program_invocation_short_name, t->kprobe, strerror(errno));
 		t->kprobe[0] = 0;
 	}
 	if (t->merged[0]) {
@@ -402,8 +403,8 @@ void tracefs_close(struct tracefs *t)
 			char undef[96];
 			snprintf(undef, sizeof(undef), "-:%s\n", t->folio_probes[i]);
 			if (put_root(t, "kprobe_events", undef) != 0)
-				fprintf(stderr, "bufbench: cannot remove the kprobe event %s: %s\n",
-					t->folio_probes[i], strerror(errno));
+				fprintf(stderr, "%s: cannot remove the kprobe event %s: %s\n",
+					program_invocation_short_name, t->folio_probes[i], strerror(errno));
 			t->folio_probes[i][0] = 0;
 		}
 	/* Another run's instance still there: the mount is in use, leave it to the last. */

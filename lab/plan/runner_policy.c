@@ -40,6 +40,13 @@
  * Wilson upper bound of 4.6%: enough to tell "always" from "never". */
 #define WAKE_IN_FAULT_TRIALS 120
 
+/* ... and with the waker reading the holder's page (--contend-page): a
+ * wake inside the fault finds the folio locked in the share of the fault
+ * that holds it, so the 120 trials' ~80 in-fault wakes count that share;
+ * its traced twin keeps the trace that joins each folio wait to its holder
+ * (30 trials: ~20 in-fault wakes, the tracepoints inside the timed fault). */
+#define WAKE_FOLIO_TRACED_TRIALS 30
+
 /* costbench --remote-wake's trials an arm: 0 late of 100 has a 95%
  * Wilson upper bound of 3.7%, and a lazy that waits for the tick is late
  * in ~90% (docs/measurements/2026-12-07-remote-wake-ipi.md). */
@@ -52,6 +59,7 @@
  * "costbench_run TAB NAME ARGS" (its document logs/NAME-LABEL-MODEL.json):
  * the model's own costs, the wakeup-inside-a-fault test with an RT waker
  * and with a fair one (whose wakeup lazy leaves to the tick or the exit),
+ * with the RT waker reading the holder's page, bare and traced,
  * then the remote wakeup test (which needs two CPUs and says so on one)
  * and its traced twin. */
 void plan_write_costbench_runs(FILE *f)
@@ -59,6 +67,9 @@ void plan_write_costbench_runs(FILE *f)
 	fprintf(f, "costbench_run\tcostbench\n");
 	fprintf(f, "costbench_run\twakefault --wake-in-fault %d\n", WAKE_IN_FAULT_TRIALS);
 	fprintf(f, "costbench_run\twakefair --wake-in-fault %d --competitor fair\n", WAKE_IN_FAULT_TRIALS);
+	fprintf(f, "costbench_run\twakefolio --wake-in-fault %d --contend-page on\n", WAKE_IN_FAULT_TRIALS);
+	fprintf(f, "costbench_run\twakefoliotrace --wake-in-fault %d --contend-page on --trace on\n",
+		WAKE_FOLIO_TRACED_TRIALS);
 	fprintf(f, "costbench_run\tremotewake --remote-wake %d\n", REMOTE_WAKE_TRIALS);
 	fprintf(f, "costbench_run\tipisenders --remote-wake %d --trace-ipis on\n", REMOTE_WAKE_TRACED_TRIALS);
 }
