@@ -68,7 +68,13 @@ void rseq_slice_reexec(char **argv, const char *prog)
 	const char *old = getenv("GLIBC_TUNABLES");
 	char buf[1024];
 
-	if (!rseq_slice_needs_own_area() || getenv("PREEMPTLAB_RSEQ_REEXEC"))
+	if (getenv("PREEMPTLAB_RSEQ_REEXEC")) {
+		/* The exec through /proc/self/exe named the task "exe": give
+		 * it its name back, which traces and the census go by. */
+		prctl(PR_SET_NAME, prog, 0, 0, 0);
+		return;
+	}
+	if (!rseq_slice_needs_own_area())
 		return;
 	snprintf(buf, sizeof(buf), "%s%sglibc.pthread.rseq=0", old ? old : "", old ? ":" : "");
 	setenv("GLIBC_TUNABLES", buf, 1);
