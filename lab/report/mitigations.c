@@ -17,6 +17,7 @@
 #include "textfmt.h"
 #include "remotewake.h"
 #include "wakefault.h"
+#include "wakefolio.h"
 
 static const struct metric m_fill = { "fill tps", "results.phase.fill.tps", "", 1, true, true };
 
@@ -391,6 +392,8 @@ static void thread_paragraph(const struct results *r, const struct row *rows, si
 	/* The constructed test, where the run has it (COSTBENCH=on). */
 	char wake[2048];
 	if (wakefault_sentence(r, wake, sizeof(wake)))
+		ADD(" %s", wake);
+	if (wakefolio_sentence(r, wake, sizeof(wake)))
 		ADD(" %s", wake);
 	if (remotewake_sentence(r, wake, sizeof(wake)))
 		ADD(" %s", wake);

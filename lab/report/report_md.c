@@ -16,6 +16,7 @@
 #include "modelcost.h"
 #include "remotewake.h"
 #include "wakefault.h"
+#include "wakefolio.h"
 #include "fillphase.h"
 #include "mitigations.h"
 #include "report.h"
@@ -155,6 +156,7 @@ void write_md(FILE *f, const struct report *rp)
 	write_modelcost_md(f, &mc);
 	modelcost_free(&mc);
 	write_wakefault_md(f, r);
+	write_wakefolio_md(f, r);
 	write_remotewake_md(f, r);
 
 	int pgb = 0;

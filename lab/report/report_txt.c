@@ -16,6 +16,7 @@
 #include "modelcost.h"
 #include "remotewake.h"
 #include "wakefault.h"
+#include "wakefolio.h"
 #include "fillphase.h"
 #include "mitigations.h"
 #include "report.h"
@@ -308,6 +309,7 @@ void write_txt(FILE *f, const struct report *rp)
 	write_modelcost_txt(f, &mc);
 	modelcost_free(&mc);
 	write_wakefault_txt(f, r);
+	write_wakefolio_txt(f, r);
 	write_remotewake_txt(f, r);
 
 	text_heading(f, "Results");
