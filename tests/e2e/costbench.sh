@@ -106,6 +106,35 @@ if [ "$(id -u)" = 0 ]; then
 	check "costbench --competitor fair: recorded, 30 plain trials split into before, in and after the fault" \
 		jqt "$tmp/wakefair.json" '.competitor == "fair" and .available and (.arms.plain.trials | length) == 30 and
 		 ([.arms.plain.wake_before_touch, .arms.plain.wake_in_fault, .arms.plain.wake_after_fault] | map(.trials) | add) == 30'
+	# The reader of the holder's page (--contend-page on) and its traced
+	# twin (--trace on): whether the reader sleeps is the host kernel's
+	# model (none: never); the counts' consistency and the files kept
+	# beside the document are the test's.
+	wf=$tmp/wakefolio.json
+	check "costbench --wake-in-fault 30 --contend-page on --trace on runs, exit 0" \
+		nice -n 10 "$bin" --wake-in-fault 30 --contend-page on --trace on --json "$wf"
+	check "costbench --contend-page: recorded; each bucket's sleeps are some of its trials and the trials' own" \
+		jqt "$wf" '.contend_page and ([.arms.plain[] | objects | select(has("competitor_blocked")) | .competitor_blocked <= .trials] | all) and
+		 ([.arms.plain.trials[] | select(.competitor_blocked)] | length) ==
+		 ([.arms.plain.wake_before_touch, .arms.plain.wake_in_fault, .arms.plain.wake_after_fault] | map(.competitor_blocked) | add) and
+		 ([.arms.plain.trials[] | has("competitor_read_ns")] | all)'
+	if jqt "$wf" '.trace.traced'; then
+		check "costbench --trace on: the trace and one hold record a trial beside the document" \
+			sh -c "[ -s '${wf%.json}.trace' ] && [ \$(wc -l < '${wf%.json}.holds') = 30 ]"
+		check "costbench --trace on: its census has the 30 holds, and no more folio waits than the reader slept" \
+			jqt "$wf" '.trace.census.holds == 30 and .trace.census.folios.waits <=
+			 ([.arms.plain.trials[] | select(.competitor_blocked)] | length)'
+	else
+		check "costbench --trace on: cannot trace here, and says why" jqt "$wf" '.trace.why | length > 0'
+	fi
+	check "costbench: without --contend-page the document says so and counts no sleeps" \
+		jqt "$wd" '(.contend_page | not) and ([.arms.plain.wake_in_fault | has("competitor_blocked")] | any | not)'
+	set +e
+	"$bin" --contend-page on > /dev/null 2> "$tmp/cp.err"; rcp=$?
+	"$bin" --wake-in-fault 3 --contend-page yes > /dev/null 2> "$tmp/cp2.err"; rcp2=$?
+	set -e
+	check "costbench: --contend-page without --wake-in-fault, or not on|off, refused (exit 2)" \
+		sh -c "[ $rcp -eq 2 ] && [ $rcp2 -eq 2 ] && grep -q 'add --wake-in-fault' '$tmp/cp.err' && grep -q 'on or off' '$tmp/cp2.err'"
 	set +e
 	"$bin" --competitor fair > /dev/null 2> "$tmp/comp.err"; rc=$?
 	"$bin" --wake-in-fault 3 --competitor rt > /dev/null 2> "$tmp/comp2.err"; rc2=$?

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "hold_file.h"
 #include "hold_tail.h"
+#include "trace_events.h"
 #include "trace_join.h"
 #include "trace_ns.h"
 
@@ -454,6 +455,66 @@ static void test_census_real(void)
 	free(h);
 }
 
+/*
+ * A real guest trace of the folio channel (guest-7.0-full-folio: costbench
+ * --wake-in-fault 30 --contend-page on --trace on under 7.0.13 booted
+ * full, one vCPU, icount): the reader's every folio wait joined to the
+ * holder's unlock of the same folio, the holder preempted when the wait
+ * began.  The expected numbers are read off the trace's own lines here.
+ */
+static void test_census_guest_folio(void)
+{
+	FILE *f = fixture("guest-7.0-full-folio.trace");
+	struct trace_events *t = trace_parse(f);
+	rewind(f);
+	char line[1024];
+	uint64_t waits = 0, unlocks = 0, unlocks_by_holder = 0, dfolio = 0;
+	FILE *hf = fixture("guest-7.0-full-folio.holds");
+	uint64_t n;
+	struct hold_rec *h = hold_file_read(hf, &n);
+	fclose(hf);
+	char holder[32];
+	snprintf(holder, sizeof(holder), "costbench-%d ", h && n ? h[0].pid : -1);
+	bool in_d = false;
+	while (fgets(line, sizeof(line), f)) {
+		waits += strstr(line, "preemptlab_folio_wait:") != NULL;
+		if (strstr(line, "preemptlab_folio_unlock:")) {
+			unlocks++;
+			unlocks_by_holder += strstr(line, holder) != NULL;
+		}
+		/* A D switch's stack names the folio wait a few frames down. */
+		if (strstr(line, "sched_switch:"))
+			in_d = strstr(line, "prev_state=D ") != NULL;
+		else if (in_d && strstr(line, "=> folio_wait_bit_common")) {
+			dfolio++;
+			in_d = false;
+		}
+	}
+	fclose(f);
+	struct census_phase c[2];
+	trace_census(t, h, n, 0, 0, c);
+	const struct census_phase *z = &c[0];
+	CHECK(h && n == 30 && waits == 10 && unlocks == 10 && unlocks_by_holder == 10,
+	      "census, guest folio trace: 30 holds (its 30 plain trials), 10 folio waits, 10 unlocks, all "
+	      "by the holder (%llu, %llu, %llu)", C(waits), C(unlocks), C(unlocks_by_holder));
+	CHECK(z->folios_traced && z->folio_waits == waits && z->folio_joined == waits &&
+	      z->folio_self == 0 && z->folio_foreign == 0 && z->folio_waiter_in_hold == 0,
+	      "census, guest folio trace: each wait joined to another task's unlock, the reader "
+	      "no lock holder, costbench's tasks its own (%llu joined)", C(z->folio_joined));
+	CHECK(z->folio_holder_off == waits && z->folio_holder_preempted == waits &&
+	      z->folio_holder_off_ns > 0 && z->folio_wait_ns > z->folio_holder_off_ns,
+	      "census, guest folio trace: the holder preempted at every wait, off CPU %llu of "
+	      "%llu ns waited", C(z->folio_holder_off_ns), C(z->folio_wait_ns));
+	CHECK(z->d_n[DW_FOLIO] == dfolio && dfolio == waits && z->d_in_hold[DW_FOLIO] == 0 &&
+	      z->d_foreign == 0, "census, guest folio trace: %llu D switches in a folio wait, "
+	      "none by a holder, none of another program", C(dfolio));
+	CHECK(!trace_own_comm("exe", 3) && trace_own_comm("costbench", 9) &&
+	      trace_own_comm("bufbench", 8) && !trace_own_comm("costbench2", 10),
+	      "census: the lab's programs are bufbench and costbench, not a re-exec's 'exe'");
+	trace_events_free(t);
+	free(h);
+}
+
 int main(void)
 {
 	test_host_fixture();
@@ -462,6 +523,7 @@ int main(void)
 	test_fault_exit();
 	test_census();
 	test_census_real();
+	test_census_guest_folio();
 	CHECK(test_stacks("stacks-host-6.18.trace") == 8, "stacks: the host's 8 cases");
 	CHECK(test_stacks("stacks-guest-7.0.trace") == 9, "stacks: the guests' 9 cases");
 	CHECK(test_stacks("stacks-constructed.trace") == 7, "stacks: the 7 constructed cases");
