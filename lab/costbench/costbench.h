@@ -112,7 +112,7 @@ struct costbench_wake_trial {
 	bool yielded;			/* granted an extension and gave it back in time */
 	const char *outcome;		/* the extension: not_needed, granted, revoked */
 	int64_t touch_at_ns, release_at_ns;	/* CLOCK_MONOTONIC: the hold, for a trace's census */
-	/* --contend-page: the competitor, woken, read the holder's page. */
+	/* --contend-page alloc|map: the competitor, woken, read the holder's page. */
 	bool competitor_blocked;	/* it slept in that read (a voluntary switch) */
 	int64_t competitor_read_ns;	/* the read, as the competitor timed it */
 };
@@ -120,13 +120,18 @@ struct costbench_wake_trial {
  * resched_curr under every model; a fair one with resched_curr_lazy, which
  * lazy leaves to the tick or the return to user. */
 enum wake_competitor { WAKE_FIFO, WAKE_FAIR };
+/* --contend-page: the competitor, woken, reads the page the holder is
+ * faulting on; a holder preempted while its fault holds that page's folio
+ * lock makes it sleep on the lock (issue 36, item 5's folio channel).
+ * alloc: the holder's fault allocates the page (its first touch anywhere);
+ * map: the page exists and the fault maps it, as a backend's first touch
+ * of a shared buffer page another process made. */
+enum contend_page { CONTEND_OFF, CONTEND_ALLOC, CONTEND_MAP };
+extern const char *const contend_page_name[3];
 struct costbench_wake_opts {
 	int trials;			/* an arm */
 	enum wake_competitor competitor;
-	/* The competitor, woken, reads the page the holder is faulting on: a
-	 * holder preempted while its fault holds that page's folio lock makes
-	 * it sleep on the lock (issue 36, item 5's folio channel). */
-	bool contend_page;
+	enum contend_page contend_page;
 	/* --trace on: trace the trials with the channel census's events, keep
 	 * them as PREFIX.trace and PREFIX.holds, census them (wake_trace.c). */
 	const char *trace_dump;
@@ -140,7 +145,7 @@ struct costbench_wake {
 	char request_why[200];
 	int ntrials[2];			/* plain, slice requested */
 	struct costbench_wake_trial trial[2][CB_WAKE_MAX];
-	bool contend_page;
+	enum contend_page contend_page;
 	int holder_pid;
 	/* --trace on: the trials' trace and its census (every trial, both arms). */
 	bool traced;

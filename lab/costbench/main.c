@@ -4,13 +4,14 @@
  * costbench --procs N[,N...] [--procs-pages P] [--json FILE]
  *   instead: N processes fault on one shared object at once, P faults each
  *   (procs.c), per-fault CPU and wall time quantiles per N.
- * costbench --wake-in-fault N [--competitor fifo|fair] [--contend-page on]
+ * costbench --wake-in-fault N [--competitor fifo|fair] [--contend-page alloc|map]
  *           [--trace on] [--json FILE] [--unit-conf FILE]
  *   instead: N trials an arm of a wakeup timed into a holder's page fault
  *   (wake.c): is the holder off CPU before it releases, plain and with an
  *   rseq slice extension requested; the waker SCHED_FIFO, or fair at
- *   nice -20; with --contend-page on, does the waker, reading the same
- *   page, sleep on the holder's folio lock; --trace on keeps the trials'
+ *   nice -20; with --contend-page, does the waker, reading the same page
+ *   (one the holder's fault allocates, or one it maps), sleep on the
+ *   holder's folio lock; --trace on keeps the trials'
  *   trace beside FILE (FILE less .json, .trace and .holds; costbench-wake.*
  *   without --json) and censuses it (wake_trace.c).
  * costbench --remote-wake N [--trace-ipis on] [--json FILE] [--unit-conf FILE]
@@ -219,11 +220,14 @@ int main(int argc, char **argv)
 			}
 			wo.competitor = !strcmp(v, "fair") ? WAKE_FAIR : WAKE_FIFO;
 		} else if (!strcmp(a, "--contend-page")) {
-			if (strcmp(v, "on") && strcmp(v, "off")) {
-				fprintf(stderr, "costbench: --contend-page %s: on or off\n", v);
+			int c = 0;
+			while (c < 3 && strcmp(v, contend_page_name[c]))
+				c++;
+			if (c == 3) {
+				fprintf(stderr, "costbench: --contend-page %s: off, alloc or map\n", v);
 				return 2;
 			}
-			wo.contend_page = !strcmp(v, "on");
+			wo.contend_page = (enum contend_page)c;
 		} else if (!strcmp(a, "--trace")) {
 			if (strcmp(v, "on") && strcmp(v, "off")) {
 				fprintf(stderr, "costbench: --trace %s: on or off\n", v);

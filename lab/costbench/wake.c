@@ -35,8 +35,8 @@
  *   - requested, with 0002 (KERNEL=7.2-rseqfault) and a fault shorter
  *     than the grant (SLICE_EXT_US): the in-fault preemption waits for the
  *     exit, which grants: released first, as under none.
- * With --contend-page the competitor, once it has read the word, reads the
- * holder's page.  The holder's fault allocates that page's shmem folio and
+ * With --contend-page alloc the competitor, once it has read the word,
+ * reads the holder's page.  The holder's fault allocates that page's shmem folio and
  * holds its lock while it zeroes and maps it; a competitor that runs while
  * the holder is off CPU inside that stretch finds the folio locked and
  * sleeps in __folio_lock until the holder, run again, unlocks it: the
@@ -44,7 +44,12 @@
  * next task to fault on the same page).  Under none the holder finishes
  * the fault, and unlocks, before it can be switched out: never.  The
  * competitor counts its own sleep (a voluntary switch over the read); with
- * --trace on the trace names the folio, its waiter and its holder. 
+ * --trace on the trace names the folio, its waiter and its holder.  With
+ * --contend-page map the pages exist before the trials (made, then
+ * unmapped), so the holder's fault only maps one: it holds the folio lock
+ * from shmem_get_folio_gfp's folio_lock to the unlock after mapping, a
+ * shorter stretch; this is the fault of a backend touching a shared
+ * buffer page for the first time, which every backend takes once per page.
  * The document (schema preemptlab.costbench/1, mode wake_in_fault) has
  * every trial and the counts; the report sets the models side by side.
  */
@@ -76,6 +81,11 @@
 #define LEAD_MIN_NS 200000
 /* The fair competitor's slice request: the kernel's least (100 us). */
 #define FAIR_SLICE_NS 100000
+/* --contend-page map: the touched pages this many pages apart, so that the
+ * reader's fault-around (64 KB by default) never maps the next trial's. */
+#define MAP_STRIDE_PAGES 32
+
+const char *const contend_page_name[3] = { "off", "alloc", "map" };
 
 struct wake_shared {
 	_Atomic uint32_t go;		/* futex word: the trial the competitor is to arm */
@@ -210,10 +220,9 @@ int costbench_wake_run(const struct costbench_wake_opts *o, struct costbench_wak
 	w->competitor = comp;
 	w->contend_page = o->contend_page;
 	w->holder_pid = (int)getpid();
-	long pg = sysconf(_SC_PAGESIZE);
-	size_t npages = CALIBRATION_TOUCHES + 2 * (size_t)trials;
-	char *pages = mmap(NULL, npages * (size_t)pg, PROT_READ | PROT_WRITE,
-			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	size_t step = (size_t)sysconf(_SC_PAGESIZE) * (o->contend_page == CONTEND_MAP ? MAP_STRIDE_PAGES : 1);
+	size_t ntouch = CALIBRATION_TOUCHES + 2 * (size_t)trials;
+	char *pages = mmap(NULL, ntouch * step, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	struct wake_shared *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
 				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (pages == MAP_FAILED || s == MAP_FAILED) {
@@ -229,13 +238,26 @@ int costbench_wake_run(const struct costbench_wake_opts *o, struct costbench_wak
 	/* Before the fork, so that the competitor is traced too (event-fork);
 	 * before the calibration, so that fault_ns is the traced fault's. */
 	struct tracefs tfs = { 0 };
-	if (o->trace_dump && costbench_wake_trace_open(&tfs, pages, npages * (size_t)pg, w) != 0)
+	if (o->trace_dump && costbench_wake_trace_open(&tfs, pages, ntouch * step, w) != 0)
 		fprintf(stderr, "costbench: --trace: %s\n", w->trace_why);
+	if (o->contend_page == CONTEND_MAP) {
+		/* Make every page, then drop this process's mappings of them (a
+		 * shared mapping's MADV_DONTNEED keeps the pages): each touch
+		 * below is then a fault that maps an existing page. */
+		for (size_t i = 0; i < ntouch; i++)
+			*(volatile char *)(pages + i * step) = 1;
+		if (madvise(pages, ntouch * step, MADV_DONTNEED) != 0) {
+			unavailable(w, "madvise(MADV_DONTNEED)", errno);
+			if (tfs.dir[0])
+				tracefs_close(&tfs);
+			return -1;
+		}
+	}
 	/* The fault's own length, with nothing to wake. */
 	int64_t cal[CALIBRATION_TOUCHES];
 	for (int i = 0; i < CALIBRATION_TOUCHES; i++) {
 		int64_t a = costbench_now_ns();
-		*(volatile char *)(pages + (size_t)i * (size_t)pg) = 1;
+		*(volatile char *)(pages + (size_t)i * step) = 1;
 		cal[i] = costbench_now_ns() - a;
 	}
 	qsort(cal, CALIBRATION_TOUCHES, sizeof(cal[0]), costbench_cmp_i64);
@@ -279,9 +301,8 @@ int costbench_wake_run(const struct costbench_wake_opts *o, struct costbench_wak
 		for (int i = 0; i < trials; i++) {
 			struct costbench_wake_trial *t = &w->trial[arm][i];
 			double u = costbench_uniform(&seed) * 1.5 - 0.25;
-			char *page = pages + (CALIBRATION_TOUCHES + (size_t)arm * (size_t)trials +
-					      (size_t)i) * (size_t)pg;
-			trial(s, ++n, page, o->contend_page, lead, (int64_t)(u * (double)w->fault_ns),
+			char *page = pages + (CALIBRATION_TOUCHES + (size_t)arm * (size_t)trials + (size_t)i) * step;
+			trial(s, ++n, page, o->contend_page != CONTEND_OFF, lead, (int64_t)(u * (double)w->fault_ns),
 			      arm == 1, t);
 			w->ntrials[arm]++;
 		}
@@ -292,7 +313,7 @@ int costbench_wake_run(const struct costbench_wake_opts *o, struct costbench_wak
 	waitpid(pid, &status, 0);
 	if (tfs.dir[0])
 		costbench_wake_trace_close(&tfs, o->trace_dump, w);
-	munmap(pages, npages * (size_t)pg);
+	munmap(pages, ntouch * step);
 	munmap(s, sizeof(*s));
 	return 0;
 }

@@ -106,7 +106,7 @@ int costbench_wake_main(const struct costbench_wake_opts *o, const char *out, in
 		return 1;
 	json_int(&j, "trials_per_arm", trials);
 	json_str(&j, "competitor", comp == WAKE_FAIR ? "fair" : "fifo");
-	json_bool(&j, "contend_page", o->contend_page);
+	json_str(&j, "contend_page", contend_page_name[o->contend_page]);
 	if (rc == 0) {
 		json_int(&j, "cpu", w.cpu);
 		json_int(&j, "fault_ns", w.fault_ns);

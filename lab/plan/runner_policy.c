@@ -59,7 +59,8 @@
  * "costbench_run TAB NAME ARGS" (its document logs/NAME-LABEL-MODEL.json):
  * the model's own costs, the wakeup-inside-a-fault test with an RT waker
  * and with a fair one (whose wakeup lazy leaves to the tick or the exit),
- * with the waker reading the holder's page (RT, fair, and RT traced),
+ * with the waker reading the holder's page (RT, fair, RT on a page the
+ * fault only maps, and RT traced),
  * then the remote wakeup test (which needs two CPUs and says so on one)
  * and its traced twin. */
 void plan_write_costbench_runs(FILE *f)
@@ -67,10 +68,11 @@ void plan_write_costbench_runs(FILE *f)
 	fprintf(f, "costbench_run\tcostbench\n");
 	fprintf(f, "costbench_run\twakefault --wake-in-fault %d\n", WAKE_IN_FAULT_TRIALS);
 	fprintf(f, "costbench_run\twakefair --wake-in-fault %d --competitor fair\n", WAKE_IN_FAULT_TRIALS);
-	fprintf(f, "costbench_run\twakefolio --wake-in-fault %d --contend-page on\n", WAKE_IN_FAULT_TRIALS);
-	fprintf(f, "costbench_run\twakefoliofair --wake-in-fault %d --competitor fair --contend-page on\n",
+	fprintf(f, "costbench_run\twakefolio --wake-in-fault %d --contend-page alloc\n", WAKE_IN_FAULT_TRIALS);
+	fprintf(f, "costbench_run\twakefoliofair --wake-in-fault %d --competitor fair --contend-page alloc\n",
 		WAKE_IN_FAULT_TRIALS);
-	fprintf(f, "costbench_run\twakefoliotrace --wake-in-fault %d --contend-page on --trace on\n",
+	fprintf(f, "costbench_run\twakefoliomap --wake-in-fault %d --contend-page map\n", WAKE_IN_FAULT_TRIALS);
+	fprintf(f, "costbench_run\twakefoliotrace --wake-in-fault %d --contend-page alloc --trace on\n",
 		WAKE_FOLIO_TRACED_TRIALS);
 	fprintf(f, "costbench_run\tremotewake --remote-wake %d\n", REMOTE_WAKE_TRIALS);
 	fprintf(f, "costbench_run\tipisenders --remote-wake %d --trace-ipis on\n", REMOTE_WAKE_TRACED_TRIALS);

@@ -10,10 +10,13 @@
 #include "statistics.h"
 #include "textfmt.h"
 
-/* The readers: an RT one, a fair one, and the RT one's traced twin. */
-#define FO_SETS 3
-static const char *const set_prefix[FO_SETS] = { "wakefolio-", "wakefoliofair-", "wakefoliotrace-" };
-static const char *const set_text[FO_SETS] = { "RT", "fair", "RT, traced" };
+/* The readers: an RT one and a fair one of a page the fault allocates, an
+ * RT one of a page it only maps, and the first one's traced twin (last). */
+#define FO_SETS 4
+#define FO_TRACED 3
+static const char *const set_prefix[FO_SETS] = { "wakefolio-", "wakefoliofair-", "wakefoliomap-",
+						 "wakefoliotrace-" };
+static const char *const set_text[FO_SETS] = { "RT", "fair", "RT, map", "RT, traced" };
 
 /* One kernel/model of one reader, its boots' documents pooled (plain arm). */
 struct fo_row {
@@ -62,7 +65,9 @@ static void load_one(void *ctx, const char *dir, const char *name)
 	char path[4096], err[512];
 	snprintf(path, sizeof(path), "%s/logs/%s", dir, name);
 	struct json_read_val *j = json_read_parse_file(path, err, sizeof(err));
-	if (!j || strcmp(json_read_str(j, "mode", ""), "wake_in_fault") || !json_read_true(j, "contend_page")) {
+	const char *contend = j ? json_read_str(j, "contend_page", "off") : "off";
+	if (!j || strcmp(json_read_str(j, "mode", ""), "wake_in_fault") ||
+	    (strcmp(contend, "alloc") && strcmp(contend, "map"))) {
 		txt_printf(stderr, "report: ignoring %s\n", j ? path : err);
 		json_read_free(j);
 		return;
@@ -121,14 +126,16 @@ static const char *verdict(long k, long n, char *buf, size_t len)
 }
 
 static const char intro[] =
-	"costbench --wake-in-fault --contend-page on (logs/wakefolio-*.json, an RT reader; "
+	"costbench --wake-in-fault --contend-page alloc (logs/wakefolio-*.json, an RT reader; "
 	"logs/wakefoliofair-*.json, a fair one at nice -20): the competitor of 'A wakeup inside a "
 	"fault', woken inside the holder's first write to a fresh page of a shared (shmem) "
 	"mapping, reads that same page. The holder's fault holds the page's folio lock from the "
 	"folio's allocation through its zeroing and mapping to the unlock after it "
 	"(shmem_alloc_and_add_folio, shmem_get_folio_gfp, fault_dirty_shared_page); a reader that "
 	"runs while the holder is off CPU inside that stretch sleeps in __folio_lock until the "
-	"holder runs again and unlocks. 'slept': the reads that slept (a voluntary switch) of the "
+	"holder runs again and unlocks. 'RT, map' (logs/wakefoliomap-*.json, --contend-page map): "
+	"the page exists and the fault only maps it, as a backend's first touch of a shared "
+	"buffer page, holding the lock from shmem_get_folio_gfp's folio_lock to the same unlock. 'slept': the reads that slept (a voluntary switch) of the "
 	"wakes inside the fault (the plain arm); 'controls': wakes before the touch and after the "
 	"fault. Under none the holder is switched out only at the fault's return to user mode, "
 	"after the unlock.";
@@ -231,12 +238,12 @@ void write_wakefolio_txt(FILE *f, const struct results *r)
 			   "fault us", "slept", "share (95%)", "controls", "says");
 		for (int k = 0; k < FO_SETS; k++)
 			write_rows(f, &s[k], false);
-		if (s[2].n) {
+		if (s[FO_TRACED].n) {
 			txt_printf(f, "\n");
 			text_para(f, "", intro_trace, 0);
 			txt_printf(f, "\n%-18s %-9s %9s %6s %7s %10s %8s %9s\n", "kernel", "model", "slept",
 				   "waits", "joined", "preempted", "wait us", "off CPU us");
-			write_census(f, &s[2], false);
+			write_census(f, &s[FO_TRACED], false);
 		}
 		txt_printf(f, "\n");
 		for (int k = 0; k < FO_SETS; k++)
@@ -255,11 +262,11 @@ void write_wakefolio_md(FILE *f, const struct results *r)
 			     "controls: slept | says |\n|---|---|---|---|---|---|---|---|\n");
 		for (int k = 0; k < FO_SETS; k++)
 			write_rows(f, &s[k], true);
-		if (s[2].n) {
+		if (s[FO_TRACED].n) {
 			md_printf(f, "\n%s\n\n| kernel | model | slept / in fault | folio waits | joined to "
 				     "an unlock | holder preempted | mean wait us | holder off CPU us |\n"
 				     "|---|---|---|---|---|---|---|---|\n", intro_trace);
-			write_census(f, &s[2], true);
+			write_census(f, &s[FO_TRACED], true);
 		}
 		md_printf(f, "\n");
 		for (int k = 0; k < FO_SETS; k++)
@@ -275,7 +282,7 @@ bool wakefolio_sentence(const struct results *r, char *buf, size_t len)
 	size_t o = 0;
 	buf[0] = '\0';
 	/* The bare readers only: the traced twin is an instrument's run. */
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < FO_TRACED; k++)
 		for (size_t i = 0; i < s[k].n && o < len; i++) {
 			const struct fo_row *w = &s[k].row[i];
 			char says[64];

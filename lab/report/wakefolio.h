@@ -1,9 +1,10 @@
 /*
  * "A page read inside a fault: the folio channel": costbench --wake-in-fault
- * --contend-page on's documents (COSTBENCH=on; logs/wakefolio-*.json with
- * an RT reader, logs/wakefoliofair-*.json with a fair one, and the traced
- * twin logs/wakefoliotrace-*.json), the constructed test of issue 36 item
- * 5's folio channel.  Per kernel, model and reader: of the wakes timed
+ * --contend-page's documents (COSTBENCH=on; logs/wakefolio-*.json with an
+ * RT reader and logs/wakefoliofair-*.json with a fair one of a page the
+ * fault allocates, logs/wakefoliomap-*.json with an RT reader of a page it
+ * only maps, and the traced twin logs/wakefoliotrace-*.json), the
+ * constructed test of issue 36 item 5's folio channel.  Per kernel, model and reader: of the wakes timed
  * inside the holder's fault, how many found the page's folio locked and
  * slept, with a 95% Wilson interval; the wakes before the touch and after
  * the fault are the controls.  The traced twin's census joins each folio
