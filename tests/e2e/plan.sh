@@ -366,7 +366,7 @@ check "plan: COSTBENCH defaults off on the host" test "$(cb KERNEL=host)" = fals
 check "plan: COSTBENCH=off wins over the default" test "$(cb KERNEL=7.0 BASELINE=none MODELS=full,lazy COSTBENCH=off)" = false
 cb KERNEL=7.0 BASELINE=none MODELS=lazy COSTBENCH=on > /dev/null
 check "plan: COSTBENCH=on reaches the runner's unit file: costbench's costs, the wake test with an RT and a fair waker, the remote wake test and its traced twin, in that order" \
-	sh -c "[ \"\$(grep '^costbench_run' '$cbrun'/plan/*.plan | cut -f2 | tr '\\n' ';')\" = 'costbench;wakefault --wake-in-fault 120;wakefair --wake-in-fault 120 --competitor fair;wakefolio --wake-in-fault 120 --contend-page on;wakefoliofair --wake-in-fault 120 --competitor fair --contend-page on;wakefoliotrace --wake-in-fault 30 --contend-page on --trace on;remotewake --remote-wake 100;ipisenders --remote-wake 30 --trace-ipis on;' ]"
+	sh -c "[ \"\$(grep '^costbench_run' '$cbrun'/plan/*.plan | cut -f2 | tr '\\n' ';')\" = 'costbench;wakefault --wake-in-fault 120;wakefair --wake-in-fault 120 --competitor fair;wakefolio --wake-in-fault 120 --contend-page alloc;wakefoliofair --wake-in-fault 120 --competitor fair --contend-page alloc;wakefoliomap --wake-in-fault 120 --contend-page map;wakefoliotrace --wake-in-fault 30 --contend-page alloc --trace on;remotewake --remote-wake 100;ipisenders --remote-wake 30 --trace-ipis on;' ]"
 cb KERNEL=7.0 BASELINE=none MODELS=lazy COSTBENCH=off > /dev/null
 check "plan: COSTBENCH=off: no costbench run in the unit file" sh -c "! grep -q '^costbench_run' '$cbrun'/plan/*.plan"
 refuse "COSTBENCH=maybe" "COSTBENCH=maybe: use on or off" COSTBENCH=maybe

@@ -18,8 +18,8 @@ check "report_wakefolio: build/report exits 0" sh -c "'$top/build/report' '$run'
 check "report_wakefolio: report.txt and report.md have the section" \
 	sh -c "grep -q '^A page read inside a fault: the folio channel' '$txt' &&
 		grep -q '^## A page read inside a fault: the folio channel' '$run/report.md'"
-check "report_wakefolio: 4 kernel/models x 3 readers, a row each" \
-	test "$(grep -cE '^(6\.12|7\.0) +(none|full|lazy) +(RT|fair|RT, traced) +[0-9]' "$txt")" = 12
+check "report_wakefolio: 4 kernel/models x 4 readers, a row each" \
+	test "$(grep -cE '^(6\.12|7\.0) +(none|full|lazy) +(RT|fair|RT, map|RT, traced) +[0-9]' "$txt")" = 16
 
 # slept FILE: "SLEPT/N" of the plain arm's wakes inside the fault, from the trials.
 slept() {
@@ -39,7 +39,7 @@ wilson() {
 }
 for km in 6.12-none 6.12-full 7.0-full 7.0-lazy; do
 	k=${km%-*} m=${km#*-}
-	for pr in "wakefolio:RT" "wakefoliofair:fair" "wakefoliotrace:RT, traced"; do
+	for pr in "wakefolio:RT" "wakefoliofair:fair" "wakefoliomap:RT, map" "wakefoliotrace:RT, traced"; do
 		f=$run/logs/${pr%%:*}-$km.json label=${pr#*:}
 		kn=$(slept "$f") ctl=$(controls "$f")
 		row=$(grep -E "^$k +$m +$label +[0-9]" "$txt" || true)
@@ -52,6 +52,8 @@ for km in 6.12-none 6.12-full 7.0-full 7.0-lazy; do
 done
 check "report_wakefolio: none never slept, with either reader" \
 	test "$(grep -cE "^6\.12 +none +(RT|fair) +.*never slept" "$txt")" = 2
+check "report_wakefolio: a page the fault only maps: the reader slept less often than on one it allocates (7.0 full)" \
+	sh -c "[ \$(grep -E '^7\.0 +full +RT, map ' '$txt' | awk '{ print \$7 }' | tr -d %) -lt \$(grep -E '^7\.0 +full +RT +[0-9]' '$txt' | awk '{ print \$6 }' | tr -d %) ]"
 check "report_wakefolio: lazy's fair reader never slept, its RT reader did" \
 	sh -c "grep -E '^7\.0 +lazy +fair ' '$txt' | grep -q 'never slept' &&
 		grep -E '^7\.0 +lazy +RT +[0-9]' '$txt' | grep -q 'slept on the holder'"
