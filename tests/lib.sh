@@ -62,6 +62,15 @@ cells_file() {
 }
 jqt() { jq -e "$2" "$1" > /dev/null; }
 
+# wilson K N: the 95% Wilson interval of K in N, in whole percent, as the
+# report's tables print it ("[38, 62]").
+wilson() {
+	awk -v k="$1" -v n="$2" 'BEGIN { z = 1.959964; p = k / n; d = 1 + z * z / n
+		c = (p + z * z / (2 * n)) / d; h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+		lo = c - h; hi = c + h; if (lo < 0 || k == 0) lo = 0; if (hi > 1 || k == n) hi = 1
+		printf "[%.0f, %.0f]", 100 * lo, 100 * hi }'
+}
+
 # pct BASE NEW: the report's %change of NEW against BASE (e.g. +12.3%).
 pct() { awk -v b="$1" -v n="$2" 'BEGIN { printf "%+.1f%%", 100 * (n - b) / b }'; }
 

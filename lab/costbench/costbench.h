@@ -101,6 +101,9 @@ void costbench_futex_wake(_Atomic uint32_t *w);
 int costbench_pin_to(int cpu);
 double costbench_uniform(uint64_t *x);	/* xorshift64*: [0, 1), the same sequence everywhere */
 int costbench_cmp_i64(const void *a, const void *b);
+/* The calling thread's context switches so far (getrusage RUSAGE_THREAD):
+ * voluntary (it slept) or involuntary (it was preempted). */
+long costbench_switches(bool voluntary);
 
 /* costbench --wake-in-fault (wake.c): a wakeup timed into a holder's fault. */
 #define CB_WAKE_MAX 1000

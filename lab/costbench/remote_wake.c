@@ -44,7 +44,6 @@
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -81,25 +80,18 @@ struct remote_shared {
 	_Atomic int quit;
 };
 
-static long voluntary_switches(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_THREAD, &ru);
-	return ru.ru_nvcsw;
-}
-
 static _Noreturn void wakee(struct remote_shared *s, int cpu)
 {
 	if (costbench_pin_to(cpu) != 0)
 		_exit(3);
 	for (uint32_t t = 1;; t++) {
-		long nv = voluntary_switches();
+		long nv = costbench_switches(true);
 		atomic_store(&s->waiting, t);
 		while (atomic_load(&s->go) < t)
 			costbench_futex_wait(&s->go, t - 1, NULL);
 		atomic_store(&s->woke_ns, costbench_now_ns());
 		atomic_store(&s->woke_cpu, sched_getcpu());
-		atomic_store(&s->slept, voluntary_switches() > nv);
+		atomic_store(&s->slept, costbench_switches(true) > nv);
 		atomic_store(&s->done, t);
 		costbench_futex_wake(&s->done);
 		if (atomic_load(&s->quit))

@@ -1,11 +1,14 @@
 /*
  * What costbench's two-process tests (wake.c, remote_wake.c) share: the
- * clock they subtract, the futex they park on, pinning, and the drawn
- * offsets, the same sequence on every kernel so that runs compare.
+ * clock they subtract, the futex they park on, pinning, the drawn
+ * offsets (the same sequence on every kernel so that runs compare), and
+ * the thread's context switches, by which a test tells a sleep or a
+ * preemption from none.
  */
 #include <linux/futex.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,4 +53,11 @@ int costbench_cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 	return x < y ? -1 : x > y;
+}
+
+long costbench_switches(bool voluntary)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	return voluntary ? ru.ru_nvcsw : ru.ru_nivcsw;
 }

@@ -103,13 +103,6 @@ struct wake_shared {
 	_Atomic int64_t read_ns;
 };
 
-static long nvcsw(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_THREAD, &ru);
-	return ru.ru_nvcsw;
-}
-
 static _Noreturn void competitor(struct wake_shared *s)
 {
 	for (uint32_t t = 1;; t++) {
@@ -127,21 +120,14 @@ static _Noreturn void competitor(struct wake_shared *s)
 		if (page) {
 			/* A read of a page another process is faulting on: it finds
 			 * the folio locked only while that fault holds it. */
-			long v0 = nvcsw();
+			long v0 = costbench_switches(true);
 			int64_t a = costbench_now_ns();
 			(void)*(volatile char *)page;
 			atomic_store(&s->read_ns, costbench_now_ns() - a);
-			atomic_store(&s->blocked, nvcsw() != v0);
+			atomic_store(&s->blocked, costbench_switches(true) != v0);
 		}
 		atomic_store(&s->done, t);
 	}
-}
-
-static long nivcsw(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_THREAD, &ru);
-	return ru.ru_nivcsw;
 }
 
 /* One trial: arm the competitor for touch + offset, touch, release. */
@@ -155,7 +141,7 @@ static void trial(struct wake_shared *s, uint32_t n, char *page, bool contend, i
 	costbench_futex_wake(&s->go);
 	while (atomic_load(&s->armed) < n)
 		;
-	long sw0 = nivcsw();
+	long sw0 = costbench_switches(false);
 	while (costbench_now_ns() < start)
 		;
 	if (request)
@@ -176,7 +162,7 @@ static void trial(struct wake_shared *s, uint32_t n, char *page, bool contend, i
 	t->competitor_blocked = contend && atomic_load(&s->blocked);
 	t->competitor_read_ns = contend ? atomic_load(&s->read_ns) : 0;
 	t->off_cpu_before_release = atomic_load(&s->saw_holding);
-	t->involuntary_switches = nivcsw() - sw0;
+	t->involuntary_switches = costbench_switches(false) - sw0;
 	t->outcome = o == SLICE_GRANTED ? "granted" : o == SLICE_REVOKED ? "revoked" : "not_needed";
 }
 

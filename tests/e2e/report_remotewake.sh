@@ -27,13 +27,6 @@ late() {
 n_of() {
 	jq -r --arg a "$2" '[.arms[$a].trials[] | select(.asleep != false)] | length' "$1"
 }
-# wilson K N -> "[lo, hi]" in whole percent; newcombe K1 N1 K0 N0 -> "+d [+lo, +hi]".
-wilson() {
-	awk -v k="$1" -v n="$2" 'BEGIN { z = 1.959964; p = k / n; d = 1 + z * z / n
-		c = (p + z * z / (2 * n)) / d; h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-		lo = c - h; hi = c + h; if (k == 0) lo = 0; if (k == n) hi = 1
-		printf "[%.0f, %.0f]", 100 * lo, 100 * hi }'
-}
 newcombe() {
 	awk -v k1="$1" -v n1="$2" -v k0="$3" -v n0="$4" '
 	function w(k, n, side,   z, p, d, c, h) { z = 1.959964; p = k / n; d = 1 + z * z / n

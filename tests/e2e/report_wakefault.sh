@@ -24,13 +24,6 @@ in_fault() {
 	jq -r --arg a "$2" '.fault_ns as $f | [.arms[$a].trials[] | select(.wake_after_touch_ns >= 0 and .wake_after_touch_ns < $f)] |
 		"\(map(select(.off_cpu_before_release)) | length)/\(length)"' "$1"
 }
-# wilson K N: the 95% interval in whole percent, as the table prints it.
-wilson() {
-	awk -v k="$1" -v n="$2" 'BEGIN { z = 1.959964; p = k / n; d = 1 + z * z / n
-		c = (p + z * z / (2 * n)) / d; h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-		lo = c - h; hi = c + h; if (lo < 0) lo = 0; if (hi > 1) hi = 1
-		printf "[%.0f, %.0f]", 100 * lo, 100 * hi }'
-}
 for k in 7.2-lab 7.2-rseqfault; do
 	for m in none full lazy; do
 		for a in plain slice_requested; do

@@ -31,12 +31,6 @@ controls() {
 	jq -r '.fault_ns as $f | [.arms.plain.trials[] | select(.wake_after_touch_ns < 0 or .wake_after_touch_ns >= $f)] |
 		"\(map(select(.competitor_blocked)) | length)/\(length)"' "$1"
 }
-wilson() {
-	awk -v k="$1" -v n="$2" 'BEGIN { z = 1.959964; p = k / n; d = 1 + z * z / n
-		c = (p + z * z / (2 * n)) / d; h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-		lo = c - h; hi = c + h; if (lo < 0) lo = 0; if (hi > 1) hi = 1
-		printf "[%.0f, %.0f]", 100 * lo, 100 * hi }'
-}
 for km in 6.12-none 6.12-full 7.0-full 7.0-lazy; do
 	k=${km%-*} m=${km#*-}
 	for pr in "wakefolio:RT" "wakefoliofair:fair" "wakefoliomap:RT, map" "wakefoliotrace:RT, traced"; do
