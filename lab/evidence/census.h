@@ -18,8 +18,9 @@
  *   routes    the stall each q_M route causes: off-CPU time of faulting
  *             holds by the route of their first switch, and the waiters'
  *             time inside it
- *   D-state   every switch out in D of bufbench and its clients (comm
- *             bufbench), by the wait its stack names, and the time until
+ *   D-state   every switch out in D of bufbench and its clients, or of
+ *             costbench's two processes (trace_own_comm), by the wait its
+ *             stack names, and the time until
  *             it ran again; other tasks the trace has (a kernel thread
  *             switching to a client: sched_switch's pid filter matches
  *             prev or next; a program bufbench ran) are counted apart
