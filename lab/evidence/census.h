@@ -21,9 +21,9 @@
  *   D-state   every switch out in D of bufbench and its clients, or of
  *             costbench's two processes (trace_own_comm), by the wait its
  *             stack names, and the time until it ran again; other tasks
- *             the trace has (a kernel thread
- *             switching to a client: sched_switch's pid filter matches
- *             prev or next; a program bufbench ran) are counted apart
+ *             the trace has (a kernel thread switching to a client:
+ *             sched_switch's pid filter matches prev or next; a program
+ *             bufbench ran) are counted apart
  *   folios    each contended folio lock (__folio_lock) joined to the
  *             unlock of the same folio that woke it: its holder, and
  *             whether that holder was off CPU when the wait began
