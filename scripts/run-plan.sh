@@ -184,7 +184,6 @@ reserve_unit() {
 
 # --- one unit ---------------------------------------------------------------
 accel=none
-# run_unit ID KIND ROLE BOOT_MODEL
 # unit_run_file KEY: the unit's plan/UID.plan value (what this runner enforces).
 unit_run_file() { plan_value "$plan/$uid.plan" "$1"; }
 
@@ -371,7 +370,6 @@ attempt_outcome() {
 # settle_cells: every cell of this attempt has a result, a reported failure,
 # or goes back on the todo list for the next attempt.
 settle_cells() {
-	# Settle every cell of this attempt: result, reported failure, or lost.
 	: > "$work/todo.next"
 	while IFS= read -r line; do
 		id=$(echo "$line" | cut -f2)
@@ -421,6 +419,7 @@ unit_record() {
 	done
 }
 
+# run_unit ID KIND ROLE BOOT_MODEL
 run_unit() {
 	uid=$1 kind=$2 role=$3 boot_model=$4
 	[ "$boot_model" = - ] && boot_model=""
