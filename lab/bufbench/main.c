@@ -166,28 +166,6 @@ static void trace_window(const struct bench_opts *o, bool on)
 				 on, __ATOMIC_RELEASE);
 }
 
-/* --trace-dump PREFIX: PREFIX.trace and PREFIX.holds, to replay the join. */
-static void dump_trace(const char *prefix, FILE *trace, const struct hold_rec *h, uint64_t n)
-{
-	char p[512], buf[65536];
-	size_t got;
-	snprintf(p, sizeof(p), "%s.trace", prefix);
-	FILE *t = fopen(p, "w");
-	while (t && (got = fread(buf, 1, sizeof(buf), trace)) > 0)
-		fwrite(buf, 1, got, t);
-	rewind(trace);
-	snprintf(p, sizeof(p), "%s.holds", prefix);
-	FILE *hf = t ? fopen(p, "w") : NULL;
-	if (hf)
-		hold_file_write(hf, h, n);
-	if (!t || !hf || ferror(t) || ferror(hf))
-		fprintf(stderr, "bufbench: --trace-dump: cannot write %s: %s\n", p, strerror(errno));
-	if (t)
-		fclose(t);
-	if (hf)
-		fclose(hf);
-}
-
 static void join_evidence(struct bench_evidence *ev, const struct bench_opts *o,
 			  struct tracefs *tfs, uint64_t fill_ns)
 {
@@ -210,8 +188,9 @@ static void join_evidence(struct bench_evidence *ev, const struct bench_opts *o,
 	ev->trace_lost = tracefs_lost(tfs);
 	char path[300];
 	FILE *f = fopen(tracefs_trace_path(tfs, path, sizeof(path)), "r");
+	/* --trace-dump PREFIX: PREFIX.trace and PREFIX.holds, to replay the join. */
 	if (f && o->trace_dump)
-		dump_trace(o->trace_dump, f, all, n);
+		hold_file_dump(o->trace_dump, f, all, n);
 	if (f) {
 		struct trace_events *t = trace_parse(f);
 		fclose(f);

@@ -33,33 +33,9 @@ int costbench_wake_trace_open(struct tracefs *t, const char *lo, size_t len, str
 		if (!w->trace_why[0])
 			snprintf(w->trace_why, sizeof(w->trace_why), "tracing_on: %s", strerror(errno));
 		tracefs_close(t);
-		memset(t, 0, sizeof(*t));
 		return -1;
 	}
 	return 0;
-}
-
-/* PREFIX.SUFFIX opened for writing, or NULL (said). */
-static FILE *dump_file(const char *prefix, const char *suffix)
-{
-	char p[512];
-	snprintf(p, sizeof(p), "%s.%s", prefix, suffix);
-	FILE *f = fopen(p, "w");
-	if (!f)
-		fprintf(stderr, "costbench: --trace: cannot write %s: %s\n", p, strerror(errno));
-	return f;
-}
-
-static void copy_trace(FILE *from, const char *prefix)
-{
-	FILE *to = dump_file(prefix, "trace");
-	char buf[65536];
-	size_t got;
-	while (to && (got = fread(buf, 1, sizeof(buf), from)) > 0)
-		fwrite(buf, 1, got, to);
-	if (to && (ferror(to) | fclose(to)))
-		fprintf(stderr, "costbench: --trace: %s.trace: %s\n", prefix, strerror(errno));
-	rewind(from);
 }
 
 /* The holder's touches, every trial of both arms: its critical sections. */
@@ -90,12 +66,7 @@ void costbench_wake_trace_close(struct tracefs *t, const char *prefix, struct co
 	if (!f) {
 		snprintf(w->trace_why, sizeof(w->trace_why), "cannot read the trace: %s", strerror(errno));
 	} else {
-		copy_trace(f, prefix);
-		FILE *hf = dump_file(prefix, "holds");
-		if (hf) {
-			hold_file_write(hf, h, n);
-			fclose(hf);
-		}
+		hold_file_dump(prefix, f, h, n);
 		struct trace_events *te = trace_parse(f);
 		fclose(f);
 		struct census_phase cz[2];

@@ -1,7 +1,9 @@
 #include "hold_file.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 void hold_file_write(FILE *f, const struct hold_rec *h, uint64_t n)
 {
@@ -35,4 +37,28 @@ struct hold_rec *hold_file_read(FILE *f, uint64_t *n)
 		h[(*n)++] = r;
 	}
 	return h;
+}
+
+int hold_file_dump(const char *prefix, FILE *trace, const struct hold_rec *h, uint64_t n)
+{
+	static const char *const suffix[2] = { "trace", "holds" };
+	int rc = 0;
+	for (int k = 0; k < 2; k++) {
+		char p[512], buf[65536];
+		size_t got;
+		snprintf(p, sizeof(p), "%s.%s", prefix, suffix[k]);
+		FILE *f = fopen(p, "w");
+		if (f && k == 0)
+			while ((got = fread(buf, 1, sizeof(buf), trace)) > 0)
+				fwrite(buf, 1, got, f);
+		else if (f)
+			hold_file_write(f, h, n);
+		if (!f || (ferror(f) | fclose(f))) {
+			fprintf(stderr, "%s: cannot write %s: %s\n", program_invocation_short_name, p,
+				strerror(errno));
+			rc = -1;
+		}
+	}
+	rewind(trace);
+	return rc;
 }
