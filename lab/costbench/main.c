@@ -11,9 +11,9 @@
  *   rseq slice extension requested; the waker SCHED_FIFO, or fair at
  *   nice -20; with --contend-page, does the waker, reading the same page
  *   (one the holder's fault allocates, or one it maps), sleep on the
- *   holder's folio lock; --trace on keeps the trials'
- *   trace beside FILE (FILE less .json, .trace and .holds; costbench-wake.*
- *   without --json) and censuses it (wake_trace.c).
+ *   holder's folio lock; --trace on keeps the trials' trace beside FILE
+ *   (FILE less .json, .trace and .holds; costbench-wake.* without --json)
+ *   and censuses it (wake_trace.c).
  * costbench --remote-wake N [--trace-ipis on] [--json FILE] [--unit-conf FILE]
  *   instead: N trials an arm of a wakeup from another CPU onto a CPU busy
  *   in user space (remote_wake.c): how long the wakee waits to run; with

@@ -36,8 +36,8 @@
  *     than the grant (SLICE_EXT_US): the in-fault preemption waits for the
  *     exit, which grants: released first, as under none.
  * With --contend-page alloc the competitor, once it has read the word,
- * reads the holder's page.  The holder's fault allocates that page's shmem folio and
- * holds its lock while it zeroes and maps it; a competitor that runs while
+ * reads the holder's page.  The holder's fault allocates that page's shmem
+ * folio and holds its lock while it zeroes and maps it; a competitor that runs while
  * the holder is off CPU inside that stretch finds the folio locked and
  * sleeps in __folio_lock until the holder, run again, unlocks it: the
  * channel issue 36 names (a holder preempted inside its fault stalls the
@@ -94,7 +94,7 @@ struct wake_shared {
 	_Atomic int64_t target_ns;	/* CLOCK_MONOTONIC instant of its wakeup */
 	_Atomic int holding;		/* the holder's critical section */
 	_Atomic int saw_holding;	/* what the competitor read on waking */
-	_Atomic int ready;		/* the competitor runs SCHED_FIFO */
+	_Atomic int ready;		/* the competitor runs in its class */
 	_Atomic int quit;
 	/* --contend-page: the page the competitor reads on waking (the same
 	 * address in both processes: mapped before the fork), and the read. */
@@ -234,8 +234,7 @@ int costbench_wake_run(const struct costbench_wake_opts *o, struct costbench_wak
 			*(volatile char *)(pages + i * step) = 1;
 		if (madvise(pages, ntouch * step, MADV_DONTNEED) != 0) {
 			unavailable(w, "madvise(MADV_DONTNEED)", errno);
-			if (tfs.dir[0])
-				tracefs_close(&tfs);
+			tracefs_close(&tfs);
 			return -1;
 		}
 	}
@@ -258,8 +257,7 @@ int costbench_wake_run(const struct costbench_wake_opts *o, struct costbench_wak
 	pid_t pid = fork();
 	if (pid < 0) {
 		unavailable(w, "fork", errno);
-		if (tfs.dir[0])
-			tracefs_close(&tfs);
+		tracefs_close(&tfs);
 		return -1;
 	}
 	if (pid == 0) {
@@ -273,8 +271,7 @@ int costbench_wake_run(const struct costbench_wake_opts *o, struct costbench_wak
 		if (waitpid(pid, &status, WNOHANG) == pid) {
 			unavailable(w, comp == WAKE_FAIR ? "a nice -20 competitor (needs root or RLIMIT_NICE)" :
 				    "a SCHED_FIFO competitor (needs root or RLIMIT_RTPRIO)", EPERM);
-			if (tfs.dir[0])
-				tracefs_close(&tfs);
+			tracefs_close(&tfs);
 			return -1;
 		}
 		sched_yield();

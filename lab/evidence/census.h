@@ -104,7 +104,7 @@ struct trace_events;
  */
 void trace_census(const struct trace_events *t, const struct hold_rec *holds, uint64_t nholds,
 		  uint64_t fill_ns, uint64_t fault_ref_ns, struct census_phase out[2]);
-/* The census as a document's object (evidence_json.c; docs/json.md's "census"). */
+/* The census as a document's object (census_json.c; docs/json.md's "census"). */
 struct json;
 void census_json(struct json *j, const struct census_phase *c);
 
