@@ -69,3 +69,9 @@ void doc_row_source(const struct doc_row *d, char *buf, size_t len)
 		 d->release, d->file, d->ndocs, d->ndocs == 1 ? "" : "s", d->virt, shift, d->cpus,
 		 d->cpus == 1 ? "" : "s");
 }
+
+double doc_num(const struct json_read_val *v, const char *path)
+{
+	double x = 0;
+	return json_read_num(v, path, &x) ? x : 0;
+}

@@ -31,6 +31,9 @@ struct doc_row *doc_row_find(void *rows, size_t n, size_t size, const struct jso
  */
 struct doc_row *doc_row_of(void **rows, size_t *n, size_t size, const struct json_read_val *j,
 			   const char *prefix, const char *name);
+/* The number at PATH under V, or 0 where there is none: a count a
+ * document leaves out is a count of nothing. */
+double doc_num(const struct json_read_val *v, const char *path);
 /* By kernel (version order), then model rank. */
 int doc_row_cmp(const void *a, const void *b);
 /* "KERNEL/MODEL: release, file (N documents), virt (icount shift S), N CPUs" */

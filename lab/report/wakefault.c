@@ -33,13 +33,6 @@ struct wf_set {
 	int fair;		/* the competitor's class: arm_text's row */
 };
 
-static long count(const struct json_read_val *arm, const char *path)
-{
-	double v = 0;
-	json_read_num(arm, path, &v);
-	return (long)v;
-}
-
 static void load_one(void *ctx, const char *dir, const char *name)
 {
 	char path[4096], err[512];
@@ -67,11 +60,11 @@ static void load_one(void *ctx, const char *dir, const char *name)
 			continue;
 		}
 		w->ran[a] = true;
-		w->in_n[a] += count(arm, "wake_in_fault.trials");
-		w->in_off[a] += count(arm, "wake_in_fault.off_cpu_before_release");
-		w->in_granted[a] += count(arm, "wake_in_fault.granted");
-		w->after_n[a] += count(arm, "wake_after_fault.trials");
-		w->after_off[a] += count(arm, "wake_after_fault.off_cpu_before_release");
+		w->in_n[a] += (long)doc_num(arm, "wake_in_fault.trials");
+		w->in_off[a] += (long)doc_num(arm, "wake_in_fault.off_cpu_before_release");
+		w->in_granted[a] += (long)doc_num(arm, "wake_in_fault.granted");
+		w->after_n[a] += (long)doc_num(arm, "wake_after_fault.trials");
+		w->after_off[a] += (long)doc_num(arm, "wake_after_fault.off_cpu_before_release");
 	}
 	json_read_free(j);
 }

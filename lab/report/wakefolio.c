@@ -35,13 +35,6 @@ struct fo_set {
 	int k;			/* set_prefix's */
 };
 
-static long count(const struct json_read_val *arm, const char *path)
-{
-	double v = 0;
-	json_read_num(arm, path, &v);
-	return (long)v;
-}
-
 static void add_census(struct fo_row *w, const struct json_read_val *j)
 {
 	const struct json_read_val *t = json_read_get(j, "trace");
@@ -51,13 +44,12 @@ static void add_census(struct fo_row *w, const struct json_read_val *j)
 		return;
 	}
 	const struct json_read_val *c = json_read_get(json_read_get(t, "census"), "folios");
-	double v;
 	w->traced = true;
-	w->waits += json_read_num(c, "waits", &v) ? v : 0;
-	w->joined += json_read_num(c, "joined", &v) ? v : 0;
-	w->preempted += json_read_num(c, "holder_preempted", &v) ? v : 0;
-	w->wait_ns += json_read_num(c, "wait_ns", &v) ? v : 0;
-	w->holder_off_ns += json_read_num(c, "holder_off_ns", &v) ? v : 0;
+	w->waits += doc_num(c, "waits");
+	w->joined += doc_num(c, "joined");
+	w->preempted += doc_num(c, "holder_preempted");
+	w->wait_ns += doc_num(c, "wait_ns");
+	w->holder_off_ns += doc_num(c, "holder_off_ns");
 }
 
 static void load_one(void *ctx, const char *dir, const char *name)
@@ -81,11 +73,11 @@ static void load_one(void *ctx, const char *dir, const char *name)
 	if (w && !json_read_true(j, "available"))
 		snprintf(w->d.why, sizeof(w->d.why), "%s", json_read_str(j, "why", "?"));
 	else if (w && arm) {
-		w->in_n += count(arm, "wake_in_fault.trials");
-		w->in_slept += count(arm, "wake_in_fault.competitor_blocked");
-		w->ctl_n += count(arm, "wake_before_touch.trials") + count(arm, "wake_after_fault.trials");
-		w->ctl_slept += count(arm, "wake_before_touch.competitor_blocked") +
-				count(arm, "wake_after_fault.competitor_blocked");
+		w->in_n += (long)doc_num(arm, "wake_in_fault.trials");
+		w->in_slept += (long)doc_num(arm, "wake_in_fault.competitor_blocked");
+		w->ctl_n += (long)doc_num(arm, "wake_before_touch.trials") + (long)doc_num(arm, "wake_after_fault.trials");
+		w->ctl_slept += (long)doc_num(arm, "wake_before_touch.competitor_blocked") +
+				(long)doc_num(arm, "wake_after_fault.competitor_blocked");
 		add_census(w, j);
 	}
 	json_read_free(j);
