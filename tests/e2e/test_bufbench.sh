@@ -255,9 +255,14 @@ check "...the phases' transactions and acquisitions add up to the run's" jq -e '
 # acquisition without a miss.  A bound of 3 over the misses, and none over
 # the pool, failed once at load ~15 (a guest and a kernel build beside
 # it), where a descheduled client holds its transaction open longer.
+# The boundary works the other way too: a miss in that in-flight
+# transaction after the freelist ran dry takes its victim from the clock
+# sweep, which takes the strategy lock only when the hand wraps
+# (buffer_pool/freelist.c, clock_tick), so it counts a fill-phase miss
+# without an acquisition (CI saw 4096 acquisitions for 4097 misses).
 fill=$(jq -r '[.results.phases[0].strategy.acquisitions, .results.phases[0].misses, .config.pool_pages, .config.clients] | @tsv' "$tmp/phases.json")
 check "...the fill phase pops every buffer once (acquisitions, misses, pool_pages, clients: $fill; one acquisition per miss but for races and each client's transaction at the boundary)" jq -e '
-	.results.phases[0].strategy.acquisitions >= .results.phases[0].misses and
+	.results.phases[0].strategy.acquisitions >= .results.phases[0].misses - 2 * .config.clients and
 	.results.phases[0].strategy.acquisitions <= .results.phases[0].misses + 2 * .config.clients + 3 and
 	.results.phases[0].misses <= .config.pool_pages + 2 * .config.clients and
 	.results.phases[0].misses > .config.pool_pages * 0.9' \
