@@ -183,6 +183,7 @@ if [ $((SCALE * 15360)) -le "$SB_KB" ]; then
 fi
 # One zone everywhere: a guest has only this one (scripts/pg-guest-files.sh).
 export TZ=UTC
+TAB=$(printf '\t')
 
 mkdir -p "$RUNDIR/runs" "$RUNDIR/logs"
 RUNDIR=$(cd "$RUNDIR" && pwd)
@@ -251,41 +252,27 @@ synchronous_commit = off
 CONF
 sed -n '/^# preemptlab/,$p' "$PGDATA/postgresql.conf" > "$PG_LOGS/postgresql-hp$HP.conf"
 
-# huge_pages=on|try: reserve exactly what the server will map.
+# huge_pages=on|try: reserve exactly what the server will map, where the
+# policy (pgsample huge-pages, lab/pgsample/hugepages.c) says it can be had.
 if [ "$HP" != off ]; then
 	need=$(pg_runas "$PG_BINDIR/postgres" -D "$PGDATA" -C shared_memory_size_in_huge_pages)
-	hpkb=$(pg_meminfo Hugepagesize)
-	why=""
-	if [ -z "$hpkb" ] || [ "${need:-0}" -le 0 ] 2>/dev/null; then
-		why="this kernel offers no huge pages (no Hugepagesize in /proc/meminfo)"
-		fix="use a kernel with CONFIG_HUGETLBFS, or HUGEPAGES=off"
-	else
-		pool=$(hp_pool "$hpkb")
-		free=$(cat "$pool/free_hugepages" 2>/dev/null || echo 0)
-		cur=$(cat "$pool/nr_hugepages" 2>/dev/null || echo 0)
-		want=$((cur + need - free))
-		avail=$(pg_meminfo MemAvailable)
-		fix="as root: sysctl -w vm.nr_hugepages=$want (then retry), or lower shared_buffers (POOL), or HUGEPAGES=off|try"
-		if [ "$free" -ge "$need" ]; then
-			note "pg hp=$HP: $free huge pages of $hpkb kB already free, $need needed"
-		elif [ $(( (need - free) * hpkb )) -gt $(( ${avail:-0} * 9 / 10 )) ]; then
-			why="shared_buffers=${SB_KB}kB needs $need huge pages of $hpkb kB ($((need * hpkb / 1024)) MB) but only $((${avail:-0} / 1024)) MB of memory is available"
-			fix="lower shared_buffers (POOL) or free memory, then as root: sysctl -w vm.nr_hugepages=$want; or HUGEPAGES=off|try"
-		elif [ "$(id -u)" != 0 ]; then
-			why="$need huge pages of $hpkb kB are needed, $free are free, and only root can reserve more"
-		elif ! hp_reserve "$hpkb" "$need"; then
-			why="could not reserve $need huge pages of $hpkb kB (only $(cat "$pool/free_hugepages") free after asking for $want; memory too fragmented?)"
-			fix="as root: echo 1 > /proc/sys/vm/compact_memory; sysctl -w vm.nr_hugepages=$want, or reserve at boot (hugepages=$want), or HUGEPAGES=off|try"
-		else
-			note "pg hp=$HP: reserved $need huge pages of $hpkb kB"
-		fi
+	verdict=$("$PGSAMPLE" huge-pages check "${need:-0}" "$SB_KB") ||
+		die "the server's shared_memory_size_in_huge_pages is '$need', not a count"
+	IFS=$TAB read -r act hpkb want text fix <<-EOV
+	$verdict
+	EOV
+	if [ "$act" = reserve ] && ! hp_reserve "$hpkb" "$need"; then
+		IFS=$TAB read -r act _ _ text fix <<-EOV
+		$("$PGSAMPLE" huge-pages failed "$need" "$want")
+		EOV
 	fi
-	if [ -n "$why" ]; then
-		if [ "$HP" = on ]; then
-			echo "preemptlab: huge_pages=on cannot be had: $why. Fix: $fix" >&2
-			exit 3
-		fi
-		note "pg hp=try: $why; PostgreSQL will fall back to 4 KB pages (the result records what it got)"
+	if [ "$act" != refuse ]; then
+		note "pg hp=$HP: $text"
+	elif [ "$HP" = on ]; then
+		echo "preemptlab: huge_pages=on cannot be had: $text. Fix: $fix" >&2
+		exit 3
+	else
+		note "pg hp=try: $text; PostgreSQL will fall back to 4 KB pages (the result records what it got)"
 	fi
 fi
 
@@ -335,7 +322,7 @@ run_one() {
 		${6:+--warm} --out-dir "$RUNDIR" --rep "$1" > "$PG_LOGS/.pgsample.out"; then
 		# pgsample's line, since the runner may already have
 		# shipped the document itself: PATH TPS SPINDELAY PAGE_KB.
-		IFS='	' read -r doc tps spin pk < "$PG_LOGS/.pgsample.out"
+		IFS=$TAB read -r doc tps spin pk < "$PG_LOGS/.pgsample.out"
 		note "pg hp=$HP model=$2 $3 c=$4 r$1: tps $tps, SpinDelay samples $spin, pages ${pk} kB -> ${doc#"$RUNDIR"/}"
 	else
 		failed=$((failed + 1))

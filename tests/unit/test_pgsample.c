@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgsample/pgsample_hugepages.h"
 #include "pgsample/pgsample_pages.h"
 #include "pgsample/pgsample_pgbench.h"
 #include "pgsample/pgsample_tally.h"
@@ -176,12 +177,51 @@ static void test_tally(void)
 	free(buf);
 }
 
+/* The huge page policy of scripts/pg-run.sh, each branch in its order. */
+static void test_hugepages(void)
+{
+	struct hp_verdict v;
+	struct hp_state none = { .hpkb = 0, .avail_kb = 1 << 20, .root = true };
+	struct hp_state s = { .hpkb = 2048, .free = 10, .nr = 30, .avail_kb = 1 << 20, .root = true };
+
+	hp_decide(&none, 40, 65536, &v);
+	CHECK(v.action == HP_REFUSE && strstr(v.fix, "CONFIG_HUGETLBFS"),
+	      "no hugetlb: refused (%s)", v.text);
+	hp_decide(&s, -1, 65536, &v);
+	CHECK(v.action == HP_REFUSE && strstr(v.text, "no huge pages"),
+	      "a server that names no huge page need: refused (%s)", v.text);
+	hp_decide(&s, 10, 65536, &v);
+	CHECK(v.action == HP_HAVE && strcmp(v.text, "10 huge pages of 2048 kB already free, 10 needed") == 0,
+	      "enough free: nothing reserved (%s)", v.text);
+	hp_decide(&s, 40, 65536, &v);
+	CHECK(v.action == HP_RESERVE && v.want == 60 &&
+	      strcmp(v.text, "reserved 40 huge pages of 2048 kB") == 0,
+	      "root, room: reserve by difference, nr_hugepages %ld (30 + 40 - 10)", v.want);
+	/* 30 more pages of 2 MB = 60 MB against 90% of 64 MB = 57.6 MB. */
+	s.avail_kb = 65536;
+	hp_decide(&s, 40, 65536, &v);
+	CHECK(v.action == HP_REFUSE && strstr(v.text, "(80 MB) but only 64 MB") &&
+	      strstr(v.fix, "vm.nr_hugepages=60"), "more than 90%% of available memory: refused (%s)",
+	      v.text);
+	s.avail_kb = 1 << 20;
+	s.root = false;
+	hp_decide(&s, 40, 65536, &v);
+	CHECK(v.action == HP_REFUSE && strstr(v.text, "only root") && strstr(v.fix, "nr_hugepages=60"),
+	      "not root: refused, naming the sysctl (%s)", v.fix);
+	s.free = 3;
+	hp_reserve_failed(&s, 40, 60, &v);
+	CHECK(v.action == HP_REFUSE && strstr(v.text, "only 3 free after asking for 60") &&
+	      strstr(v.fix, "hugepages=60"), "a failed reservation: refused, fragmentation named (%s)",
+	      v.text);
+}
+
 int main(void)
 {
 	test_pgbench_summary();
 	test_pgbench_failed_run();
 	test_smaps();
 	test_meminfo();
+	test_hugepages();
 	test_tally();
 	return CHECK_DONE();
 }
