@@ -44,6 +44,7 @@ $(B)/stackfold: $(B)/lab/report/stackfold_main.o $(B)/lab/report/perf_script.o $
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/flamegraph: $(B)/lab/report/flamegraph_main.o $(B)/lab/report/flame.o \
+		$(B)/lab/report/flame_cells.o $(B)/lab/report/outfile.o $(B)/lab/report/escape.o \
 		$(B)/lab/report/fold.o $(B)/lab/report/svg.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -31,44 +31,9 @@ if [ ! -f "$1" ]; then
 fi
 "$top/build/report" "$dir" >/dev/null
 
-# pick SPEC: the folded files a cell name matches, one per line.
-pick() {
-	pat=-$(echo "$1" | tr '/' '-')-
-	for f in "$dir"/perf/*.folded; do
-		case $(basename "$f") in
-		*"$pat"*) echo "$f" ;;
-		esac
-	done
-}
-
-if [ -n "${DIFF:-}" ]; then
-	case $DIFF in
-	*,*) a=${DIFF%%,*}; b=${DIFF#*,} ;;
-	*) die "DIFF=$DIFF: give two cells, DIFF=KERNEL/MODEL,KERNEL/MODEL (e.g. DIFF=6.12/none,7.0/lazy)" ;;
-	esac
-	tmp=$(mktemp -d)
-	# shellcheck disable=SC2016 # expanded when the trap runs
-	on_exit 'rm -rf "$tmp"'
-	for side in a b; do
-		eval "spec=\$$side"
-		# shellcheck disable=SC2154 # spec is set by the eval above
-		files=$(pick "$spec")
-		if [ -z "$files" ]; then
-			have=$(for f in "$dir"/perf/*.folded; do basename "$f" .folded; done | tr '\n' ' ')
-			die "DIFF: no profile matches '$spec'; profiles here: $have"
-		fi
-		echo "$files" | while IFS= read -r f; do cat "$f"; done > "$tmp/$side.folded"
-		note "DIFF side $side ($spec): $(echo "$files" | wc -l) profile(s)"
-	done
-	out="$dir/flame-diff-$(echo "$a" | tr '/' '_')-vs-$(echo "$b" | tr '/' '_').svg"
-	"$top/build/flamegraph" --diff "$tmp/a.folded" "$tmp/b.folded" \
-		--title "Differential flame graph: $b against $a" \
-		--subtitle "shape of $b; red = larger share of samples than in $a, blue = smaller" > "$tmp/diff.svg"
-	t=$(tmp_beside "$out")
-	cat "$tmp/diff.svg" > "$t"
-	put_in_place "$t" "$out"
-	echo "$out"
-fi
+# Which profiles each name matches, summed, and the graph's name and
+# titles: build/flamegraph --diff-cells (lab/report/flame_cells.c).
+[ -z "${DIFF:-}" ] || "$top/build/flamegraph" --diff-cells "$dir" "$DIFF" || exit 1
 for f in "$dir"/flame-*.svg; do
 	[ -f "$f" ] && echo "$f"
 done

@@ -1,6 +1,8 @@
 /*
  * build/flamegraph [options] FOLDED            -> SVG on stdout
  * build/flamegraph [options] --diff A B        -> differential SVG
+ * build/flamegraph [options] --diff-cells RUNDIR KERNEL/MODEL,KERNEL/MODEL
+ *                                              -> RUNDIR/flame-diff-*.svg
  * A folded file may be "-" for stdin.  --minwidth 0 draws every frame
  * (the tests count them).
  */
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "flame.h"
+#include "flame_cells.h"
 #include "fold.h"
 
 static int load(struct folded *f, const char *path)
@@ -29,6 +32,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: flamegraph [--title T] [--subtitle S] [--width PX] [--minwidth PX]\n"
 		   "                  (FOLDED | --diff BEFORE AFTER) > out.svg\n"
+		   "       flamegraph [options] --diff-cells RUNDIR A,B  (make flamegraph DIFF=A,B)\n"
 		   "  --diff: shape of AFTER, red = larger share than in BEFORE, blue = smaller\n");
 }
 
@@ -41,6 +45,8 @@ int main(int argc, char **argv)
 		const char *a = argv[i];
 		if (!strcmp(a, "--diff"))
 			diff = 1;
+		else if (!strcmp(a, "--diff-cells"))
+			diff = 2;
 		else if (!strcmp(a, "--title") && i + 1 < argc)
 			o.title = argv[++i];
 		else if (!strcmp(a, "--subtitle") && i + 1 < argc)
@@ -67,6 +73,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (diff == 2)
+		return flame_diff_cells(files[0], files[1], &o);
 	struct folded a, b;
 	if (load(&a, files[0]))
 		return 1;
