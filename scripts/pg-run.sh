@@ -123,20 +123,13 @@ else
 fi
 MAX_CONN=$(printf '%s\n' "$RUN_LIST" | sed -n 's/^max_connections //p')
 
-# Validate everything before touching the machine.
-case $HP in off | on | try) ;; *) usage "--huge-pages must be off, on or try (got '$HP')" ;; esac
-isnum() { case $1 in '' | *[!0-9]*) return 1 ;; *) [ "$1" -gt 0 ] ;; esac; }
-isnum "$DUR" || usage "--duration must be a positive number of seconds (got '$DUR')"
-isnum "$MAX_CONN" || usage "the runs name no max_connections (got '$MAX_CONN')"
-[ -n "$SCALE" ] || usage "--scale is required (build/plan sizes it: tables about 2x shared_buffers on the host, 1.06x in a guest)"
-isnum "$SCALE" || usage "--scale must be a positive number (got '$SCALE')"
-{ isnum "$FF" && [ "$FF" -ge 10 ] && [ "$FF" -le 100 ]; } || usage "--fillfactor must be 10..100 (got '$FF')"
-case $COLD in on | off) ;; *) usage "--cold must be on or off (got '$COLD')" ;; esac
-case $BUFCACHE_MS in 0) ;; *) { isnum "$BUFCACHE_MS" && [ "$BUFCACHE_MS" -ge 100 ]; } ||
-	usage "--buffercache-ms must be 0 or at least 100 (got '$BUFCACHE_MS')" ;; esac
+# Validate everything before touching the machine (lab/pgsample/cluster.c).
+[ -x "$PGSAMPLE" ] || die "no $PGSAMPLE: run make (it needs libpq-dev; ./configure --install-deps)"
+SB_KB=$("$PGSAMPLE" cluster-options --huge-pages "$HP" --shared-buffers "$SB" --scale "$SCALE" \
+	--duration "$DUR" --fillfactor "$FF" --cold "$COLD" --buffercache-ms "$BUFCACHE_MS" \
+	--pg-version "$PG_VERSION" --max-connections "$MAX_CONN") || { help >&2; exit 2; }
 # Which server: a fetched root's wrappers, or the host's own binaries.
 # PG_PACKAGE goes into every document beside the server's version().
-case $PG_VERSION in system | [1-9] | [1-9][0-9]) ;; *) usage "--pg-version must be a major (15, 17 ...) or system (got '$PG_VERSION')" ;; esac
 if [ -z "$PG_ROOT" ] && [ "$PG_VERSION" != system ]; then
 	[ "$PG_IN_GUEST" != 1 ] || die "--pg-version $PG_VERSION in a guest needs --pg-root (the initramfs carries the root; nothing is fetched here)"
 	# The one way a server is had (scripts/pg-roots.sh: Debian's package).
@@ -162,8 +155,6 @@ else
 	PG_PACKAGE=$(uconf pg_package)
 	[ -n "$PG_PACKAGE" ] || PG_PACKAGE="unknown (the host, $PG_BINDIR)"
 fi
-SB_KB=$(pg_size_kb "$SB") || usage "--shared-buffers must be a size like 16M or 1G (got '$SB')"
-[ "$SB_KB" -ge 128 ] || usage "--shared-buffers must be at least 128k (PostgreSQL's minimum)"
 for t in initdb pg_ctl postgres pgbench; do
 	[ -x "$PG_BINDIR/$t" ] || die "no $PG_BINDIR/$t: apt-get install postgresql-$PG_SYSTEM_MAJOR postgresql-contrib-$PG_SYSTEM_MAJOR, or pass --bindir"
 done
@@ -171,16 +162,9 @@ if printf '%s\n' "$RUN_LIST" | sed -n 's/^run [0-9]* \([a-z]*\) .*/\1/p' | grep 
 	[ ! -w "$PG_PREEMPT" ]; then
 	die "--models needs a writable $PG_PREEMPT (root, debugfs mounted, a PREEMPT_DYNAMIC kernel); leave --models out to keep the current model"
 fi
-[ -x "$PGSAMPLE" ] || die "no $PGSAMPLE: run make (it needs libpq-dev; ./configure --install-deps)"
 # Which mitigations PostgreSQL has is their rows' (lab/common/mitigation_rows.c).
 [ -z "$MITIGATION" ] || "$PGSAMPLE" mitigation "$MITIGATION" || usage "--mitigation $MITIGATION (above)"
 
-# pgbench_accounts takes about 15 MB per scale unit; tables that fit in
-# shared_buffers never make a backend evict, and eviction is what runs
-# StrategyGetBuffer and its spinlock.
-if [ $((SCALE * 15360)) -le "$SB_KB" ]; then
-	note "warning: scale $SCALE (~$((SCALE * 15)) MB) fits in shared_buffers ($((SB_KB / 1024)) MB): no evictions"
-fi
 # One zone everywhere: a guest has only this one (scripts/pg-guest-files.sh).
 export TZ=UTC
 TAB=$(printf '\t')

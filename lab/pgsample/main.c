@@ -28,6 +28,7 @@
 #include "pgsample_buffill.h"
 #include "pgsample_pages.h"
 #include "pgsample_pgbench.h"
+#include "pgsample_cluster.h"
 #include "pgsample_hugepages.h"
 #include "pgsample_runas.h"
 #include "pgsample_sampler.h"
@@ -584,6 +585,8 @@ int main(int argc, char **argv)
 		return runas_main(argc, argv);
 	if (argc > 1 && strcmp(argv[1], "huge-pages") == 0)
 		return hugepages_main(argc, argv);
+	if (argc > 1 && strcmp(argv[1], "cluster-options") == 0)
+		return cluster_main(argc, argv);
 	/* pgsample mitigation NAME: whether a PostgreSQL run may carry NAME
 	 * (scripts/pg-run.sh asks before it touches the machine). */
 	if (argc == 3 && strcmp(argv[1], "mitigation") == 0) {

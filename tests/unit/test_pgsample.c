@@ -1,7 +1,9 @@
 /* Unit tests for pgsample's parsers and counting rules (no server needed). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgsample/pgsample_cluster.h"
 #include "pgsample/pgsample_hugepages.h"
 #include "pgsample/pgsample_pages.h"
 #include "pgsample/pgsample_pgbench.h"
@@ -215,6 +217,55 @@ static void test_hugepages(void)
 	      v.text);
 }
 
+/* scripts/pg-run.sh's options, each refusal naming the option and value. */
+static void test_cluster_opts(void)
+{
+	struct cluster_opts ok = { "try", "16M", "18", "10", "100", "off", "0", "system", "18" };
+	struct cluster_opts o;
+	char err[512], warn[256];
+	long kb = 0;
+	static const struct {
+		size_t field;
+		const char *value, *says;
+	} bad[] = {
+		{ offsetof(struct cluster_opts, huge_pages), "yes", "--huge-pages must be off, on or try (got 'yes')" },
+		{ offsetof(struct cluster_opts, duration), "0", "--duration must be a positive" },
+		{ offsetof(struct cluster_opts, duration), "1.5", "--duration must be a positive" },
+		{ offsetof(struct cluster_opts, max_connections), "", "the runs name no max_connections" },
+		{ offsetof(struct cluster_opts, scale), "", "--scale is required" },
+		{ offsetof(struct cluster_opts, scale), "-3", "--scale must be a positive number (got '-3')" },
+		{ offsetof(struct cluster_opts, fillfactor), "9", "--fillfactor must be 10..100 (got '9')" },
+		{ offsetof(struct cluster_opts, fillfactor), "101", "--fillfactor must be 10..100" },
+		{ offsetof(struct cluster_opts, cold), "yes", "--cold must be on or off" },
+		{ offsetof(struct cluster_opts, buffercache_ms), "99", "--buffercache-ms must be 0 or at least 100" },
+		{ offsetof(struct cluster_opts, pg_version), "015", "--pg-version must be a major" },
+		{ offsetof(struct cluster_opts, pg_version), "100", "--pg-version must be a major" },
+		{ offsetof(struct cluster_opts, shared_buffers), "16Q", "--shared-buffers must be a size like 16M" },
+		{ offsetof(struct cluster_opts, shared_buffers), "64k", "at least 128k" },
+	};
+
+	CHECK(cluster_opts_check(&ok, &kb, err, sizeof(err), warn, sizeof(warn)) == 0 && kb == 16384 &&
+	      !warn[0], "cluster options: the defaults pass, 16M is %ld kB, no warning", kb);
+	o = ok;
+	o.pg_version = "17";
+	o.buffercache_ms = "100";
+	o.shared_buffers = "16MB";
+	CHECK(cluster_opts_check(&o, &kb, err, sizeof(err), warn, sizeof(warn)) == 0 && kb == 16384,
+	      "cluster options: PostgreSQL's own spelling 16MB, a major, 100 ms pass");
+	o = ok;
+	o.scale = "1";
+	CHECK(cluster_opts_check(&o, &kb, err, sizeof(err), warn, sizeof(warn)) == 0 &&
+	      strstr(warn, "scale 1 (~15 MB) fits in shared_buffers (16 MB)"),
+	      "cluster options: tables that fit in shared_buffers are warned of (%s)", warn);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = ok;
+		*(const char **)((char *)&o + bad[i].field) = bad[i].value;
+		int rc = cluster_opts_check(&o, &kb, err, sizeof(err), warn, sizeof(warn));
+		CHECK(rc == -1 && strstr(err, bad[i].says), "cluster options: '%s' refused: %s",
+		      bad[i].value, err);
+	}
+}
+
 int main(void)
 {
 	test_pgbench_summary();
@@ -222,6 +273,7 @@ int main(void)
 	test_smaps();
 	test_meminfo();
 	test_hugepages();
+	test_cluster_opts();
 	test_tally();
 	return CHECK_DONE();
 }
