@@ -193,6 +193,11 @@ mkdir -p "$tmp/cap/runs" && touch "$tmp/cap/runs/x.json"
 rc=0
 scripts/model-validate.sh capacity "$cal" 1.6 "$tmp/cap" > /dev/null 2> "$tmp/err" || rc=$?
 check "capacity refuses a base that holds runs" sh -c "[ $rc -ne 0 ] && grep -q 'must come before' '$tmp/err'"
+rc=0
+scripts/model-validate.sh capacity "$in" 1.6 "$tmp/nocal" > /dev/null 2> "$tmp/err" || rc=$?
+check "capacity: a document build/capacity cannot calibrate on is refused, naming why, and nothing is written" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'no fill phase with rho' '$tmp/err' && grep -q 'nothing written' '$tmp/err' &&
+		[ ! -e '$tmp/nocal/capacity-predictions.tsv' ] && [ ! -e '$tmp/nocal/bench-command.txt' ]"
 
 # The report's section "At the report's scale" from the run's own inputs.
 build/report "$tmp/run" > /dev/null 2>&1
