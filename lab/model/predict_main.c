@@ -11,6 +11,9 @@
  *                 [--costbench FILE] [--fault-bench FILE] [--x-none-tps X] [--report]
  *                 [--need RATIO] [--tsv]
  *
+ *   build/predict --predictions ... | --predictions-grid ...
+ *                 the leave-out validation's predictions files (predictions.h)
+ *
  * --tsv: the closed form's predictions as a table for scripts (one header
  * line naming the columns, TSV_COLUMNS, then one row a model), no prose; a
  * script reads them by column name, so prose can change without breaking
@@ -80,7 +83,8 @@ static void usage(FILE *f)
 		   "               [--extrapolate [--pages P] [--pool-pages N] [--hz H] [--fault-around-pages F]\n"
 		   "                              [--base-slice-us U]]\n"
 		   "               [--faults-per-txn F] [--costbench FILE] [--fault-bench FILE]\n"
-		   "               [--x-none-tps X] [--report] [--need RATIO] [--tsv]\n");
+		   "               [--x-none-tps X] [--report] [--need RATIO] [--tsv]\n"
+		   "       predict --predictions ... | --predictions-grid ...  (scripts/model-validate.sh)\n");
 }
 
 static long num(const char *opt, const char *s, long min, long max)
