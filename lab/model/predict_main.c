@@ -11,6 +11,9 @@
  *                 [--costbench FILE] [--fault-bench FILE] [--x-none-tps X] [--report]
  *                 [--need RATIO] [--tsv]
  *
+ *   build/predict --predictions ... | --predictions-grid ...
+ *                 the leave-out validation's predictions files (predictions.h)
+ *
  * --tsv: the closed form's predictions as a table for scripts (one header
  * line naming the columns, TSV_COLUMNS, then one row a model), no prose; a
  * script reads them by column name, so prose can change without breaking
@@ -53,10 +56,14 @@
 #include "extrap.h"
 #include "faultbench.h"
 #include "inputs.h"
+#include "predictions.h"
 #include "rng.h"
 #include "sim.h"
 
 #define SIM_MAX_WORK (1024.0 * 2 * 9)
+/* The closed form's draws and the seed unless asked. */
+#define CLOSED_DRAWS 4000
+#define DEFAULT_SEED 27
 
 /*
  * --tsv's columns: the target (model, page size, clients, CPUs), the ratio
@@ -76,7 +83,8 @@ static void usage(FILE *f)
 		   "               [--extrapolate [--pages P] [--pool-pages N] [--hz H] [--fault-around-pages F]\n"
 		   "                              [--base-slice-us U]]\n"
 		   "               [--faults-per-txn F] [--costbench FILE] [--fault-bench FILE]\n"
-		   "               [--x-none-tps X] [--report] [--need RATIO] [--tsv]\n");
+		   "               [--x-none-tps X] [--report] [--need RATIO] [--tsv]\n"
+		   "       predict --predictions ... | --predictions-grid ...  (scripts/model-validate.sh)\n");
 }
 
 static long num(const char *opt, const char *s, long min, long max)
@@ -109,7 +117,7 @@ static int run_closed(const struct model_inputs *in, const char *page, int cpus,
 			continue;
 		}
 		if (tsv) {
-			printf("%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.4g\t%.0f\t%.0f\t%.0f\n", pmodel_name(m),
+			printf("%s\t%s\t%d\t%d\t" PRED_NUMS "\t%.0f\t%.0f\n", pmodel_name(m),
 			       page, clients, cpus, p.ratio, p.lo, p.hi, in->p_f.v, in->t_stall_us.v, p.x_none,
 			       p.x_model);
 			shown++;
@@ -340,7 +348,7 @@ static void parse_args(int argc, char **argv, struct predict_args *a)
 		{ "tsv", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 }
 	};
-	*a = (struct predict_args){ .model = -1, .reps = 8, .duration_s = 2, .seed = 27 };
+	*a = (struct predict_args){ .model = -1, .reps = 8, .duration_s = 2, .seed = DEFAULT_SEED };
 	enum pmodel pm;
 	int o;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -532,30 +540,65 @@ static int anchor_none(struct model_inputs *in, double xnone, int cpus, int clie
 	return 0;
 }
 
+/* The inputs read and refused or moved by the fault files; 0, or the exit code. */
+static int load(const struct predict_args *a, struct model_inputs *in, double *map_scale)
+{
+	char err[512];
+	if (!inputs_read(a->path, in, err, sizeof(err))) {
+		fprintf(stderr, "predict: %s\n", err);
+		return 2;
+	}
+	if (in->in_hold_instrument) {
+		fprintf(stderr, "predict: %s was measured with an instrument inside the hold "
+			"(in_hold_instrument: true); it lengthens every hold, so its q and T "
+			"describe the instrument: measure without it\n", a->path);
+		return 3;
+	}
+	if (!tsv)
+		printf("inputs %s (%s; %s pages, measured at %d CPUs, %d clients, HZ %d); predicting %d CPUs, %d clients\n",
+		       a->path, in->source, in->page_size, in->cpus, in->clients, in->hz, a->cpus, a->clients);
+	return apply_fault_files(in, a, map_scale);
+}
+
+/*
+ * One row of a predictions file (predictions.h): what build/predict --tsv
+ * --extrapolate --pages P --cpus C --clients N --model M gives, with the
+ * run's fault-around and base slice.
+ */
+static int predict_cell(const char *path, const struct pred_cell *c, int model, const struct pred_knobs *k,
+			struct pred_row *out)
+{
+	struct predict_args a = { .path = path, .pages = c->pages, .cpus = c->cpus, .clients = c->clients,
+				  .model = model, .extrap = 1, .fa = k->fa_pages, .slice_us = k->slice_us,
+				  .seed = DEFAULT_SEED };
+	static struct model_inputs in;
+	double map_scale;
+	struct closed_pred p;
+	int rc;
+	tsv = 1;
+	if ((rc = check_args(&a)) != 0 || (rc = load(&a, &in, &map_scale)) != 0 ||
+	    (rc = extrapolate(&in, &a, map_scale)) != 0)
+		return rc;
+	if (closed_predict(&in, (enum pmodel)model, a.cpus, a.clients, CLOSED_DRAWS, a.seed, &p) != 0) {
+		fprintf(stderr, "predict: the inputs give no q for %s\n", pmodel_name(model));
+		return 1;
+	}
+	*out = (struct pred_row){ p.ratio, p.lo, p.hi, in.p_f.v, in.t_stall_us.v };
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && (!strcmp(argv[1], "--predictions") || !strcmp(argv[1], "--predictions-grid")))
+		return pred_main(argc, argv, predict_cell);
 	struct predict_args a;
 	parse_args(argc, argv, &a);
 	int rc = check_args(&a);
 	if (rc)
 		return rc;
-	struct model_inputs in;
-	char err[512];
-	if (!inputs_read(a.path, &in, err, sizeof(err))) {
-		fprintf(stderr, "predict: %s\n", err);
-		return 2;
-	}
-	if (in.in_hold_instrument) {
-		fprintf(stderr, "predict: %s was measured with an instrument inside the hold "
-			"(in_hold_instrument: true); it lengthens every hold, so its q and T "
-			"describe the instrument: measure without it\n", a.path);
-		return 3;
-	}
-	if (!tsv)
-		printf("inputs %s (%s; %s pages, measured at %d CPUs, %d clients, HZ %d); predicting %d CPUs, %d clients\n",
-		       a.path, in.source, in.page_size, in.cpus, in.clients, in.hz, a.cpus, a.clients);
+	static struct model_inputs in;
 	double map_scale;
-	if ((rc = apply_fault_files(&in, &a, &map_scale)) != 0)
+	if ((rc = load(&a, &in, &map_scale)) != 0)
 		return rc;
 	if (a.report && !a.sim && a.need <= 0) {
 		struct extrap_target t = { .cpus = a.cpus, .clients = a.clients, .hz = a.hz,
@@ -575,5 +618,5 @@ int main(int argc, char **argv)
 	if (a.sim)
 		return run_sim(&in, a.cpus, a.clients, a.model, a.reps, a.seed, (double)a.duration_s,
 			       (double)a.rseq_us, (double)a.rr_us, (double)a.slice_us);
-	return run_closed(&in, in.page_size, a.cpus, a.clients, a.model, a.draws ? a.draws : 4000, a.seed);
+	return run_closed(&in, in.page_size, a.cpus, a.clients, a.model, a.draws ? a.draws : CLOSED_DRAWS, a.seed);
 }

@@ -18,8 +18,9 @@
  *                                a pgbench cell's runs on this machine, for
  *                                scripts/pg-run.sh run by hand (pg_runs.c)
  *   build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]
- *                                the model's validation grids, tables for
- *                                scripts/model-validate.sh (validate_grid.c)
+ *                                the model's validation grids, tables that
+ *                                scripts/model-validate.sh hands to build/predict
+ *                                and build/capacity (validate_grid.c)
  *
  * --check with --out prints the summary and writes the plan.
  * --accel-probed: what scripts/bench.sh's KVM probe boot found, planned on

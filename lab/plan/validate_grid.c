@@ -2,8 +2,9 @@
  * The leave-out validation grid of the strategy-lock model (issue 27,
  * docs/scale.md, docs/scenarios.md "validate"): which cells are predicted
  * before they are measured, and the `make bench` variables of the run
- * that measures them.  scripts/model-validate.sh grid only writes the
- * predictions and the commands this table names.
+ * that measures them.  build/predict --predictions-grid (given the table
+ * by scripts/model-validate.sh grid) only writes the predictions and the
+ * commands this table names.
  *
  *   build/plan --validation-grid INPUTS KERNEL [MODELS]
  *

@@ -1,4 +1,5 @@
-/* The model's validation grids as tables for scripts/model-validate.sh. */
+/* The model's validation grids as tables for build/predict --predictions-grid
+ * and build/capacity --write (scripts/model-validate.sh grid and capacity). */
 #ifndef PREEMPTLAB_PLAN_VALIDATE_GRID_H
 #define PREEMPTLAB_PLAN_VALIDATE_GRID_H
 

@@ -96,32 +96,13 @@ want=$(awk -F '\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n
 	{ print $c["pages"], $c["clients"], $c["model"], $c["ratio"], $c["lo"], $c["hi"], $c["p_f"], $c["t_us"], $c["cpus"] }' "$tmp/tsv")
 check "predictions.tsv's row is build/predict --tsv's columns by name (2m 21 full)" \
 	sh -c "grep -qxF '$want' '$tmp/next/predictions.tsv'"
-# By name, not by position: a tree whose build/predict prints the same
-# table with its columns reversed gives the same rows; one without lo is
-# refused and writes no row.
-for kind in reversed nolo; do
-	mkdir -p "$tmp/$kind/scripts" "$tmp/$kind/build"
-	cp scripts/model-validate.sh scripts/common.sh "$tmp/$kind/scripts/"
-	ln -s "$top/build/jget" "$tmp/$kind/build/jget"
-	echo test > "$tmp/$kind/.lab-revision"
-done
-cat > "$tmp/reversed/build/predict" <<EOF
-#!/bin/sh
-"$top/build/predict" "\$@" | awk -F '\t' -v OFS='\t' '{ for (i = NF; i > 0; i--) printf "%s%s", \$i, (i > 1 ? OFS : "\n") }'
-EOF
-cat > "$tmp/nolo/build/predict" <<EOF
-#!/bin/sh
-"$top/build/predict" "\$@" | cut -f1-5,7-
-EOF
-chmod +x "$tmp/reversed/build/predict" "$tmp/nolo/build/predict"
-sh "$tmp/reversed/scripts/model-validate.sh" predict "$in" "$tmp/rev-run" full 4k:21 2m:21 > /dev/null
-check "model-validate.sh reads build/predict --tsv by column name: columns reversed, the same rows" \
-	sh -c "[ \"\$(grep -v '^#' '$tmp/rev-run/predictions.tsv')\" = \"\$(grep -v '^#' '$tmp/next/predictions.tsv')\" ]"
+# The row is written by build/predict itself (--predictions), from the
+# numbers --tsv prints (PRED_NUMS); a malformed cell stops it before a
+# predictions file is begun.
 rc=0
-sh "$tmp/nolo/scripts/model-validate.sh" predict "$in" "$tmp/nolo-run" full 4k:21 > /dev/null 2> "$tmp/err" || rc=$?
-check "a --tsv table without the lo column is refused, naming the columns, and no row is written" \
-	sh -c "[ $rc -ne 0 ] && grep -q 'no row with ratio, lo, hi, p_f and t_us' '$tmp/err' &&
-		! grep -q '^4k' '$tmp/nolo-run/predictions.tsv'"
+scripts/model-validate.sh predict "$in" "$tmp/cellsyntax" full 4k:21 4k > /dev/null 2> "$tmp/err" || rc=$?
+check "a cell not PAGES:CLIENTS[:CPUS] is refused, naming it, before predictions.tsv is begun" \
+	sh -c "[ $rc -ne 0 ] && grep -q '4k: not PAGES:CLIENTS\[:CPUS\]' '$tmp/err' && [ ! -e '$tmp/cellsyntax/predictions.tsv' ]"
 scripts/model-validate.sh predict --fault-around-pages 1 --base-slice-us 8000 "$in" "$tmp/knobs" full 4k:21 > /dev/null
 check "predictions for a run with FAULT_AROUND_BYTES and BASE_SLICE_US name both and move p_f and T" \
 	sh -c "grep -q -- '--fault-around-pages 1 --base-slice-us 8000' '$tmp/knobs/predictions.tsv' &&
@@ -134,7 +115,7 @@ rc=0
 scripts/model-validate.sh predict "$in" "$tmp/badcell" full 4k:21 9m:21 > /dev/null 2> "$tmp/err" || rc=$?
 check "a cell build/predict refuses stops predict with both reasons, and no empty row is written" \
 	sh -c "[ $rc -ne 0 ] && grep -q 'no fault window known' '$tmp/err' && grep -q 'refused cell 9m:21' '$tmp/err' &&
-		! grep -q '^9m' '$tmp/badcell/predictions.tsv'"
+		grep -q '^4k	21	full' '$tmp/badcell/predictions.tsv' && ! grep -q '^9m' '$tmp/badcell/predictions.tsv'"
 cp -r "$tmp/run/runs" "$tmp/next/"
 scripts/model-validate.sh compare "$tmp/next" > "$tmp/cmp"
 cat "$tmp/cmp"
@@ -172,6 +153,17 @@ for v in 1 2; do
 	check "grid, $v vCPU: bench-command.txt measures with the planner's make bench variables" \
 		grep -qxF "$(by_name "$tmp/grid.tsv" bench run "v$v" | sed -n 1p) scripts/bench.sh $tmp/grid-v$v" "$tmp/grid-v$v/bench-command.txt"
 done
+# build/predict reads the planner's table by column name: the same table
+# with its columns reversed gives the same predictions; one without the
+# cell column is refused, naming it, and writes nothing.
+awk -F '\t' -v OFS='\t' '{ for (i = NF; i > 0; i--) printf "%s%s", $i, (i > 1 ? OFS : "\n") }' "$tmp/grid.tsv" |
+	build/predict --predictions-grid --lab-revision test "$in" "$tmp/rgrid" > /dev/null
+check "--predictions-grid reads build/plan's table by column name: columns reversed, the same rows" \
+	sh -c "[ \"\$(grep -v '^#' '$tmp/rgrid-v2/predictions.tsv')\" = \"\$(grep -v '^#' '$tmp/grid-v2/predictions.tsv')\" ]"
+rc=0
+cut -f1-4,6- "$tmp/grid.tsv" | build/predict --predictions-grid --lab-revision test "$in" "$tmp/ngrid" > /dev/null 2> "$tmp/err" || rc=$?
+check "a grid table without the cell column is refused, naming it, and nothing is written" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'no column cell' '$tmp/err' && [ ! -e '$tmp/ngrid-v1' ]"
 cp -r "$tmp/run/runs" "$tmp/grid-v2/"
 cp "$tmp/grid-v1/predictions.tsv" "$tmp/v1-before"
 rc=0
@@ -201,6 +193,11 @@ mkdir -p "$tmp/cap/runs" && touch "$tmp/cap/runs/x.json"
 rc=0
 scripts/model-validate.sh capacity "$cal" 1.6 "$tmp/cap" > /dev/null 2> "$tmp/err" || rc=$?
 check "capacity refuses a base that holds runs" sh -c "[ $rc -ne 0 ] && grep -q 'must come before' '$tmp/err'"
+rc=0
+scripts/model-validate.sh capacity "$in" 1.6 "$tmp/nocal" > /dev/null 2> "$tmp/err" || rc=$?
+check "capacity: a document build/capacity cannot calibrate on is refused, naming why, and nothing is written" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'no fill phase with rho' '$tmp/err' && grep -q 'nothing written' '$tmp/err' &&
+		[ ! -e '$tmp/nocal/capacity-predictions.tsv' ] && [ ! -e '$tmp/nocal/bench-command.txt' ]"
 
 # The report's section "At the report's scale" from the run's own inputs.
 build/report "$tmp/run" > /dev/null 2>&1

@@ -22,7 +22,7 @@
 
 static char tsv[] = "/tmp/preemptlab-validate-XXXXXX";
 
-/* A predictions file as scripts/model-validate.sh writes it. */
+/* A predictions file as build/predict --predictions writes it (scripts/model-validate.sh predict). */
 static void write_predictions(double full_ratio, double p_f)
 {
 	FILE *f = fopen(tsv, "w");
