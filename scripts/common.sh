@@ -33,34 +33,6 @@ plan_value() { awk -F '\t' -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 # order (a unit's reserve and cell lines, whose values hold TABs).
 plan_values() { awk -v k="$2" 'index($0, k "\t") == 1 { print substr($0, length(k) + 2) }' "$1"; }
 
-# tsv_get [COL=VALUE...] COL... < TABLE: the columns named COL of each row
-# of a TAB-separated table whose first line names its columns (build/plan
-# --validation-grid, build/predict --tsv), TAB-separated in the order
-# asked; a COL=VALUE keeps only the rows whose COL is VALUE.  By name, so
-# that a column added or moved changes nothing; fails naming a column the
-# table lacks.
-tsv_get() {
-	awk -F '\t' -v OFS='\t' -v want="$*" '
-	NR == 1 {
-		for (i = 1; i <= NF; i++) col[$i] = i
-		n = split(want, w, " ")
-		for (k = 1; k <= n; k++) {
-			name = w[k]; eq = index(name, "=")
-			if (eq) name = substr(w[k], 1, eq - 1)
-			if (!(name in col)) { print "preemptlab: the table has no column " name > "/dev/stderr"; bad = 1; exit 1 }
-			if (eq) { fc[++nf] = col[name]; fv[nf] = substr(w[k], eq + 1) } else out[++no] = col[name]
-		}
-		next
-	}
-	{
-		for (k = 1; k <= nf; k++) if ($fc[k] != fv[k]) next
-		line = $out[1]
-		for (k = 2; k <= no; k++) line = line OFS $out[k]
-		print line
-	}
-	END { if (bad || NR == 0) exit 1 }'
-}
-
 # kapt_arch: the kernels' architecture (Debian's name) from ARCH, else
 # KAPT_ARCH (exported by the caller), else this machine's.
 kapt_arch() { arch_info "${ARCH:-${KAPT_ARCH:-}}" name; }
