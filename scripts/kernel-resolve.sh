@@ -23,12 +23,10 @@ K_ARCH=$KAPT_ARCH
 # shellcheck source=scripts/kernel-catalog.sh
 . "$(dirname "$0")/kernel-catalog.sh"
 
-if [ "${1:-}" = --list ]; then
-	for s in $(kcat_known); do printf '%-9s %s\n' "$s" "$(kcat_get "$s" description)"; done
-	exit 0
-fi
+[ "${1:-}" != --list ] || exec "$kcat_plan" --catalog-series "$KCAT_DIR" --list
 build=0
 [ "${1:-}" = --build ] && { build=1; shift; }
+# shellcheck disable=SC2119 # no source given: every series
 { [ $# -eq 1 ] && [ -n "$1" ]; } || die "usage: $0 KERNEL (one of: $(kcat_known | tr '\n' ' ')an exact version, or a path)"
 want=$1
 
@@ -83,9 +81,10 @@ trusted() {
 
 # What KERNEL names is the planner's to say (build/plan --catalog-resolve,
 # lab/plan/catalog.c's rules: a path, a series, or an exact version whose
-# series is its longest catalog prefix); an unknown one exits 2 there,
-# naming the known ones.
-what=$("$kcat_plan" --catalog-resolve "$KCAT_DIR" "$want") || exit 2
+# series is its longest catalog prefix), and so are the series' fields for
+# KAPT_ARCH; an unknown one exits 2 there, naming the known ones, and a
+# kernel KAPT_ARCH cannot take exits 1, naming those it can.
+what=$("$kcat_plan" --catalog-resolve "$KCAT_DIR" "$want" "$KAPT_ARCH") || exit $?
 tab=$(printf '\t')
 what() { printf '%s\n' "$what" | sed -n "s/^$1$tab//p"; }
 K_SOURCE=$(what source) series=$(what series) exact=$(what version)
@@ -104,62 +103,41 @@ if [ "$K_SOURCE" = path ]; then
 	emit; exit 0
 fi
 
-K_LABEL=$series
-K_MODELS=$(kcat_get "$series" models)
-K_DEFAULT=$(kcat_get "$series" default)
-# Another architecture's build may offer other models (models_arm64:).
-if ! kcat_base && [ -n "$(kcat_arch_get "$series" models)" ]; then
-	K_MODELS=$(kcat_arch_get "$series" models)
-	K_DEFAULT=$(kcat_arch_get "$series" default)
-fi
-# A built series cross-builds for another architecture when its recipe has
-# one (base_arm64:, target_arm64:); a host or base-only series does not.
-if [ "$K_SOURCE" = build ] && ! kcat_base; then
-	kbuild_arch_ok "$series" || kbuild_no_arch "$series"
-elif [ "$K_SOURCE" != apt ] && ! kcat_base; then
-	die "kernel $series ($K_SOURCE) is $(kcat_base_arch) only; ARCH=$KAPT_ARCH takes a Debian package series: $(for s in $(kcat_known); do [ -n "$(kcat_get "$s" "package_$KAPT_ARCH")" ] && printf '%s ' "$s"; done)"
-fi
+K_LABEL=$series K_MODELS=$(what models) K_DEFAULT=$(what default) K_SUITE=$(what suite)
 if [ "$K_SOURCE" = host ]; then
-	[ -z "$exact" ] || kcat_unknown "$want"
 	K_RELEASE=$(uname -r); K_VERSION=${K_RELEASE%%[-+]*}
 	[ -f "/boot/vmlinuz-$K_RELEASE" ] && K_IMAGE=/boot/vmlinuz-$K_RELEASE
 	[ -f "/boot/config-$K_RELEASE" ] && K_CONFIG=/boot/config-$K_RELEASE
 	emit; exit 0
 fi
 if [ "$K_SOURCE" = build ]; then
-	[ -z "$exact" ] || die "$series is built from source: ask for '$series' itself (its version is that of $(kcat_get "$series" package | sed 's/[]^$\\[]//g') in $(kcat_get "$series" suite))"
 	[ "$build" = 1 ] && exec "$(dirname "$0")/kernel-build.sh" "$series"
-	found=$(kbuild_finished "$series" | head -n1)
-	[ -n "$found" ] || kbuild_not_built "$series"
+	found=$(kbuild "$series" newest "$PREEMPTLAB_CACHE")
 	# A newer source package only matters to those who rebuild: say so from
 	# the lists already fetched, without asking the archive.
-	newest=$(kapt_candidates "$(kcat_get "$series" suite)" "$(kcat_get "$series" package)" 2>/dev/null | head -n1 | cut -d' ' -f3)
+	newest=$(kapt_candidates "$K_SUITE" "$(what package)" 2>/dev/null | head -n1 | cut -d' ' -f3)
 	built=$(sed -n "s/^K_PKGVERSION='\(.*\)'$/\1/p" "$found/resolved")
 	if [ -n "$newest" ] && [ "$newest" != "$built" ]; then
-		note "$series: using the build of $built; $(kcat_get "$series" suite) now has $newest (\`make kernel KERNEL=$series\` builds it)"
+		note "$series: using the build of $built; $K_SUITE now has $newest (\`make kernel KERNEL=$series\` builds it)"
 	fi
 	trusted "$found/resolved" ||
 		die "the build in $found changed since it was made (above): remove it and rebuild (make kernel KERNEL=$series)"
 	here "$found/resolved"; exit 0
 fi
-[ "$K_SOURCE" = apt ] || die "kernels/$series: unknown source '$K_SOURCE' (apt, build or host)"
 
 # cached FILE: a resolution from before, with the catalog's models of now
 # (kernels/<series> may have changed since; the later assignment wins).
 cached() { here "$1"; q K_MODELS "$K_MODELS"; q K_DEFAULT "$K_DEFAULT"; }
 
 # An exact version fetched before needs no archive at all.
-store="$PREEMPTLAB_CACHE/images/$series"
-kcat_base || store="$store-$KAPT_ARCH"
+store="$PREEMPTLAB_CACHE/images/$(what cache)"
 # One that fails its check is fetched again below (kapt_fetch unpacks
 # again what no longer matches its verified .deb).
 if [ -n "$exact" ] && [ -f "$store/$exact/resolved" ] && trusted "$store/$exact/resolved"; then
 	cached "$store/$exact/resolved"; exit 0
 fi
 
-K_SUITE=$(kcat_get "$series" suite)
-re=$(kcat_package "$series")
-also=$(kcat_get "$series" also)
+re=$(what package) also=$(what also)
 kapt_update "$K_SUITE"
 cands=$(kapt_candidates "$K_SUITE" "$re")
 [ -n "$cands" ] || die "no package matching $re in $K_SUITE (has Debian dropped it? edit kernels/$series)"

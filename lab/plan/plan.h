@@ -234,8 +234,8 @@ void catalog_set_dir(const char *dir);
 /* info.c: the architecture table and the catalog, for the scripts. */
 int info_arch(const char *name, const char *key);
 int info_catalog_get(const char *dir, const char *series, const char *key);
-int info_catalog_series(const char *dir);
-int info_catalog_resolve(const char *dir, const char *kernel);
+int info_catalog_series(const char *dir, const char *source);
+int info_catalog_resolve(const char *dir, const char *kernel, const char *arch);
 /* pg_version.c: the list's mitigations with a pg/patches build (their rows'
  * PGW_PATCH), joined with " or " into buf; "" when none has. */
 const char *mitigations_patched(const struct list *l, char *buf, size_t len);
