@@ -152,7 +152,7 @@ install_build() {
 		for kv in "K_LABEL=$series" K_SOURCE=build "K_VERSION=$ver" "K_SUITE=$R_SUITE" "K_PACKAGE=$pkg" \
 			"K_PKGVERSION=$pkgver" "K_IMAGE=$out/$iname" "K_SHA256=$sha" "K_CONFIG=$out/config" \
 			"K_RELEASE=$3" "K_MODELS=$R_MODELS" "K_DEFAULT=$R_DEFAULT" "K_ARCH=$KAPT_ARCH"; do
-			printf "%s='%s'\n" "${kv%%=*}" "$(printf '%s' "${kv#*=}" | sed "s/'/'\\\\''/g")"
+			q "${kv%%=*}" "${kv#*=}"
 		done
 	} > "$out/resolved.tmp"
 	mv "$out/resolved.tmp" "$out/resolved"

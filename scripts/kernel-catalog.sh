@@ -27,6 +27,9 @@ kcat_known() { "$kcat_plan" --catalog-series "$KCAT_DIR" ${1:+"$1"}; }
 # kcat_get SERIES KEY: the value of "KEY: value" in kernels/SERIES.
 kcat_get() { "$kcat_plan" --catalog-get "$KCAT_DIR" "$1" "$2" || true; }
 
+# q NAME VALUE: NAME='VALUE', quoted for the caller's eval (a resolution).
+q() { printf "%s='%s'\n" "$1" "$(printf '%s' "$2" | sed "s/'/'\\\\''/g")"; }
+
 # --- custom builds (source: build) -------------------------------------------
 # A build is kept in $PREEMPTLAB_CACHE/build/<series>/<pkgversion>-<recipe
 # hash>/ (build/<series>-arm64/ for another architecture's): a new source

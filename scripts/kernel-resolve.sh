@@ -30,8 +30,6 @@ build=0
 { [ $# -eq 1 ] && [ -n "$1" ]; } || die "usage: $0 KERNEL (one of: $(kcat_known | tr '\n' ' ')an exact version, or a path)"
 want=$1
 
-q() { printf "%s='%s'\n" "$1" "$(printf '%s' "$2" | sed "s/'/'\\\\''/g")"; }
-
 # emit: print the resolved kernel from the K_ variables.
 emit() {
 	for v in K_ARCH K_LABEL K_SOURCE K_VERSION K_SUITE K_PACKAGE K_PKGVERSION K_IMAGE K_SHA256 K_CONFIG K_RELEASE K_MODELS K_DEFAULT; do
