@@ -52,3 +52,9 @@ $(B)/tests/test_kernel_recipe: $(B)/tests/unit/test_kernel_recipe.o \
 	$(CC) $(LDFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
 
 ALL_TARGETS += $(B)/tests/test_kernel_recipe
+
+# A cached kernel resolution: re-rooted, or refused when changed since.
+$(B)/tests/test_kernel_resolution: $(B)/tests/unit/test_kernel_resolution.o $(B)/lab/plan/kernel_resolution.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+ALL_TARGETS += $(B)/tests/test_kernel_resolution

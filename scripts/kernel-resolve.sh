@@ -37,45 +37,10 @@ emit() {
 	done
 }
 
-# here FILE: a resolution from the cache, its paths re-rooted at FILE's
-# directory.  They were written absolute, under whatever path reached the
-# cache then (another checkout, a worktree's symlink); the cache's own
-# layout below that is what stays, so only the part up to the resolution's
-# directory is replaced.
-here() {
-	d=$(cd "$(dirname "$1")" && pwd)
-	tail=$(basename "$(dirname "$d")")/$(basename "$d")
-	sed -e "s|^K_IMAGE='[^']*/$tail/|K_IMAGE='$d/|" -e "s|^K_CONFIG='[^']*/$tail/|K_CONFIG='$d/|" "$1"
-}
-
-# trusted FILE: the resolution FILE may be used again (issue 35, N2): each
-# line a plain K_NAME='value' (the lines reach the caller's eval, so no
-# quote of a value may end it), its image a regular file inside FILE's
-# directory, with the sha256 recorded when it was unpacked or built.
-# Otherwise say why on stderr and fail.
-trusted() {
-	t_out=$(here "$1")
-	if printf '%s\n' "$t_out" | grep -vqE "^K_[A-Z0-9_]+='[^']*'\$"; then
-		note "$1 holds a line that is not K_NAME='value': not used"
-		return 1
-	fi
-	t_img=$(printf '%s\n' "$t_out" | sed -n "s/^K_IMAGE='\(.*\)'\$/\1/p")
-	t_sha=$(printf '%s\n' "$t_out" | sed -n "s/^K_SHA256='\(.*\)'\$/\1/p")
-	t_dir=$(realpath "$(dirname "$1")")
-	case $(realpath "$t_img" 2>/dev/null) in
-	"$t_dir"/*) ;;
-	*) note "$1 names an image outside $t_dir ('$t_img'): not used"; return 1 ;;
-	esac
-	if [ -L "$t_img" ] || [ ! -f "$t_img" ]; then
-		note "$t_img is not a regular file (a link?): $1 not used"
-		return 1
-	fi
-	t_now=$(sha256sum < "$t_img" | cut -c1-64)
-	if [ "$t_now" != "$t_sha" ]; then
-		note "$t_img has sha256 $t_now, not the $t_sha recorded when it was made: changed since, not used"
-		return 1
-	fi
-}
+# reuse FILE: a resolution from the cache, if it may be used again, its
+# paths re-rooted at FILE's directory (build/plan --kernel-resolution,
+# lab/plan/kernel_resolution.c); else the reason on stderr and false.
+reuse() { "$kcat_plan" --kernel-resolution "$1"; }
 
 # What KERNEL names is the planner's to say (build/plan --catalog-resolve,
 # lab/plan/catalog.c's rules: a path, a series, or an exact version whose
@@ -118,22 +83,20 @@ if [ "$K_SOURCE" = build ]; then
 	if [ -n "$newest" ] && [ "$newest" != "$built" ]; then
 		note "$series: using the build of $built; $K_SUITE now has $newest (\`make kernel KERNEL=$series\` builds it)"
 	fi
-	trusted "$found/resolved" ||
+	reuse "$found/resolved" ||
 		die "the build in $found changed since it was made (above): remove it and rebuild (make kernel KERNEL=$series)"
-	here "$found/resolved"; exit 0
+	exit 0
 fi
 
 # cached FILE: a resolution from before, with the catalog's models of now
 # (kernels/<series> may have changed since; the later assignment wins).
-cached() { here "$1"; q K_MODELS "$K_MODELS"; q K_DEFAULT "$K_DEFAULT"; }
+cached() { reuse "$1" && q K_MODELS "$K_MODELS" && q K_DEFAULT "$K_DEFAULT"; }
 
 # An exact version fetched before needs no archive at all.
 store="$PREEMPTLAB_CACHE/images/$(what cache)"
 # One that fails its check is fetched again below (kapt_fetch unpacks
 # again what no longer matches its verified .deb).
-if [ -n "$exact" ] && [ -f "$store/$exact/resolved" ] && trusted "$store/$exact/resolved"; then
-	cached "$store/$exact/resolved"; exit 0
-fi
+if [ -n "$exact" ] && [ -f "$store/$exact/resolved" ] && cached "$store/$exact/resolved"; then exit 0; fi
 
 re=$(what package) also=$(what also)
 kapt_update "$K_SUITE"
@@ -149,7 +112,7 @@ fi
 set -- $line
 K_PACKAGE=$1 K_VERSION=$2 K_PKGVERSION=$3
 dir="$store/$K_VERSION"
-if [ -f "$dir/resolved" ] && trusted "$dir/resolved"; then cached "$dir/resolved"; exit 0; fi
+if [ -f "$dir/resolved" ] && cached "$dir/resolved"; then exit 0; fi
 rm -f "$dir/resolved"
 
 kapt_fetch "$K_SUITE" "$K_PACKAGE" "$K_PKGVERSION" "$dir/root"

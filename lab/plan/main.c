@@ -18,6 +18,9 @@
  *   build/plan --kernel-build DIR ARCH SERIES WHAT [ARG]
  *                                a built kernel's recipe, fragments and checks,
  *                                for scripts/kernel-build.sh (kernel_recipe.c)
+ *   build/plan --kernel-resolution FILE
+ *                                a cached kernel resolution, checked and
+ *                                re-rooted (kernel_resolution.c)
  *   build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP
  *                                a pgbench cell's runs on this machine, for
  *                                scripts/pg-run.sh run by hand (pg_runs.c)
@@ -41,6 +44,7 @@
 #include <unistd.h>
 
 #include "kernel_recipe.h"
+#include "kernel_resolution.h"
 #include "plan.h"
 #include "validate_grid.h"
 #include "variables.h"
@@ -55,7 +59,7 @@ static const char usage[] =
 	"                  --catalog-series DIR [SOURCE|--list] |\n"
 	"                  --catalog-resolve DIR KERNEL [ARCH] |\n"
 	"                  --runner-policy [KEY]\n"
-	"       build/plan --kernel-build DIR ARCH SERIES WHAT [ARG]\n"
+	"       build/plan --kernel-build DIR ARCH SERIES WHAT [ARG] | --kernel-resolution FILE\n"
 	"       build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP\n"
 	"       build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]\n";
 
@@ -96,7 +100,7 @@ int main(int argc, char **argv)
 		{ "catalog-resolve", no_argument, 0, 'R' }, { "runner-policy", no_argument, 0, 'P' },
 		{ "validation-grid", no_argument, 0, 'g' }, { "capacity-grid", no_argument, 0, 'C' },
 		{ "pg-runs", no_argument, 0, 'r' }, { "kernel-build", no_argument, 0, 'K' },
-		{ 0, 0, 0, 0 },
+		{ "kernel-resolution", no_argument, 0, 'k' }, { 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *top = ".";
 	char bufbench[4096] = "";
@@ -147,6 +151,10 @@ int main(int argc, char **argv)
 				return fputs(usage, stderr), 2;
 			return recipe_main(argv[optind], argv[optind + 1], argv[optind + 2],
 					   argv[optind + 3], optind + 4 < argc ? argv[optind + 4] : NULL);
+		case 'k':
+			if (argc - optind != 1)
+				return fputs(usage, stderr), 2;
+			return kernel_resolution(argv[optind]);
 		case 'g':
 			if (argc - optind < 2 || argc - optind > 3)
 				return fputs(usage, stderr), 2;
