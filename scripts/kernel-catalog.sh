@@ -55,9 +55,7 @@ kbuild_recipe() { kb_r=$(kbuild "$1" recipe) || exit $?; eval "$kb_r"; }
 kbuild_source() {
 	KAPT_ARCH=$R_BASE_ARCH
 	kapt_update "$R_SUITE"
-	ks_line=$(kapt_candidates "$R_SUITE" "$R_PACKAGE" | head -n1)
-	[ -n "$ks_line" ] || die "no package matching $R_PACKAGE in $R_SUITE (has Debian dropped it? edit kernels/$1)"
-	echo "$ks_line"
+	kapt_candidates "$R_SUITE" "$R_PACKAGE" | "$kcat_plan" --catalog-pick "$1" "$R_SUITE" "$R_PACKAGE"
 }
 
 # kbuild_apply_patch TREE PATCH LOG SOURCE: apply one patch to a source

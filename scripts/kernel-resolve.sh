@@ -100,14 +100,9 @@ if [ -n "$exact" ] && [ -f "$store/$exact/resolved" ] && cached "$store/$exact/r
 
 re=$(what package) also=$(what also)
 kapt_update "$K_SUITE"
-cands=$(kapt_candidates "$K_SUITE" "$re")
-[ -n "$cands" ] || die "no package matching $re in $K_SUITE (has Debian dropped it? edit kernels/$series)"
-if [ -z "$exact" ]; then
-	line=$(echo "$cands" | head -n1)
-else
-	line=$(echo "$cands" | awk -v v="$exact" '$2 == v' | head -n1)
-	[ -n "$line" ] || die "no $exact in $K_SUITE; packaged $series versions: $(echo "$cands" | awk '{print $2}' | sort -uV | tr '\n' ' ')"
-fi
+# The newest packaged version, or the exact one asked for (the planner's
+# choice, naming those there are when it finds none).
+line=$(kapt_candidates "$K_SUITE" "$re" | "$kcat_plan" --catalog-pick "$series" "$K_SUITE" "$re" "$exact")
 # shellcheck disable=SC2086 # three fields
 set -- $line
 K_PACKAGE=$1 K_VERSION=$2 K_PKGVERSION=$3

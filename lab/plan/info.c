@@ -22,6 +22,11 @@
  *                                         SERIES, or SERIES-ARCH); a kernel
  *                                         ARCH cannot take exits 1 naming
  *                                         those it can
+ *   build/plan --catalog-pick SERIES SUITE REGEX [EXACT]
+ *                                         of kapt_candidates' lines on stdin
+ *                                         (newest first) the newest, or that
+ *                                         of EXACT; exit 1 naming those
+ *                                         there are when none fits
  *
  * An unknown architecture exits 2 naming the known ones; a key the row or
  * the catalog entry does not have prints nothing and exits 1.
@@ -256,5 +261,67 @@ int info_catalog_resolve(const char *dir, const char *kernel, const char *arch)
 		 a->catalog_base ? "" : a->name);
 	printf("models\t%s\ndefault\t%s\nsuite\t%s\npackage\t%s\nalso\t%s\ncache\t%s\n", models, def,
 	       suite, pkg, also, cache);
+	return 0;
+}
+
+/* A version by its second field ("package upstream-version pkg-version"). */
+static int by_upstream(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+int catalog_pick(char *cands, const char *exact, char *line, size_t len, char *versions,
+		 size_t vlen)
+{
+	char *all[256], *save = NULL;
+	int n = 0, found = -1;
+	for (char *l = strtok_r(cands, "\n", &save); l && n < 256; l = strtok_r(NULL, "\n", &save)) {
+		char ver[128] = "";
+		sscanf(l, "%*s %127s", ver);
+		if (found < 0 && (!exact || !*exact || !strcmp(ver, exact))) {
+			snprintf(line, len, "%s", l);
+			found = n;
+		}
+		all[n++] = l;
+	}
+	if (!n)
+		return 1;
+	if (found >= 0)
+		return 0;
+	/* The packaged versions, each once, oldest first. */
+	char *vers[256];
+	size_t used = 0;
+	for (int i = 0; i < n; i++) {
+		vers[i] = strchr(all[i], ' ') ? strchr(all[i], ' ') + 1 : all[i];
+		vers[i][strcspn(vers[i], " ")] = '\0';
+	}
+	qsort(vers, (size_t)n, sizeof(*vers), by_upstream);
+	versions[0] = '\0';
+	for (int i = 0; i < n; i++)
+		if ((!i || strcmp(vers[i], vers[i - 1])) && used < vlen)
+			used += (size_t)snprintf(versions + used, vlen - used, "%s ", vers[i]);
+	return 2;
+}
+
+/* The candidate a KERNEL value takes (stdin: kapt_candidates' lines, newest
+ * first): the newest, or the exact version asked for. */
+int info_catalog_pick(const char *series, const char *suite, const char *regex, const char *exact)
+{
+	char *text = NULL, line[512], versions[4096];
+	size_t len = 0;
+	FILE *in = open_memstream(&text, &len);
+	for (int c; in && (c = getchar()) != EOF;)
+		fputc(c, in);
+	if (in)
+		fclose(in);
+	int rc = catalog_pick(text ? text : (char[]){ "" }, exact, line, sizeof(line), versions,
+			      sizeof(versions));
+	free(text);
+	if (rc == 1)
+		refuse("no package matching %s in %s (has Debian dropped it? edit kernels/%s)", regex,
+		       suite, series);
+	if (rc == 2)
+		refuse("no %s in %s; packaged %s versions: %s", exact, suite, series, versions);
+	puts(line);
 	return 0;
 }

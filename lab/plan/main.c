@@ -12,6 +12,7 @@
  *   build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |
  *              --catalog-series DIR [SOURCE|--list] |
  *              --catalog-resolve DIR KERNEL [ARCH] |
+ *              --catalog-pick SERIES SUITE REGEX [EXACT] |
  *              --runner-policy [KEY]
  *                                the architecture table and the kernel catalog,
  *                                for the scripts (info.c)
@@ -58,6 +59,7 @@ static const char usage[] =
 	"       build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |\n"
 	"                  --catalog-series DIR [SOURCE|--list] |\n"
 	"                  --catalog-resolve DIR KERNEL [ARCH] |\n"
+	"                  --catalog-pick SERIES SUITE REGEX [EXACT] |\n"
 	"                  --runner-policy [KEY]\n"
 	"       build/plan --kernel-build DIR ARCH SERIES WHAT [ARG] | --kernel-resolution FILE\n"
 	"       build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP\n"
@@ -100,7 +102,8 @@ int main(int argc, char **argv)
 		{ "catalog-resolve", no_argument, 0, 'R' }, { "runner-policy", no_argument, 0, 'P' },
 		{ "validation-grid", no_argument, 0, 'g' }, { "capacity-grid", no_argument, 0, 'C' },
 		{ "pg-runs", no_argument, 0, 'r' }, { "kernel-build", no_argument, 0, 'K' },
-		{ "kernel-resolution", no_argument, 0, 'k' }, { 0, 0, 0, 0 },
+		{ "kernel-resolution", no_argument, 0, 'k' }, { "catalog-pick", no_argument, 0, 'p' },
+		{ 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *top = ".";
 	char bufbench[4096] = "";
@@ -151,6 +154,11 @@ int main(int argc, char **argv)
 				return fputs(usage, stderr), 2;
 			return recipe_main(argv[optind], argv[optind + 1], argv[optind + 2],
 					   argv[optind + 3], optind + 4 < argc ? argv[optind + 4] : NULL);
+		case 'p':
+			if (argc - optind < 3 || argc - optind > 4)
+				return fputs(usage, stderr), 2;
+			return info_catalog_pick(argv[optind], argv[optind + 1], argv[optind + 2],
+						 optind + 3 < argc ? argv[optind + 3] : NULL);
 		case 'k':
 			if (argc - optind != 1)
 				return fputs(usage, stderr), 2;

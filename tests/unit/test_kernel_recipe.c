@@ -4,7 +4,8 @@
  * an architecture reads, the recipe hash (pinned: the values are those
  * the shell's sha256sum pipeline gave before the recipe moved into C, so
  * that a build in the cache stays reused), the fragments' operations,
- * each symbol's last, and the options a .config lost.
+ * each symbol's last, and the options a .config lost; and the packaged
+ * version a series or an exact version takes (catalog_pick).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "check.h"
 #include "plan/kernel_recipe.h"
+#include "plan/plan.h"
 
 static char dir[64];
 
@@ -113,6 +115,22 @@ int main(void)
 	put("fragments/b.config", "CONFIG_X\n");
 	CHECK(fragment_ops(&r, ops, 32, bad, sizeof(bad)) < 0 && !strcmp(bad, "CONFIG_X"),
 	      "a line that is no operation is named ('%s')", bad);
+
+	/* kapt_candidates' lines, newest first. */
+	char line[128], versions[128], cands[128];
+	const char *packaged = "p 7.0.13 7.0.13-1\np 7.0.9 7.0.9-2\np 7.0.13 7.0.13-0\n";
+	snprintf(cands, sizeof(cands), "%s", packaged);
+	CHECK(catalog_pick(cands, "", line, sizeof(line), versions, sizeof(versions)) == 0 &&
+	      !strcmp(line, "p 7.0.13 7.0.13-1"), "a series takes the newest (%s)", line);
+	snprintf(cands, sizeof(cands), "%s", packaged);
+	CHECK(catalog_pick(cands, "7.0.9", line, sizeof(line), versions, sizeof(versions)) == 0 &&
+	      !strcmp(line, "p 7.0.9 7.0.9-2"), "an exact version takes its own (%s)", line);
+	snprintf(cands, sizeof(cands), "%s", packaged);
+	CHECK(catalog_pick(cands, "7.0.5", line, sizeof(line), versions, sizeof(versions)) == 2 &&
+	      !strcmp(versions, "7.0.9 7.0.13 "), "a missing one lists those there are, once, "
+	      "by version ('%s')", versions);
+	CHECK(catalog_pick((char[]){ "" }, "", line, sizeof(line), versions, sizeof(versions)) == 1,
+	      "no candidates at all");
 
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
