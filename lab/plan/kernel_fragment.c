@@ -105,13 +105,15 @@ int fragment_final(struct frag_op *ops, int n)
 	return kept;
 }
 
-/* CONFIG has the line LINE, or (whole false) a line that starts with it. */
-static bool has_line(const char *config, const char *line, bool whole)
+bool config_has_line(const char *config, const char *line, bool whole)
 {
 	size_t l = strlen(line);
-	for (const char *p = config; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
-		if (strncmp(p, line, l) == 0 && (!whole || p[l] == '\n' || !p[l]))
+	for (const char *p = config; p && *p;) {
+		if (!strncmp(p, line, l) && (!whole || p[l] == '\n' || !p[l]))
 			return true;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
 	return false;
 }
 
@@ -127,12 +129,12 @@ int fragment_unstuck(const struct frag_op *ops, int n, const char *config, char 
 		bool ok;
 		if (o->op == 'd') {
 			snprintf(line, sizeof(line), "CONFIG_%s=", o->sym);
-			ok = !has_line(config, line, false);
+			ok = !config_has_line(config, line, false);
 			snprintf(what, sizeof(what), "%s(unset)", o->sym);
 		} else {
 			const char *v = o->op == 'e' ? "y" : o->op == 'm' ? "m" : o->val;
 			snprintf(line, sizeof(line), "CONFIG_%s=%s", o->sym, v);
-			ok = has_line(config, line, true);
+			ok = config_has_line(config, line, true);
 			snprintf(what, sizeof(what), "%s=%s", o->sym, v);
 		}
 		if (!ok && used < len) {

@@ -364,17 +364,14 @@ static void models_checkable(const struct kernel_recipe *r, const char *config,
 		words++;
 	if (words < 2)
 		return;
-	if (!strstr(config, "\nCONFIG_PREEMPT_DYNAMIC=y\n") &&
-	    strncmp(config, "CONFIG_PREEMPT_DYNAMIC=y\n", 25))
+	if (!config_has_line(config, "CONFIG_PREEMPT_DYNAMIC=y", true))
 		fail("kernels/%s lists the models %s, but its config has no PREEMPT_DYNAMIC",
 		     r->series, r->models);
 	snprintf(path, sizeof(path), "%s/lib/Kconfig.debug", tree);
 	kconfig = read_text(path);
-	bool symbol = kconfig && (strstr(kconfig, "\nconfig SCHED_DEBUG\n") ||
-				  !strncmp(kconfig, "config SCHED_DEBUG\n", 19));
+	bool symbol = config_has_line(kconfig, "config SCHED_DEBUG", true);
 	free(kconfig);
-	if (symbol && !strstr(config, "\nCONFIG_SCHED_DEBUG=y\n") &&
-	    strncmp(config, "CONFIG_SCHED_DEBUG=y\n", 21))
+	if (symbol && !config_has_line(config, "CONFIG_SCHED_DEBUG=y", true))
 		fail("kernels/%s lists the models %s, but its config has no SCHED_DEBUG, without "
 		     "which this source has no debugfs sched/preempt to switch or check a model: "
 		     "add CONFIG_SCHED_DEBUG=y to a fragment", r->series, r->models);
@@ -427,61 +424,87 @@ static int newest(const struct kernel_recipe *r, const char *cache)
 	return 1;
 }
 
+/* The fragments' operations (each symbol's last when FINAL), or exit 1
+ * naming the line that is none, and the fragments as the build lists
+ * them (each followed by a blank) in frags. */
+static int read_ops(const struct kernel_recipe *r, struct frag_op *ops, int max, bool final,
+		    char *frags, size_t len)
+{
+	char bad[4096];
+	join(frags, len, r->frag, r->nfrag, false, " ");
+	int n = fragment_ops(r, ops, max, bad, sizeof(bad));
+	if (n < 0)
+		fail("%s: cannot read '%s' (use CONFIG_X=y|m|value or '# CONFIG_X is not set')",
+		     frags, bad);
+	return final ? fragment_final(ops, n) : n;
+}
+
+/* The operations as "OP SYMBOL [VALUE]" lines, or (ARGS) as scripts/config's
+ * arguments on one line, quoted for the shell's eval. */
+static void print_ops(const struct frag_op *ops, int n, bool args)
+{
+	static const char *flag[] = { ['e'] = "-e", ['m'] = "-m", ['d'] = "-d", ['v'] = "--set-val" };
+	for (int i = 0; i < n; i++) {
+		bool v = ops[i].op == 'v';
+		if (!args) {
+			printf("%c %s%s%s\n", ops[i].op, ops[i].sym, v ? " " : "", ops[i].val);
+			continue;
+		}
+		printf("%s%s ", i ? " " : "", flag[(int)ops[i].op]);
+		quote(ops[i].sym);
+		if (v)
+			putchar(' '), quote(ops[i].val);
+	}
+	if (args && n)
+		putchar('\n');
+}
+
+/* TREE/.config after olddefconfig: every fragment option stuck, and the
+ * models the recipe lists can be switched and checked. */
+static void check_tree(const struct kernel_recipe *r, const char *tree, bool models)
+{
+	static struct frag_op ops[1024];
+	char path[PATH_MAX], frags[4096], bad[4096], *config;
+	snprintf(path, sizeof(path), "%s/.config", tree);
+	if (!(config = read_text(path)))
+		fail("cannot read %s", path);
+	if (models)
+		models_checkable(r, config, tree);
+	/* olddefconfig drops an option whose dependencies are missing without
+	 * a word: refuse a kernel that lacks what was asked. */
+	else if (fragment_unstuck(ops, read_ops(r, ops, 1024, true, frags, sizeof(frags)), config,
+				  bad, sizeof(bad)))
+		fail("%s: these options did not survive olddefconfig (missing dependencies?):%s",
+		     frags, bad);
+	free(config);
+}
+
 int recipe_main(const char *dir, const char *arch, const char *series, const char *what,
 		const char *arg)
 {
 	static struct kernel_recipe r;
 	static struct frag_op ops[1024];
-	char bad[4096], frags[4096];
-	recipe_read(dir, arch, series, &r);
-	if (!strcmp(what, "recipe"))
-		return print_recipe(&r), 0;
-	if (!strcmp(what, "hash"))
-		return puts(r.hash), 0;
-	if (!strcmp(what, "newest") && arg)
-		return newest(&r, arg);
-	char path[PATH_MAX], *config = NULL;
-	if (arg) {
-		snprintf(path, sizeof(path), "%s/.config", arg);
-		if (!(config = read_text(path)))
-			fail("cannot read %s", path);
-	}
-	if (!strcmp(what, "models") && config)
-		return models_checkable(&r, config, arg), free(config), 0;
-	/* The messages name the fragments as the build lists them. */
-	join(frags, sizeof(frags), r.frag, r.nfrag, false, " ");
-	int n = fragment_ops(&r, ops, 1024, bad, sizeof(bad));
-	if (n < 0)
-		fail("%s: cannot read '%s' (use CONFIG_X=y|m|value or '# CONFIG_X is not set')",
-		     frags, bad);
-	if (!strcmp(what, "final") || !strcmp(what, "check"))
-		n = fragment_final(ops, n);
-	if (!strcmp(what, "check") && config) {
-		/* olddefconfig drops an option whose dependencies are missing
-		 * without a word: refuse a kernel that lacks what was asked. */
-		if (fragment_unstuck(ops, n, config, bad, sizeof(bad)))
-			fail("%s: these options did not survive olddefconfig (missing "
-			     "dependencies?):%s", frags, bad);
-		return free(config), 0;
-	}
-	if (config || (strcmp(what, "ops") && strcmp(what, "final") && strcmp(what, "args"))) {
-		fprintf(stderr, "preemptlab: --kernel-build: %s: use recipe, hash, ops, final, args, "
-			"check TREE, models TREE or newest CACHE\n", what);
+	char frags[4096];
+	bool tree = !strcmp(what, "check") || !strcmp(what, "models");
+	bool bare = !strcmp(what, "recipe") || !strcmp(what, "hash") || !strcmp(what, "ops") ||
+		    !strcmp(what, "final") || !strcmp(what, "args");
+	if (arg ? !tree && strcmp(what, "newest") : !bare) {
+		fprintf(stderr, "preemptlab: --kernel-build: %s%s%s: use recipe, hash, ops, final, "
+			"args, check TREE, models TREE or newest CACHE\n", what, arg ? " " : "",
+			arg ? arg : "");
 		return 2;
 	}
-	static const char *flag[] = { ['e'] = "-e", ['m'] = "-m", ['d'] = "-d", ['v'] = "--set-val" };
-	for (int i = 0; i < n; i++) {
-		if (strcmp(what, "args")) {
-			printf("%c %s%s%s\n", ops[i].op, ops[i].sym, ops[i].op == 'v' ? " " : "",
-			       ops[i].val);
-			continue;
-		}
-		printf("%s%s ", i ? " " : "", flag[(int)ops[i].op]);
-		quote(ops[i].sym);
-		if (ops[i].op == 'v')
-			putchar(' '), quote(ops[i].val);
-	}
-	if (!strcmp(what, "args") && n)
-		putchar('\n');
+	recipe_read(dir, arch, series, &r);
+	if (!strcmp(what, "recipe"))
+		print_recipe(&r);
+	else if (!strcmp(what, "hash"))
+		puts(r.hash);
+	else if (!strcmp(what, "newest"))
+		return newest(&r, arg);
+	else if (tree)
+		check_tree(&r, arg, !strcmp(what, "models"));
+	else
+		print_ops(ops, read_ops(&r, ops, 1024, !strcmp(what, "final"), frags, sizeof(frags)),
+			  !strcmp(what, "args"));
 	return 0;
 }

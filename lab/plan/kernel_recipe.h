@@ -51,6 +51,9 @@ int fragment_ops(const struct kernel_recipe *r, struct frag_op *ops, int max, ch
 		 size_t badlen);
 /* Each symbol's last operation only, in order: the new count. */
 int fragment_final(struct frag_op *ops, int n);
+/* TEXT (a .config, a Kconfig) has the line LINE, or (whole false) a line
+ * that starts with it. */
+bool config_has_line(const char *text, const char *line, bool whole);
 /* The operations CONFIG (a .config) does not hold, as " SYM=y SYM(unset)
  * ..." in out: how many. */
 int fragment_unstuck(const struct frag_op *ops, int n, const char *config, char *out,
