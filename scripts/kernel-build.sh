@@ -3,9 +3,11 @@
 # the Debian source package with the private apt (kernel-catalog.sh), runs
 # `make <base>` for each base target, applies the fragment with scripts/config
 # (=y -e, =m -m, "is not set" -d, other values --set-val), `make olddefconfig`,
-# checks that every fragment option stuck, and builds the target.  The result
-# lands in $PREEMPTLAB_CACHE/build/<series>/<pkgversion>-<recipe hash>/
-# (bzImage, config, build.log, resolved) and a finished build is reused.
+# checks that every fragment option stuck, and builds the target (the recipe,
+# those operations and checks are the planner's: build/plan --kernel-build,
+# through kernel-catalog.sh's kbuild).  The result lands in
+# $PREEMPTLAB_CACHE/build/<series>/<pkgversion>-<recipe hash>/ (bzImage,
+# config, build.log, resolved) and a finished build is reused.
 # ARCH=arm64 cross-builds the series' arm64 recipe (base_arm64:,
 # target_arm64:, ... in kernels/<series>) with aarch64-linux-gnu- into
 # build/<series>-arm64/ (Image instead of bzImage); a series without one

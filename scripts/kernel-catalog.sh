@@ -71,4 +71,3 @@ kbuild_apply_patch() {
 	patch -d "$1" -p1 --forward --batch < "$2" >> "$3" 2>&1 ||
 		die "applying $kp_name failed after its dry run passed (log $3)"
 }
-
