@@ -45,3 +45,16 @@ $(B)/tests/test_mitigation_rows: $(B)/tests/unit/test_mitigation_rows.o $(B)/lab
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 ALL_TARGETS += $(B)/tests/test_mitigation_rows
+
+# A built kernel's recipe, its hash and its fragments, on a catalog of the test's own.
+$(B)/tests/test_kernel_recipe: $(B)/tests/unit/test_kernel_recipe.o \
+		$(filter-out $(B)/lab/plan/main.o,$(PLAN_OBJS)) $(B)/libbufferpool.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(JANSSON_LIBS) $(LDLIBS)
+
+ALL_TARGETS += $(B)/tests/test_kernel_recipe
+
+# A cached kernel resolution: re-rooted, or refused when changed since.
+$(B)/tests/test_kernel_resolution: $(B)/tests/unit/test_kernel_resolution.o $(B)/lab/plan/kernel_resolution.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+ALL_TARGETS += $(B)/tests/test_kernel_resolution

@@ -3,9 +3,11 @@
 # the Debian source package with the private apt (kernel-catalog.sh), runs
 # `make <base>` for each base target, applies the fragment with scripts/config
 # (=y -e, =m -m, "is not set" -d, other values --set-val), `make olddefconfig`,
-# checks that every fragment option stuck, and builds the target.  The result
-# lands in $PREEMPTLAB_CACHE/build/<series>/<pkgversion>-<recipe hash>/
-# (bzImage, config, build.log, resolved) and a finished build is reused.
+# checks that every fragment option stuck, and builds the target (the recipe,
+# those operations and checks are the planner's: build/plan --kernel-build,
+# through kernel-catalog.sh's kbuild).  The result lands in
+# $PREEMPTLAB_CACHE/build/<series>/<pkgversion>-<recipe hash>/ (bzImage,
+# config, build.log, resolved) and a finished build is reused.
 # ARCH=arm64 cross-builds the series' arm64 recipe (base_arm64:,
 # target_arm64:, ... in kernels/<series>) with aarch64-linux-gnu- into
 # build/<series>-arm64/ (Image instead of bzImage); a series without one
@@ -24,9 +26,6 @@ set -eu
 . "$(dirname "$0")/common.sh"
 KAPT_ARCH=$(kapt_arch) || exit 2
 export KAPT_ARCH
-# The architecture built for (KAPT_ARCH turns the catalog's base
-# architecture for the source fetch alone).
-barch=$KAPT_ARCH
 # shellcheck source=scripts/kernel-catalog.sh
 . "$(dirname "$0")/kernel-catalog.sh"
 
@@ -36,11 +35,13 @@ if [ "${1:-}" = --from-tree ]; then
 	from_tree=$(cd "$2" 2>/dev/null && pwd) || die "--from-tree $2: no such directory"
 	shift 2
 fi
-[ $# -eq 1 ] || die "usage: $0 [--from-tree DIR] SERIES (one of: $(for s in $(kcat_known); do [ "$(kcat_get "$s" source)" = build ] && printf '%s ' "$s"; done))"
+[ $# -eq 1 ] || die "usage: $0 [--from-tree DIR] SERIES (one of: $(kcat_known build | tr '\n' ' '))"
 series=$1
-[ -f "$KCAT_DIR/$series" ] || kcat_unknown "$series"
-[ "$(kcat_get "$series" source)" = build ] || die "kernels/$series is not built from source (source: $(kcat_get "$series" source)); make kernel KERNEL=$series fetches it"
-kbuild_arch_ok "$series" || kbuild_no_arch "$series"
+# The recipe for KAPT_ARCH (an unknown, packaged or other-architecture-less
+# series is refused here, naming the fix; so is a fragment line the build
+# could not apply, before anything is fetched).
+kbuild_recipe "$series"
+kbuild "$series" ops > /dev/null
 # make's own ARCH and CROSS_COMPILE for KAPT_ARCH (its row of the
 # architecture table), on every make in the tree (config and build alike).
 # Given on the command line, they also win over an ARCH that a calling make
@@ -60,42 +61,10 @@ for h in libelf.h openssl/ssl.h; do
 	[ -f "/usr/include/$h" ] || die "building a kernel needs /usr/include/$h: $need"
 done
 
-suite=$(kcat_get "$series" suite)
-base=$(kbuild_get "$series" base)
-target=$(kbuild_get "$series" target)
-target=${target:-$(arch_info "$KAPT_ARCH" kernel_image)}
-# The image's name in the cache: the target's (bzImage for x86, Image for arm64).
-iname=$(basename "$target")
-frag=$(kbuild_fragment "$series")
-frag_list=$(echo "$frag" | tr '\n' ' ')
-patches=$(kbuild_patches "$series")
-minutes=$(kbuild_minutes "$series")
-hash=$(kbuild_recipe_hash "$series")
-
-# fragment_ops: "OP SYMBOL [VALUE]" per fragment line, in order.
-fragment_ops() {
-	[ -n "$frag" ] || return 0
-	# shellcheck disable=SC2086 # one path per word
-	cat $frag | sed 's/[[:space:]]*$//' | while IFS= read -r l; do
-		case $l in
-		'') ;;
-		'# CONFIG_'*' is not set') s=${l#\# CONFIG_}; echo "d ${s% is not set}" ;;
-		'#'*) ;;
-		CONFIG_*=y) s=${l#CONFIG_}; echo "e ${s%=y}" ;;
-		CONFIG_*=m) s=${l#CONFIG_}; echo "m ${s%=m}" ;;
-		CONFIG_*=*) s=${l#CONFIG_}; echo "v ${s%%=*} ${s#*=}" ;;
-		*) die "${frag_list}: cannot read '$l' (use CONFIG_X=y|m|value or '# CONFIG_X is not set')" ;;
-		esac
-	done
-}
-
-# A fragment the build could not apply fails now, not after the download.
-ops=$(fragment_ops)
-
 # shellcheck disable=SC2046 # three fields
 set -- $(kbuild_source "$series")
-pkg=$1 ver=$2 pkgver=$3
-out=$(kbuild_root "$series")/$pkgver-$hash
+pkg=$1 ver=$2 pkgver=$3 iname=$R_IMAGE
+out=$PREEMPTLAB_CACHE/build/$R_DIR/$pkgver-$R_HASH
 if [ -f "$out/resolved" ]; then
 	note "$series: reusing the finished build in $out"
 	cat "$out/resolved"; exit 0
@@ -126,7 +95,7 @@ trap 'note "interrupted: the tree in $out/tree is kept and a rerun resumes the b
 # The source package is architecture "all": fetched as the catalog's base
 # architecture's (kbuild_source).
 # shellcheck disable=SC2030 # for this fetch alone, on purpose
-(KAPT_ARCH=$(kcat_base_arch); kapt_fetch "$suite" "$pkg" "$pkgver" "$out/deb")
+(KAPT_ARCH=$R_BASE_ARCH; kapt_fetch "$R_SUITE" "$pkg" "$pkgver" "$out/deb")
 tarball=$(find "$out/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' 2>/dev/null | head -n1)
 [ -n "$tarball" ] || die "$pkg $pkgver holds no usr/src/linux-source-*.tar.*; edit kernels/$series"
 tree=$out/tree
@@ -142,9 +111,9 @@ fi
 # a patch that no longer fits Debian's source stops the build here, naming
 # it, and leaves the tree as it was.  .patched records what is applied: a
 # resumed build does not apply anything twice.
-if [ -n "$patches" ] && [ ! -f "$tree/.patched" ]; then
+if [ -n "$R_PATCHES" ] && [ ! -f "$tree/.patched" ]; then
 	: > "$out/patch.log"
-	for p in $patches; do
+	for p in $R_PATCHES; do
 		name=$(basename "$p")
 		kbuild_apply_patch "$tree" "$p" "$out/patch.log" "$pkg $pkgver"
 		note "applied $name ($(grep -c '^patching file' "$out/patch.log") files patched so far)"
@@ -157,39 +126,20 @@ fi
 # kmake ARGS: make in the tree, quietly; the output goes to the build log.
 kmake() { make -C "$tree" ARCH="$karch" ${kcross:+CROSS_COMPILE="$kcross"} "$@" >> "$out/config.log" 2>&1 || { tail -n 20 "$out/config.log" >&2; die "make $* failed (log: $out/config.log)"; }; }
 
-note "configuring $series from $pkg $pkgver${patches:+ + $(for p in $patches; do printf '%s ' "$(basename "$p")"; done)}: make $base, then $(for f in ${frag:-none}; do printf '%s ' "$(basename "$f")"; done)then olddefconfig"
+note "configuring $series from $pkg $pkgver$R_CONFIG_NOTE"
 : > "$out/config.log"
-for t in $base; do kmake "$t"; done
-printf '%s\n' "$ops" > "$out/fragment.ops"
-set --
-while read -r op sym val; do
-	case $op in
-	e) set -- "$@" -e "$sym" ;;
-	m) set -- "$@" -m "$sym" ;;
-	d) set -- "$@" -d "$sym" ;;
-	v) set -- "$@" --set-val "$sym" "$val" ;;
-	esac
-done < "$out/fragment.ops"
+for t in $R_BASE; do kmake "$t"; done
+kbuild "$series" ops > "$out/fragment.ops"
+# An option whose dependencies are missing is dropped by olddefconfig
+# without a word: the check below refuses a kernel that lacks what was
+# asked, each symbol's last setting (fragment.final) being what counts.
+kbuild "$series" final > "$out/fragment.final"
+args=$(kbuild "$series" args)
+eval "set -- $args"
 [ $# -eq 0 ] || (cd "$tree" && scripts/config "$@") || die "scripts/config $* failed"
 kmake olddefconfig
-# An option whose dependencies are missing is dropped by olddefconfig
-# without a word: refuse to build a kernel that lacks what was asked.
-# scripts/config applied the operations in order, so a later fragment's
-# setting of a symbol overrides an earlier one's (hz250.config's release
-# over rseq-stats.config's): only each symbol's last is checked.
-bad=""
-awk '{ last[$2] = NR; l[NR] = $0 } END { for (i = 1; i <= NR; i++) { split(l[i], f, " "); if (last[f[2]] == i) print l[i] } }' \
-	"$out/fragment.ops" > "$out/fragment.final"
-while read -r op sym val; do
-	case $op in
-	e) grep -qx "CONFIG_$sym=y" "$tree/.config" || bad="$bad $sym=y" ;;
-	m) grep -qx "CONFIG_$sym=m" "$tree/.config" || bad="$bad $sym=m" ;;
-	d) grep -q "^CONFIG_$sym=" "$tree/.config" && bad="$bad $sym(unset)" ;;
-	v) grep -qx "CONFIG_$sym=$val" "$tree/.config" || bad="$bad $sym=$val" ;;
-	esac
-done < "$out/fragment.final"
-[ -z "$bad" ] || die "${frag_list}: these options did not survive olddefconfig (missing dependencies?):$bad"
-kbuild_models_checkable "$series" "$tree"
+kbuild "$series" check "$tree"
+kbuild "$series" models "$tree"
 
 # install IMAGE CONFIG RELEASE NOTE: the finished build, then its resolved file.
 install_build() {
@@ -200,10 +150,11 @@ install_build() {
 	[ -z "$4" ] || printf '%s\n' "$4" > "$out/ORIGIN"
 	sha=$(sha256sum "$out/$iname" | cut -d' ' -f1)
 	{
-		for kv in "K_LABEL=$series" K_SOURCE=build "K_VERSION=$ver" "K_SUITE=$suite" "K_PACKAGE=$pkg" \
+		# shellcheck disable=SC2031 # only the source fetch's subshell changed it
+		for kv in "K_LABEL=$series" K_SOURCE=build "K_VERSION=$ver" "K_SUITE=$R_SUITE" "K_PACKAGE=$pkg" \
 			"K_PKGVERSION=$pkgver" "K_IMAGE=$out/$iname" "K_SHA256=$sha" "K_CONFIG=$out/config" \
-			"K_RELEASE=$3" "K_MODELS=$(kbuild_get "$series" models)" "K_DEFAULT=$(kbuild_get "$series" default)" "K_ARCH=$barch"; do
-			printf "%s='%s'\n" "${kv%%=*}" "$(printf '%s' "${kv#*=}" | sed "s/'/'\\\\''/g")"
+			"K_RELEASE=$3" "K_MODELS=$R_MODELS" "K_DEFAULT=$R_DEFAULT" "K_ARCH=$KAPT_ARCH"; do
+			q "${kv%%=*}" "${kv#*=}"
 		done
 	} > "$out/resolved.tmp"
 	mv "$out/resolved.tmp" "$out/resolved"
@@ -223,24 +174,23 @@ if [ -n "$from_tree" ]; then
 		diff "$from_tree/.config" "$tree/.config" | sed -n '1,20s/^/  /p' >&2
 		die "$from_tree/.config differs from what kernels/$series generates (above: < that tree, > the recipe)"
 	fi
-	img=$from_tree/arch/$karch/boot/$target
-	[ -f "$img" ] || die "$from_tree/.config matches the recipe, but there is no arch/$karch/boot/$target yet (is its build finished?)"
+	img=$from_tree/arch/$karch/boot/$R_TARGET
+	[ -f "$img" ] || die "$from_tree/.config matches the recipe, but there is no arch/$karch/boot/$R_TARGET yet (is its build finished?)"
 	[ "$(stat -c %Y "$img")" -ge "$(stat -c %Y "$from_tree/.config")" ] || die "$img is older than $from_tree/.config: rebuild it"
 	rel=$(cat "$from_tree/include/config/kernel.release" 2>/dev/null || echo "$ver")
 	note "$from_tree/.config is identical to the recipe's: adopting its $iname"
 	install_build "$img" "$from_tree/.config" "$rel" \
-		"Adopted on $(date -u +%FT%TZ) from $from_tree (built by hand: make $base, the fragment's options with scripts/config, olddefconfig, make $target; its .config is byte-identical to the one scripts/kernel-build.sh generates for recipe $hash), not compiled by kernel-build.sh."
+		"Adopted on $(date -u +%FT%TZ) from $from_tree (built by hand: make $R_BASE, the fragment's options with scripts/config, olddefconfig, make $R_TARGET; its .config is byte-identical to the one scripts/kernel-build.sh generates for recipe $R_HASH), not compiled by kernel-build.sh."
 	exit 0
 fi
 
 # --- build ----------------------------------------------------------------------
 jobs=$(nproc)
-# The step count is the architecture's own (another's would mislead).
-steps=$(kcat_arch_get "$series" build_steps)
-note "building $series ($pkg $pkgver, recipe $hash) with make -j$jobs $target: ~$minutes min here (measured: $(kbuild_get "$series" build_minutes) min on 2 cores); log $out/build.log"
+steps=$R_STEPS minutes=$R_MINUTES
+note "building $series ($pkg $pkgver, recipe $R_HASH) with make -j$jobs $R_TARGET: ~$minutes min here (measured: $R_BUILD_MINUTES min on 2 cores); log $out/build.log"
 t0=$(date +%s)
 # Its own process group, so that Ctrl-C stops every compiler it started.
-setsid nice -n 5 make -C "$tree" ARCH="$karch" ${kcross:+CROSS_COMPILE="$kcross"} -j"$jobs" "$target" >> "$out/build.log" 2>&1 &
+setsid nice -n 5 make -C "$tree" ARCH="$karch" ${kcross:+CROSS_COMPILE="$kcross"} -j"$jobs" "$R_TARGET" >> "$out/build.log" 2>&1 &
 mpid=$!
 last=$t0
 while kill -0 "$mpid" 2>/dev/null; do
@@ -259,6 +209,6 @@ while kill -0 "$mpid" 2>/dev/null; do
 done
 rc=0; wait "$mpid" || rc=$?
 mpid=""
-[ "$rc" = 0 ] || { tail -n 20 "$out/build.log" >&2; die "make $target failed (exit $rc; log $out/build.log)"; }
+[ "$rc" = 0 ] || { tail -n 20 "$out/build.log" >&2; die "make $R_TARGET failed (exit $rc; log $out/build.log)"; }
 note "$series compiled in $(( ($(date +%s) - t0) / 60 )) min"
-install_build "$tree/arch/$karch/boot/$target" "$tree/.config" "$(cat "$tree/include/config/kernel.release")" ""
+install_build "$tree/arch/$karch/boot/$R_TARGET" "$tree/.config" "$(cat "$tree/include/config/kernel.release")" ""

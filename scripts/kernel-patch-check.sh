@@ -17,13 +17,16 @@ set -eu
 
 [ $# -eq 1 ] || die "usage: $0 SERIES"
 series=$1
-[ -f "$KCAT_DIR/$series" ] || kcat_unknown "$series"
-[ "$(kcat_get "$series" source)" = build ] || die "kernels/$series is not built from source: it has no patches"
-patches=$(kbuild_patches "$series")
+# The patches are every architecture's: the base one's recipe names them.
+KAPT_ARCH=$("$kcat_plan" --arch-info "$KAPT_ARCH" catalog_base_arch)
+# An unknown series is kbuild_recipe's to refuse (exit 2, naming the known ones).
+[ "$(kcat_get "$series" source)" = build ] || [ ! -f "$KCAT_DIR/$series" ] ||
+	die "kernels/$series is not built from source: it has no patches"
+kbuild_recipe "$series"
+patches=$R_PATCHES
 [ -n "$patches" ] || die "kernels/$series names no patches"
 command -v patch >/dev/null || die "no patch program: apt-get install patch"
 
-suite=$(kcat_get "$series" suite)
 # shellcheck disable=SC2046 # three fields
 set -- $(kbuild_source "$series")
 pkg=$1 pkgver=$3
@@ -31,7 +34,7 @@ pkg=$1 pkgver=$3
 tmp=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$tmp"'
-kapt_fetch "$suite" "$pkg" "$pkgver" "$tmp/deb"
+kapt_fetch "$R_SUITE" "$pkg" "$pkgver" "$tmp/deb"
 tarball=$(find "$tmp/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' | head -n1)
 [ -n "$tarball" ] || die "$pkg $pkgver holds no usr/src/linux-source-*.tar.*"
 top=$(tar -tf "$tarball" | head -n1 | cut -d/ -f1)

@@ -23,16 +23,12 @@ K_ARCH=$KAPT_ARCH
 # shellcheck source=scripts/kernel-catalog.sh
 . "$(dirname "$0")/kernel-catalog.sh"
 
-if [ "${1:-}" = --list ]; then
-	for s in $(kcat_known); do printf '%-9s %s\n' "$s" "$(kcat_get "$s" description)"; done
-	exit 0
-fi
+[ "${1:-}" != --list ] || exec "$kcat_plan" --catalog-series "$KCAT_DIR" --list
 build=0
 [ "${1:-}" = --build ] && { build=1; shift; }
+# shellcheck disable=SC2119 # no source given: every series
 { [ $# -eq 1 ] && [ -n "$1" ]; } || die "usage: $0 KERNEL (one of: $(kcat_known | tr '\n' ' ')an exact version, or a path)"
 want=$1
-
-q() { printf "%s='%s'\n" "$1" "$(printf '%s' "$2" | sed "s/'/'\\\\''/g")"; }
 
 # emit: print the resolved kernel from the K_ variables.
 emit() {
@@ -41,51 +37,17 @@ emit() {
 	done
 }
 
-# here FILE: a resolution from the cache, its paths re-rooted at FILE's
-# directory.  They were written absolute, under whatever path reached the
-# cache then (another checkout, a worktree's symlink); the cache's own
-# layout below that is what stays, so only the part up to the resolution's
-# directory is replaced.
-here() {
-	d=$(cd "$(dirname "$1")" && pwd)
-	tail=$(basename "$(dirname "$d")")/$(basename "$d")
-	sed -e "s|^K_IMAGE='[^']*/$tail/|K_IMAGE='$d/|" -e "s|^K_CONFIG='[^']*/$tail/|K_CONFIG='$d/|" "$1"
-}
-
-# trusted FILE: the resolution FILE may be used again (issue 35, N2): each
-# line a plain K_NAME='value' (the lines reach the caller's eval, so no
-# quote of a value may end it), its image a regular file inside FILE's
-# directory, with the sha256 recorded when it was unpacked or built.
-# Otherwise say why on stderr and fail.
-trusted() {
-	t_out=$(here "$1")
-	if printf '%s\n' "$t_out" | grep -vqE "^K_[A-Z0-9_]+='[^']*'\$"; then
-		note "$1 holds a line that is not K_NAME='value': not used"
-		return 1
-	fi
-	t_img=$(printf '%s\n' "$t_out" | sed -n "s/^K_IMAGE='\(.*\)'\$/\1/p")
-	t_sha=$(printf '%s\n' "$t_out" | sed -n "s/^K_SHA256='\(.*\)'\$/\1/p")
-	t_dir=$(realpath "$(dirname "$1")")
-	case $(realpath "$t_img" 2>/dev/null) in
-	"$t_dir"/*) ;;
-	*) note "$1 names an image outside $t_dir ('$t_img'): not used"; return 1 ;;
-	esac
-	if [ -L "$t_img" ] || [ ! -f "$t_img" ]; then
-		note "$t_img is not a regular file (a link?): $1 not used"
-		return 1
-	fi
-	t_now=$(sha256sum < "$t_img" | cut -c1-64)
-	if [ "$t_now" != "$t_sha" ]; then
-		note "$t_img has sha256 $t_now, not the $t_sha recorded when it was made: changed since, not used"
-		return 1
-	fi
-}
+# reuse FILE: a resolution from the cache, if it may be used again, its
+# paths re-rooted at FILE's directory (build/plan --kernel-resolution,
+# lab/plan/kernel_resolution.c); else the reason on stderr and false.
+reuse() { "$kcat_plan" --kernel-resolution "$1"; }
 
 # What KERNEL names is the planner's to say (build/plan --catalog-resolve,
 # lab/plan/catalog.c's rules: a path, a series, or an exact version whose
-# series is its longest catalog prefix); an unknown one exits 2 there,
-# naming the known ones.
-what=$("$kcat_plan" --catalog-resolve "$KCAT_DIR" "$want") || exit 2
+# series is its longest catalog prefix), and so are the series' fields for
+# KAPT_ARCH; an unknown one exits 2 there, naming the known ones, and a
+# kernel KAPT_ARCH cannot take exits 1, naming those it can.
+what=$("$kcat_plan" --catalog-resolve "$KCAT_DIR" "$want" "$KAPT_ARCH") || exit $?
 tab=$(printf '\t')
 what() { printf '%s\n' "$what" | sed -n "s/^$1$tab//p"; }
 K_SOURCE=$(what source) series=$(what series) exact=$(what version)
@@ -104,76 +66,48 @@ if [ "$K_SOURCE" = path ]; then
 	emit; exit 0
 fi
 
-K_LABEL=$series
-K_MODELS=$(kcat_get "$series" models)
-K_DEFAULT=$(kcat_get "$series" default)
-# Another architecture's build may offer other models (models_arm64:).
-if ! kcat_base && [ -n "$(kcat_arch_get "$series" models)" ]; then
-	K_MODELS=$(kcat_arch_get "$series" models)
-	K_DEFAULT=$(kcat_arch_get "$series" default)
-fi
-# A built series cross-builds for another architecture when its recipe has
-# one (base_arm64:, target_arm64:); a host or base-only series does not.
-if [ "$K_SOURCE" = build ] && ! kcat_base; then
-	kbuild_arch_ok "$series" || kbuild_no_arch "$series"
-elif [ "$K_SOURCE" != apt ] && ! kcat_base; then
-	die "kernel $series ($K_SOURCE) is $(kcat_base_arch) only; ARCH=$KAPT_ARCH takes a Debian package series: $(for s in $(kcat_known); do [ -n "$(kcat_get "$s" "package_$KAPT_ARCH")" ] && printf '%s ' "$s"; done)"
-fi
+K_LABEL=$series K_MODELS=$(what models) K_DEFAULT=$(what default) K_SUITE=$(what suite)
 if [ "$K_SOURCE" = host ]; then
-	[ -z "$exact" ] || kcat_unknown "$want"
 	K_RELEASE=$(uname -r); K_VERSION=${K_RELEASE%%[-+]*}
 	[ -f "/boot/vmlinuz-$K_RELEASE" ] && K_IMAGE=/boot/vmlinuz-$K_RELEASE
 	[ -f "/boot/config-$K_RELEASE" ] && K_CONFIG=/boot/config-$K_RELEASE
 	emit; exit 0
 fi
 if [ "$K_SOURCE" = build ]; then
-	[ -z "$exact" ] || die "$series is built from source: ask for '$series' itself (its version is that of $(kcat_get "$series" package | sed 's/[]^$\\[]//g') in $(kcat_get "$series" suite))"
 	[ "$build" = 1 ] && exec "$(dirname "$0")/kernel-build.sh" "$series"
-	found=$(kbuild_finished "$series" | head -n1)
-	[ -n "$found" ] || kbuild_not_built "$series"
+	found=$(kbuild "$series" newest "$PREEMPTLAB_CACHE")
 	# A newer source package only matters to those who rebuild: say so from
 	# the lists already fetched, without asking the archive.
-	newest=$(kapt_candidates "$(kcat_get "$series" suite)" "$(kcat_get "$series" package)" 2>/dev/null | head -n1 | cut -d' ' -f3)
+	newest=$(kapt_candidates "$K_SUITE" "$(what package)" 2>/dev/null | head -n1 | cut -d' ' -f3)
 	built=$(sed -n "s/^K_PKGVERSION='\(.*\)'$/\1/p" "$found/resolved")
 	if [ -n "$newest" ] && [ "$newest" != "$built" ]; then
-		note "$series: using the build of $built; $(kcat_get "$series" suite) now has $newest (\`make kernel KERNEL=$series\` builds it)"
+		note "$series: using the build of $built; $K_SUITE now has $newest (\`make kernel KERNEL=$series\` builds it)"
 	fi
-	trusted "$found/resolved" ||
+	reuse "$found/resolved" ||
 		die "the build in $found changed since it was made (above): remove it and rebuild (make kernel KERNEL=$series)"
-	here "$found/resolved"; exit 0
+	exit 0
 fi
-[ "$K_SOURCE" = apt ] || die "kernels/$series: unknown source '$K_SOURCE' (apt, build or host)"
 
 # cached FILE: a resolution from before, with the catalog's models of now
 # (kernels/<series> may have changed since; the later assignment wins).
-cached() { here "$1"; q K_MODELS "$K_MODELS"; q K_DEFAULT "$K_DEFAULT"; }
+cached() { reuse "$1" && q K_MODELS "$K_MODELS" && q K_DEFAULT "$K_DEFAULT"; }
 
 # An exact version fetched before needs no archive at all.
-store="$PREEMPTLAB_CACHE/images/$series"
-kcat_base || store="$store-$KAPT_ARCH"
+store="$PREEMPTLAB_CACHE/images/$(what cache)"
 # One that fails its check is fetched again below (kapt_fetch unpacks
 # again what no longer matches its verified .deb).
-if [ -n "$exact" ] && [ -f "$store/$exact/resolved" ] && trusted "$store/$exact/resolved"; then
-	cached "$store/$exact/resolved"; exit 0
-fi
+if [ -n "$exact" ] && [ -f "$store/$exact/resolved" ] && cached "$store/$exact/resolved"; then exit 0; fi
 
-K_SUITE=$(kcat_get "$series" suite)
-re=$(kcat_package "$series")
-also=$(kcat_get "$series" also)
+re=$(what package) also=$(what also)
 kapt_update "$K_SUITE"
-cands=$(kapt_candidates "$K_SUITE" "$re")
-[ -n "$cands" ] || die "no package matching $re in $K_SUITE (has Debian dropped it? edit kernels/$series)"
-if [ -z "$exact" ]; then
-	line=$(echo "$cands" | head -n1)
-else
-	line=$(echo "$cands" | awk -v v="$exact" '$2 == v' | head -n1)
-	[ -n "$line" ] || die "no $exact in $K_SUITE; packaged $series versions: $(echo "$cands" | awk '{print $2}' | sort -uV | tr '\n' ' ')"
-fi
+# The newest packaged version, or the exact one asked for (the planner's
+# choice, naming those there are when it finds none).
+line=$(kapt_candidates "$K_SUITE" "$re" | "$kcat_plan" --catalog-pick "$series" "$K_SUITE" "$re" "$exact")
 # shellcheck disable=SC2086 # three fields
 set -- $line
 K_PACKAGE=$1 K_VERSION=$2 K_PKGVERSION=$3
 dir="$store/$K_VERSION"
-if [ -f "$dir/resolved" ] && trusted "$dir/resolved"; then cached "$dir/resolved"; exit 0; fi
+if [ -f "$dir/resolved" ] && cached "$dir/resolved"; then exit 0; fi
 rm -f "$dir/resolved"
 
 kapt_fetch "$K_SUITE" "$K_PACKAGE" "$K_PKGVERSION" "$dir/root"

@@ -130,12 +130,9 @@ under_qemu_user() {
 built_kernel() {
 	bk_test=$1 bk_series=$2 bk_what=$3 bk_make=$4 bk_slack=$5
 	case ${ARCH:-amd64} in arm64|aarch64) bk_arch=arm64 ;; *) bk_arch=amd64 ;; esac
-	# In a shell of its own: the catalog's scripts set PREEMPTLAB_CACHE and
-	# more, which must not leak into (or be assumed of) the caller's.
-	# shellcheck disable=SC2016 # expanded by that shell
-	bk_minutes=$(KCAT_DIR=$top/kernels KAPT_ARCH=$bk_arch sh -c \
-		'. "$1/scripts/common.sh" && . "$1/scripts/kernel-catalog.sh" && kbuild_minutes "$2"' \
-		sh "$top" "$bk_series")
+	# The recipe's build time, scaled to this machine (R_MINUTES).
+	bk_minutes=$("$top/build/plan" --kernel-build "$top/kernels" "$bk_arch" "$bk_series" recipe |
+		sed -n "s/^R_MINUTES='\(.*\)'\$/\1/p")
 	# shellcheck disable=SC2154 # tmp is the caller's
 	"$top/scripts/kernel-resolve.sh" "$bk_series" > "$tmp/k" 2> "$tmp/k.err" && return 0
 	bk_left=$(( ${PREEMPTLAB_TEST_DEADLINE:-0} - $(date +%s) ))

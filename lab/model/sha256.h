@@ -5,7 +5,8 @@
  * that measured them; and for the predictions written before a run
  * (prerun.c), the checksum of the inputs they came from, in place of the
  * sha256sum the script once ran.  Header-only: model_main.c, prerun.c
- * and their unit tests include it.
+ * and their unit tests include it, and so does build/plan for a built
+ * kernel's recipe hash (lab/plan/kernel_recipe.c).
  */
 #ifndef PREEMPTLAB_MODEL_SHA256_H
 #define PREEMPTLAB_MODEL_SHA256_H

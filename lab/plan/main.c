@@ -10,10 +10,18 @@
  *   build/plan --boot-argv [ARCH= ACCEL= VCPUS= MEM_MB= ...]
  *                                one guest's QEMU argv, for a boot outside a plan
  *   build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |
- *              --catalog-series DIR | --catalog-resolve DIR KERNEL |
+ *              --catalog-series DIR [SOURCE|--list] |
+ *              --catalog-resolve DIR KERNEL [ARCH] |
+ *              --catalog-pick SERIES SUITE REGEX [EXACT] |
  *              --runner-policy [KEY]
  *                                the architecture table and the kernel catalog,
  *                                for the scripts (info.c)
+ *   build/plan --kernel-build DIR ARCH SERIES WHAT [ARG]
+ *                                a built kernel's recipe, fragments and checks,
+ *                                for scripts/kernel-build.sh (kernel_recipe.c)
+ *   build/plan --kernel-resolution FILE
+ *                                a cached kernel resolution, checked and
+ *                                re-rooted (kernel_resolution.c)
  *   build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP
  *                                a pgbench cell's runs on this machine, for
  *                                scripts/pg-run.sh run by hand (pg_runs.c)
@@ -37,6 +45,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel_recipe.h"
+#include "kernel_resolution.h"
 #include "plan.h"
 #include "validate_grid.h"
 #include "variables.h"
@@ -48,8 +58,11 @@ static const char usage[] =
 	"       build/plan --vocabulary | --variables | --variables-md |\n"
 	"                  --boot-argv [VAR=value ...]\n"
 	"       build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |\n"
-	"                  --catalog-series DIR | --catalog-resolve DIR KERNEL |\n"
+	"                  --catalog-series DIR [SOURCE|--list] |\n"
+	"                  --catalog-resolve DIR KERNEL [ARCH] |\n"
+	"                  --catalog-pick SERIES SUITE REGEX [EXACT] |\n"
 	"                  --runner-policy [KEY]\n"
+	"       build/plan --kernel-build DIR ARCH SERIES WHAT [ARG] | --kernel-resolution FILE\n"
 	"       build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP\n"
 	"       build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]\n";
 
@@ -89,7 +102,9 @@ int main(int argc, char **argv)
 		{ "catalog-series", no_argument, 0, 'S' }, { "variables-md", no_argument, 0, 'M' },
 		{ "catalog-resolve", no_argument, 0, 'R' }, { "runner-policy", no_argument, 0, 'P' },
 		{ "validation-grid", no_argument, 0, 'g' }, { "capacity-grid", no_argument, 0, 'C' },
-		{ "pg-runs", no_argument, 0, 'r' }, { 0, 0, 0, 0 },
+		{ "pg-runs", no_argument, 0, 'r' }, { "kernel-build", no_argument, 0, 'K' },
+		{ "kernel-resolution", no_argument, 0, 'k' }, { "catalog-pick", no_argument, 0, 'p' },
+		{ 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *top = ".";
 	char bufbench[4096] = "";
@@ -117,9 +132,10 @@ int main(int argc, char **argv)
 				return fputs(usage, stderr), 2;
 			return info_catalog_get(argv[optind], argv[optind + 1], argv[optind + 2]);
 		case 'S':
-			if (argc - optind != 1)
+			if (argc - optind < 1 || argc - optind > 2)
 				return fputs(usage, stderr), 2;
-			return info_catalog_series(argv[optind]);
+			return info_catalog_series(argv[optind],
+						   optind + 1 < argc ? argv[optind + 1] : NULL);
 		case 'P':
 			if (argc - optind > 1)
 				return fputs(usage, stderr), 2;
@@ -130,9 +146,24 @@ int main(int argc, char **argv)
 			return info_pg_runs(argv[optind], argv[optind + 1], argv[optind + 2],
 					    argv[optind + 3], argv[optind + 4]);
 		case 'R':
-			if (argc - optind != 2)
+			if (argc - optind < 2 || argc - optind > 3)
 				return fputs(usage, stderr), 2;
-			return info_catalog_resolve(argv[optind], argv[optind + 1]);
+			return info_catalog_resolve(argv[optind], argv[optind + 1],
+						    optind + 2 < argc ? argv[optind + 2] : NULL);
+		case 'K':
+			if (argc - optind < 4 || argc - optind > 5)
+				return fputs(usage, stderr), 2;
+			return recipe_main(argv[optind], argv[optind + 1], argv[optind + 2],
+					   argv[optind + 3], optind + 4 < argc ? argv[optind + 4] : NULL);
+		case 'p':
+			if (argc - optind < 3 || argc - optind > 4)
+				return fputs(usage, stderr), 2;
+			return info_catalog_pick(argv[optind], argv[optind + 1], argv[optind + 2],
+						 optind + 3 < argc ? argv[optind + 3] : NULL);
+		case 'k':
+			if (argc - optind != 1)
+				return fputs(usage, stderr), 2;
+			return kernel_resolution(argv[optind]);
 		case 'g':
 			if (argc - optind < 2 || argc - optind > 3)
 				return fputs(usage, stderr), 2;

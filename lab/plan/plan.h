@@ -234,8 +234,14 @@ void catalog_set_dir(const char *dir);
 /* info.c: the architecture table and the catalog, for the scripts. */
 int info_arch(const char *name, const char *key);
 int info_catalog_get(const char *dir, const char *series, const char *key);
-int info_catalog_series(const char *dir);
-int info_catalog_resolve(const char *dir, const char *kernel);
+int info_catalog_series(const char *dir, const char *source);
+int info_catalog_resolve(const char *dir, const char *kernel, const char *arch);
+int info_catalog_pick(const char *series, const char *suite, const char *regex, const char *exact);
+/* The line of CANDS (split in place) with EXACT as its version, or the
+ * first when EXACT is empty: 0; 1 when CANDS is empty; 2 when no line has
+ * EXACT, VERSIONS then listing those there are. */
+int catalog_pick(char *cands, const char *exact, char *line, size_t len, char *versions,
+		 size_t vlen);
 /* pg_version.c: the list's mitigations with a pg/patches build (their rows'
  * PGW_PATCH), joined with " or " into buf; "" when none has. */
 const char *mitigations_patched(const struct list *l, char *buf, size_t len);

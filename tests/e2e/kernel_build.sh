@@ -16,16 +16,10 @@ trap '[ -z "$qpid" ] || kill "$qpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 series=7.2-rseq
 
-# recipe_hash KCAT_DIR [SERIES]: the recipe hash, as the scripts compute it.
+# recipe_hash KCAT_DIR [SERIES]: the recipe hash, as the scripts compute it
+# (build/plan --kernel-build), for this machine's architecture.
 recipe_hash() {
-	(
-		KCAT_DIR=$1
-		# shellcheck source=scripts/common.sh
-		. "$top/scripts/common.sh"
-		# shellcheck source=scripts/kernel-catalog.sh
-		. "$top/scripts/kernel-catalog.sh"
-		kbuild_recipe_hash "${2:-$series}"
-	)
+	"$top/build/plan" --kernel-build "$1" "$("$top/build/plan" --arch-info "" name)" "${2:-$series}" hash
 }
 
 # --- not built ------------------------------------------------------------------

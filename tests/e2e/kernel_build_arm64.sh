@@ -15,40 +15,36 @@ tmp=$(mktemp -d)
 on_exit 'rm -rf "$tmp"'
 command -v jq >/dev/null || { skip "kernel_build_arm64: no jq (apt-get install jq)"; exit 0; }
 
-# cat_sh ARCH CMD: a kernel-catalog.sh function's output for KAPT_ARCH=ARCH.
-cat_sh() {
-	(
-		KCAT_DIR=$top/kernels KAPT_ARCH=$1
-		shift
-		# shellcheck source=scripts/common.sh
-		. "$top/scripts/common.sh"
-		# shellcheck source=scripts/kernel-catalog.sh
-		. "$top/scripts/kernel-catalog.sh"
-		"$@"
-	)
+# rvar ARCH SERIES VAR: the recipe's R_VAR for ARCH, as the scripts read it
+# (build/plan --kernel-build ... recipe).
+rvar() {
+	(r=$("$top/build/plan" --kernel-build "$top/kernels" "$1" "$2" recipe) && eval "$r" && eval "printf '%s\n' \"\$R_$3\"")
 }
-h64=$(cat_sh amd64 kbuild_recipe_hash 7.2-lab)
-harm=$(cat_sh arm64 kbuild_recipe_hash 7.2-lab)
+h64=$(rvar amd64 7.2-lab HASH)
+harm=$(rvar arm64 7.2-lab HASH)
 check "kernel_build_arm64: the arm64 recipe has a hash of its own ($harm, amd64 $h64)" \
 	sh -c "[ -n '$harm' ] && [ '$harm' != '$h64' ]"
 check "kernel_build_arm64: ... and a cache directory of its own (build/7.2-lab-arm64)" \
-	sh -c "[ \"\$(basename '$(cat_sh arm64 kbuild_root 7.2-lab)')\" = 7.2-lab-arm64 ] &&
-		[ \"\$(basename '$(cat_sh amd64 kbuild_root 7.2-lab)')\" = 7.2-lab ]"
+	sh -c "[ '$(rvar arm64 7.2-lab DIR)' = 7.2-lab-arm64 ] && [ '$(rvar amd64 7.2-lab DIR)' = 7.2-lab ]"
 check "kernel_build_arm64: arm64 builds Image from defconfig virt.config kvm_guest.config" \
-	sh -c "[ '$(cat_sh arm64 kbuild_get 7.2-lab target)' = Image ] &&
-		[ '$(cat_sh arm64 kbuild_get 7.2-lab base)' = 'defconfig virt.config kvm_guest.config' ]"
+	sh -c "[ '$(rvar arm64 7.2-lab TARGET)' = Image ] &&
+		[ '$(rvar arm64 7.2-lab BASE)' = 'defconfig virt.config kvm_guest.config' ]"
 check "kernel_build_arm64: amd64 still builds bzImage from defconfig kvm_guest.config" \
-	sh -c "[ '$(cat_sh amd64 kbuild_get 7.2-lab target)' = bzImage ] &&
-		[ '$(cat_sh amd64 kbuild_get 7.2-lab base)' = 'defconfig kvm_guest.config' ]"
+	sh -c "[ '$(rvar amd64 7.2-lab TARGET)' = bzImage ] &&
+		[ '$(rvar amd64 7.2-lab BASE)' = 'defconfig kvm_guest.config' ]"
 check "kernel_build_arm64: arm64 offers all four models, lazy by default" \
-	sh -c "[ '$(cat_sh arm64 kbuild_get 7.2-lab models)' = 'none voluntary full lazy' ] &&
-		[ '$(cat_sh arm64 kbuild_get 7.2-lab default)' = lazy ]"
+	sh -c "[ '$(rvar arm64 7.2-lab MODELS)' = 'none voluntary full lazy' ] &&
+		[ '$(rvar arm64 7.2-lab DEFAULT)' = lazy ]"
+arm_series=$(for s in $("$top/build/plan" --catalog-series "$top/kernels" build); do
+	if "$top/build/plan" --kernel-build "$top/kernels" arm64 "$s" hash > /dev/null 2>&1; then printf '%s ' "$s"; fi
+done)
 check "kernel_build_arm64: only 7.2-lab has an arm64 recipe (7.2-rseq has none)" \
-	test "$(cat_sh arm64 kbuild_arch_series)" = "7.2-lab "
+	test "$arm_series" = "7.2-lab "
 # A cached amd64 build of the current recipe is still found by it.
-if ls -d "$(cat_sh amd64 kbuild_root 7.2-lab)"/*/resolved >/dev/null 2>&1; then
+cache=${PREEMPTLAB_CACHE:-$top/kernels/cache}
+if ls -d "$cache/build/7.2-lab"/*/resolved >/dev/null 2>&1; then
 	check "kernel_build_arm64: the cached amd64 7.2-lab build is still the current recipe's ($h64)" \
-		test -n "$(cat_sh amd64 kbuild_finished 7.2-lab)"
+		"$top/build/plan" --kernel-build "$top/kernels" amd64 7.2-lab newest "$cache"
 else
 	skip "kernel_build_arm64: no amd64 7.2-lab build cached to check its hash against"
 fi
@@ -99,7 +95,7 @@ check "kernel_build_arm64: plan: BASELINE=7.2-rseq refused for arm64 as well" \
 # EVIDENCE=on needs tracefs and kprobe events, which arm64's defconfig
 # lacks: arm64-trace.config is in the recipe and asks for them (the build
 # refuses an option that did not stick).
-frag=$(cat_sh arm64 kbuild_fragment 7.2-lab | tr '\n' ' ')
+frag="$(rvar arm64 7.2-lab FRAGMENTS) "
 trace=$top/kernels/fragments/arm64-trace.config
 check "kernel_build_arm64: the arm64 recipe takes arm64-trace.config, with ftrace and kprobe events ($frag)" \
 	sh -c "echo '$frag' | grep -q 'fragments/arm64-trace.config ' &&

@@ -143,16 +143,14 @@ check "catalog: 30-day-old lists and no archive: refused, naming PREEMPTLAB_APT_
 	sh -c "[ $rc -ne 0 ] && grep -q 'PREEMPTLAB_APT_STALE_MAX' '$tmp/stale.out'"
 
 # A several-model recipe's configured tree must let the runner set and read
-# back the model (scripts/kernel-build.sh calls this after olddefconfig).
+# back the model (scripts/kernel-build.sh checks this after olddefconfig).
 # models_checkable SERIES CONFIG_LINES KCONFIG_DEBUG_LINES: its exit code.
 models_checkable() {
 	mt=$tmp/tree-$1-$$
 	rm -rf "$mt"; mkdir -p "$mt/lib"
 	printf '%b' "$2" > "$mt/.config"
 	printf '%b' "$3" > "$mt/lib/Kconfig.debug"
-	# shellcheck disable=SC2016 # expanded by that shell
-	KCAT_DIR=$top/kernels sh -c '. "$1/scripts/common.sh" && . "$1/scripts/kernel-catalog.sh" && kbuild_models_checkable "$2" "$3"' \
-		sh "$top" "$1" "$mt" 2> "$tmp/mc.err"
+	"$top/build/plan" --kernel-build "$top/kernels" amd64 "$1" models "$mt" 2> "$tmp/mc.err"
 }
 dyn='CONFIG_PREEMPT_DYNAMIC=y\n'
 if models_checkable 6.12-lab-hz250 "$dyn" 'config SCHED_DEBUG\n'; then
