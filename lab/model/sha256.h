@@ -3,7 +3,8 @@
  * runs of a tree with uncommitted changes records the hash of the diff the
  * runner saved (logs/lab-dirty.patch), so that the inputs name the code
  * that measured them.  Header-only: build/model and its unit test include
- * it; no other program needs it.
+ * it, and build/channel (lab/channel/deliver.c) checks each block a guest
+ * sends against the sha256 in its header.
  */
 #ifndef PREEMPTLAB_MODEL_SHA256_H
 #define PREEMPTLAB_MODEL_SHA256_H
