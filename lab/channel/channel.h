@@ -77,8 +77,8 @@ unsigned char *chan_base64(const char *buf, const struct chan_span *lines, size_
 /* Where and how a block lands (deliver.c). */
 struct chan_dirs {
 	const char *runs, *logs, *perf;
-	uint64_t perf_max;   /* bytes a profile may unpack to */
-	unsigned long long perf_mb; /* the same, as PREEMPTLAB_PERF_MAX_MB said it */
+	uint64_t perf_max;          /* bytes a profile may unpack to */
+	unsigned long long perf_mb; /* the same in MB, PREEMPTLAB_PERF_MAX_MB */
 };
 
 /* Judges an END event's block and writes it when whole; prints its event
@@ -97,10 +97,13 @@ int chan_gunzip(const unsigned char *data, size_t n, const char *dir, const char
  * rename.  0, or -1 with a message on stderr. */
 int chan_write(const char *dir, const char *name, const unsigned char *data, size_t n);
 
-/* The temporary file being written, removed when a signal ends the
- * program (run-plan.sh's Ctrl-C reaches it): a half-written file never
- * stays behind in RUNS, LOGS or PERF. */
+/* A new temporary file DIR/.NAME.XXXXXX (its path in tmp): its fd, or -1
+ * with a message.  Until it is committed or dropped, a signal removes it
+ * (chan_tmp_signals: run-plan.sh's Ctrl-C reaches this program too), so a
+ * half-written file never stays behind in RUNS, LOGS or PERF. */
 int chan_tmp_open(char *tmp, size_t size, const char *dir, const char *name);
+/* Closes it and renames it to DIR/NAME: 0, or -1 with a message, the
+ * temporary file removed. */
 int chan_tmp_commit(int fd, const char *tmp, const char *dir, const char *name);
 void chan_tmp_drop(int fd, const char *tmp);
 void chan_tmp_signals(void);
