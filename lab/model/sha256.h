@@ -2,11 +2,10 @@
  * SHA-256 (FIPS 180-4) of a file, for build/model: a calibration made from
  * runs of a tree with uncommitted changes records the hash of the diff the
  * runner saved (logs/lab-dirty.patch), so that the inputs name the code
- * that measured them; and for the predictions written before a run
- * (prerun.c), the checksum of the inputs they came from, in place of the
- * sha256sum the script once ran.  Header-only: model_main.c, prerun.c
- * and their unit tests include it, and so does build/plan for a built
- * kernel's recipe hash (lab/plan/kernel_recipe.c).
+ * that measured them.  Header-only, and shared: the predictions written
+ * before a run checksum their inputs with it (prerun.c), build/plan a
+ * built kernel's recipe (lab/plan/kernel_recipe.c), build/channel each
+ * block a guest sends (lab/channel/deliver.c).
  */
 #ifndef PREEMPTLAB_MODEL_SHA256_H
 #define PREEMPTLAB_MODEL_SHA256_H
