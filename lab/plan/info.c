@@ -148,18 +148,6 @@ int info_catalog_series(const char *dir, const char *source)
 	return 0;
 }
 
-/* The scripts' die (exit 1): a kernel ARCH cannot take. */
-static void refuse(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("preemptlab: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
 /* The series that have KEY, each followed by a blank (the refusals' list). */
 static const char *with_key(const char *key)
 {
@@ -220,12 +208,12 @@ int info_catalog_resolve(const char *dir, const char *kernel, const char *arch)
 				    catalog_value(".", n, t, val, sizeof(val)))
 					strcat(strcat(list, n), " ");
 			}
-			refuse("kernel %s is built from source and kernels/%s has no %s recipe (%s:, "
+			plan_fail("kernel %s is built from source and kernels/%s has no %s recipe (%s:, "
 			       "%s:); %s takes a Debian package series or one of the built series that "
 			       "have one: %s", s, s, a->name, b, t, a->name, list);
 		}
 	} else if (strcmp(k.source, "apt") && !a->catalog_base)
-		refuse("kernel %s (%s) is %s only; ARCH=%s takes a Debian package series: %s", s,
+		plan_fail("kernel %s (%s) is %s only; ARCH=%s takes a Debian package series: %s", s,
 		       k.source, base, a->name, with_key(key));
 	get(s, "suite", suite, sizeof(suite));
 	get(s, "package", pkg, sizeof(pkg));
@@ -243,18 +231,18 @@ int info_catalog_resolve(const char *dir, const char *kernel, const char *arch)
 			if (!strchr("[]^$\\", *p))
 				bare[n++] = *p;
 		bare[n] = '\0';
-		refuse("%s is built from source: ask for '%s' itself (its version is that of %s in %s)",
+		plan_fail("%s is built from source: ask for '%s' itself (its version is that of %s in %s)",
 		       s, s, bare, suite);
 	}
 	if (strcmp(k.source, "apt") && strcmp(k.source, "build") && strcmp(k.source, "host"))
-		refuse("kernels/%s: unknown source '%s' (apt, build or host)", s, k.source);
+		plan_fail("kernels/%s: unknown source '%s' (apt, build or host)", s, k.source);
 	/* The package regex for ARCH: "package:" is the base architecture's,
 	 * "package_arm64:" arm64's (a series without one has no kernel of that
 	 * architecture, and says so). */
 	if (!strcmp(k.source, "apt") && !a->catalog_base)
 		get(s, key, pkg, sizeof(pkg));
 	if (!strcmp(k.source, "apt") && !pkg[0])
-		refuse("kernel %s has no %s package in kernels/%s (no %s:); %s series: %s", s, a->name,
+		plan_fail("kernel %s has no %s package in kernels/%s (no %s:); %s series: %s", s, a->name,
 		       s, key, a->name, with_key(key));
 	get(s, "also", also, sizeof(also));
 	snprintf(cache, sizeof(cache), "%s%s%s", s, a->catalog_base ? "" : "-",
@@ -318,10 +306,10 @@ int info_catalog_pick(const char *series, const char *suite, const char *regex, 
 			      sizeof(versions));
 	free(text);
 	if (rc == 1)
-		refuse("no package matching %s in %s (has Debian dropped it? edit kernels/%s)", regex,
+		plan_fail("no package matching %s in %s (has Debian dropped it? edit kernels/%s)", regex,
 		       suite, series);
 	if (rc == 2)
-		refuse("no %s in %s; packaged %s versions: %s", exact, suite, series, versions);
+		plan_fail("no %s in %s; packaged %s versions: %s", exact, suite, series, versions);
 	puts(line);
 	return 0;
 }

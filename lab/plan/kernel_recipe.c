@@ -30,18 +30,6 @@
 #include "model/sha256.h"
 #include "plan.h"
 
-/* The scripts' die: exit 1 (an unknown series is the catalog's exit 2). */
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("preemptlab: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
 static void get(const char *series, const char *key, char *out, size_t len)
 {
 	if (!catalog_value(".", series, key, out, len))
@@ -132,16 +120,16 @@ static int recipe_files(const char *dir, const char *list, char out[][PATH_MAX],
 	snprintf(copy, sizeof(copy), "%s", list);
 	for (char *f = strtok_r(copy, " \t", &save); f; f = strtok_r(NULL, " \t", &save)) {
 		if (n == RECIPE_MAX_FILES)
-			fail("kernels/%s names more than %d %ss", series, RECIPE_MAX_FILES, what);
+			plan_fail("kernels/%s names more than %d %ss", series, RECIPE_MAX_FILES, what);
 		snprintf(out[n], PATH_MAX, "%s/%s", dir, f);
 		if (regular(out[n])) {
 			n++;
 			continue;
 		}
 		if (!strcmp(what, "fragment"))
-			fail("kernels/%s names fragment %s, which is not in kernels/", series, f);
+			plan_fail("kernels/%s names fragment %s, which is not in kernels/", series, f);
 		known_patches(dir, known, sizeof(known));
-		fail("kernels/%s names patch %s, which is not in kernels/ (known: %s)", series, f, known);
+		plan_fail("kernels/%s names patch %s, which is not in kernels/ (known: %s)", series, f, known);
 	}
 	return n;
 }
@@ -152,7 +140,7 @@ static void hash_file(struct sha256 *h, const char *path, bool from_diff)
 	char line[8192];
 	bool on = !from_diff, bol = true;
 	if (!f)
-		fail("cannot read %s", path);
+		plan_fail("cannot read %s", path);
 	while (fgets(line, sizeof(line), f)) {
 		if (bol && !strncmp(line, "diff ", 5))
 			on = true;
@@ -162,7 +150,7 @@ static void hash_file(struct sha256 *h, const char *path, bool from_diff)
 	}
 	fclose(f);
 	if (!on)
-		fail("%s has no 'diff ' line: a recipe hashes each patch from its first diff", path);
+		plan_fail("%s has no 'diff ' line: a recipe hashes each patch from its first diff", path);
 }
 
 static void hash_text(struct sha256 *h, const char *key, const char *val)
@@ -229,12 +217,12 @@ void recipe_read(const char *dir, const char *arch, const char *series,
 		 r->base_arch ? "" : r->arch);
 	get(series, "source", src, sizeof(src));
 	if (strcmp(src, "build"))
-		fail("kernels/%s is not built from source (source: %s); make kernel KERNEL=%s "
+		plan_fail("kernels/%s is not built from source (source: %s); make kernel KERNEL=%s "
 		     "fetches it", series, src, series);
 	/* amd64's defconfig and bzImage mean nothing on another architecture. */
 	if (!r->base_arch && !arch_ok(series, r->arch)) {
 		arch_series(r, list, sizeof(list));
-		fail("kernel %s is built from source and kernels/%s has no %s recipe (base_%s:, "
+		plan_fail("kernel %s is built from source and kernels/%s has no %s recipe (base_%s:, "
 		     "target_%s:); %s takes a Debian package series or one of the built series "
 		     "that have one: %s", series, series, r->arch, r->arch, r->arch, r->arch, list);
 	}
@@ -365,14 +353,14 @@ static void models_checkable(const struct kernel_recipe *r, const char *config,
 	if (words < 2)
 		return;
 	if (!config_has_line(config, "CONFIG_PREEMPT_DYNAMIC=y", true))
-		fail("kernels/%s lists the models %s, but its config has no PREEMPT_DYNAMIC",
+		plan_fail("kernels/%s lists the models %s, but its config has no PREEMPT_DYNAMIC",
 		     r->series, r->models);
 	snprintf(path, sizeof(path), "%s/lib/Kconfig.debug", tree);
 	kconfig = read_text(path);
 	bool symbol = config_has_line(kconfig, "config SCHED_DEBUG", true);
 	free(kconfig);
 	if (symbol && !config_has_line(config, "CONFIG_SCHED_DEBUG=y", true))
-		fail("kernels/%s lists the models %s, but its config has no SCHED_DEBUG, without "
+		plan_fail("kernels/%s lists the models %s, but its config has no SCHED_DEBUG, without "
 		     "which this source has no debugfs sched/preempt to switch or check a model: "
 		     "add CONFIG_SCHED_DEBUG=y to a fragment", r->series, r->models);
 }
@@ -434,7 +422,7 @@ static int read_ops(const struct kernel_recipe *r, struct frag_op *ops, int max,
 	join(frags, len, r->frag, r->nfrag, false, " ");
 	int n = fragment_ops(r, ops, max, bad, sizeof(bad));
 	if (n < 0)
-		fail("%s: cannot read '%s' (use CONFIG_X=y|m|value or '# CONFIG_X is not set')",
+		plan_fail("%s: cannot read '%s' (use CONFIG_X=y|m|value or '# CONFIG_X is not set')",
 		     frags, bad);
 	return final ? fragment_final(ops, n) : n;
 }
@@ -467,14 +455,14 @@ static void check_tree(const struct kernel_recipe *r, const char *tree, bool mod
 	char path[PATH_MAX], frags[4096], bad[4096], *config;
 	snprintf(path, sizeof(path), "%s/.config", tree);
 	if (!(config = read_text(path)))
-		fail("cannot read %s", path);
+		plan_fail("cannot read %s", path);
 	if (models)
 		models_checkable(r, config, tree);
 	/* olddefconfig drops an option whose dependencies are missing without
 	 * a word: refuse a kernel that lacks what was asked. */
 	else if (fragment_unstuck(ops, read_ops(r, ops, 1024, true, frags, sizeof(frags)), config,
 				  bad, sizeof(bad)))
-		fail("%s: these options did not survive olddefconfig (missing dependencies?):%s",
+		plan_fail("%s: these options did not survive olddefconfig (missing dependencies?):%s",
 		     frags, bad);
 	free(config);
 }

@@ -213,6 +213,9 @@ extern void (*plan_die_hook)(void);
 void vars_clear(void);
 _Noreturn void plan_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void plan_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The scripts' die (exit 1): a refusal of what a script asked for, where
+ * plan_die's exit 2 is a usage error of the plan's variables. */
+_Noreturn void plan_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void list_split(struct list *l, const char *var, const char *s);
 bool list_has(const struct list *l, const char *s);
 struct vocab;

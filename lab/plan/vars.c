@@ -95,6 +95,15 @@ void plan_die(const char *fmt, ...)
 	exit(2);
 }
 
+void plan_fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
 void plan_note(const char *fmt, ...)
 {
 	va_list ap;
