@@ -14,6 +14,11 @@
  *              --runner-policy [KEY]
  *                                the architecture table and the kernel catalog,
  *                                for the scripts (info.c)
+ *   build/plan [--top DIR] --pg-major [MAJOR [KEY]] | --pg-source [MAJOR [KEY]] |
+ *              --pg-suites | --pg-patches MAJOR | --pg-build MAJOR PATCH [KEY] |
+ *              --pg-configure-flags SRCVER PATCH | --pg-depends
+ *                                what the PostgreSQL materials scripts fetch and
+ *                                build (pg_materials.c)
  *   build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP
  *                                a pgbench cell's runs on this machine, for
  *                                scripts/pg-run.sh run by hand (pg_runs.c)
@@ -49,6 +54,9 @@ static const char usage[] =
 	"       build/plan --arch-info [ARCH [KEY]] | --catalog-get DIR SERIES KEY |\n"
 	"                  --catalog-series DIR | --catalog-resolve DIR KERNEL |\n"
 	"                  --runner-policy [KEY]\n"
+	"       build/plan [--top DIR] --pg-major [MAJOR [KEY]] | --pg-source [MAJOR [KEY]] |\n"
+	"                  --pg-suites | --pg-patches MAJOR | --pg-build MAJOR PATCH [KEY] |\n"
+	"                  --pg-configure-flags SRCVER PATCH | --pg-depends\n"
 	"       build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP\n"
 	"       build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]\n";
 
@@ -88,7 +96,11 @@ int main(int argc, char **argv)
 		{ "catalog-series", no_argument, 0, 'S' }, { "variables-md", no_argument, 0, 'M' },
 		{ "catalog-resolve", no_argument, 0, 'R' }, { "runner-policy", no_argument, 0, 'P' },
 		{ "validation-grid", no_argument, 0, 'g' }, { "capacity-grid", no_argument, 0, 'C' },
-		{ "pg-runs", no_argument, 0, 'r' }, { 0, 0, 0, 0 },
+		{ "pg-runs", no_argument, 0, 'r' }, { "pg-major", no_argument, 0, 'j' },
+		{ "pg-source", no_argument, 0, 'u' }, { "pg-suites", no_argument, 0, 'U' },
+		{ "pg-patches", no_argument, 0, 'p' }, { "pg-build", no_argument, 0, 'k' },
+		{ "pg-configure-flags", no_argument, 0, 'f' }, { "pg-depends", no_argument, 0, 'd' },
+		{ 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *top = ".";
 	char bufbench[4096] = "";
@@ -128,6 +140,30 @@ int main(int argc, char **argv)
 				return fputs(usage, stderr), 2;
 			return info_pg_runs(argv[optind], argv[optind + 1], argv[optind + 2],
 					    argv[optind + 3], argv[optind + 4]);
+		case 'j':
+		case 'u':
+			if (argc - optind > 2)
+				return fputs(usage, stderr), 2;
+			return (c == 'j' ? info_pg_major : info_pg_source)(
+				top, optind < argc ? argv[optind] : NULL,
+				optind + 1 < argc ? argv[optind + 1] : NULL);
+		case 'U':
+			return info_pg_suites();
+		case 'd':
+			return info_pg_depends();
+		case 'p':
+			if (argc - optind != 1)
+				return fputs(usage, stderr), 2;
+			return info_pg_patches(top, argv[optind]);
+		case 'k':
+			if (argc - optind < 2 || argc - optind > 3)
+				return fputs(usage, stderr), 2;
+			return info_pg_build(top, argv[optind], argv[optind + 1],
+					     optind + 2 < argc ? argv[optind + 2] : NULL);
+		case 'f':
+			if (argc - optind != 2)
+				return fputs(usage, stderr), 2;
+			return info_pg_configure_flags(argv[optind], argv[optind + 1]);
 		case 'R':
 			if (argc - optind != 2)
 				return fputs(usage, stderr), 2;

@@ -1,0 +1,312 @@
+/*
+ * What the PostgreSQL materials scripts fetch and build, decided here so
+ * that the shell only downloads, unpacks and compiles:
+ *
+ *   build/plan [--top DIR] --pg-major [MAJOR [KEY]]
+ *       pg/majors (or PREEMPTLAB_PG_MAJORS): without MAJOR its "major suite"
+ *       lines; with it "key TAB value" lines (suite, base, bindir, libdir,
+ *       packages) or KEY's value (scripts/pg-fetch.sh)
+ *   build/plan [--top DIR] --pg-source [MAJOR [KEY]]
+ *       pg/sources (or PREEMPTLAB_PG_SOURCES) the same way (suite, base,
+ *       status; scripts/pg-source.sh, pg-build.sh)
+ *   build/plan --pg-suites      the suites scripts/pg-fetch.sh --survey reads
+ *   build/plan [--top DIR] --pg-build MAJOR PATCH [KEY]
+ *       the build's patch file ("" for none), its Debian 12 build deps and
+ *       the configure flags it drops (scripts/pg-build.sh)
+ *   build/plan --pg-configure-flags SRCVER PATCH < FLAGS
+ *       Debian's configure flags, one a line, as the lab's build keeps them
+ *   build/plan --pg-depends < PARAGRAPH
+ *       of apt-cache show's first paragraph, the Depends and Pre-Depends
+ *       worth unpacking into a fetched root: per entry, one line of its
+ *       alternatives that are shared libraries (scripts/pg-fetch.sh takes
+ *       the first that exists)
+ *
+ * A major a catalog does not have, a source it marks unavailable or a
+ * patch that does not exist exits 2 naming what there is.
+ */
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+/* The suites the archive offers PostgreSQL majors in, oldest first. */
+static const char suites[] = "bookworm bookworm-backports trixie trixie-backports sid experimental";
+
+int pg_catalog_read(const char *path, struct pg_row *rows, int max)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+	while (f && n < max && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "#\n")] = '\0';
+		struct pg_row *r = &rows[n];
+		r->status[0] = '\0';
+		if (sscanf(line, "%7s %31s %399[^\n]", r->major, r->suite, r->status) >= 2)
+			n++;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* A backports, security or experimental suite holds only what differs from
+ * its base: the libraries (and postgresql-common-dev) come from the base. */
+void pg_base_suite(const char *suite, char *base, size_t len)
+{
+	size_t n = strlen(suite);
+	if (!strcmp(suite, "experimental"))
+		snprintf(base, len, "sid");
+	else if (n > 10 && !strcmp(suite + n - 10, "-backports"))
+		snprintf(base, len, "%.*s", (int)(n - 10), suite);
+	else if (n > 9 && !strcmp(suite + n - 9, "-security"))
+		snprintf(base, len, "%.*s", (int)(n - 9), suite);
+	else
+		snprintf(base, len, "%s", suite);
+}
+
+/* "15 (bookworm), 17 (trixie)": the rows (those whose status is ok when
+ * ok_only). */
+static void rows_available(const struct pg_row *r, int n, bool ok_only, char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && off < len; i++)
+		if (!ok_only || !strcmp(r[i].status, "ok"))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s (%s)", off ? ", " : "",
+						r[i].major, r[i].suite);
+}
+
+/* Print "key TAB value" rows, or KEY's value (exit 1 for no such key). */
+static int print_rows(const char *rows[][2], size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!key)
+			printf("%s\t%s\n", rows[i][0], rows[i][1]);
+		else if (!strcmp(key, rows[i][0])) {
+			printf("%s\n", rows[i][1]);
+			return 0;
+		}
+	}
+	return key ? 1 : 0;
+}
+
+static void catalog_path(const char *top, const char *env, const char *file, char *path, size_t len)
+{
+	if (getenv(env) && *getenv(env))
+		snprintf(path, len, "%s", getenv(env));
+	else
+		snprintf(path, len, "%s/pg/%s", top, file);
+}
+
+int info_pg_major(const char *top, const char *major, const char *key)
+{
+	char path[4200], known[1024], base[32], bin[64], lib[64], pkgs[128];
+	struct pg_row r[32];
+	catalog_path(top, "PREEMPTLAB_PG_MAJORS", "majors", path, sizeof(path));
+	int n = pg_catalog_read(path, r, 32);
+	for (int i = 0; !major && i < n; i++)
+		printf("%s %s\n", r[i].major, r[i].suite);
+	for (int i = 0; major && i < n; i++) {
+		if (strcmp(r[i].major, major))
+			continue;
+		pg_base_suite(r[i].suite, base, sizeof(base));
+		snprintf(bin, sizeof(bin), "/usr/lib/postgresql/%s/bin", major);
+		snprintf(lib, sizeof(lib), "/usr/lib/postgresql/%s/lib", major);
+		snprintf(pkgs, sizeof(pkgs), "postgresql-%s postgresql-client-%s libpq5", major, major);
+		const char *rows[][2] = { { "suite", r[i].suite }, { "base", base }, { "bindir", bin },
+					  { "libdir", lib }, { "packages", pkgs } };
+		return print_rows(rows, sizeof(rows) / sizeof(rows[0]), key);
+	}
+	if (!major)
+		return 0;
+	rows_available(r, n, false, known, sizeof(known));
+	plan_die("PostgreSQL %s is not in Debian's archive (pg/majors, from `scripts/pg-fetch.sh "
+		 "--survey` over %s); available: %s", major, suites, known);
+}
+
+int info_pg_source(const char *top, const char *major, const char *key)
+{
+	char path[4200], known[1024], base[32];
+	struct pg_row r[32];
+	catalog_path(top, "PREEMPTLAB_PG_SOURCES", "sources", path, sizeof(path));
+	int n = pg_catalog_read(path, r, 32);
+	for (int i = 0; !major && i < n; i++)
+		printf("%s %s %s\n", r[i].major, r[i].suite, r[i].status);
+	if (!major)
+		return 0;
+	rows_available(r, n, true, known, sizeof(known));
+	for (int i = 0; i < n; i++) {
+		if (strcmp(r[i].major, major))
+			continue;
+		if (strcmp(r[i].status, "ok"))
+			plan_die("Debian's source of PostgreSQL %s cannot be fetched here: %s (pg/sources); "
+				 "sources there are: %s", major, r[i].status, known);
+		pg_base_suite(r[i].suite, base, sizeof(base));
+		const char *rows[][2] = { { "suite", r[i].suite }, { "base", base },
+					  { "status", r[i].status } };
+		return print_rows(rows, sizeof(rows) / sizeof(rows[0]), key);
+	}
+	plan_die("PostgreSQL %s has no source in pg/sources; available: %s", major, known);
+}
+
+int info_pg_suites(void)
+{
+	printf("%s\n", suites);
+	return 0;
+}
+
+/* Debian 12 packages the kept flags need (headers, dtrace, the tools). */
+static const char build_deps[] = "gcc make bison flex perl pkgconf mawk libicu-dev libssl-dev "
+	"libxml2-dev zlib1g-dev libreadline-dev liblz4-dev libzstd-dev libnuma-dev liburing-dev "
+	"systemtap-sdt-dev";
+/* Flags of the package the lab drops, and why (each for what the lab never
+ * loads), so that their -dev packages are not needed. */
+static const char *const drop[] = {
+	"--with-tcl", "--with-perl", "--with-python", "--with-pam", "--with-gssapi", "--with-ldap",
+	"--with-libxslt", "--with-uuid=e2fs", "--with-selinux", "--with-systemd", "--with-libcurl",
+	"--with-llvm", "--enable-nls", "--enable-tap-tests", NULL,
+};
+static const char drop_why[] = "procedural languages (tcl, perl, python), authentication (pam, "
+	"gssapi, ldap; the clusters use trust), contrib modules the lab does not load (xml2: libxslt, "
+	"uuid-ossp: uuid, sepgsql: selinux), sd_notify (pg_ctl starts the servers), OAuth (libcurl), "
+	"JIT (llvm; left out of the fetched roots too), message translations (the clusters are "
+	"--no-locale), TAP tests";
+/* Programs the dropped flags would have configure look for. */
+static const char *const drop_vars[] = { "PROVE=", "PYTHON=", "XSLTPROC=", "LLVM_CONFIG=", "CLANG=",
+					 NULL };
+
+/* The patches pg/patches/MAJOR has, space-separated, each followed by a space. */
+static void patches(const char *top, const char *major, char *buf, size_t len)
+{
+	char pat[4200];
+	glob_t g;
+	size_t off = 0;
+	buf[0] = '\0';
+	snprintf(pat, sizeof(pat), "%s/pg/patches/%s/*.patch", top, major);
+	if (glob(pat, 0, NULL, &g) != 0)
+		return;
+	for (size_t i = 0; i < g.gl_pathc && off < len; i++) {
+		const char *b = strrchr(g.gl_pathv[i], '/') + 1;
+		off += (size_t)snprintf(buf + off, len - off, "%.*s ", (int)(strlen(b) - 6), b);
+	}
+	globfree(&g);
+}
+
+int info_pg_patches(const char *top, const char *major)
+{
+	char names[2048];
+	patches(top, major, names, sizeof(names));
+	for (char *s = strtok(names, " "); s; s = strtok(NULL, " "))
+		printf("%s\n", s);
+	return 0;
+}
+
+int info_pg_build(const char *top, const char *major, const char *patch, const char *key)
+{
+	char pfile[4200] = "", names[2048], dropped[1024];
+	size_t off = 0;
+	if (strcmp(patch, "none")) {
+		snprintf(pfile, sizeof(pfile), "%s/pg/patches/%s/%s.patch", top, major, patch);
+		FILE *f = strchr(patch, '/') ? NULL : fopen(pfile, "r");
+		if (!f) {
+			patches(top, major, names, sizeof(names));
+			plan_die("no patch %s for PostgreSQL %s; pg/patches/%s has: %s", patch, major,
+				 major, names);
+		}
+		fclose(f);
+	}
+	for (int i = 0; drop[i]; i++)
+		off += (size_t)snprintf(dropped + off, sizeof(dropped) - off, "%s ", drop[i]);
+	snprintf(dropped + off, sizeof(dropped) - off, "— %s", drop_why);
+	const char *rows[][2] = { { "patch", pfile }, { "deps", build_deps }, { "dropped", dropped } };
+	return print_rows(rows, sizeof(rows) / sizeof(rows[0]), key);
+}
+
+bool pg_configure_flag(const char *flag, const char *srcver, const char *patch, char *out,
+		       size_t len)
+{
+	for (int i = 0; drop[i]; i++)
+		if (!strcmp(flag, drop[i]))
+			return false;
+	for (int i = 0; drop_vars[i]; i++)
+		if (!strncmp(flag, drop_vars[i], strlen(drop_vars[i])))
+			return false;
+	/* --with-extra-version says the build and its patch, so the server's
+	 * version() (in every document) names them. */
+	if (!strncmp(flag, "--with-extra-version=", 21))
+		snprintf(out, len, "--with-extra-version= (Debian %s, preemptlab build, patch %s)",
+			 srcver, patch);
+	else
+		snprintf(out, len, "%s", flag);
+	return true;
+}
+
+int info_pg_configure_flags(const char *srcver, const char *patch)
+{
+	char line[4096], out[4200];
+	bool version = false;
+	while (fgets(line, sizeof(line), stdin)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (pg_configure_flag(line, srcver, patch, out, sizeof(out))) {
+			version |= !strncmp(out, "--with-extra-version=", 21);
+			printf("%s\n", out);
+		}
+	}
+	return version ? 0 : 1;
+}
+
+/* A Depends entry worth unpacking: a shared library.  LLVM is the JIT
+ * provider's (left out with it), perl's are the cluster tools'. */
+bool pg_library_package(const char *name)
+{
+	if (!strncmp(name, "libllvm", 7) || !strncmp(name, "libperl", 7))
+		return false;
+	size_t n = strlen(name);
+	if (n >= 5 && !strcmp(name + n - 5, "-perl"))
+		return false;
+	return !strncmp(name, "lib", 3) || !strcmp(name, "zlib1g");
+}
+
+/* One Depends entry ("libc6 (>= 2.38) | libfoo:any"): its alternatives up
+ * to the first that is no library, space-separated, into out. */
+void pg_depends_entry(const char *entry, char *out, size_t len)
+{
+	char buf[1024], *save = NULL;
+	size_t j = 0, off = 0;
+	int depth = 0;
+	for (size_t i = 0; entry[i] && j < sizeof(buf) - 1; i++) {
+		depth += entry[i] == '(';
+		if (!depth)
+			buf[j++] = entry[i] == '|' ? ' ' : entry[i];
+		depth -= entry[i] == ')' && depth;
+	}
+	buf[j] = '\0';
+	out[0] = '\0';
+	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		char *any = strstr(w, ":any");
+		if (any)
+			memmove(any, any + 4, strlen(any + 4) + 1);
+		if (!pg_library_package(w))
+			break;
+		off += (size_t)snprintf(out + off, len - off, "%s%s", off ? " " : "", w);
+	}
+}
+
+int info_pg_depends(void)
+{
+	char line[65536], out[1024], *save = NULL;
+	while (fgets(line, sizeof(line), stdin) && line[0] != '\n') {
+		line[strcspn(line, "\n")] = '\0';
+		const char *v = !strncmp(line, "Depends: ", 9)	    ? line + 9
+				: !strncmp(line, "Pre-Depends: ", 13) ? line + 13
+								      : NULL;
+		for (char *e = v ? strtok_r(line + (v - line), ",", &save) : NULL; e;
+		     e = strtok_r(NULL, ",", &save)) {
+			pg_depends_entry(e, out, sizeof(out));
+			printf("%s\n", out);
+		}
+	}
+	return 0;
+}
