@@ -16,7 +16,8 @@
  *                                for the scripts (info.c)
  *   build/plan [--top DIR] --pg-major [MAJOR [KEY]] | --pg-source [MAJOR [KEY]] |
  *              --pg-suites | --pg-patches MAJOR | --pg-build MAJOR PATCH [KEY] |
- *              --pg-configure-flags SRCVER PATCH | --pg-depends
+ *              --pg-configure-flags SRCVER PATCH | --pg-depends |
+ *              --pg-guest-packages MAJOR
  *                                what the PostgreSQL materials scripts fetch and
  *                                build (pg_materials.c)
  *   build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP
@@ -56,7 +57,8 @@ static const char usage[] =
 	"                  --runner-policy [KEY]\n"
 	"       build/plan [--top DIR] --pg-major [MAJOR [KEY]] | --pg-source [MAJOR [KEY]] |\n"
 	"                  --pg-suites | --pg-patches MAJOR | --pg-build MAJOR PATCH [KEY] |\n"
-	"                  --pg-configure-flags SRCVER PATCH | --pg-depends\n"
+	"                  --pg-configure-flags SRCVER PATCH | --pg-depends |\n"
+	"                  --pg-guest-packages MAJOR\n"
 	"       build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP\n"
 	"       build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]\n";
 
@@ -100,7 +102,7 @@ int main(int argc, char **argv)
 		{ "pg-source", no_argument, 0, 'u' }, { "pg-suites", no_argument, 0, 'U' },
 		{ "pg-patches", no_argument, 0, 'p' }, { "pg-build", no_argument, 0, 'k' },
 		{ "pg-configure-flags", no_argument, 0, 'f' }, { "pg-depends", no_argument, 0, 'd' },
-		{ 0, 0, 0, 0 },
+		{ "pg-guest-packages", no_argument, 0, 'q' }, { 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *top = ".";
 	char bufbench[4096] = "";
@@ -151,6 +153,10 @@ int main(int argc, char **argv)
 			return info_pg_suites();
 		case 'd':
 			return info_pg_depends();
+		case 'q':
+			if (argc - optind != 1)
+				return fputs(usage, stderr), 2;
+			return info_pg_guest_packages(argv[optind]);
 		case 'p':
 			if (argc - optind != 1)
 				return fputs(usage, stderr), 2;

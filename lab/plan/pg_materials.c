@@ -15,6 +15,9 @@
  *       the configure flags it drops (scripts/pg-build.sh)
  *   build/plan --pg-configure-flags SRCVER PATCH < FLAGS
  *       Debian's configure flags, one a line, as the lab's build keeps them
+ *   build/plan --pg-guest-packages MAJOR
+ *       the packages of the system PostgreSQL MAJOR a guest of another
+ *       architecture carries (scripts/pg-guest-root.sh)
  *   build/plan --pg-depends < PARAGRAPH
  *       of apt-cache show's first paragraph, the Depends and Pre-Depends
  *       worth unpacking into a fetched root: per entry, one line of its
@@ -154,6 +157,24 @@ int info_pg_source(const char *top, const char *major, const char *key)
 int info_pg_suites(void)
 {
 	printf("%s\n", suites);
+	return 0;
+}
+
+/*
+ * PostgreSQL, libpq's headers (pgsample is cross-built against them), and
+ * the libraries readelf's NEEDED closure of initdb, postgres, pg_ctl,
+ * pgbench, the modules initdb loads and libpq reaches (bookworm).  apt's
+ * Depends would bring much more (LLVM for JIT, perl for the cluster
+ * tools): only what the guest's programs load is fetched.
+ */
+int info_pg_guest_packages(const char *major)
+{
+	printf("postgresql-%s postgresql-client-%s libpq5 libpq-dev libc6 libgcc-s1 libstdc++6 zlib1g "
+	       "libzstd1 liblz4-1 liblzma5 libxml2 libicu72 libssl3 libgssapi-krb5-2 libkrb5-3 "
+	       "libk5crypto3 libkrb5support0 libcom-err2 libkeyutils1 libldap-2.5-0 libsasl2-2 "
+	       "libgnutls30 libgmp10 libhogweed6 libnettle8 libidn2-0 libunistring2 libp11-kit0 "
+	       "libffi8 libtasn1-6 libpam0g libaudit1 libcap-ng0 libsystemd0 libcap2 libgcrypt20 "
+	       "libgpg-error0\n", major, major);
 	return 0;
 }
 
