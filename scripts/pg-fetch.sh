@@ -17,9 +17,9 @@
 # written: an apt-get install from trixie or sid there would replace the
 # host's libc (FACTS.md, section 2).
 # Which packages: postgresql-M, postgresql-client-M and libpq5, and the
-# library packages their Depends name, transitively (Debian's shlibs
-# Depends are exactly what the ELF files link against); LLVM, which only
-# the JIT provider loads, is left out with that provider.  Then
+# library packages their Depends name, transitively (build/plan
+# --pg-package-set); LLVM, which only the JIT provider loads, is left out
+# with that provider.  Then
 # scripts/elf-closure.sh resolves every NEEDED of the programs the lab runs
 # inside the root: a library missing there fails here, by name.
 #
@@ -87,10 +87,9 @@ kapt_ready "$suite"
 
 store=$PREEMPTLAB_CACHE/pg
 # The package set is a function of the verified lists and of the rules
-# (build/plan's --pg-depends, the three packages it starts from): while neither
-# changed, the root made from them before is the answer, and the fifty
-# apt-cache calls that find the set are not made again.  Change RECIPE
-# with those rules.
+# (build/plan --pg-package-set, lab/plan/pg_materials.c): while neither
+# changed, the root made from them before is the answer, and the lists
+# are not read again.  Change RECIPE with those rules.
 RECIPE=1
 key=$(for s in $suite $base; do cat "$(kapt_list_file "$s" InRelease)"; done |
 	{ echo "$major recipe $RECIPE"; cat; } | sha256sum | cut -c1-16)
@@ -116,47 +115,18 @@ if [ -f "$store/index/$major-$key" ] && [ ! -L "$store/index/$major-$key" ]; the
 	fi
 fi
 
-# newest SUITE PACKAGE: the package's version in SUITE's lists, or nothing.
-newest() {
-	kapt "$1" apt-cache madison "$2" 2>/dev/null |
-		awk -F'|' -v p="$2" '{ gsub(/ /, "", $1); gsub(/ /, "", $2) } $1 == p { print $2; exit }'
-}
-# pick PACKAGE [FIRST]: "package version suite", from FIRST (default the
-# base suite) or else the other one; nothing when neither has it.
-pick() {
-	for s in ${2:-$base} $suite; do
-		v=$(newest "$s" "$1")
-		[ -n "$v" ] && { echo "$1 $v $s"; return 0; }
-	done
-	return 0
-}
 work=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$work"'
 if [ -n "$versions" ]; then
 	echo "$versions" > "$work/set"
 else
-	# The server, its client and libpq5 from the major's suite first.
-	for p in $(pgm "$major" packages); do pick "$p" "$suite"; done > "$work/set"
-	grep -q "^postgresql-$major " "$work/set" || die "pg/majors puts PostgreSQL $major in $suite, but its lists have no postgresql-$major now; \`$0 --survey\` shows where it went (update pg/majors)"
-	cp "$work/set" "$work/queue"
-	while [ -s "$work/queue" ]; do
-		read -r p v s < "$work/queue"
-		sed -i 1d "$work/queue"
-		# The libraries of Depends and Pre-Depends (build/plan --pg-depends);
-		# of alternatives the first that exists.
-		kapt "$s" apt-cache show "$p=$v" 2>/dev/null | "$KAPT_PLAN" --pg-depends > "$work/deps"
-		while read -r alts; do
-			for d in $alts; do
-				grep -q "^$d " "$work/set" && continue 2
-				line=$(pick "$d")
-				[ -n "$line" ] || continue
-				echo "$line" >> "$work/set"
-				echo "$line" >> "$work/queue"
-				continue 2
-			done
-		done < "$work/deps"
+	# build/plan --pg-package-set decides, from the verified lists.
+	for s in $suite $base; do
+		/usr/lib/apt/apt-helper cat-file "$(kapt_list_file "$s" "main_binary-${KAPT_ARCH}_Packages")" > "$work/$s.Packages"
 	done
+	"$KAPT_PLAN" --pg-package-set "$major" "$suite" "$work/$suite.Packages" "$base" "$work/$base.Packages" > "$work/set"
+	grep -q "^postgresql-$major " "$work/set" || die "pg/majors puts PostgreSQL $major in $suite, but its lists have no postgresql-$major now; \`$0 --survey\` shows where it went (update pg/majors)"
 fi
 server=$(grep "^postgresql-$major " "$work/set")
 versions=$(LC_ALL=C sort "$work/set")

@@ -16,8 +16,9 @@
  *                                for the scripts (info.c)
  *   build/plan [--top DIR] --pg-major [MAJOR [KEY]] | --pg-source [MAJOR [KEY]] |
  *              --pg-suites | --pg-patches MAJOR | --pg-build MAJOR PATCH [KEY] |
- *              --pg-configure-flags SRCVER PATCH | --pg-depends |
- *              --pg-guest-packages MAJOR
+ *              --pg-configure-flags SRCVER PATCH | --pg-guest-packages MAJOR |
+ *              --pg-package-set MAJOR SUITE PACKAGES BASE PACKAGES |
+ *              --pg-root-expect MAJOR
  *                                what the PostgreSQL materials scripts fetch and
  *                                build (pg_materials.c)
  *   build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP
@@ -57,8 +58,9 @@ static const char usage[] =
 	"                  --runner-policy [KEY]\n"
 	"       build/plan [--top DIR] --pg-major [MAJOR [KEY]] | --pg-source [MAJOR [KEY]] |\n"
 	"                  --pg-suites | --pg-patches MAJOR | --pg-build MAJOR PATCH [KEY] |\n"
-	"                  --pg-configure-flags SRCVER PATCH | --pg-depends |\n"
-	"                  --pg-guest-packages MAJOR\n"
+	"                  --pg-configure-flags SRCVER PATCH | --pg-guest-packages MAJOR |\n"
+	"                  --pg-package-set MAJOR SUITE PACKAGES BASE PACKAGES |\n"
+	"                  --pg-root-expect MAJOR\n"
 	"       build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP\n"
 	"       build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]\n";
 
@@ -101,8 +103,9 @@ int main(int argc, char **argv)
 		{ "pg-runs", no_argument, 0, 'r' }, { "pg-major", no_argument, 0, 'j' },
 		{ "pg-source", no_argument, 0, 'u' }, { "pg-suites", no_argument, 0, 'U' },
 		{ "pg-patches", no_argument, 0, 'p' }, { "pg-build", no_argument, 0, 'k' },
-		{ "pg-configure-flags", no_argument, 0, 'f' }, { "pg-depends", no_argument, 0, 'd' },
-		{ "pg-guest-packages", no_argument, 0, 'q' }, { 0, 0, 0, 0 },
+		{ "pg-configure-flags", no_argument, 0, 'f' }, { "pg-package-set", no_argument, 0, 'd' },
+		{ "pg-guest-packages", no_argument, 0, 'q' }, { "pg-root-expect", no_argument, 0, 'e' },
+		{ 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *top = ".";
 	char bufbench[4096] = "";
@@ -152,11 +155,15 @@ int main(int argc, char **argv)
 		case 'U':
 			return info_pg_suites();
 		case 'd':
-			return info_pg_depends();
+			if (argc - optind != 5)
+				return fputs(usage, stderr), 2;
+			return info_pg_package_set(argv[optind], argv[optind + 1], argv[optind + 2],
+						   argv[optind + 3], argv[optind + 4]);
 		case 'q':
+		case 'e':
 			if (argc - optind != 1)
 				return fputs(usage, stderr), 2;
-			return info_pg_guest_packages(argv[optind]);
+			return (c == 'q' ? info_pg_guest_packages : info_pg_root_expect)(argv[optind]);
 		case 'p':
 			if (argc - optind != 1)
 				return fputs(usage, stderr), 2;

@@ -4,8 +4,8 @@
  *
  *   build/plan [--top DIR] --pg-major [MAJOR [KEY]]
  *       pg/majors (or PREEMPTLAB_PG_MAJORS): without MAJOR its "major suite"
- *       lines; with it "key TAB value" lines (suite, base, bindir, libdir,
- *       packages) or KEY's value (scripts/pg-fetch.sh)
+ *       lines; with it "key TAB value" lines (suite, and base: the suite
+ *       of its libraries) or KEY's value (scripts/pg-fetch.sh)
  *   build/plan [--top DIR] --pg-source [MAJOR [KEY]]
  *       pg/sources (or PREEMPTLAB_PG_SOURCES) the same way (suite, base,
  *       status; scripts/pg-source.sh, pg-build.sh)
@@ -15,14 +15,20 @@
  *       the configure flags it drops (scripts/pg-build.sh)
  *   build/plan --pg-configure-flags SRCVER PATCH < FLAGS
  *       Debian's configure flags, one a line, as the lab's build keeps them
+ *   build/plan --pg-root-expect MAJOR < TREES
+ *       what scripts/pg-fetch.sh makes of its packages' trees (deb-tree.sh's
+ *       lines, in the order the packages were unpacked): the tree its
+ *       root holds, for scripts/pg-root-check.sh
  *   build/plan --pg-guest-packages MAJOR
  *       the packages of the system PostgreSQL MAJOR a guest of another
  *       architecture carries (scripts/pg-guest-root.sh)
- *   build/plan --pg-depends < PARAGRAPH
- *       of apt-cache show's first paragraph, the Depends and Pre-Depends
- *       worth unpacking into a fetched root: per entry, one line of its
- *       alternatives that are shared libraries (scripts/pg-fetch.sh takes
- *       the first that exists)
+ *   build/plan --pg-package-set MAJOR SUITE PACKAGES BASE PACKAGES
+ *       the packages scripts/pg-fetch.sh unpacks for MAJOR, from the
+ *       verified Packages lists of its suite and base suite: "package
+ *       version suite" lines, the server, its client and libpq5 from SUITE,
+ *       then the shared libraries their Depends and Pre-Depends name,
+ *       transitively, each from BASE when it has it (Debian's shlibs
+ *       Depends are exactly what the ELF files link against)
  *
  * A major a catalog does not have, a source it marks unavailable or a
  * patch that does not exist exits 2 naming what there is.
@@ -46,8 +52,12 @@ int pg_catalog_read(const char *path, struct pg_row *rows, int max)
 		line[strcspn(line, "#\n")] = '\0';
 		struct pg_row *r = &rows[n];
 		r->status[0] = '\0';
-		if (sscanf(line, "%7s %31s %399[^\n]", r->major, r->suite, r->status) >= 2)
-			n++;
+		if (sscanf(line, "%7s %31s %399[^\n]", r->major, r->suite, r->status) < 2)
+			continue;
+		/* "18 sid ok # why" is ok: the comment's blanks are not the status's. */
+		for (size_t e = strlen(r->status); e && strchr(" \t", r->status[e - 1]); e--)
+			r->status[e - 1] = '\0';
+		n++;
 	}
 	if (f)
 		fclose(f);
@@ -105,7 +115,7 @@ static void catalog_path(const char *top, const char *env, const char *file, cha
 
 int info_pg_major(const char *top, const char *major, const char *key)
 {
-	char path[4200], known[1024], base[32], bin[64], lib[64], pkgs[128];
+	char path[4200], known[1024], base[32];
 	struct pg_row r[32];
 	catalog_path(top, "PREEMPTLAB_PG_MAJORS", "majors", path, sizeof(path));
 	int n = pg_catalog_read(path, r, 32);
@@ -115,11 +125,7 @@ int info_pg_major(const char *top, const char *major, const char *key)
 		if (strcmp(r[i].major, major))
 			continue;
 		pg_base_suite(r[i].suite, base, sizeof(base));
-		snprintf(bin, sizeof(bin), "/usr/lib/postgresql/%s/bin", major);
-		snprintf(lib, sizeof(lib), "/usr/lib/postgresql/%s/lib", major);
-		snprintf(pkgs, sizeof(pkgs), "postgresql-%s postgresql-client-%s libpq5", major, major);
-		const char *rows[][2] = { { "suite", r[i].suite }, { "base", base }, { "bindir", bin },
-					  { "libdir", lib }, { "packages", pkgs } };
+		const char *rows[][2] = { { "suite", r[i].suite }, { "base", base } };
 		return print_rows(rows, sizeof(rows) / sizeof(rows[0]), key);
 	}
 	if (!major)
@@ -315,19 +321,210 @@ void pg_depends_entry(const char *entry, char *out, size_t len)
 	}
 }
 
-int info_pg_depends(void)
+/* One suite's Packages list: each paragraph's name, version and
+ * dependency lines (Depends and Pre-Depends, in the paragraph's order). */
+struct pg_pkg {
+	char *name, *version, *deps[2];
+};
+struct pg_list {
+	const char *suite;
+	struct pg_pkg *p;
+	size_t n, cap;
+};
+
+static char *dup_value(const char *line, size_t skip)
 {
-	char line[65536], out[1024], *save = NULL;
-	while (fgets(line, sizeof(line), stdin) && line[0] != '\n') {
-		line[strcspn(line, "\n")] = '\0';
-		const char *v = !strncmp(line, "Depends: ", 9)	    ? line + 9
-				: !strncmp(line, "Pre-Depends: ", 13) ? line + 13
-								      : NULL;
-		for (char *e = v ? strtok_r(line + (v - line), ",", &save) : NULL; e;
-		     e = strtok_r(NULL, ",", &save)) {
-			pg_depends_entry(e, out, sizeof(out));
-			printf("%s\n", out);
+	char *v = strdup(line + skip);
+	if (!v)
+		plan_die("out of memory reading a Packages list");
+	v[strcspn(v, "\n")] = '\0';
+	return v;
+}
+
+static void read_list(struct pg_list *l, const char *suite, const char *path)
+{
+	char line[65536];
+	FILE *f = fopen(path, "r");
+	if (!f)
+		plan_die("cannot read %s (%s's Packages list)", path, suite);
+	l->suite = suite;
+	struct pg_pkg cur = { 0 };
+	int nd = 0;
+	for (bool more = true; more;) {
+		more = fgets(line, sizeof(line), f) != NULL;
+		if (!more || line[0] == '\n') {
+			if (cur.name && cur.version) {
+				if (l->n == l->cap) {
+					l->cap = l->cap ? 2 * l->cap : 4096;
+					l->p = realloc(l->p, l->cap * sizeof(*l->p));
+					if (!l->p)
+						plan_die("out of memory reading %s", path);
+				}
+				l->p[l->n++] = cur;
+			} else {
+				free(cur.name), free(cur.version), free(cur.deps[0]), free(cur.deps[1]);
+			}
+			memset(&cur, 0, sizeof(cur));
+			nd = 0;
+		} else if (!strncmp(line, "Package: ", 9) && !cur.name)
+			cur.name = dup_value(line, 9);
+		else if (!strncmp(line, "Version: ", 9) && !cur.version)
+			cur.version = dup_value(line, 9);
+		else if (nd < 2 && !strncmp(line, "Depends: ", 9))
+			cur.deps[nd++] = dup_value(line, 9);
+		else if (nd < 2 && !strncmp(line, "Pre-Depends: ", 13))
+			cur.deps[nd++] = dup_value(line, 13);
+	}
+	fclose(f);
+}
+
+/* NAME's paragraph in L (VERSION's, or the first: a suite's list holds one
+ * version a package, as apt-cache madison shows it), or NULL. */
+static const struct pg_pkg *find(const struct pg_list *l, const char *name, const char *version)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->p[i].name, name) && (!version || !strcmp(l->p[i].version, version)))
+			return &l->p[i];
+	return NULL;
+}
+
+struct pg_set {
+	const char *name[512], *suite[512];
+	const struct pg_pkg *pkg[512];
+	int n;
+};
+
+/* Add NAME from FIRST's list, or else the other one's; false when neither
+ * has it. */
+static bool pick(struct pg_set *set, const struct pg_list *first, const struct pg_list *other,
+		 const char *name)
+{
+	for (const struct pg_list *l = first; l; l = l == first ? other : NULL) {
+		const struct pg_pkg *p = find(l, name, NULL);
+		if (p && set->n < 512) {
+			set->name[set->n] = p->name, set->suite[set->n] = l->suite, set->pkg[set->n] = p;
+			set->n++;
+			return true;
 		}
 	}
+	return false;
+}
+
+int info_pg_package_set(const char *major, const char *suite, const char *suite_list,
+			const char *base, const char *base_list)
+{
+	static struct pg_list s, b;
+	static struct pg_set set;
+	char start[128], out[1024];
+	read_list(&s, suite, suite_list);
+	if (strcmp(base, suite))
+		read_list(&b, base, base_list);
+	/* The server, its client and libpq5 from the major's suite; the
+	 * libraries from the base suite first. */
+	snprintf(start, sizeof(start), "postgresql-%s postgresql-client-%s libpq5", major, major);
+	for (char *save = NULL, *w = strtok_r(start, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		pick(&set, &s, NULL, w);
+	const struct pg_list *first = b.n ? &b : &s, *other = b.n ? &s : NULL;
+	for (int q = 0; q < set.n; q++) {
+		for (int k = 0; k < 2 && set.pkg[q]->deps[k]; k++) {
+			char deps[65536], *save = NULL;
+			snprintf(deps, sizeof(deps), "%s", set.pkg[q]->deps[k]);
+			/* Of an entry's library alternatives, the first that exists. */
+			for (char *e = strtok_r(deps, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+				char *save2 = NULL;
+				pg_depends_entry(e, out, sizeof(out));
+				for (char *d = strtok_r(out, " ", &save2); d; d = strtok_r(NULL, " ", &save2)) {
+					bool have = false;
+					for (int i = 0; i < set.n && !have; i++)
+						have = !strcmp(set.name[i], d);
+					if (have || pick(&set, first, other, d))
+						break;
+				}
+			}
+		}
+	}
+	for (int i = 0; i < set.n; i++)
+		printf("%s %s %s\n", set.name[i], set.pkg[i]->version, set.suite[i]);
+	return 0;
+}
+
+struct tree_line {
+	char *line, *path;
+	size_t order;
+};
+
+static int by_path(const void *a, const void *b)
+{
+	const struct tree_line *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+	return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+/* A path of the merged /usr link L ("lib": /lib is usr/lib): L itself or
+ * under it. */
+static bool under(const char *path, const char *l)
+{
+	size_t n = strlen(l);
+	return !strncmp(path, l, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+int info_pg_root_expect(const char *major)
+{
+	char bin[64], lib[64], buf[8192];
+	snprintf(bin, sizeof(bin), "usr/lib/postgresql/%s/bin/", major);
+	snprintf(lib, sizeof(lib), "usr/lib/postgresql/%s/lib/", major);
+	size_t n = 0, cap = 0, nb = strlen(bin), nl = strlen(lib);
+	struct tree_line *t = NULL;
+	while (fgets(buf, sizeof(buf), stdin)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		char *p = strchr(buf, '\t');
+		p = p ? strchr(p + 1, '\t') : NULL;
+		if (!p)
+			continue;
+		p++;
+		/* The JIT provider (llvmjit*.so and its bitcode) is left out. */
+		const char *in_lib = !strncmp(p, lib, nl) ? p + nl : NULL;
+		size_t ln = in_lib ? strlen(in_lib) : 0;
+		if (in_lib && ((!strncmp(in_lib, "llvmjit", 7) && ln > 3 &&
+				!strcmp(in_lib + ln - 3, ".so") && !strchr(in_lib, '/')) ||
+			       !strncmp(in_lib, "bitcode/", 8)))
+			continue;
+		char line[8300];
+		/* The programs are in bin.elf/, bin/ holds their wrappers. */
+		if (!strncmp(p, bin, nb))
+			snprintf(line, sizeof(line), "%.*s%.*s.elf/%s", (int)(p - buf), buf, (int)nb - 1,
+				 bin, p + nb);
+		else
+			snprintf(line, sizeof(line), "%s", buf);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			t = realloc(t, cap * sizeof(*t));
+			if (!t)
+				plan_die("out of memory reading the packages' trees");
+		}
+		t[n].line = strdup(line);
+		if (!t[n].line)
+			plan_die("out of memory reading the packages' trees");
+		t[n].path = strchr(strchr(t[n].line, '\t') + 1, '\t') + 1;
+		t[n].order = n;
+		n++;
+	}
+	/* Later packages over earlier ones (cp -al): a path's last line. */
+	qsort(t, n, sizeof(*t), by_path);
+	bool has[2] = { false, false }, usr[2] = { false, false };
+	const char *merged[2] = { "lib", "lib64" }, *usr_dir[2] = { "usr/lib/", "usr/lib64/" };
+	for (size_t i = 0; i < n; i++) {
+		for (int k = 0; k < 2; k++) {
+			has[k] |= under(t[i].path, merged[k]);
+			usr[k] |= !strncmp(t[i].path, usr_dir[k], strlen(usr_dir[k]));
+		}
+		if (i + 1 == n || strcmp(t[i].path, t[i + 1].path))
+			printf("%s\n", t[i].line);
+	}
+	/* Debian's merged /usr: the links pg-fetch.sh adds where no package
+	 * ships /lib or /lib64 and usr/ has them. */
+	for (int k = 0; k < 2; k++)
+		if (!has[k] && usr[k])
+			printf("l\tusr/%s\t%s\n", merged[k], merged[k]);
 	return 0;
 }

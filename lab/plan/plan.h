@@ -292,8 +292,10 @@ int info_pg_build(const char *top, const char *major, const char *patch, const c
 int info_pg_configure_flags(const char *srcver, const char *patch);
 bool pg_library_package(const char *name);
 void pg_depends_entry(const char *entry, char *out, size_t len);
-int info_pg_depends(void);
+int info_pg_package_set(const char *major, const char *suite, const char *suite_list,
+			const char *base, const char *base_list);
 int info_pg_guest_packages(const char *major);
+int info_pg_root_expect(const char *major);
 /* pg_mitigations.c: MITIGATIONS' pgbench cells, after PG_VERSION (docs/mitigations.md). */
 void pg_mitigation_settings(struct plan *p, const char *top);
 
