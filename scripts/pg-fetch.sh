@@ -185,9 +185,7 @@ cp "$work/closure" "$tmp/.closure"
 	{ cat "$work/version" >&2; die "PostgreSQL $major's postgres does not run through its root (above)"; }
 note "PostgreSQL $major: $(cat "$work/version"), libc6 $libc"
 chmod 755 "$tmp"
-touch "$tmp/.complete"
-rm -rf "$root"
-mv "$tmp" "$root"
+pgroot_commit "$tmp" "$root"
 # Made here from verified packages: its first reuse need not check it again.
 pgroot_stamp "$root"
 remember

@@ -55,7 +55,5 @@ rm -f "$tmp/.unpacked"
 pgroot_closure "$tmp" "$PG_SYSTEM_MAJOR" /dev/null ||
 	die "the $KAPT_ARCH PostgreSQL root lacks the libraries above: add their packages to build/plan --pg-guest-packages (lab/plan/pg_materials.c)"
 echo "$versions" > "$tmp/.packages"
-touch "$tmp/.complete"
-rm -rf "$root"
-mv "$tmp" "$root"
+pgroot_commit "$tmp" "$root"
 echo "$root"

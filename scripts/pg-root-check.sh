@@ -21,16 +21,6 @@ pgroot_dotpg() {
 	echo "PG_LIBC='$4'"
 }
 
-# pgroot_deb PACKAGE VERSION: the cached .deb of PACKAGE VERSION (as
-# kapt_fetch names it), or nothing when it is not there.
-pgroot_deb() {
-	pd=$PREEMPTLAB_CACHE/debs/${1}_$(echo "$2" | sed 's/:/%3a/')
-	for a in "$KAPT_ARCH" all; do
-		[ -f "${pd}_$a.deb" ] && [ ! -L "${pd}_$a.deb" ] && { echo "${pd}_$a.deb"; return 0; }
-	done
-	return 0
-}
-
 # pgroot_packages ROOT: ROOT's .packages, when it is the package set
 # ROOT's name was made from (its sha256 begins with the name's 12 hex
 # digits); fails otherwise.
@@ -118,8 +108,8 @@ pgroot_verify_full() {
 			awk '/^Package: / { p = $2 } /^Version: / { v = $2 } /^SHA256: / { print p, v, $2 }'
 	done > "$pv_w/sums"
 	echo "$pv_set" | while read -r p v s; do
-		pv_deb=$(pgroot_deb "$p" "$v")
-		if [ -z "$pv_deb" ]; then
+		pv_deb=$(kapt_deb "$p" "$v")
+		if [ ! -f "$pv_deb" ] || [ -L "$pv_deb" ]; then
 			echo "$p $v" > "$pv_w/gone"
 			break
 		fi

@@ -177,6 +177,16 @@ kapt_verify() {
 		die "$4 does not match the signed $1 lists (sha256 $have, expected $want): remove it (and $PREEMPTLAB_CACHE/images for this kernel) and rerun"
 }
 
+# kapt_deb PACKAGE VERSION: the cached .deb, by apt-get download's own
+# file name (an epoch's colon becomes %3a, and source packages,
+# linux-source-*, are architecture "all"): KAPT_ARCH's, or all's where
+# only that one is there.
+kapt_deb() {
+	kd=$PREEMPTLAB_CACHE/debs/${1}_$(echo "$2" | sed 's/:/%3a/')
+	if [ ! -f "${kd}_$KAPT_ARCH.deb" ] && [ -f "${kd}_all.deb" ]; then echo "${kd}_all.deb"
+	else echo "${kd}_$KAPT_ARCH.deb"; fi
+}
+
 # kapt_fetch SUITE PACKAGE VERSION DIR: download the .deb (apt checks its
 # hash against the signed lists) and unpack it into DIR, unless done before;
 # a cached .deb is verified again either way, and so is DIR against it
@@ -191,17 +201,14 @@ kapt_fetch() {
 	command -v debtree_expect > /dev/null 2>&1 || . "$(lab_top)/scripts/deb-tree.sh"
 	debs="$PREEMPTLAB_CACHE/debs"
 	mkdir -p "$debs"
-	# apt-get download's own file name: an epoch's colon becomes %3a, and
-	# source packages (linux-source-*) are architecture "all".
-	deb="$debs/${2}_$(echo "$3" | sed 's/:/%3a/')_$KAPT_ARCH.deb"
-	[ -f "$deb" ] || [ ! -f "${deb%_"$KAPT_ARCH".deb}_all.deb" ] || deb=${deb%_"$KAPT_ARCH".deb}_all.deb
+	deb=$(kapt_deb "$2" "$3")
 	fresh=0
 	if [ ! -f "$deb" ] || [ -L "$deb" ]; then
 		rm -f "$deb"
 		note "downloading $2 $3 from $1"
 		(cd "$debs" && kapt "$1" apt-get download "$2=$3") >&2 ||
 			die "apt-get download $2=$3 failed; check the network or PREEMPTLAB_MIRROR"
-		[ -f "$deb" ] || [ ! -f "${deb%_"$KAPT_ARCH".deb}_all.deb" ] || deb=${deb%_"$KAPT_ARCH".deb}_all.deb
+		deb=$(kapt_deb "$2" "$3")
 		[ -f "$deb" ] || die "apt-get download left no $deb"
 		fresh=1
 	else
