@@ -58,3 +58,13 @@ $(B)/tests/test_kernel_resolution: $(B)/tests/unit/test_kernel_resolution.o $(B)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 ALL_TARGETS += $(B)/tests/test_kernel_resolution
+
+# What the PostgreSQL materials scripts fetch and build (pg_materials.c).
+$(B)/tests/unit/test_pg_materials.o: CFLAGS += -DPREEMPTLAB_TOP='"$(CURDIR)"'
+$(B)/tests/test_pg_materials: $(B)/tests/unit/test_pg_materials.o $(B)/lab/plan/pg_materials.o \
+		$(B)/lab/plan/vars.o $(B)/lab/common/bench_vars.o $(B)/lab/common/lab_vocab.o \
+		$(B)/lab/common/size.o $(B)/libbufferpool.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+ALL_TARGETS += $(B)/tests/test_pg_materials

@@ -12,11 +12,11 @@
 # the source's suite through the private apt, then evaluated by make in
 # the source tree with the host's dpkg-buildflags (hardening=+all, plus
 # the -fno-omit-frame-pointer Debian adds on amd64).  Flags for what the
-# lab never loads are dropped (DROP below: procedural languages,
-# authentication methods, JIT, OAuth, systemd, SELinux, message
-# translations, TAP tests), so that their -dev packages are not needed;
-# --with-extra-version says the build and its patch, so the server's
-# version() (in every document) names them.
+# lab never loads are dropped (build/plan --pg-configure-flags, in
+# lab/plan/pg_materials.c: procedural languages, authentication methods,
+# JIT, OAuth, systemd, SELinux, message translations, TAP tests), so that
+# their -dev packages are not needed; --with-extra-version says the build
+# and its patch, so the server's version() (in every document) names them.
 #
 # Every variant of a major is the same tree built once: none is configured
 # and built, and a patch is applied to a copy of that built tree, where
@@ -27,8 +27,8 @@
 # Kept in $PREEMPTLAB_CACHE/pg/build/<major>-<source version>-<recipe
 # hash>/root-PATCH/ (the hash covers this script's recipe, the flags and
 # the patch), reused while complete.  The build deps come from Debian 12
-# (BUILD_DEPS); `--install-deps` installs what is missing with apt-get,
-# otherwise a missing one fails by name.
+# (build/plan --pg-build MAJOR PATCH deps); `--install-deps` installs what
+# is missing with apt-get, otherwise a missing one fails by name.
 #
 # Usage: scripts/pg-build.sh [--install-deps] MAJOR none|prefault|touch-before-lock
 #        scripts/pg-build.sh --patches MAJOR   the patches MAJOR has
@@ -39,19 +39,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
-# shellcheck source=scripts/pg-apt.sh
-. "$here/pg-apt.sh"
+# shellcheck source=scripts/private-apt.sh
+KAPT_STORE=pg/apt . "$here/private-apt.sh"
 # shellcheck source=scripts/pg-root-lib.sh
 . "$here/pg-root-lib.sh"
 
-# Debian 12 packages the kept flags need (headers, dtrace, the tools).
-BUILD_DEPS="gcc make bison flex perl pkgconf mawk libicu-dev libssl-dev libxml2-dev zlib1g-dev
-	libreadline-dev liblz4-dev libzstd-dev libnuma-dev liburing-dev systemtap-sdt-dev"
-# Flags of the package the lab drops, and why (each for what the lab never loads).
-DROP="--with-tcl --with-perl --with-python --with-pam --with-gssapi --with-ldap --with-libxslt
-	--with-uuid=e2fs --with-selinux --with-systemd --with-libcurl --with-llvm --enable-nls
-	--enable-tap-tests"
-DROP_WHY="procedural languages (tcl, perl, python), authentication (pam, gssapi, ldap; the clusters use trust), contrib modules the lab does not load (xml2: libxslt, uuid-ossp: uuid, sepgsql: selinux), sd_notify (pg_ctl starts the servers), OAuth (libcurl), JIT (llvm; left out of the fetched roots too), message translations (the clusters are --no-locale), TAP tests"
 # The directories built and installed: what pg-run.sh and a guest need.
 DIRS="src/backend src/backend/snowball src/timezone src/pl/plpgsql src/interfaces/libpq
 	src/bin/initdb src/bin/pg_ctl src/bin/pgbench contrib/pg_buffercache"
@@ -59,25 +51,13 @@ RECIPE=1
 
 install_deps=0
 [ "${1:-}" = --install-deps ] && { install_deps=1; shift; }
-if [ "${1:-}" = --patches ]; then
-	for f in "$top/pg/patches/${2:?usage: $0 --patches MAJOR}"/*.patch; do
-		[ -f "$f" ] && basename "$f" .patch
-	done
-	exit 0
-fi
+[ "${1:-}" != --patches ] || exec "$KAPT_PLAN" --top "$top" --pg-patches "${2:?usage: $0 --patches MAJOR}"
 [ $# -eq 2 ] || die "usage: $0 [--install-deps] MAJOR none|PATCH (patches: pg/patches/MAJOR/)"
 major=$1 patch=$2
-pfile=""
-if [ "$patch" != none ]; then
-	pfile=$top/pg/patches/$major/$patch.patch
-	if [ ! -f "$pfile" ]; then
-		echo "preemptlab: no patch $patch for PostgreSQL $major; pg/patches/$major has: $("$0" --patches "$major" | tr '\n' ' ')" >&2
-		exit 2
-	fi
-fi
-
+# The patch's file ("" for none); exit 2 naming the patches there are.
+pfile=$("$KAPT_PLAN" --top "$top" --pg-build "$major" "$patch" patch) || exit 2
 missing=""
-for p in $BUILD_DEPS; do
+for p in $("$KAPT_PLAN" --pg-build "$major" none deps); do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
@@ -93,10 +73,9 @@ srcpkg=$(sed -n "s/^SRC_PACKAGE='\(.*\)'$/\1/p" "$srcinfo")	# postgresql-18 18.6
 srcver=$(echo "$srcpkg" | cut -d' ' -f2)
 srcsuite=$(echo "$srcpkg" | sed 's/.*(\(.*\))$/\1/')
 
-# postgresql.mk from the source's suite (experimental's from sid).
-mksuite=$srcsuite
-case $mksuite in experimental) mksuite=sid ;; *-security) mksuite=${mksuite%-security} ;; esac
-pgapt_ready "$mksuite"
+# postgresql.mk from the source's base suite (experimental's from sid).
+mksuite=$("$KAPT_PLAN" --top "$top" --pg-source "$major" base)
+kapt_ready "$mksuite"
 cv=$(kapt "$mksuite" apt-cache madison postgresql-common-dev 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2; exit }')
 [ -n "$cv" ] || die "$mksuite has no postgresql-common-dev: its debian/rules' configure flags cannot be read"
 cdir=$PREEMPTLAB_CACHE/pg/pkgs/postgresql-common-dev-$cv
@@ -112,15 +91,7 @@ printf 'MAJOR_VER := %s\ninclude %s/postgresql.mk\nprint-flags:\n\t@printf "%%s\
 	"$major" "$aux" > "$work/flags.mk"
 (cd "$tree" && make -s -f "$work/flags.mk" AUX_MK_DIR="$aux" print-flags 2> "$work/flags.err") > "$work/flags.all" ||
 	{ cat "$work/flags.err" >&2; die "could not evaluate $aux/postgresql.mk in $tree"; }
-: > "$work/flags"
-while IFS= read -r f; do
-	keep=1
-	for d in $DROP; do [ "$f" = "$d" ] && keep=0; done
-	case $f in PROVE=* | PYTHON=* | XSLTPROC=* | LLVM_CONFIG=* | CLANG=*) keep=0 ;; esac
-	case $f in --with-extra-version=*) f="--with-extra-version= (Debian $srcver, preemptlab build, patch $patch)" ;; esac
-	[ "$keep" = 1 ] && printf '%s\n' "$f" >> "$work/flags"
-done < "$work/flags.all"
-grep -q '^--with-extra-version=' "$work/flags" || die "no --with-extra-version in $aux/postgresql.mk: the flags are not what this script expects"
+"$KAPT_PLAN" --pg-configure-flags "$srcver" "$patch" < "$work/flags.all" > "$work/flags" || die "no --with-extra-version in $aux/postgresql.mk: the flags are not what this script expects"
 
 key=$({ echo "recipe $RECIPE"; cat "$work/flags"; echo "$DIRS"; [ -z "$pfile" ] || cat "$pfile"; } | sha256sum | cut -c1-12)
 nkey=$({ echo "recipe $RECIPE"; sed "s/patch $patch)/patch none)/" "$work/flags"; echo "$DIRS"; } | sha256sum | cut -c1-12)
@@ -225,7 +196,7 @@ psha=none; [ -z "$pfile" ] || psha=$(sha256sum "$pfile" | cut -d' ' -f1)
 {
 	echo "source: $srcpkg; .dsc signature $(sed -n "s/^SRC_DSC_SIGNATURE='\(.*\)'$/\1/p" "$srcinfo")"
 	echo "flags from: postgresql-common-dev $cv ($mksuite) postgresql.mk"
-	echo "dropped: $(echo "$DROP" | tr -s ' \t\n' ' ')— $DROP_WHY"
+	echo "dropped: $("$KAPT_PLAN" --pg-build "$major" none dropped)"
 	echo "compiler: $(gcc --version | head -n1)"
 	echo "patch: $patch${pfile:+ (pg/patches/$major/$patch.patch, sha256 $psha)}"
 	echo "configure:"; sed 's/^/  /' "$bdir/.preemptlab-flags"
@@ -236,7 +207,5 @@ echo "build $major $patch" > "$tmp/.packages"
 grep -q "patch $patch)" "$work/version" || die "the built postgres says '$(cat "$work/version")', not patch $patch"
 note "PostgreSQL $major: $(cat "$work/version")"
 chmod 755 "$tmp"
-touch "$tmp/.complete"
-rm -rf "$root"
-mv "$tmp" "$root"
+pgroot_commit "$tmp" "$root"
 echo "$root"

@@ -8,13 +8,18 @@
 # took even one library from the host would hide a missing one until it
 # ran in a guest.
 #
-# The major's suite is pg/majors' (the catalog); the packages come through
-# the private apt of scripts/pg-apt.sh: the lists' signature is checked
-# again with gpgv before every use, each .deb's SHA256 against those lists.
+# The major's suite is pg/majors' (the catalog, read by build/plan
+# --pg-major); the packages come through the private apt
+# (scripts/private-apt.sh, its own store $PREEMPTLAB_CACHE/pg/apt/<suite>/,
+# so a PostgreSQL fetch never races a kernel fetch over the same lock and
+# lists): the lists' signature is checked again with gpgv before every
+# use, each .deb's SHA256 against those lists.  /etc/apt is never read or
+# written: an apt-get install from trixie or sid there would replace the
+# host's libc (FACTS.md, section 2).
 # Which packages: postgresql-M, postgresql-client-M and libpq5, and the
-# library packages their Depends name, transitively (Debian's shlibs
-# Depends are exactly what the ELF files link against); LLVM, which only
-# the JIT provider loads, is left out with that provider.  Then
+# library packages their Depends name, transitively (build/plan
+# --pg-package-set); LLVM, which only the JIT provider loads, is left out
+# with that provider.  Then
 # scripts/elf-closure.sh resolves every NEEDED of the programs the lab runs
 # inside the root: a library missing there fails here, by name.
 #
@@ -35,32 +40,30 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
-# shellcheck source=scripts/pg-apt.sh
-. "$here/pg-apt.sh"
+# shellcheck source=scripts/private-apt.sh
+KAPT_STORE=pg/apt . "$here/private-apt.sh"
 # shellcheck source=scripts/pg-root-lib.sh
 . "$here/pg-root-lib.sh"
 # shellcheck source=scripts/deb-tree.sh
 . "$here/deb-tree.sh"
 # shellcheck source=scripts/pg-root-check.sh
 . "$here/pg-root-check.sh"
-catalog=${PREEMPTLAB_PG_MAJORS:-$top/pg/majors}
-
-# majors: "major suite" lines of the catalog.
-majors() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$catalog" | awk '{ print $1, $2 }'; }
-available() { majors | awk '{ printf "%s%s (%s)", sep, $1, $2; sep = ", " }'; }
+# pgm [MAJOR [KEY]]: the catalog (PREEMPTLAB_PG_MAJORS, or pg/majors).
+pgm() { "$KAPT_PLAN" --top "$top" --pg-major "$@"; }
 
 case ${1:-} in
---list) majors; exit 0 ;;
+--list) pgm; exit 0 ;;
 --survey)
-	for s in $PGAPT_SUITES; do
-		pgapt_ready "$s"
-		pgapt_majors "$s" | while read -r m v; do echo "$m $v $s"; done
+	for s in $("$KAPT_PLAN" --pg-suites); do
+		kapt_ready "$s"
+		kapt_candidates "$s" '^postgresql-[0-9]+$' |
+			awk -v s="$s" '{ sub(/^postgresql-/, "", $1) } !seen[$1]++ { print $1, $3, s }' | sort -n
 	done
 	exit 0 ;;
 --verify)
 	[ $# -ge 2 ] || die "usage: $0 --verify SUITE [DEB...]"
 	vsuite=$2
-	pgapt_verify_lists "$vsuite"
+	kapt_verify_lists "$vsuite"
 	echo "$vsuite: InRelease signed by a key of $PREEMPTLAB_KEYRING, Packages matches it"
 	shift 2
 	for deb in "$@"; do
@@ -70,34 +73,25 @@ case ${1:-} in
 		echo "$deb: matches the signed lists"
 	done
 	exit 0 ;;
-''|-*) die "usage: $0 MAJOR | --list | --survey (majors: $(available))" ;;
+''|-*) die "usage: $0 MAJOR | --list | --survey (majors: $(pgm | awk '{ printf "%s%s (%s)", sep, $1, $2; sep = ", " }'))" ;;
 esac
 major=$1
 # First, before anything can fail: what a fetch killed mid-way left goes.
 pgroot_sweep "$PREEMPTLAB_CACHE/pg"
-suite=$(majors | awk -v m="$major" '$1 == m { print $2; exit }')
-if [ -z "$suite" ]; then
-	echo "preemptlab: PostgreSQL $major is not in Debian's archive (pg/majors, from \`$0 --survey\` over $PGAPT_SUITES); available: $(available)" >&2
-	exit 2
-fi
-# A backports or experimental suite holds only what differs from its base:
-# the libraries come from the base suite when the suite has none.
-case $suite in
-*-backports) base=${suite%-backports} ;;
-experimental) base=sid ;;
-*) base=$suite ;;
-esac
-pgapt_ready "$suite"
-[ "$base" = "$suite" ] || pgapt_ready "$base"
+# Exit 2 naming the majors there are; the libraries come from the base
+# suite when the major's (backports, experimental) has none.
+suite=$(pgm "$major" suite) || exit $?
+base=$(pgm "$major" base)
+kapt_ready "$suite"
+[ "$base" = "$suite" ] || kapt_ready "$base"
 
 store=$PREEMPTLAB_CACHE/pg
 # The package set is a function of the verified lists and of the rules
-# below (library(), the three packages it starts from): while neither
-# changed, the root made from them before is the answer, and the fifty
-# apt-cache calls that find the set are not made again.  Change RECIPE
-# with those rules.
+# (build/plan --pg-package-set, lab/plan/pg_materials.c): while neither
+# changed, the root made from them before is the answer, and the lists
+# are not read again.  Change RECIPE with those rules.
 RECIPE=1
-key=$(for s in $suite $base; do cat "$(pgapt_list_file "$s" InRelease)"; done |
+key=$(for s in $suite $base; do cat "$(kapt_list_file "$s" InRelease)"; done |
 	{ echo "$major recipe $RECIPE"; cat; } | sha256sum | cut -c1-16)
 # The index maps the lists to a root's name, MAJOR-<12 hex digits>, and
 # the root is used again only when it is exactly what its packages make
@@ -121,63 +115,20 @@ if [ -f "$store/index/$major-$key" ] && [ ! -L "$store/index/$major-$key" ]; the
 	fi
 fi
 
-# newest SUITE PACKAGE: the package's version in SUITE's lists, or nothing.
-newest() {
-	kapt "$1" apt-cache madison "$2" 2>/dev/null |
-		awk -F'|' -v p="$2" '{ gsub(/ /, "", $1); gsub(/ /, "", $2) } $1 == p { print $2; exit }'
-}
-# pick PACKAGE [FIRST]: "package version suite", from FIRST (default the
-# base suite) or else the other one; nothing when neither has it.
-pick() {
-	for s in ${2:-$base} $suite; do
-		v=$(newest "$s" "$1")
-		[ -n "$v" ] && { echo "$1 $v $s"; return 0; }
-	done
-	return 0
-}
-# library DEP: the Depends entries worth unpacking (shared libraries).
-library() {
-	case $1 in
-	libllvm*|*-perl|libperl*) return 1 ;;	# the JIT provider's; perl's cluster tools
-	lib*|zlib1g) return 0 ;;
-	*) return 1 ;;
-	esac
-}
-
 work=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$work"'
 if [ -n "$versions" ]; then
 	echo "$versions" > "$work/set"
-	server=$(grep "^postgresql-$major " "$work/set")
 else
-	server=$(pick "postgresql-$major" "$suite")
-	[ -n "$server" ] || die "pg/majors puts PostgreSQL $major in $suite, but its lists have no postgresql-$major now; \`$0 --survey\` shows where it went (update pg/majors)"
-	{
-		echo "$server"
-		pick "postgresql-client-$major" "$suite"
-		pick libpq5 "$suite"
-	} > "$work/set"
-	cp "$work/set" "$work/queue"
-	while [ -s "$work/queue" ]; do
-		read -r p v s < "$work/queue"
-		sed -i 1d "$work/queue"
-		# Depends and Pre-Depends; of alternatives the first that exists.
-		kapt "$s" apt-cache show "$p=$v" 2>/dev/null | awk '/^$/ { exit } { print }' |
-			sed -n 's/^\(Pre-\)\{0,1\}Depends: //p' | tr ',' '\n' > "$work/deps"
-		while read -r alts; do
-			for d in $(echo "$alts" | sed 's/([^)]*)//g; s/|/ /g; s/:any//g'); do
-				library "$d" || continue 2
-				grep -q "^$d " "$work/set" && continue 2
-				line=$(pick "$d")
-				[ -n "$line" ] || continue
-				echo "$line" >> "$work/set"
-				echo "$line" >> "$work/queue"
-				continue 2
-			done
-		done < "$work/deps"
+	# build/plan --pg-package-set decides, from the verified lists.
+	for s in $suite $base; do
+		/usr/lib/apt/apt-helper cat-file "$(kapt_list_file "$s" "main_binary-${KAPT_ARCH}_Packages")" > "$work/$s.Packages"
 	done
+	"$KAPT_PLAN" --pg-package-set "$major" "$suite" "$work/$suite.Packages" "$base" "$work/$base.Packages" > "$work/set"
+	grep -q "^postgresql-$major " "$work/set" || die "pg/majors puts PostgreSQL $major in $suite, but its lists have no postgresql-$major now; \`$0 --survey\` shows where it went (update pg/majors)"
 fi
+server=$(grep "^postgresql-$major " "$work/set")
 versions=$(LC_ALL=C sort "$work/set")
 id=$(echo "$versions" | sha256sum | cut -c1-12)
 root=$store/$major-$id
@@ -221,7 +172,7 @@ pgbin=/usr/lib/postgresql/$major/bin pglib=/usr/lib/postgresql/$major/lib
 # jit_above_cost anyway.
 rm -rf "$tmp$pglib"/llvmjit*.so "$tmp$pglib/bitcode"
 pgroot_closure "$tmp" "$major" "$work/closure" ||
-	die "PostgreSQL $major's root lacks the libraries above: the Depends of its packages did not name them (library() in $0)"
+	die "PostgreSQL $major's root lacks the libraries above: the Depends of its packages did not name them (pg_library_package in lab/plan/pg_materials.c)"
 interp=$(pgroot_interp "$tmp" "$major")
 libc=$(echo "$versions" | awk '$1 == "libc6" { print $2 }')
 
@@ -234,9 +185,7 @@ cp "$work/closure" "$tmp/.closure"
 	{ cat "$work/version" >&2; die "PostgreSQL $major's postgres does not run through its root (above)"; }
 note "PostgreSQL $major: $(cat "$work/version"), libc6 $libc"
 chmod 755 "$tmp"
-touch "$tmp/.complete"
-rm -rf "$root"
-mv "$tmp" "$root"
+pgroot_commit "$tmp" "$root"
 # Made here from verified packages: its first reuse need not check it again.
 pgroot_stamp "$root"
 remember

@@ -26,57 +26,51 @@ top=$(dirname "$here")
 . "$here/common.sh"
 # shellcheck source=scripts/pg-root-lib.sh
 . "$here/pg-root-lib.sh"
-if [ -n "${PG_FETCHED:-}" ]; then
-	for r in $PG_FETCHED; do
+# pg_files PREFIX BINDIR LIBDIR SHAREDIR [ELFDIR]: the programs (and
+# their ELF files, for a root's wrappers), the modules, and everything
+# initdb reads of the share directory, without manual pages and contrib
+# extensions, each line prefixed PREFIX.
+pg_files() {
+	for p in postgres initdb pg_ctl pgbench; do
+		echo "$1$2/$p"
+		[ -z "${5:-}" ] || echo "$1$5/$p"
+	done
+	# initdb creates plpgsql and the snowball text search dictionaries;
+	# pg_buffercache follows the fill of shared_buffers (pg-run.sh --buffercache-ms).
+	for l in plpgsql dict_snowball pg_buffercache; do echo "$1$3/$l.so"; done
+	{
+		find "$4" -path "$4/man" -prune -o -path "$4/extension" -prune -o -type f -print | LC_ALL=C sort
+		find "$4/extension" \( -name 'plpgsql*' -o -name 'pg_buffercache*' \) -type f | LC_ALL=C sort
+	} | sed "s|^|$1|"
+}
+for r in ${PG_FETCHED:-}; do
 	{ [ -f "$r/.complete" ] && [ -f "$r/.closure" ]; } || die "$r is no complete root of scripts/pg-fetch.sh or pg-build.sh"
 	m=$(sed -n "s/^PG_MAJOR='\(.*\)'$/\1/p" "$r/.pg")
 	for f in .pg .complete .packages .closure; do echo "root:$r/$f"; done
-	for p in postgres initdb pg_ctl pgbench; do
-		echo "root:$r/usr/lib/postgresql/$m/bin/$p"
-		echo "root:$r/usr/lib/postgresql/$m/bin.elf/$p"
-	done
-	for l in plpgsql dict_snowball pg_buffercache; do echo "root:$r/usr/lib/postgresql/$m/lib/$l.so"; done
 	sed "s|^|root:$r|" "$r/.closure"
-	s=$r/usr/share/postgresql/$m
-	find "$s" -path "$s/man" -prune -o -path "$s/extension" -prune -o -type f -print |
-		LC_ALL=C sort | sed 's/^/root:/'
-	find "$s/extension" \( -name 'plpgsql*' -o -name 'pg_buffercache*' \) -type f | LC_ALL=C sort | sed 's/^/root:/'
-	done
-	# PG_WITH_SYSTEM=1: a MITIGATIONS cell runs the host's own server beside
-	# the roots (its files follow below, with the lab's).
-	if [ "${PG_WITH_SYSTEM:-0}" = 1 ]; then PG_FETCHED=""; exec "$0"; fi
-	echo /usr/share/zoneinfo/Etc/UTC
-	echo /usr/share/zoneinfo/UTC
-	echo "$top/build/pgsample"
-	for s in pg-run.sh pg-lib.sh pg-root-lib.sh common.sh hugepages.sh; do echo "$here/$s"; done
-	exit 0
+	b=$(pgroot_dir "$r" "$m" bin)
+	pg_files root: "$b" "$(pgroot_dir "$r" "$m" lib)" "$(pgroot_dir "$r" "$m" share)" "$b.elf"
+done
+# PG_WITH_SYSTEM=1: a MITIGATIONS cell runs the host's own server beside
+# the roots.
+if [ -z "${PG_FETCHED:-}" ] || [ "${PG_WITH_SYSTEM:-0}" = 1 ]; then
+	root=${PG_ROOT:-}
+	bindir=$root${PG_BINDIR:-$(pgroot_dir "" "$PG_SYSTEM_MAJOR" bin)}
+	if [ -n "$root" ]; then
+		[ -x "$bindir/postgres" ] || die "no $bindir/postgres in PG_ROOT: rerun scripts/pg-guest-root.sh"
+		gbin=$top/$(arch_info "${ARCH:-}" guest_bin_dir)
+		[ -x "$gbin/pgsample" ] || die "no $gbin/pgsample: run make cross-pgsample"
+		libdir=$(pgroot_dir "$root" "$PG_SYSTEM_MAJOR" lib) sharedir=$(pgroot_dir "$root" "$PG_SYSTEM_MAJOR" share)
+	else
+		[ -x "$bindir/postgres" ] || die "no $bindir/postgres: apt-get install postgresql-$PG_SYSTEM_MAJOR, or set PG_BINDIR"
+		[ -x "$top/build/pgsample" ] || die "no $top/build/pgsample: run make first (needs libpq-dev)"
+		# Where this build looks for its modules and share files.
+		libdir=$("$bindir/pg_config" --pkglibdir 2>/dev/null || pgroot_dir "" "$PG_SYSTEM_MAJOR" lib)
+		sharedir=$("$bindir/pg_config" --sharedir 2>/dev/null || pgroot_dir "" "$PG_SYSTEM_MAJOR" share)
+	fi
+	[ -f "$sharedir/postgres.bki" ] || die "no $sharedir/postgres.bki: PostgreSQL's share directory is missing"
+	pg_files "" "$bindir" "$libdir" "$sharedir"
 fi
-root=${PG_ROOT:-}
-bindir=$root${PG_BINDIR:-$(pgroot_dir "" "$PG_SYSTEM_MAJOR" bin)}
-if [ -n "$root" ]; then
-	[ -x "$bindir/postgres" ] || die "no $bindir/postgres in PG_ROOT: rerun scripts/pg-guest-root.sh"
-	gbin=$top/$(arch_info "${ARCH:-}" guest_bin_dir)
-	[ -x "$gbin/pgsample" ] || die "no $gbin/pgsample: run make cross-pgsample"
-	libdir=$(pgroot_dir "$root" "$PG_SYSTEM_MAJOR" lib) sharedir=$(pgroot_dir "$root" "$PG_SYSTEM_MAJOR" share)
-else
-	[ -x "$bindir/postgres" ] || die "no $bindir/postgres: apt-get install postgresql-$PG_SYSTEM_MAJOR, or set PG_BINDIR"
-	[ -x "$top/build/pgsample" ] || die "no $top/build/pgsample: run make first (needs libpq-dev)"
-	# Where this build looks for its modules and share files.
-	libdir=$("$bindir/pg_config" --pkglibdir 2>/dev/null || pgroot_dir "" "$PG_SYSTEM_MAJOR" lib)
-	sharedir=$("$bindir/pg_config" --sharedir 2>/dev/null || pgroot_dir "" "$PG_SYSTEM_MAJOR" share)
-fi
-[ -f "$sharedir/postgres.bki" ] || die "no $sharedir/postgres.bki: PostgreSQL's share directory is missing"
-
-for p in postgres initdb pg_ctl pgbench; do echo "$bindir/$p"; done
-# initdb creates plpgsql and the snowball text search dictionaries.
-echo "$libdir/plpgsql.so"
-echo "$libdir/dict_snowball.so"
-# pg_buffercache follows the fill of shared_buffers (pg-run.sh --buffercache-ms).
-echo "$libdir/pg_buffercache.so"
-# Everything initdb reads, without manual pages and contrib extensions.
-find "$sharedir" -path "$sharedir/man" -prune -o \
-	-path "$sharedir/extension" -prune -o -type f -print | LC_ALL=C sort
-find "$sharedir/extension" \( -name 'plpgsql*' -o -name 'pg_buffercache*' \) -type f | LC_ALL=C sort
 # pg-run.sh sets TZ=UTC: initdb then checks only this zone instead of
 # scanning a whole zoneinfo tree the guest does not have.
 echo /usr/share/zoneinfo/Etc/UTC

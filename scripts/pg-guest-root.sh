@@ -24,18 +24,8 @@ KAPT_ARCH=$1 . "$here/private-apt.sh"
 suite=${PREEMPTLAB_GUEST_SUITE:-bookworm}
 cache=$PREEMPTLAB_CACHE/guest-$KAPT_ARCH
 
-# PostgreSQL, libpq's headers (pgsample is cross-built against them), and
-# the libraries readelf's NEEDED closure of initdb, postgres, pg_ctl,
-# pgbench, the modules initdb loads and libpq reaches (bookworm).  apt's
-# Depends would bring much more (LLVM for JIT, perl for the cluster
-# tools): only what the guest's programs load is fetched.
-PG_GUEST_PACKAGES="postgresql-$PG_SYSTEM_MAJOR postgresql-client-$PG_SYSTEM_MAJOR libpq5 libpq-dev
-libc6 libgcc-s1 libstdc++6 zlib1g libzstd1 liblz4-1 liblzma5 libxml2 libicu72
-libssl3 libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2
-libkeyutils1 libldap-2.5-0 libsasl2-2 libgnutls30 libgmp10 libhogweed6
-libnettle8 libidn2-0 libunistring2 libp11-kit0 libffi8 libtasn1-6 libpam0g
-libaudit1 libcap-ng0 libsystemd0 libcap2 libgcrypt20 libgpg-error0"
-
+# The packages: build/plan --pg-guest-packages (what the guest's programs load).
+PG_GUEST_PACKAGES=$("$KAPT_PLAN" --pg-guest-packages "$PG_SYSTEM_MAJOR")
 kapt_update "$suite" >&2
 # "package version" for each, the suite's newest (one apt-cache call).
 # shellcheck disable=SC2086 # one argument per package
@@ -62,12 +52,8 @@ echo "$versions" | while read -r p v; do
 	cp -al "$cache/$p-$v/." "$tmp/"
 done
 rm -f "$tmp/.unpacked"
-bin=$(pgroot_dir "" "$PG_SYSTEM_MAJOR" bin) lib=$(pgroot_dir "" "$PG_SYSTEM_MAJOR" lib)
-"$here/elf-closure.sh" "$tmp" "$bin/postgres" "$bin/initdb" "$bin/pg_ctl" "$bin/pgbench" \
-	"$lib/plpgsql.so" "$lib/dict_snowball.so" "$lib/pg_buffercache.so" > /dev/null ||
-	die "the $KAPT_ARCH PostgreSQL root lacks the libraries above: add their packages to PG_GUEST_PACKAGES in $0"
+pgroot_closure "$tmp" "$PG_SYSTEM_MAJOR" /dev/null ||
+	die "the $KAPT_ARCH PostgreSQL root lacks the libraries above: add their packages to build/plan --pg-guest-packages (lab/plan/pg_materials.c)"
 echo "$versions" > "$tmp/.packages"
-touch "$tmp/.complete"
-rm -rf "$root"
-mv "$tmp" "$root"
+pgroot_commit "$tmp" "$root"
 echo "$root"

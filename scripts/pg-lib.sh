@@ -116,21 +116,11 @@ pg_cleanup() {
 		PG_CHILD=""
 	fi
 	pg_kill_server
-	if [ -n "$PG_CLUSTER" ]; then
-		if [ -f "$PG_CLUSTER/server.log" ]; then
-			cp "$PG_CLUSTER/server.log" "$PG_LOGS/$PG_SERVER_LOG" 2>/dev/null || true
-		fi
-		rm -rf "$PG_CLUSTER"
-		PG_CLUSTER=""
+	if [ -n "$PG_CLUSTER" ] && [ -f "$PG_CLUSTER/server.log" ]; then
+		cp "$PG_CLUSTER/server.log" "$PG_LOGS/$PG_SERVER_LOG" 2>/dev/null || true
 	fi
-	if [ -n "$PG_SOCK" ]; then
-		rm -rf "$PG_SOCK"
-		PG_SOCK=""
-	fi
-	if [ -n "$PG_ROOT_COPY" ]; then
-		rm -rf "$PG_ROOT_COPY"
-		PG_ROOT_COPY=""
-	fi
+	for d in "$PG_CLUSTER" "$PG_SOCK" "$PG_ROOT_COPY"; do [ -z "$d" ] || rm -rf "$d"; done
+	PG_CLUSTER="" PG_SOCK="" PG_ROOT_COPY=""
 	hp_restore_all
 }
 
@@ -151,12 +141,10 @@ pg_meminfo() { sed -n "s/^$1: *\([0-9]*\).*/\1/p" /proc/meminfo; }
 # pg_set_model M: switch the preemption model through debugfs and read it
 # back (PREEMPT_DYNAMIC kernels); "current" leaves it.  Prints why not.
 PG_PREEMPT=/sys/kernel/debug/sched/preempt
+pg_model_now() { sed -n 's/.*(\([a-z_]*\)).*/\1/p' "$PG_PREEMPT" 2>/dev/null || true; }
 pg_set_model() {
-	[ "$1" = current ] && return 0
-	now=$(sed -n 's/.*(\([a-z_]*\)).*/\1/p' "$PG_PREEMPT" 2>/dev/null) || true
-	[ "$now" = "$1" ] && return 0
+	[ "$1" = current ] || [ "$(pg_model_now)" = "$1" ] && return 0
 	[ -w "$PG_PREEMPT" ] || { echo "no writable $PG_PREEMPT (kernel without PREEMPT_DYNAMIC, or debugfs not mounted)"; return 1; }
 	echo "$1" > "$PG_PREEMPT" 2>/dev/null || true
-	now=$(sed -n 's/.*(\([a-z_]*\)).*/\1/p' "$PG_PREEMPT" 2>/dev/null) || true
-	[ "$now" = "$1" ] || { echo "model $1 not accepted: debugfs reads '$(cat "$PG_PREEMPT")'"; return 1; }
+	[ "$(pg_model_now)" = "$1" ] || { echo "model $1 not accepted: debugfs reads '$(cat "$PG_PREEMPT")'"; return 1; }
 }

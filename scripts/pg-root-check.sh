@@ -1,13 +1,14 @@
 # shellcheck shell=sh
 # Whether a PostgreSQL root scripts/pg-fetch.sh made before may be used
-# again (sourced, not run; needs common.sh, pg-apt.sh, pg-root-lib.sh and
-# deb-tree.sh).  The root was reused whenever its .complete existed, so a
-# changed wrapper or binary in it ran (issue 35, N2).  Now each reuse
+# again (sourced, not run; needs common.sh, private-apt.sh, pg-root-lib.sh
+# and deb-tree.sh).  The root was reused whenever its .complete existed,
+# so a changed wrapper or binary in it ran (issue 35, N2).  Now each reuse
 # checks, against the packages it was made from (each .deb verified
 # against the signed lists again), that the root holds exactly what
 # pg-fetch.sh would make of them: every file and link of the packages
-# (the programs moved to bin.elf/, the JIT provider left out), the
-# wrappers, .pg and .closure as pg-fetch.sh writes them, and nothing else.
+# (build/plan --pg-root-expect: the programs moved to bin.elf/, the JIT
+# provider left out), the wrappers, .pg and .closure as pg-fetch.sh
+# writes them, and nothing else.
 # Hashing a root of a few hundred files takes a second or two; nothing is
 # downloaded.
 
@@ -18,16 +19,6 @@ pgroot_dotpg() {
 	echo "PG_SUITE='$2'"
 	echo "PG_PACKAGE='postgresql-$1 $3 ($2)'"
 	echo "PG_LIBC='$4'"
-}
-
-# pgroot_deb PACKAGE VERSION: the cached .deb of PACKAGE VERSION (as
-# kapt_fetch names it), or nothing when it is not there.
-pgroot_deb() {
-	pd=$PREEMPTLAB_CACHE/debs/${1}_$(echo "$2" | sed 's/:/%3a/')
-	for a in "$KAPT_ARCH" all; do
-		[ -f "${pd}_$a.deb" ] && [ ! -L "${pd}_$a.deb" ] && { echo "${pd}_$a.deb"; return 0; }
-	done
-	return 0
 }
 
 # pgroot_packages ROOT: ROOT's .packages, when it is the package set
@@ -108,7 +99,7 @@ pgroot_verify_full() {
 		return 1
 	}
 	pv_w=$(mktemp -d)
-	pv_bin=usr/lib/postgresql/$2/bin pv_lib=usr/lib/postgresql/$2/lib
+	pv_bin=usr/lib/postgresql/$2/bin
 	# The signed lists' SHA256 of every package, one apt-cache call a
 	# suite (each call reads the lists whole: seconds, not per package).
 	for s in $(echo "$pv_set" | awk '{ print $3 }' | sort -u); do
@@ -117,8 +108,8 @@ pgroot_verify_full() {
 			awk '/^Package: / { p = $2 } /^Version: / { v = $2 } /^SHA256: / { print p, v, $2 }'
 	done > "$pv_w/sums"
 	echo "$pv_set" | while read -r p v s; do
-		pv_deb=$(pgroot_deb "$p" "$v")
-		if [ -z "$pv_deb" ]; then
+		pv_deb=$(kapt_deb "$p" "$v")
+		if [ ! -f "$pv_deb" ] || [ -L "$pv_deb" ]; then
 			echo "$p $v" > "$pv_w/gone"
 			break
 		fi
@@ -138,22 +129,11 @@ pgroot_verify_full() {
 		return 1
 	fi
 	# As pg-fetch.sh made the root: later packages over earlier ones (cp
-	# -al), the programs in bin.elf/, no JIT provider.
-	awk -F '\t' -v OFS='\t' -v bin="$pv_bin/" -v lib="$pv_lib/" '
-		index($3, bin) == 1 { $3 = substr($3, 1, length(bin) - 1) ".elf/" substr($3, length(bin) + 1) }
-		index($3, lib "llvmjit") == 1 && $3 ~ /\.so$/ && index(substr($3, length(lib) + 1), "/") == 0 { next }
-		index($3, lib "bitcode/") == 1 { next }
-		{ if (!($3 in e)) n[++k] = $3; e[$3] = $0 }
-		END { for (i = 1; i <= k; i++) print e[n[i]] }' "$pv_w/packages" > "$pv_w/expect"
+	# -al), the programs in bin.elf/, no JIT provider, the merged-/usr links.
+	"$KAPT_PLAN" --pg-root-expect "$2" < "$pv_w/packages" > "$pv_w/expect"
 	pv_ver=$(echo "$pv_set" | awk -v p="postgresql-$2" '$1 == p { print $2 }')
 	pv_libc=$(echo "$pv_set" | awk '$1 == "libc6" { print $2 }')
 	{
-		# Debian's merged /usr: the links pg-fetch.sh adds.
-		for l in lib lib64; do
-			awk -F '\t' -v l="$l" '$3 == l || index($3, l "/") == 1 { f = 1 } END { exit !f }' "$pv_w/expect" ||
-				! awk -F '\t' -v l="usr/$l/" 'index($3, l) == 1 { f = 1 } END { exit !f }' "$pv_w/expect" ||
-				printf 'l\tusr/%s\t%s\n' "$l" "$l"
-		done
 		# The wrappers: the interpreter is the (checked) program's own.
 		pv_interp=$(readelf -l "$1/$pv_bin.elf/postgres" 2>/dev/null |
 			sed -n 's/.*Requesting program interpreter: \(.*\)\]$/\1/p')

@@ -96,6 +96,9 @@ pgroot_claim() {
 	flock -n 9 || die "cannot lock $1 (flock)"
 }
 
+# pgroot_commit TMP ROOT: TMP, complete, moved into place as ROOT.
+pgroot_commit() { touch "$1/.complete"; rm -rf "$2"; mv "$1" "$2"; }
+
 # pgroot_sweep PARENT: remove PARENT/.root.* that no live fetch or build
 # holds.  One changed within the last 10 minutes is left: its maker may be
 # between mktemp and pgroot_claim (or, while makers from before the locks

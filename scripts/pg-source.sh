@@ -5,11 +5,12 @@
 #
 # The suite is pg/sources' (major, suite, and whether this archive serves
 # the files: a survey's result, so that the planner can say why a major
-# cannot be built before anything runs).  Through a private apt of its
-# own, deb-src only, in $PREEMPTLAB_CACHE/pg/src-apt/<suite>/ (the
-# private apt, scripts/private-apt.sh, with Dir::Etc, Dir::State and
-# Dir::Cache there; /etc/apt is never read or written).  The chain of checks, each before the next
-# file is trusted:
+# cannot be built before anything runs; read by build/plan --pg-source).
+# Through a private apt of its own, deb-src only, in
+# $PREEMPTLAB_CACHE/pg/src-apt/<suite>/ (the private apt,
+# scripts/private-apt.sh, with Dir::Etc, Dir::State and Dir::Cache there;
+# /etc/apt is never read or written).  The chain of checks, each before
+# the next file is trusted:
 #   1. the stored InRelease has a good signature from a key of Debian's
 #      archive keyring (gpgv), checked again before every use;
 #   2. the stored Sources list has the SHA256 that signed text gives;
@@ -32,55 +33,8 @@ top=$(dirname "$here")
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
 # shellcheck source=scripts/private-apt.sh
-KAPT_ARCH=amd64 . "$here/private-apt.sh"
-catalog=${PREEMPTLAB_PG_SOURCES:-$top/pg/sources}
-
-# The source lists have a store of their own: a deb-src line beside the
-# binary lists of pg-apt.sh would make every binary fetch read them too.
-KAPT_LISTS=$PREEMPTLAB_CACHE/pg/src-apt
+KAPT_ARCH=amd64 KAPT_STORE=pg/src-apt KAPT_TYPE=deb-src . "$here/private-apt.sh"
 DEBIAN_KEYRING=${PREEMPTLAB_DEBIAN_KEYRING:-/usr/share/keyrings/debian-keyring.gpg}
-
-# src_update SUITE: deb-src lists, refreshed once a day, then verified.
-src_update() {
-	d=$(kapt_dir "$1")
-	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
-	mirror=$PREEMPTLAB_MIRROR
-	case $1 in *-security) mirror=${PREEMPTLAB_SECURITY_MIRROR:-http://security.debian.org/debian-security} ;; esac
-	line="deb-src [signed-by=$PREEMPTLAB_KEYRING] $mirror $1 main"
-	[ "$(cat "$d/sources.list" 2>/dev/null)" = "$line" ] || { echo "$line" > "$d/sources.list"; rm -f "$d/updated"; }
-	if [ ! -f "$d/updated" ] || [ $(( $(date +%s) - $(stat -c %Y "$d/updated") )) -ge "$PREEMPTLAB_APT_MAX_AGE" ]; then
-		note "refreshing the source list of $1 (private apt in $d)"
-		if kapt "$1" apt-get update > "$d/update.log" 2>&1 &&
-			! grep -q -e '^W: GPG error' -e '^E:' -e NO_PUBKEY -e '^Err:' -e '^W: Failed to fetch' "$d/update.log"; then
-			touch "$d/updated"
-		elif [ ! -f "$d/updated" ]; then
-			sed 's/^/  /' "$d/update.log" >&2
-			die "apt-get update of $1's sources failed (above)"
-		else
-			note "could not refresh $1's sources (see $d/update.log); using the lists from $(date -r "$d/updated" +%F)"
-		fi
-	fi
-	src_verify_lists "$1"
-}
-
-# src_verify_lists SUITE: InRelease signed, Sources matching it (1, 2).
-src_verify_lists() {
-	d=$(kapt_dir "$1")
-	rel=""; srcs=""
-	for f in "$d/lists/"*"_dists_$1_InRelease"; do [ -f "$f" ] && rel=$f; done
-	for f in "$d/lists/"*"_dists_$1_main_source_Sources"*; do [ -f "$f" ] && srcs=$f; done
-	{ [ -n "$rel" ] && [ -n "$srcs" ]; } || die "no InRelease or Sources for $1 in $d/lists: rm $d/updated and rerun"
-	signed=$d/InRelease.verified
-	if ! gpgv --keyring "$PREEMPTLAB_KEYRING" --output "$signed" "$rel" > "$d/gpgv.log" 2>&1; then
-		sed 's/^/  /' "$d/gpgv.log" >&2
-		rm -f "$signed"
-		die "$rel: no good signature from $PREEMPTLAB_KEYRING (gpgv above): the list was changed or is not Debian's; remove $d and rerun"
-	fi
-	want=$(awk '/^SHA256:/ { s = 1; next } /^[^ ]/ { s = 0 } s && $3 == "main/source/Sources" { print $1 }' "$signed")
-	have=$(/usr/lib/apt/apt-helper cat-file "$srcs" | sha256sum | cut -d' ' -f1)
-	{ [ -n "$want" ] && [ "$have" = "$want" ]; } ||
-		die "$srcs does not match the signed $1 InRelease (sha256 $have, signed ${want:-none}): the list was changed; remove $d and rerun"
-}
 
 # stanza SUITE PACKAGE VERSION: that version's paragraph of the Sources
 # list (apt-cache showsrc takes no version and prints every one).
@@ -91,17 +45,16 @@ stanza() {
 			END { if (pk == p && ve == v) printf "%s", buf }'
 }
 
-# sources: "major suite status" lines of the catalog (status ok, or why not).
-sources() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$catalog"; }
-available() { sources | awk '$3 == "ok" { printf "%s%s (%s)", sep, $1, $2; sep = ", " }'; }
+# pgs [MAJOR [KEY]]: the catalog (PREEMPTLAB_PG_SOURCES, or pg/sources).
+pgs() { "$KAPT_PLAN" --top "$top" --pg-source "$@"; }
 
 case ${1:-} in
---list) sources; exit 0 ;;
+--list) pgs; exit 0 ;;
 --survey)
 	# One HEAD request per file the signed Sources name: what this mirror
 	# serves now, to update pg/sources with.
-	sources | while read -r m s _; do
-		src_update "$s" >&2
+	pgs | while read -r m s _; do
+		kapt_ready "$s" >&2
 		v=$(kapt "$s" apt-cache showsrc "postgresql-$m" 2>/dev/null | sed -n 's/^Version: //p' | head -n1)
 		[ -n "$v" ] || { echo "$m $s none: no postgresql-$m in $s's Sources"; continue; }
 		dir=$(stanza "$s" "postgresql-$m" "$v" | sed -n 's/^Directory: //p')
@@ -110,20 +63,12 @@ case ${1:-} in
 		if [ -z "$miss" ]; then echo "$m $s ok $v"; else echo "$m $s missing $v ($dir): $miss"; fi
 	done
 	exit 0 ;;
-''|-*) die "usage: $0 MAJOR | --list | --survey (sources: $(available))" ;;
+''|-*) die "usage: $0 MAJOR | --list | --survey (sources: $(pgs | awk '$3 == "ok" { printf "%s%s (%s)", sep, $1, $2; sep = ", " }'))" ;;
 esac
 major=$1
-row=$(sources | awk -v m="$major" '$1 == m { print; exit }')
-if [ -z "$row" ]; then
-	echo "preemptlab: PostgreSQL $major has no source in pg/sources; available: $(available)" >&2
-	exit 2
-fi
-suite=$(echo "$row" | awk '{ print $2 }') status=$(echo "$row" | awk '{ print $3 }')
-if [ "$status" != ok ]; then
-	echo "preemptlab: Debian's source of PostgreSQL $major cannot be fetched here: $(echo "$row" | cut -d' ' -f3-) (pg/sources); sources there are: $(available)" >&2
-	exit 2
-fi
-src_update "$suite"
+# Exit 2 naming why, and the sources there are.
+suite=$(pgs "$major" suite) || exit 2
+kapt_ready "$suite"
 pkg=postgresql-$major
 ver=$(kapt "$suite" apt-cache showsrc "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | head -n1)
 [ -n "$ver" ] || die "$suite's Sources have no $pkg now: \`$0 --survey\`, then update pg/sources"

@@ -13,9 +13,12 @@
 #   KAPT_ARCH   the Debian architecture whose packages are fetched
 #               (default this machine's); another than the catalog's base
 #               architecture has lists and a cache of its own
-#   KAPT_LISTS  the store of the suites' lists and archive caches (default
-#               $PREEMPTLAB_CACHE/apt; PostgreSQL's fetches keep their own,
-#               so that they never race a kernel fetch over one lock)
+#   KAPT_STORE  the store of the suites' lists and archive caches, under
+#               $PREEMPTLAB_CACHE (default apt; PostgreSQL's fetches keep
+#               their own, pg/apt and pg/src-apt, so that they never race a
+#               kernel fetch over one lock, and a deb-src line beside the
+#               binary lists would make every binary fetch read it too)
+#   KAPT_TYPE   deb (default) or deb-src: binary or source lists
 #   KAPT_PLAN   the build/plan whose architecture table is read (default
 #               this checkout's)
 # The .debs themselves are kept in $PREEMPTLAB_CACHE/debs.
@@ -31,7 +34,8 @@ PREEMPTLAB_APT_MAX_AGE=${PREEMPTLAB_APT_MAX_AGE:-86400}
 PREEMPTLAB_APT_STALE_MAX=${PREEMPTLAB_APT_STALE_MAX:-1209600}
 KAPT_PLAN=${KAPT_PLAN:-$(lab_plan)} || exit 2
 KAPT_ARCH=$("$KAPT_PLAN" --arch-info "${KAPT_ARCH:-}" name) || exit 2
-KAPT_LISTS=${KAPT_LISTS:-$PREEMPTLAB_CACHE/apt}
+KAPT_LISTS=$PREEMPTLAB_CACHE/${KAPT_STORE:-apt}
+KAPT_TYPE=${KAPT_TYPE:-deb}
 
 # kapt_base: KAPT_ARCH is the catalog's base architecture (amd64).
 kapt_base() { [ "$("$KAPT_PLAN" --arch-info "$KAPT_ARCH" catalog_base)" = 1 ]; }
@@ -65,8 +69,10 @@ kapt_setup() {
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
 	[ -r "$PREEMPTLAB_KEYRING" ] ||
 		die "no archive keyring at $PREEMPTLAB_KEYRING; apt-get install debian-archive-keyring (or set PREEMPTLAB_KEYRING)"
-	line="deb [signed-by=$PREEMPTLAB_KEYRING] $PREEMPTLAB_MIRROR $1 main"
-	kapt_base || line="deb [arch=$KAPT_ARCH signed-by=$PREEMPTLAB_KEYRING] $PREEMPTLAB_MIRROR $1 main"
+	mirror=$PREEMPTLAB_MIRROR
+	case $1 in *-security) mirror=${PREEMPTLAB_SECURITY_MIRROR:-http://security.debian.org/debian-security} ;; esac
+	line="$KAPT_TYPE [signed-by=$PREEMPTLAB_KEYRING] $mirror $1 main"
+	kapt_base || line="$KAPT_TYPE [arch=$KAPT_ARCH signed-by=$PREEMPTLAB_KEYRING] $mirror $1 main"
 	[ "$(cat "$d/sources.list" 2>/dev/null)" = "$line" ] || {
 		echo "$line" > "$d/sources.list"
 		rm -f "$d/updated"
@@ -102,6 +108,52 @@ kapt_update() {
 	fi
 }
 
+# Lists kept in the cache are read again and again for weeks: apt checked
+# them when it fetched them, kapt_verify_lists checks them again before
+# every use, with gpgv against Debian's keyring and the list's SHA256 from
+# the signed text, so a list changed in the cache is refused, not trusted.
+
+# kapt_list_file SUITE SUFFIX: the list file apt stored for SUITE whose
+# name ends in SUFFIX (the mirror's host and path make up the rest).
+kapt_list_file() {
+	for f in "$(kapt_dir "$1")/lists/"*"_dists_$1_$2"*; do
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
+
+# kapt_verify_lists SUITE: the stored InRelease carries a good signature
+# from a key in PREEMPTLAB_KEYRING, and the stored Packages list (Sources
+# for deb-src; lz4 or plain, as apt keeps it) has the SHA256 that signed
+# text gives for it.  Dies naming the file that fails.
+kapt_verify_lists() {
+	d=$(kapt_dir "$1")
+	idx=main/binary-$KAPT_ARCH/Packages
+	[ "$KAPT_TYPE" = deb ] || idx=main/source/Sources
+	rel=$(kapt_list_file "$1" InRelease) ||
+		die "no InRelease for $1 in $d/lists: rm $d/updated and rerun to fetch the lists"
+	pkgs=$(kapt_list_file "$1" "$(echo "$idx" | tr / _)") ||
+		die "no ${idx##*/} list for $1 in $d/lists: rm $d/updated and rerun"
+	signed=$d/InRelease.verified
+	rm -f "$signed"
+	if ! gpgv --keyring "$PREEMPTLAB_KEYRING" --output "$signed" "$rel" > "$d/gpgv.log" 2>&1; then
+		sed 's/^/  /' "$d/gpgv.log" >&2
+		rm -f "$signed"
+		die "$rel: no good signature from $PREEMPTLAB_KEYRING (gpgv above): the list was changed or is not Debian's; remove $d and rerun"
+	fi
+	want=$(awk -v f="$idx" '/^SHA256:/ { s = 1; next } /^[^ ]/ { s = 0 } s && $3 == f { print $1 }' "$signed")
+	[ -n "$want" ] || die "$rel names no SHA256 for $idx"
+	have=$(/usr/lib/apt/apt-helper cat-file "$pkgs" | sha256sum | cut -d' ' -f1)
+	[ "$have" = "$want" ] ||
+		die "$pkgs does not match the signed $1 InRelease (sha256 $have, signed $want): the list was changed; remove $d and rerun"
+}
+
+# kapt_ready SUITE: lists fresh enough (kapt_update) and verified.
+kapt_ready() {
+	kapt_update "$1" >&2
+	kapt_verify_lists "$1"
+}
+
 # kapt_candidates SUITE REGEX: "package upstream-version package-version" for
 # every package of the suite whose name matches REGEX, newest first.
 kapt_candidates() {
@@ -125,6 +177,16 @@ kapt_verify() {
 		die "$4 does not match the signed $1 lists (sha256 $have, expected $want): remove it (and $PREEMPTLAB_CACHE/images for this kernel) and rerun"
 }
 
+# kapt_deb PACKAGE VERSION: the cached .deb, by apt-get download's own
+# file name (an epoch's colon becomes %3a, and source packages,
+# linux-source-*, are architecture "all"): KAPT_ARCH's, or all's where
+# only that one is there.
+kapt_deb() {
+	kd=$PREEMPTLAB_CACHE/debs/${1}_$(echo "$2" | sed 's/:/%3a/')
+	if [ ! -f "${kd}_$KAPT_ARCH.deb" ] && [ -f "${kd}_all.deb" ]; then echo "${kd}_all.deb"
+	else echo "${kd}_$KAPT_ARCH.deb"; fi
+}
+
 # kapt_fetch SUITE PACKAGE VERSION DIR: download the .deb (apt checks its
 # hash against the signed lists) and unpack it into DIR, unless done before;
 # a cached .deb is verified again either way, and so is DIR against it
@@ -139,17 +201,14 @@ kapt_fetch() {
 	command -v debtree_expect > /dev/null 2>&1 || . "$(lab_top)/scripts/deb-tree.sh"
 	debs="$PREEMPTLAB_CACHE/debs"
 	mkdir -p "$debs"
-	# apt-get download's own file name: an epoch's colon becomes %3a, and
-	# source packages (linux-source-*) are architecture "all".
-	deb="$debs/${2}_$(echo "$3" | sed 's/:/%3a/')_$KAPT_ARCH.deb"
-	[ -f "$deb" ] || [ ! -f "${deb%_"$KAPT_ARCH".deb}_all.deb" ] || deb=${deb%_"$KAPT_ARCH".deb}_all.deb
+	deb=$(kapt_deb "$2" "$3")
 	fresh=0
 	if [ ! -f "$deb" ] || [ -L "$deb" ]; then
 		rm -f "$deb"
 		note "downloading $2 $3 from $1"
 		(cd "$debs" && kapt "$1" apt-get download "$2=$3") >&2 ||
 			die "apt-get download $2=$3 failed; check the network or PREEMPTLAB_MIRROR"
-		[ -f "$deb" ] || [ ! -f "${deb%_"$KAPT_ARCH".deb}_all.deb" ] || deb=${deb%_"$KAPT_ARCH".deb}_all.deb
+		deb=$(kapt_deb "$2" "$3")
 		[ -f "$deb" ] || die "apt-get download left no $deb"
 		fresh=1
 	else

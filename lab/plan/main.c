@@ -22,6 +22,13 @@
  *   build/plan --kernel-resolution FILE
  *                                a cached kernel resolution, checked and
  *                                re-rooted (kernel_resolution.c)
+ *   build/plan [--top DIR] --pg-major [MAJOR [KEY]] | --pg-source [MAJOR [KEY]] |
+ *              --pg-suites | --pg-patches MAJOR | --pg-build MAJOR PATCH [KEY] |
+ *              --pg-configure-flags SRCVER PATCH | --pg-guest-packages MAJOR |
+ *              --pg-package-set MAJOR SUITE PACKAGES BASE PACKAGES |
+ *              --pg-root-expect MAJOR
+ *                                what the PostgreSQL materials scripts fetch and
+ *                                build (pg_materials.c)
  *   build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP
  *                                a pgbench cell's runs on this machine, for
  *                                scripts/pg-run.sh run by hand (pg_runs.c)
@@ -63,6 +70,11 @@ static const char usage[] =
 	"                  --catalog-pick SERIES SUITE REGEX [EXACT] |\n"
 	"                  --runner-policy [KEY]\n"
 	"       build/plan --kernel-build DIR ARCH SERIES WHAT [ARG] | --kernel-resolution FILE\n"
+	"       build/plan [--top DIR] --pg-major [MAJOR [KEY]] | --pg-source [MAJOR [KEY]] |\n"
+	"                  --pg-suites | --pg-patches MAJOR | --pg-build MAJOR PATCH [KEY] |\n"
+	"                  --pg-configure-flags SRCVER PATCH | --pg-guest-packages MAJOR |\n"
+	"                  --pg-package-set MAJOR SUITE PACKAGES BASE PACKAGES |\n"
+	"                  --pg-root-expect MAJOR\n"
 	"       build/plan --pg-runs MODELS BUILTINS CLIENTS REPEAT FIRST_REP\n"
 	"       build/plan --validation-grid INPUTS KERNEL [MODELS] | --capacity-grid [KERNEL]\n";
 
@@ -104,6 +116,11 @@ int main(int argc, char **argv)
 		{ "validation-grid", no_argument, 0, 'g' }, { "capacity-grid", no_argument, 0, 'C' },
 		{ "pg-runs", no_argument, 0, 'r' }, { "kernel-build", no_argument, 0, 'K' },
 		{ "kernel-resolution", no_argument, 0, 'k' }, { "catalog-pick", no_argument, 0, 'p' },
+		{ "pg-major", no_argument, 0, 'j' },
+		{ "pg-source", no_argument, 0, 'u' }, { "pg-suites", no_argument, 0, 'U' },
+		{ "pg-patches", no_argument, 0, 'x' }, { "pg-build", no_argument, 0, 'y' },
+		{ "pg-configure-flags", no_argument, 0, 'f' }, { "pg-package-set", no_argument, 0, 'd' },
+		{ "pg-guest-packages", no_argument, 0, 'q' }, { "pg-root-expect", no_argument, 0, 'e' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *out = NULL, *top = ".";
@@ -145,6 +162,38 @@ int main(int argc, char **argv)
 				return fputs(usage, stderr), 2;
 			return info_pg_runs(argv[optind], argv[optind + 1], argv[optind + 2],
 					    argv[optind + 3], argv[optind + 4]);
+		case 'j':
+		case 'u':
+			if (argc - optind > 2)
+				return fputs(usage, stderr), 2;
+			return (c == 'j' ? info_pg_major : info_pg_source)(
+				top, optind < argc ? argv[optind] : NULL,
+				optind + 1 < argc ? argv[optind + 1] : NULL);
+		case 'U':
+			return info_pg_suites();
+		case 'd':
+			if (argc - optind != 5)
+				return fputs(usage, stderr), 2;
+			return info_pg_package_set(argv[optind], argv[optind + 1], argv[optind + 2],
+						   argv[optind + 3], argv[optind + 4]);
+		case 'q':
+		case 'e':
+			if (argc - optind != 1)
+				return fputs(usage, stderr), 2;
+			return (c == 'q' ? info_pg_guest_packages : info_pg_root_expect)(argv[optind]);
+		case 'x':
+			if (argc - optind != 1)
+				return fputs(usage, stderr), 2;
+			return info_pg_patches(top, argv[optind]);
+		case 'y':
+			if (argc - optind < 2 || argc - optind > 3)
+				return fputs(usage, stderr), 2;
+			return info_pg_build(top, argv[optind], argv[optind + 1],
+					     optind + 2 < argc ? argv[optind + 2] : NULL);
+		case 'f':
+			if (argc - optind != 2)
+				return fputs(usage, stderr), 2;
+			return info_pg_configure_flags(argv[optind], argv[optind + 1]);
 		case 'R':
 			if (argc - optind < 2 || argc - optind > 3)
 				return fputs(usage, stderr), 2;

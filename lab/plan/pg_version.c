@@ -14,22 +14,17 @@
 #include "mitigation_rows.h"
 #include "plan.h"
 
-/* The catalog's "major suite" lines; returns how many were read. */
+/* The catalog's "major suite" lines (pg_catalog_read); returns how many. */
 static int read_majors(const char *top, char major[][8], char suite[][32], int max)
 {
-	char path[4200], line[256];
+	char path[4200];
+	struct pg_row r[16];
 	snprintf(path, sizeof(path), "%s/pg/majors", top);
-	FILE *f = fopen(path, "r");
-	int n = 0;
-	while (f && n < max && fgets(line, sizeof(line), f)) {
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		if (sscanf(line, "%7s %31s", major[n], suite[n]) == 2)
-			n++;
+	int n = pg_catalog_read(path, r, max < 16 ? max : 16);
+	for (int i = 0; i < n; i++) {
+		memcpy(major[i], r[i].major, sizeof(r[i].major));
+		memcpy(suite[i], r[i].suite, sizeof(r[i].suite));
 	}
-	if (f)
-		fclose(f);
 	return n;
 }
 
@@ -108,31 +103,27 @@ void pg_version_settings(struct plan *p, const char *top, const char *asked)
  */
 bool pg_source_ok(const char *top, const char *major, char *why, size_t len)
 {
-	char path[4200], line[512];
+	char path[4200];
+	struct pg_row r[32];
 	snprintf(path, sizeof(path), "%s/pg/sources", top);
-	snprintf(why, len, "PostgreSQL %s has no line in pg/sources", major);
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		snprintf(why, len, "no pg/sources");
 		return false;
 	}
-	bool ok = false;
-	while (fgets(line, sizeof(line), f)) {
-		char m[8], suite[32], status[400] = "";
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "%7s %31s %399[^\n]", m, suite, status) < 3 || strcmp(m, major))
-			continue;
-		ok = strcmp(status, "ok") == 0;
-		if (!ok)
-			snprintf(why, len, "Debian's source of PostgreSQL %s (%s) cannot be fetched here: %s",
-				 major, suite, status);
-		break;
-	}
 	fclose(f);
-	return ok;
+	int n = pg_catalog_read(path, r, 32);
+	for (int i = 0; i < n; i++) {
+		if (strcmp(r[i].major, major) || !r[i].status[0])
+			continue;
+		if (!strcmp(r[i].status, "ok"))
+			return true;
+		snprintf(why, len, "Debian's source of PostgreSQL %s (%s) cannot be fetched here: %s",
+			 major, r[i].suite, r[i].status);
+		return false;
+	}
+	snprintf(why, len, "PostgreSQL %s has no line in pg/sources", major);
+	return false;
 }
 
 /* The server the source builds are of: a major, or system's 15. */

@@ -283,6 +283,28 @@ void pg_version_settings(struct plan *p, const char *top, const char *asked);
 bool pg_source_ok(const char *top, const char *major, char *why, size_t len);
 /* The major the source builds are of (system: the host's 15). */
 const char *pg_source_major(const struct plan *p);
+/* pg_materials.c: pg/majors' and pg/sources' rows ("major suite [status]"),
+ * the build's configure flags, for the scripts that fetch and build servers. */
+struct pg_row {
+	char major[8], suite[32], status[400];
+};
+int pg_catalog_read(const char *path, struct pg_row *rows, int max);
+void pg_base_suite(const char *suite, char *base, size_t len);
+/* FLAG kept (into out, as the lab's build gives it) or dropped. */
+bool pg_configure_flag(const char *flag, const char *srcver, const char *patch, char *out,
+		       size_t len);
+int info_pg_major(const char *top, const char *major, const char *key);
+int info_pg_source(const char *top, const char *major, const char *key);
+int info_pg_suites(void);
+int info_pg_patches(const char *top, const char *major);
+int info_pg_build(const char *top, const char *major, const char *patch, const char *key);
+int info_pg_configure_flags(const char *srcver, const char *patch);
+bool pg_library_package(const char *name);
+void pg_depends_entry(const char *entry, char *out, size_t len);
+int info_pg_package_set(const char *major, const char *suite, const char *suite_list,
+			const char *base, const char *base_list);
+int info_pg_guest_packages(const char *major);
+int info_pg_root_expect(const char *major);
 /* pg_mitigations.c: MITIGATIONS' pgbench cells, after PG_VERSION (docs/mitigations.md). */
 void pg_mitigation_settings(struct plan *p, const char *top);
 
