@@ -41,18 +41,6 @@ pg_ensure_user() {
 	note "created user $PG_USER (uid $uid) for the server"
 }
 
-# pg_size_kb SIZE: 16M, 512k, 1G or bytes -> KiB.
-pg_size_kb() {
-	case $1 in
-	*[kK]) n=${1%?}; m=1 ;;
-	*[mM]) n=${1%?}; m=1024 ;;
-	*[gG]) n=${1%?}; m=1048576 ;;
-	*) n=$1; m=0 ;;
-	esac
-	case $n in '' | *[!0-9]*) return 1 ;; esac
-	if [ "$m" = 0 ]; then echo $((n / 1024)); else echo $((n * m)); fi
-}
-
 # pg_children PID: direct children of PID, from /proc (busybox has no
 # pgrep).  The command name may hold spaces, so the fields are read after
 # its closing parenthesis.
@@ -134,9 +122,6 @@ pg_wait_job() {
 	PG_CHILD=""
 	return "$rc"
 }
-
-# pg_meminfo FIELD: a /proc/meminfo value (kB or count).
-pg_meminfo() { sed -n "s/^$1: *\([0-9]*\).*/\1/p" /proc/meminfo; }
 
 # pg_set_model M: switch the preemption model through debugfs and read it
 # back (PREEMPT_DYNAMIC kernels); "current" leaves it.  Prints why not.
