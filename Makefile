@@ -69,6 +69,7 @@ configure-if-needed: config.mk
 include mk/buffer_pool.mk
 include mk/plan.mk
 include mk/manifest.mk
+include mk/attach.mk
 include mk/evidence.mk
 include mk/repro.mk
 -include mk/kernel.mk
