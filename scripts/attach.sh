@@ -44,14 +44,16 @@ mkdir -p "$st"
 # report.sh has just written the reports: they are the run's own files.
 cp "$dir/report.txt" "$dir/report.md" "$st/"
 [ -f "$dir/report.html" ] && cp "$dir/report.html" "$st/"
+# The rest of the run's own files, as build/attach lists them (it writes
+# the kernel config excerpts itself).
 "$top/build/attach" stage "$dir" "$st" "${PREEMPTLAB_CACHE:-$top/kernels/cache}" > "$tmp/take.tsv"
 tab=$(printf '\t')
 while IFS=$tab read -r src dest; do
 	cp -P "$src" "$st/$dest"
 done < "$tmp/take.tsv"
 
-# reproduce.sh: the same make line in a checkout at the same revision;
-# build/report quotes every value of it for sh.
+# The make line reproduce.sh runs: build/report quotes every value of it
+# for sh.
 cmd=$("$top/build/report" --reproduce-command "$dir")
 # The lab's source at the run's revision, as git archive gives it, and
 # the run's uncommitted changes beside it when it kept them.
@@ -82,6 +84,8 @@ if ! ls "$st"/logs/repro-min-*.txt >/dev/null 2>&1; then
 	fi
 fi
 
+# reproduce.sh: that line in a checkout at the same revision, or in the
+# enclosed source.
 "$top/build/attach" reproduce "$base" "$rev" "$src_sha" "$patch" "$cmd" > "$st/reproduce.sh"
 chmod +x "$st/reproduce.sh"
 
