@@ -70,6 +70,7 @@ include mk/buffer_pool.mk
 include mk/plan.mk
 include mk/manifest.mk
 include mk/channel.mk
+include mk/attach.mk
 include mk/evidence.mk
 include mk/repro.mk
 -include mk/kernel.mk
