@@ -3,7 +3,7 @@
 # report.txt and report.md, the SVG charts and flame graphs, the raw JSON,
 # manifest.json (versions, kernel configs, every command line, a file
 # list with sizes and sha256), kernel config excerpts, the lab's source at
-# the run's revision (source.tar.gz, as git archive gives it, with the
+# the run's revision (source.tar.xz, as git archive gives it, with the
 # run's uncommitted changes as source-dirty.patch when it had any),
 # reproduce.sh, which reruns the same matrix from that source or from a
 # checkout, and repro-min.c, the one-file reproducer, with its output on
@@ -60,8 +60,8 @@ cmd=$("$top/build/report" --reproduce-command "$dir")
 rev=$("$top/build/attach" rev "$st"/runs/*.json)
 src_commit="" src_sha=""
 if [ "$rev" != unknown ] && src_commit=$(git -C "$top" rev-parse --verify -q "${rev%-dirty}^{commit}" 2>/dev/null); then
-	git -C "$top" archive --format=tar --prefix=preemptlab-src/ "$src_commit" | gzip -n -9 > "$st/source.tar.gz"
-	src_sha=$(sha256sum "$st/source.tar.gz" | cut -d' ' -f1)
+	git -C "$top" archive --format=tar --prefix=preemptlab-src/ "$src_commit" | xz -T1 -c > "$st/source.tar.xz"
+	src_sha=$(sha256sum "$st/source.tar.xz" | cut -d' ' -f1)
 else
 	src_commit=""
 fi

@@ -71,7 +71,7 @@ struct attach_source {
 	const char *patch;	/* "source-dirty.patch" or "" */
 	char note[1024];	/* what the source lacks, or "" */
 };
-/* What goes in beside source.tar.gz for REV (COMMIT: the commit it names
+/* What goes in beside source.tar.xz for REV (COMMIT: the commit it names
  * in TOP, "" when none): PATCH, the run's record of its uncommitted
  * changes, when it is the run's own (inside UNDER) and not empty. */
 void attach_source(const char *rev, const char *commit, const char *top, const char *patch,

@@ -55,7 +55,7 @@ void attach_source(const char *rev, const char *commit, const char *top, const c
 			 "the run's tree had uncommitted changes: source-dirty.patch holds them as they were when the run started; reproduce.sh applies it");
 	} else if (s->dirty)
 		snprintf(s->note, sizeof(s->note),
-			 "the run's tree had uncommitted changes that were not recorded: source.tar.gz is commit %.*s without them",
+			 "the run's tree had uncommitted changes that were not recorded: source.tar.xz is commit %.*s without them",
 			 n, rev);
 }
 
@@ -70,7 +70,7 @@ static const char script[] =
 	"# Reruns the matrix of @RUN@ (as root, Debian 12).\n"
 	"# Usage: sh reproduce.sh [CHECKOUT]\n"
 	"#   With a preemptlab checkout (the argument, or PREEMPTLAB_CHECKOUT) it\n"
-	"#   runs there.  Without one it unpacks source.tar.gz from beside this\n"
+	"#   runs there.  Without one it unpacks source.tar.xz from beside this\n"
 	"#   script into PREEMPTLAB_SRC (default ./preemptlab-src), checks its\n"
 	"#   sha256, applies source-dirty.patch if there is one, and runs there.\n"
 	"# Then: ./configure, make, and the run's own make bench line.\n"
@@ -95,14 +95,14 @@ static const char script[] =
 	"\t\tesac\n"
 	"\tfi\n"
 	"else\n"
-	"\tif [ -z \"$src_sha\" ] || [ ! -f \"$here/source.tar.gz\" ]; then\n"
+	"\tif [ -z \"$src_sha\" ] || [ ! -f \"$here/source.tar.xz\" ]; then\n"
 	"\t\techo \"reproduce.sh: this attachment holds no source (see manifest.json's source.note);\" \\\n"
 	"\t\t\t\"give a preemptlab checkout: sh reproduce.sh PATH\" >&2\n"
 	"\t\texit 1\n"
 	"\tfi\n"
-	"\tgot=$(sha256sum \"$here/source.tar.gz\" | cut -d' ' -f1)\n"
+	"\tgot=$(sha256sum \"$here/source.tar.xz\" | cut -d' ' -f1)\n"
 	"\tif [ \"$got\" != \"$src_sha\" ]; then\n"
-	"\t\techo \"reproduce.sh: source.tar.gz has sha256 $got, not $src_sha: damaged or altered\" >&2\n"
+	"\t\techo \"reproduce.sh: source.tar.xz has sha256 $got, not $src_sha: damaged or altered\" >&2\n"
 	"\t\texit 1\n"
 	"\tfi\n"
 	"\tdest=${PREEMPTLAB_SRC:-$PWD/preemptlab-src}\n"
@@ -114,7 +114,7 @@ static const char script[] =
 	"\t\t\texit 1\n"
 	"\t\tfi\n"
 	"\t\tmkdir -p \"$dest\"\n"
-	"\t\ttar -xzf \"$here/source.tar.gz\" -C \"$dest\" --strip-components=1\n"
+	"\t\ttar -xJf \"$here/source.tar.xz\" -C \"$dest\" --strip-components=1\n"
 	"\t\tif [ -n \"$patch\" ]; then\n"
 	"\t\t\t# git apply works outside a repository and takes binary diffs.\n"
 	"\t\t\tif command -v git >/dev/null; then (cd \"$dest\" && git apply \"$here/$patch\")\n"

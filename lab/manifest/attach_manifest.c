@@ -150,7 +150,7 @@ int main(int argc, char **argv)
 		" s:o, s:o, s:o, s:o, s:o}",
 		"schema", "preemptlab.attachment/1", "run", opt[RUN], "lab_revision", opt[REV],
 		"made", opt[MADE], "reproduce", opt[CMD],
-		"source", "file", has_src ? json_string("source.tar.gz") : json_null(),
+		"source", "file", has_src ? json_string("source.tar.xz") : json_null(),
 		"sha256", str_or_null(opt[SSHA]), "commit", str_or_null(opt[SCOMMIT]),
 		"dirty", !strcmp(opt[DIRTY], "true"), "dirty_patch", str_or_null(opt[PATCH]),
 		"note", str_or_null(opt[SNOTE]),

@@ -2,7 +2,7 @@
 # An attachment stands alone: a short host make bench, make attach, and the
 # archive unpacked in an empty directory (no checkout, no .git) reruns the
 # same matrix through its reproduce.sh from the source it encloses, after
-# checking that source's sha256; an altered source.tar.gz is refused.  The
+# checking that source's sha256; an altered source.tar.xz is refused.  The
 # attachment also holds repro-min.c and its output on this kernel.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,13 +36,13 @@ check "attach_standalone: attachment under 1 MiB ($(wc -c < "$a") bytes)" test "
 mkdir "$tmp/empty"
 tar -C "$tmp/empty" -xzf "$a"
 x=$(echo "$tmp"/empty/preemptlab-*)
-for f in source.tar.gz repro-min.c reproduce.sh manifest.json; do
+for f in source.tar.xz repro-min.c reproduce.sh manifest.json; do
 	check "attach_standalone: attachment holds $f" test -s "$x/$f"
 done
 check "attach_standalone: attachment holds repro-min's output on this kernel" \
 	sh -c "grep -q '^kernel=$(uname -r) ' '$x'/logs/repro-min-host-*.txt"
-check "attach_standalone: manifest's source sha256 is source.tar.gz's" \
-	test "$(jq -r .source.sha256 "$x/manifest.json")" = "$(sha256sum "$x/source.tar.gz" | cut -d' ' -f1)"
+check "attach_standalone: manifest's source sha256 is source.tar.xz's" \
+	test "$(jq -r .source.sha256 "$x/manifest.json")" = "$(sha256sum "$x/source.tar.xz" | cut -d' ' -f1)"
 rev=$(jq -r .lab_revision "$x/manifest.json")
 case $rev in
 *-dirty) check "attach_standalone: a dirty run encloses its changes or says they were not recorded" \
@@ -52,8 +52,8 @@ esac
 
 # A damaged source is refused before anything runs.
 cp -r "$x" "$tmp/bad"
-printf 'x' >> "$tmp/bad/source.tar.gz"
-check "attach_standalone: an altered source.tar.gz is refused" \
+printf 'x' >> "$tmp/bad/source.tar.xz"
+check "attach_standalone: an altered source.tar.xz is refused" \
 	sh -c "cd '$tmp/bad' && ! PREEMPTLAB_SRC='$tmp/bad-src' sh reproduce.sh > '$tmp/bad.out' 2>&1 && grep -q 'sha256' '$tmp/bad.out' && test ! -e '$tmp/bad-src'"
 
 # The real thing: no checkout anywhere, the enclosed source rebuilt and run.

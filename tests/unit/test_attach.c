@@ -136,7 +136,7 @@ static void source(void)
 	CHECK(!s.dirty && !s.patch[0] && !s.note[0], "a clean commit needs no note");
 	put("patch", "");
 	attach_source("abc-dirty", "abcdef", "/lab", at("patch"), real, &lim, &s);
-	CHECK(s.dirty && !s.patch[0] && strstr(s.note, "not recorded: source.tar.gz is commit abc without them"),
+	CHECK(s.dirty && !s.patch[0] && strstr(s.note, "not recorded: source.tar.xz is commit abc without them"),
 	      "an empty record of the changes is none");
 	put("patch", "diff\n");
 	attach_source("abc-dirty", "abcdef", "/lab", at("patch"), real, &lim, &s);
