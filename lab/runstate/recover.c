@@ -104,13 +104,12 @@ static void undo(const struct rs_ctx *c, const struct rs_state *s, const char *s
 		rs_stop_units(c, s, s->work);
 	rs_give_back(c, s);
 	rs_mark(c, s->rundir);
-	if (work_ok && w.fd >= 0) {
-		if (rs_remove_work(&w) == 0)
-			rs_say(c->say, "  its work directory %s: removed", s->work);
-		else
-			rs_say(c->say, "  its work directory %s could not be removed: %s", s->work,
-			       strerror(errno));
-	}
+	int gone = work_ok && w.fd >= 0 ? rs_remove_work(&w) : 1;
+	if (gone == 0)
+		rs_say(c->say, "  its work directory %s: removed", s->work);
+	else if (gone < 0)
+		rs_say(c->say, "  its work directory %s could not be removed: %s", s->work,
+		       strerror(errno));
 	rs_work_close(&w);
 }
 

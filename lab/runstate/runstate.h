@@ -145,7 +145,8 @@ void rs_give_back(const struct rs_ctx *c, const struct rs_state *s);
 /* RUNDIR, without a manifest, says so in logs/killed-outright.txt. */
 void rs_mark(const struct rs_ctx *c, const char *rundir);
 
-/* Remove the trusted work directory W (shown as WORK); 0 or -1 (errno). */
+/* Remove the trusted work directory W: 0, 1 when it was gone already, or
+ * -1 (errno). */
 int rs_remove_work(const struct rs_work *w);
 
 /* --- recover.c: the sweep ------------------------------------------------ */

@@ -198,9 +198,11 @@ int rs_remove_work(const struct rs_work *w)
 		return -1;
 	if (empty_dir(w->fd, st.st_dev) != 0)
 		return -1;
-	/* Its name still the directory emptied, not one put there since. */
-	if (fstatat(w->tmp_fd, w->name, &now, AT_SYMLINK_NOFOLLOW) != 0 || now.st_dev != st.st_dev ||
-	    now.st_ino != st.st_ino) {
+	/* Its name still the directory emptied, not one put there since; or
+	 * gone already (its stopped runner removed it). */
+	if (fstatat(w->tmp_fd, w->name, &now, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 1 : -1;
+	if (now.st_dev != st.st_dev || now.st_ino != st.st_ino) {
 		errno = ESTALE;
 		return -1;
 	}

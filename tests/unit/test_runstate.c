@@ -389,6 +389,10 @@ static void test_remove(void)
 	      "remove: the work directory and all in it are removed");
 	rs_work_close(&w);
 	CHECK(exists(path("%s/keep/precious%s", "")), "remove: not what a symbolic link in it leads to");
+	mkdir(wd, 0700);
+	CHECK(rs_work_check(wd, t, &w, say) == 0 && rmdir(wd) == 0 && rs_remove_work(&w) == 1,
+	      "remove: one gone meanwhile (its stopped runner removed it) is no failure");
+	rs_work_close(&w);
 }
 
 static void test_recover(void)
