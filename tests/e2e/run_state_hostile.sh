@@ -39,10 +39,11 @@ dead_pid() {
 	echo "$p"
 }
 # recover STATEDIR: what the next run does first, with this test's TMPDIR.
+# $0 is a script in scripts/, as a runner's is: lab_top finds build/ by it.
 recover() {
 	TMPDIR=$T PREEMPTLAB_STATE_DIR=$1 sh -c 'set -eu
-		. "$0/scripts/common.sh"; . "$0/scripts/run-state.sh"
-		d=$(run_state_dir); run_state_recover "$d"' "$top"
+		. "$(dirname "$0")/common.sh"; . "$0"
+		d=$(run_state_dir); run_state_recover "$d"' "$top/scripts/run-state.sh"
 }
 
 # --- the issue's reproduction, through a whole bench run ----------------
