@@ -77,6 +77,7 @@ include mk/repro.mk
 include mk/model.mk
 -include mk/report.mk
 include mk/costbench.mk
+include mk/runner.mk
 # After every fragment: it lists the unit tests they added to ALL_TARGETS.
 include mk/sanitize.mk
 include mk/cross.mk
@@ -109,7 +110,7 @@ bench: config.mk
 	scripts/bench.sh
 
 lint:
-	shellcheck -x configure scripts/*.sh tests/*.sh tests/e2e/*.sh tests/long/*.sh tests/native/*.sh guest/init guest/runner.sh .ci/run
+	shellcheck -x configure scripts/*.sh tests/*.sh tests/e2e/*.sh tests/long/*.sh tests/native/*.sh guest/init .ci/run
 
 clean:
 	rm -rf $(B) build-san build-fuzz

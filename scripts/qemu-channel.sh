@@ -1,6 +1,6 @@
 #!/bin/sh
 # Reads the guest's result channel (the host file behind its second serial
-# port; protocol in guest/runner.sh) and writes every complete run whose
+# port; protocol in lab/runner/main.c) and writes every complete run whose
 # length and sha256 check out to RUNS/<id>.json, and every log block (the
 # guest's pgbench progress and server logs) to LOGS/<name>, by default
 # RUNS/../logs, and every profile (gzipped `perf script` text of a
