@@ -78,7 +78,7 @@ void restore_init(void);
 void restore_model(void);
 void set_hugepages(const char *pages);
 
-/* cells.c, after.c */
+/* bufbench.c, pg.c, after.c: the cells, and what runs after them. */
 void run_bufbench(const char *id, const char *model, const char *pages, const char *args,
 		  const char *cell_prof);
 void run_pg(const char *id, const char *huge_pages, const char *servers);
