@@ -14,3 +14,11 @@ $(B)/tests/test_runner_text: $(B)/tests/unit/test_runner_text.o $(B)/lab/runner/
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 ALL_TARGETS += $(B)/runner $(B)/runner-static $(B)/tests/test_runner_text
+
+# The channel's lines and checked blocks, as scripts/qemu-channel.sh reads them.
+$(B)/tests/test_runner_channel: $(B)/tests/unit/test_runner_channel.o $(B)/lab/runner/channel.o \
+	$(B)/lab/runner/files.o $(B)/lab/runner/text.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+ALL_TARGETS += $(B)/tests/test_runner_channel
