@@ -80,6 +80,7 @@ include mk/runstate.mk
 include mk/model.mk
 -include mk/report.mk
 include mk/costbench.mk
+include mk/runner.mk
 # After every fragment: it lists the unit tests they added to ALL_TARGETS.
 include mk/sanitize.mk
 include mk/cross.mk
@@ -112,7 +113,7 @@ bench: config.mk
 	scripts/bench.sh
 
 lint:
-	shellcheck -x configure scripts/*.sh tests/*.sh tests/e2e/*.sh tests/long/*.sh tests/native/*.sh guest/init guest/runner.sh .ci/run
+	shellcheck -x configure scripts/*.sh tests/*.sh tests/e2e/*.sh tests/long/*.sh tests/native/*.sh guest/init .ci/run
 
 clean:
 	rm -rf $(B) build-san build-fuzz

@@ -47,7 +47,7 @@ cross-config: config.mk $(B)/plan
 
 # What a CROSS guest runs (ARCH=arm64; scripts/initramfs.sh takes them).
 cross-guest: cross-config
-	$(CROSS_MAKE) $(CROSS_B)/bufbench-static $(CROSS_B)/repro-min-static $(CROSS_B)/costbench-static
+	$(CROSS_MAKE) $(CROSS_B)/bufbench-static $(CROSS_B)/repro-min-static $(CROSS_B)/costbench-static $(CROSS_B)/runner-static
 
 # pgsample for a CROSS guest's pgbench (ARCH=arm64 PGBENCH=on): linked
 # dynamically against Debian's libpq of CROSS from scripts/pg-guest-root.sh,

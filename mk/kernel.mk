@@ -16,5 +16,5 @@ kernel: config.mk
 
 initramfs: $(B)/guest/initramfs.cpio.gz
 
-$(B)/guest/initramfs.cpio.gz: $(B)/bufbench-static $(B)/repro-min-static $(B)/costbench-static guest/init guest/runner.sh scripts/initramfs.sh
+$(B)/guest/initramfs.cpio.gz: $(B)/bufbench-static $(B)/repro-min-static $(B)/costbench-static $(B)/runner-static guest/init scripts/initramfs.sh
 	scripts/initramfs.sh $@

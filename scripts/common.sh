@@ -26,7 +26,7 @@ arch_info() {
 
 # plan_value FILE KEY: KEY's value in a plan file of "key TAB value" lines
 # (plan/bench.conf, plan/UNIT.plan; lab/plan/write.c), the first line's;
-# empty when the key is absent.  guest/runner.sh keeps its own conf(): it
+# empty when the key is absent.  The cell runner (lab/runner/conf.c) has its own reader: it
 # reads its plan file before it knows where this one is.
 plan_value() { awk -F '\t' -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 # plan_values FILE KEY: everything after KEY's TAB on each of its lines, in

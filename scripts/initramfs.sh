@@ -1,10 +1,10 @@
 #!/bin/sh
 # Builds the guest's self-contained initramfs: busybox-static, the lab's
-# static binaries and the guest runner; no kernel modules, so any packaged
+# static binaries and the cell runner (lab/runner, /bin/runner); no kernel modules, so any packaged
 # kernel boots it.  When scripts/pg-guest-files.sh exists and PGBENCH is not
 # off, the files it prints (absolute paths, one a line) and the shared
 # libraries ldd finds for them are added at the same paths.  With PROFILE=on
-# the host's perf goes in the same way (guest/runner.sh records each
+# the host's perf goes in the same way (the cell runner records each
 # bufbench cell with it), linked as /bin/perf.
 # ARCH (a row of the architecture table, lab/common/arch.c; default the
 # host's) whose userland is not the host's (host_userland 0: arm64) builds
@@ -46,16 +46,19 @@ if [ "$host_userland" = 1 ]; then busybox=${BUSYBOX:-/bin/busybox}
 else busybox=${BUSYBOX:-$(debian_busybox)}; fi
 # BUFBENCH_STATIC: another static build of bufbench (e.g. a custom one).
 bench=${BUFBENCH_STATIC:-$bdir/bufbench-static}
+runner=$bdir/runner-static
 
 # ldd fails on a static binary ("not a dynamic executable").
 if [ "$host_userland" = 1 ]; then
 	{ [ -x "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1; } ||
 		die "$busybox is not a static busybox; apt-get install busybox-static"
 	[ -x "$bench" ] || die "no $bench; run make build-all first"
+	[ -x "$runner" ] || die "no $runner; run make build-all first"
 else
 	file -L "$busybox" | grep -q "$machine.*statically linked" ||
 		die "$busybox is not a static $machine busybox"
 	[ -x "$bench" ] || die "no $bench; run make cross-guest first (make bench ARCH=$arch does)"
+	[ -x "$runner" ] || die "no $runner; run make cross-guest first (make bench ARCH=$arch does)"
 fi
 
 # Scratch files live inside the mktemp directory, never beside it: a name
@@ -65,7 +68,7 @@ work=$(mktemp -d)
 # shellcheck disable=SC2016 # expanded when the trap runs
 on_exit 'rm -rf "$work"'
 stage=$work/stage
-mkdir -p "$stage/bin" "$stage/guest" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
+mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
 cp "$busybox" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$bench" "$stage/bin/bufbench-static"
@@ -75,9 +78,10 @@ if [ -x "$rmin" ]; then cp "$rmin" "$stage/bin/repro-min"; fi
 # The model's own cost per fault and system call (COSTBENCH), after the cells.
 cbin=$bdir/costbench-static
 if [ -x "$cbin" ]; then cp "$cbin" "$stage/bin/costbench"; fi
+# The cell runner, which guest/init starts.
+cp "$runner" "$stage/bin/runner"
 cp "$top/guest/init" "$stage/init"
-cp "$top/guest/runner.sh" "$stage/guest/runner.sh"
-chmod 755 "$stage/init" "$stage/guest/runner.sh"
+chmod 755 "$stage/init"
 # The kernel opens /dev/console before init runs; devtmpfs comes later.
 mknod -m 600 "$stage/dev/console" c 5 1 2>/dev/null || true
 

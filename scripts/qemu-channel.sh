@@ -1,5 +1,5 @@
 #!/bin/sh
-# Reads the guest's result channel (protocol in guest/runner.sh) into
+# Reads the guest's result channel (protocol in lab/runner/main.c) into
 # RUNS/<id>.json, LOGS/<name> and PERF/<id>.perf.txt, one event line per
 # channel event: build/channel (lab/channel/channel.h says what it writes).
 # Usage: scripts/qemu-channel.sh CHANNEL RUNS [LOGS [PERF]]

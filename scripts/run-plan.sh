@@ -241,7 +241,7 @@ unit_start() {
 	t0=$(date +%s); ready_s=""; first_s=""; end=""; cur=""; cur_t=0; done_t=""; cur_kind=""; cur_to=$cell_to
 	: > "$work/seen"
 	if [ "$kind" = host ]; then
-		setsid sh "$top/guest/runner.sh" "$work/$uid.conf" "$work/todo" "$chan" "$work" \
+		setsid "$top/build/runner" "$work/$uid.conf" "$work/todo" "$chan" "$work" \
 			> "$con" 2>&1 < /dev/null &
 		upid=$!
 		run_state_unit "$upid" host

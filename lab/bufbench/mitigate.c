@@ -1,7 +1,7 @@
 /*
  * --mitigation rseq:N: the slice extension's grant length for this run.
  * The length is machine-wide (debugfs), so bufbench sets it only for the
- * run and puts the old value back at exit, as guest/runner.sh does for
+ * run and puts the old value back at exit, as the cell runner (lab/runner/) does for
  * SLICE_EXT_US on a host.
  */
 #include <errno.h>

@@ -173,7 +173,7 @@ static void reserve(struct unit *u, const char *pages, long kb, long count, bool
 /* The host's pages for its cells: a size is reserved where a cell runs on
  * it exactly (try-2m falls back inside bufbench), required where one such
  * cell was not asked "where it can be had".  A guest reserves its own 2 MB
- * pages inside (guest/runner.sh) and 1 GB ones from its command line. */
+ * pages inside (lab/runner/) and 1 GB ones from its command line. */
 static void unit_reservations(const struct plan *p, struct unit *u)
 {
 	static const struct { const char *pages; long kb; } sizes[] = { { "2m", 2048 },

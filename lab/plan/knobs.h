@@ -1,7 +1,7 @@
 /*
  * The kernel knobs a unit sets: the variable table's rows with a .knob
  * (lab/common/variables.def), from which the planner writes the unit's
- * knob lines and guest/runner.sh's one loop (set_knobs) sets, reads back,
+ * knob lines and the cell runner's one loop (set_knobs, lab/runner/) sets, reads back,
  * logs and restores them, knowing none by name (issue 39).  A new knob is
  * its row, a test and the measurement made with it.
  */

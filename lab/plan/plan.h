@@ -5,7 +5,7 @@
  * validation (every bad value refused before anything is fetched or
  * booted, naming the valid ones), memory sizing, the units (the host, or
  * one guest boot per kernel or kernel/model) with their cells, and the time
- * estimate.  The runner (scripts/run-plan.sh and guest/runner.sh) only
+ * estimate.  The runner (scripts/run-plan.sh and lab/runner/) only
  * carries the plan out; the report only reads what came of it.
  */
 #ifndef PREEMPTLAB_PLAN_H

@@ -1,6 +1,6 @@
 /*
  * What the runner does around the cells, decided here so that
- * guest/runner.sh and scripts/run-plan.sh carry no number of their own
+ * the cell runner (lab/runner/) and scripts/run-plan.sh carry no number of their own
  * (issue 38): repro-min's pool and the huge pages it and costbench are
  * given after the cells, how long perf script may take to render a
  * profile, how long a guest that has said DONE gets to power off, and

@@ -51,7 +51,7 @@ enum var_scope {
 /*
  * A kernel knob the runner sets for every unit where the variable has a
  * value (lab/plan/knobs.c writes the unit's knob lines from these rows;
- * guest/runner.sh's set_knobs applies them, knowing none by name).
+ * lab/runner/'s set_knobs applies them, knowing none by name).
  */
 struct knob_file {
 	const char *path;	/* the file the kernel reads it from */

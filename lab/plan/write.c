@@ -3,7 +3,7 @@
  * the runners read flat files made from the same structures, never shell
  * code: plan/bench.conf (key TAB value) for scripts/run-plan.sh,
  * plan/units.tsv (one unit a line), and per unit one plan file,
- * plan/UNIT.plan: the keys guest/runner.sh (which runs the host's unit
+ * plan/UNIT.plan: the keys the cell runner, lab/runner/ (which runs the host's unit
  * too) and the programs read, the keys run-plan.sh runs the unit by
  * (boot.c), then one "cell" line a cell, in order.
  *
@@ -424,7 +424,7 @@ static void write_pg_runs(FILE *f, const struct plan *p, const struct unit *u)
 }
 
 /*
- * What the cell runner (guest/runner.sh) reads: everything it uses, so
+ * What the cell runner (lab/runner/) reads: everything it uses, so
  * that nothing reaches it another way.  A guest's programs sit at fixed
  * paths in its initramfs; the host's in the checkout (top).
  */

@@ -14,7 +14,7 @@ on_exit 'rm -rf "$tmp"'
 
 echo '{"a":1}' > "$tmp/j.json"
 echo 'a log line' > "$tmp/l.log"
-# block KIND NAME FILE: one checked block, as guest/runner.sh sends it.
+# block KIND NAME FILE: one checked block, as the cell runner (lab/runner/) sends it.
 block() {
 	echo "@@PL $1 $2 $(wc -c < "$3") $(sha256sum < "$3" | cut -d' ' -f1)"
 	base64 "$3"

@@ -11,7 +11,7 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
-for b in plan bufbench bufmicro report manifest jget; do
+for b in plan bufbench bufmicro report manifest jget runner; do
 	[ -x "$top/build/$b" ] || { fail "host_models_guest: build/$b missing (make first)"; exit 1; }
 done
 command -v jq >/dev/null || { skip "host_models_guest: no jq (apt-get install jq)"; exit 0; }
@@ -40,7 +40,7 @@ copy_with_libs() {
 		cp -L "$lib" "$st$lib"
 	done
 }
-for b in plan bufbench bufmicro report manifest jget; do copy_with_libs "$top/build/$b" "$top/build/$b"; done
+for b in plan bufbench bufmicro report manifest jget runner; do copy_with_libs "$top/build/$b" "$top/build/$b"; done
 copy_with_libs "$(command -v jq)" /usr/bin/jq
 
 # The guest's init: every fact the test checks goes to the channel

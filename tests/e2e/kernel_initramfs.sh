@@ -21,16 +21,17 @@ fi
 pass "initramfs: builds"
 mkdir "$tmp/x"
 (cd "$tmp/x" && gzip -dc "$tmp/small.cpio.gz" | cpio -id --quiet)
-for f in init bin/busybox bin/sh bin/bufbench-static guest/runner.sh dev/console; do
+for f in init bin/busybox bin/sh bin/bufbench-static bin/runner dev/console; do
 	check "initramfs: has /$f" test -e "$tmp/x/$f"
 done
 check "initramfs: /init is executable" test -x "$tmp/x/init"
 # ldd fails on a static binary: nothing to load in a guest without libraries.
 check "initramfs: busybox is static" sh -c "! ldd '$tmp/x/bin/busybox' >/dev/null 2>&1"
 check "initramfs: bufbench is static" sh -c "! ldd '$tmp/x/bin/bufbench-static' >/dev/null 2>&1"
-check "initramfs: the runner is the checkout's" cmp -s "$tmp/x/guest/runner.sh" "$top/guest/runner.sh"
+check "initramfs: the runner is the checkout's static build" cmp -s "$tmp/x/bin/runner" "$top/build/runner-static"
+check "initramfs: the runner is static" sh -c "! ldd '$tmp/x/bin/runner' >/dev/null 2>&1"
 check "initramfs: busybox provides every applet the runner and init call" sh -c "
-	for a in mount stty sed grep cat base64 sha256sum wc cut tail nproc uname sync poweroff sysctl; do
+	for a in mount stty sed grep cat base64 sha256sum wc cut tail nproc uname sync poweroff sysctl gzip timeout; do
 		'$tmp/x/bin/busybox' --list | grep -qx \"\$a\" || { echo \"missing applet \$a\"; exit 1; }
 	done"
 check "initramfs: no kernel modules" test ! -e "$tmp/x/lib/modules"

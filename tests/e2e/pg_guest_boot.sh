@@ -41,7 +41,7 @@ check "pg_guest_boot: summary: no bufbench table without bufbench documents" \
 	sh -c "! grep -q '^bufbench tps' '$tmp/fx/summary.txt'"
 
 # --- the channel: documents and logs, checked, and nothing else --------------
-# block KIND NAME FILE: what guest/runner.sh writes for one file.
+# block KIND NAME FILE: what the cell runner (lab/runner/) writes for one file.
 block() {
 	echo "@@PL $1 $2 $(wc -c < "$3") $(sha256sum < "$3" | cut -d' ' -f1)"
 	base64 "$3"

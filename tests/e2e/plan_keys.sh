@@ -45,17 +45,17 @@ fi
 
 # Written: the keys of every plan above.  Read: bench.conf through bconf
 # (scripts/bench.sh, run-plan.sh, materials.sh); UNIT.plan through conf and
-# conf_all (guest/runner.sh), uconf (scripts/pg-run.sh), unit_conf_get()
+# conf_all (the cell runner, lab/runner/), uconf (scripts/pg-run.sh), unit_conf_get()
 # (the programs), and unit_run_file and plan_values (scripts/run-plan.sh:
 # how it runs the unit, its reservations and its cells).
 cut -f1 "$tmp"/*/plan/bench.conf | sort -u > "$tmp/bench.written"
 for f in "$tmp"/*/plan/*.plan; do
 	case $f in */bench.conf) ;; *) cut -f1 "$f" ;; esac
 done | sort -u > "$tmp/unit.written"
-grep -ohE 'bconf [a-z0-9_]+' "$top"/scripts/*.sh "$top/guest/runner.sh" | sed 's/^bconf //' |
+grep -ohE 'bconf [a-z0-9_]+' "$top"/scripts/*.sh | sed 's/^bconf //' |
 	sort -u > "$tmp/bench.read"
 {
-	grep -ohE '(^|[^a-z_])conf(_all)? [a-z0-9_]+' "$top/guest/runner.sh" | sed 's/.* //'
+	grep -ohE '(^|[^a-z_])conf(_all)?\("[a-z0-9_]+"' "$top"/lab/runner/*.c | sed 's/.*("//; s/"$//'
 	grep -ohE 'uconf [a-z0-9_]+' "$top"/scripts/*.sh | sed 's/^uconf //'
 	grep -rohE 'unit_conf_get\("[a-z0-9_]+"' "$top/lab" | sed 's/.*("//; s/"$//'
 	grep -ohE 'unit_run_file [a-z0-9_]+' "$top/scripts/run-plan.sh" | sed 's/^unit_run_file //'
