@@ -1,9 +1,9 @@
 #!/bin/sh
 # The runner: carries out RUNDIR/plan (written by build/plan) unit by unit.
 # A unit is the host (a cell runner started here, no boot) or one guest
-# boot (QEMU with the cell runner as init's job); either way guest/runner.sh
-# runs the unit's cells and writes the result channel, and this loop reads
-# it (scripts/qemu-channel.sh), shows progress and the time left, enforces
+# boot (QEMU with the cell runner as init's job); either way the cell
+# runner (lab/runner/) runs the unit's cells and writes the result
+# channel, and this loop reads it (scripts/qemu-channel.sh), shows progress and the time left, enforces
 # the boot and cell timeouts, retries a guest that died with cells left,
 # holds the host's huge page reservations, and on Ctrl-C stops the unit
 # and keeps every result that arrived.  It decides nothing about the

@@ -1,6 +1,6 @@
 /*
  * build/channel: reads the guest's result channel (the host file behind
- * its second serial port; protocol in guest/runner.sh) and writes every
+ * its second serial port; protocol in lab/runner/main.c) and writes every
  * complete run whose length and sha256 check out to RUNS/<id>.json, every
  * log block to LOGS/<name>, and every profile (gzipped `perf script` text
  * of a bufbench cell) to PERF/<id>.perf.txt.  scripts/run-plan.sh calls it

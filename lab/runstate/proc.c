@@ -105,7 +105,7 @@ bool rs_is(long pid, const char *start, const char *work)
 		return false;
 	char *buf = cmdline(pid, &len);
 	bool found = false;
-	/* The cell runner's script, QEMU's initrd: WORK or a path in it. */
+	/* The cell runner's plan file, QEMU's initrd: WORK or a path in it. */
 	for (size_t i = 0; buf && i < len && !found; i += strlen(buf + i) + 1)
 		found = strncmp(buf + i, work, w) == 0 && (buf[i + w] == '\0' || buf[i + w] == '/');
 	free(buf);
