@@ -3,10 +3,11 @@
 # A unit is the host (a cell runner started here, no boot) or one guest
 # boot (QEMU with the cell runner as init's job); either way the cell
 # runner (lab/runner/) runs the unit's cells and writes the result
-# channel, and this loop reads it (scripts/qemu-channel.sh), shows progress and the time left, enforces
-# the boot and cell timeouts, retries a guest that died with cells left,
-# holds the host's huge page reservations, and on Ctrl-C stops the unit
-# and keeps every result that arrived.  It decides nothing about the
+# channel, and this loop reads it (scripts/qemu-channel.sh), shows
+# progress and the time left, enforces the boot and cell timeouts, retries
+# a guest that died with cells left, holds the host's huge page
+# reservations, and on Ctrl-C stops the unit and keeps every result that
+# arrived.  It decides nothing about the
 # matrix: that is the plan's.
 # How each unit boots and how long it may take is the plan's too
 # (plan/UNIT.plan, plan/UNIT.qemu: lab/plan/boot.c); this loop logs what it
