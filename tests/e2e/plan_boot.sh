@@ -148,7 +148,7 @@ check "plan_boot: --accel-probed hvf is refused (rc $rc)" test "$rc" = 2
 check "plan_boot: no script passes PREEMPTLAB_ARCH, _ICOUNT_*, _GUEST_HUGEPAGES or _ACCEL to a child" \
 	sh -c "! grep -n 'PREEMPTLAB_ARCH\|PREEMPTLAB_ICOUNT\|PREEMPTLAB_GUEST_HUGEPAGES\|PREEMPTLAB_ACCEL' '$top'/scripts/*.sh"
 check "plan_boot: no value reaches the runner's children through the environment (PREEMPTLAB_KERNEL, _VIRT, _MODEL, _GUEST, _PG_PACKAGE; no setenv or putenv in the runner)" \
-	sh -c "! grep -rn 'PREEMPTLAB_KERNEL\|PREEMPTLAB_VIRT\|PREEMPTLAB_MODEL\b\|PREEMPTLAB_GUEST\b\|PREEMPTLAB_PG_PACKAGE' '$top/guest' '$top/scripts' '$top/lab' && ! grep -n 'setenv\|putenv' '$top'/lab/runner/*.c"
+	sh -c "! grep -rn 'PREEMPTLAB_KERNEL\b\|PREEMPTLAB_VIRT\b\|PREEMPTLAB_MODEL\b\|PREEMPTLAB_GUEST\b\|PREEMPTLAB_PG_PACKAGE\b' '$top/guest' '$top/scripts' '$top/lab' && ! grep -n 'setenv\|putenv' '$top'/lab/runner/*.c"
 check "plan_boot: no architecture named in the boot scripts (the table's)" \
 	sh -c "! grep -n 'amd64\|arm64\|aarch64\|x86_64\|ttyS\|ttyAMA' '$top/scripts/qemu-boot.sh' '$top/scripts/qemu-accel.sh'"
 
