@@ -9,17 +9,21 @@
  * and scripts/initramfs.sh.
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
 #include "closure.h"
 
-static int die(const char *fmt, const char *a, const char *b)
+static int die(const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
 	fprintf(stderr, "preemptlab: ");
-	fprintf(stderr, fmt, a, b);
+	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	va_end(ap);
 	return 1;
 }
 
@@ -28,15 +32,15 @@ int main(int argc, char **argv)
 	struct stat st;
 	char root[PATH_MAX];
 	if (argc < 3)
-		return die("usage: %s ROOT FILE...%s", argv[0], "");
+		return die("usage: %s ROOT FILE...", argv[0]);
 	if (stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode))
-		return die("%s: no such sysroot directory%s", argv[1], "");
+		return die("%s: no such sysroot directory", argv[1]);
 	/* Physical, so that ROOT/../.. (a host file) walks no symbolic link. */
 	if (!realpath(argv[1], root))
-		return die("%s: no such sysroot directory%s", argv[1], "");
+		return die("%s: no such sysroot directory", argv[1]);
 	struct closure c;
 	if (closure_run(root, argv + 2, (size_t)(argc - 2), &c) != 0) {
-		int rc = die("%s%s", c.error, "");
+		int rc = die("%s", c.error);
 		closure_free(&c);
 		return rc;
 	}
