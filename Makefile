@@ -74,6 +74,7 @@ include mk/attach.mk
 include mk/evidence.mk
 include mk/repro.mk
 include mk/runstate.mk
+include mk/elfclosure.mk
 -include mk/kernel.mk
 -include mk/pg.mk
 # The model's library before the report, which links it (MODEL_LIB_OBJS).

@@ -13,8 +13,8 @@
 # row's guest_bin_dir (build-arm64/, make cross-guest).  Its PostgreSQL is
 # Debian's build for ARCH (scripts/pg-guest-root.sh, the same file list
 # through PG_ROOT) with pgsample cross-built against its libpq (make
-# cross-pgsample); the libraries come from readelf's NEEDED closure inside
-# that sysroot (scripts/elf-closure.sh), since ldd cannot run its
+# cross-pgsample); the libraries come from the NEEDED closure inside that
+# sysroot (build/elfclosure, lab/elfclosure/), since ldd cannot run its
 # programs.  No perf: the host's runs on the host's architecture only (the
 # planner refuses PROFILE=on there).
 # Usage: scripts/initramfs.sh OUT.cpio.gz
@@ -135,7 +135,7 @@ else
 	# come from ROOT, where pgsample was linked.
 	sed "s|^$top/build/pgsample\$|host:$bdir/pgsample|" "$work/elves" > "$work/elves.root"
 	# shellcheck disable=SC2046 # one argument per file (no blanks in them)
-	"$top/scripts/elf-closure.sh" "$root" $(cat "$work/elves.root") > "$work/libs" ||
+	"$top/build/elfclosure" "$root" $(cat "$work/elves.root") > "$work/libs" ||
 		die "the $arch guest's PostgreSQL would miss the libraries above"
 	while read -r l; do copy_from_root "$root" "$root$l"; done < "$work/libs"
 	# A file of the host's architecture here would fail only in the guest.

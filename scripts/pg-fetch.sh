@@ -20,7 +20,7 @@
 # library packages their Depends name, transitively (build/plan
 # --pg-package-set); LLVM, which only the JIT provider loads, is left out
 # with that provider.  Then
-# scripts/elf-closure.sh resolves every NEEDED of the programs the lab runs
+# build/elfclosure resolves every NEEDED of the programs the lab runs
 # inside the root: a library missing there fails here, by name.
 #
 # The root is kept in $PREEMPTLAB_CACHE/pg/<major>-<hash of the package

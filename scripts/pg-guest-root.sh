@@ -8,7 +8,7 @@
 # installed; /etc/apt is not touched.
 # The result is kept in $PREEMPTLAB_CACHE/guest-ARCH/pg-root-<hash of the
 # package versions>/ and reused while the suite's versions stay the same.
-# Before a root is accepted, scripts/elf-closure.sh resolves every NEEDED
+# Before a root is accepted, build/elfclosure resolves every NEEDED
 # of the programs the guest runs inside it: a library missing from the
 # list below fails here, by name, not in the guest.
 # Usage: scripts/pg-guest-root.sh ARCH   (PREEMPTLAB_GUEST_SUITE: default bookworm)

@@ -63,14 +63,14 @@ WRAP
 }
 
 # pgroot_closure ROOT MAJOR OUT: every NEEDED of the programs and modules
-# the lab runs, resolved inside ROOT (scripts/elf-closure.sh, readelf
-# only), into OUT; fails naming each library ROOT lacks.
+# the lab runs, resolved inside ROOT (build/elfclosure, which only reads
+# them), into OUT; fails naming each library ROOT lacks.
 pgroot_closure() {
 	pc_bin=/usr/lib/postgresql/$2/bin pc_lib=/usr/lib/postgresql/$2/lib
 	for p in postgres initdb pg_ctl pgbench; do
 		[ -x "$1$pc_bin/$p" ] || die "PostgreSQL $2 in $1 has no $pc_bin/$p"
 	done
-	"$(lab_top)/scripts/elf-closure.sh" "$1" "$pc_bin/postgres" "$pc_bin/initdb" "$pc_bin/pg_ctl" \
+	"$(lab_top)/build/elfclosure" "$1" "$pc_bin/postgres" "$pc_bin/initdb" "$pc_bin/pg_ctl" \
 		"$pc_bin/pgbench" "$pc_lib/plpgsql.so" "$pc_lib/dict_snowball.so" "$pc_lib/pg_buffercache.so" > "$3"
 }
 

@@ -32,7 +32,7 @@ static const struct arch arch_table[] = {
 		.cpu_icount = { "-cpu", "max,-rdrand,-rdseed" },
 		.catalog_base = true, .host_userland = true, .debian_none = true,
 		.kernel_arch = "x86", .kernel_image = "bzImage", .triplet = "x86_64-linux-gnu",
-		.readelf_machine = "X86-64", .file_machine = "x86-64",
+		.readelf_machine = "X86-64", .elf_machine = 62, .file_machine = "x86-64",
 		.qemu_user = "qemu-x86_64-static",
 	},
 	{
@@ -49,7 +49,7 @@ static const struct arch arch_table[] = {
 		 * it, kernels/fragments/arm64-lab.config). */
 		.no_rseq_slice = "in 7.2 it needs GENERIC_ENTRY, which arm64 does not select",
 		.kernel_arch = "arm64", .kernel_image = "Image", .triplet = "aarch64-linux-gnu",
-		.readelf_machine = "AArch64", .file_machine = "aarch64",
+		.readelf_machine = "AArch64", .elf_machine = 183, .file_machine = "aarch64",
 		.qemu_user = "qemu-aarch64-static", .cross_package = "gcc-aarch64-linux-gnu",
 	},
 };

@@ -50,6 +50,8 @@ struct arch {
 	const char *kernel_image;
 	const char *triplet;
 	const char *readelf_machine;
+	/* Its ELF header's e_machine (build/elfclosure reads it). */
+	unsigned elf_machine;
 	const char *file_machine;
 	const char *qemu_user;
 	/* Debian's package of the cross compiler (cross_prefix's gcc). */

@@ -49,7 +49,7 @@ static const char *str(const char *s)
 }
 
 /* A row by Debian's or uname's name, or by the machine readelf -h names
- * ("Advanced Micro Devices X86-64": scripts/elf-closure.sh). */
+ * ("Advanced Micro Devices X86-64"). */
 static const struct arch *lookup(const char *name)
 {
 	const struct arch *a = arch_find(name);

@@ -5,7 +5,7 @@
 # one boot of Debian's arm64 7.0 under icount with a few seconds of
 # pgbench on 2 MB huge pages (huge_pages=on with the guest's reservation).
 # Also: the planner plans pgbench for an arm64 guest by default, and the
-# readelf closure fails, naming the library, when one is missing.
+# library closure (build/elfclosure) fails, naming the library, when one is missing.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
@@ -43,14 +43,14 @@ check "pg arm64: its postgres is an aarch64 program" \
 	sh -c "file -L '$root/usr/lib/postgresql/15/bin/postgres' | grep -q aarch64"
 
 # The closure: libpq reaches libssl; a root without ICU fails naming it.
-"$top/scripts/elf-closure.sh" "$root" /usr/lib/postgresql/15/bin/pgbench > "$tmp/closure" 2>&1 || true
+"$top/build/elfclosure" "$root" /usr/lib/postgresql/15/bin/pgbench > "$tmp/closure" 2>&1 || true
 check "pg arm64: pgbench's closure has libpq, libssl and the aarch64 loader" \
 	sh -c "grep -q '/libpq.so.5\$' '$tmp/closure' && grep -q '/libssl.so.3\$' '$tmp/closure' && grep -q 'ld-linux-aarch64.so.1\$' '$tmp/closure'"
 mkdir -p "$tmp/thin/usr/lib/postgresql/15/bin"
 cp "$root/usr/lib/postgresql/15/bin/postgres" "$tmp/thin/usr/lib/postgresql/15/bin/"
 (cd "$root" && find lib -name 'libc.so.6' -o -name 'ld-linux-aarch64.so.1') > "$tmp/libc.list"
 (cd "$root" && tar cf - -T "$tmp/libc.list") | (cd "$tmp/thin" && tar xf -)
-rc=0; "$top/scripts/elf-closure.sh" "$tmp/thin" /usr/lib/postgresql/15/bin/postgres > /dev/null 2> "$tmp/thin.err" || rc=$?
+rc=0; "$top/build/elfclosure" "$tmp/thin" /usr/lib/postgresql/15/bin/postgres > /dev/null 2> "$tmp/thin.err" || rc=$?
 check "pg arm64: a sysroot without ICU fails the closure, naming libicuuc.so.72" \
 	sh -c "[ $rc = 1 ] && grep -q 'libicuuc.so.72 (needed by /usr/lib/postgresql/15/bin/postgres)' '$tmp/thin.err'"
 

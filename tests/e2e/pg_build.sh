@@ -62,7 +62,7 @@ for r in "$rn" "$rp" $rt; do
 		fail "pg_build: root-$p: .pg says $(grep PG_PATCH "$r/.pg"), postgres --version '$v'"
 	fi
 done
-if "$top/scripts/elf-closure.sh" "$rp" /usr/lib/postgresql/18/bin.elf/postgres /usr/lib/postgresql/18/bin.elf/pgbench \
+if "$top/build/elfclosure" "$rp" /usr/lib/postgresql/18/bin.elf/postgres /usr/lib/postgresql/18/bin.elf/pgbench \
 	> "$tmp/closure" 2> "$tmp/err" && grep -q 'libc\.so\.6$' "$tmp/closure"; then
 	pass "pg_build: the prefault build's postgres and pgbench resolve all $(wc -l < "$tmp/closure") libraries inside its root"
 else
@@ -70,7 +70,7 @@ else
 fi
 cp -al "$rp" "$tmp/root" 2>/dev/null || cp -a "$rp" "$tmp/root"
 rm -f "$tmp/root/usr/lib/x86_64-linux-gnu/"libzstd.so.1
-rc=0; "$top/scripts/elf-closure.sh" "$tmp/root" /usr/lib/postgresql/18/bin.elf/postgres > /dev/null 2> "$tmp/err" || rc=$?
+rc=0; "$top/build/elfclosure" "$tmp/root" /usr/lib/postgresql/18/bin.elf/postgres > /dev/null 2> "$tmp/err" || rc=$?
 if [ "$rc" != 0 ] && grep -q 'libzstd\.so\.1' "$tmp/err"; then
 	pass "pg_build: without libzstd.so.1 the closure fails naming it: $(head -n1 "$tmp/err" | cut -c1-120)"
 else

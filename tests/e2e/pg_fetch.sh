@@ -80,7 +80,7 @@ refused "a .deb with one byte changed" "does not match the signed trixie lists"
 
 # --- the closure ----------------------------------------------------------
 bin=$root/usr/lib/postgresql/17/bin.elf
-if "$top/scripts/elf-closure.sh" "$root" /usr/lib/postgresql/17/bin.elf/postgres \
+if "$top/build/elfclosure" "$root" /usr/lib/postgresql/17/bin.elf/postgres \
 	/usr/lib/postgresql/17/bin.elf/pgbench > "$tmp/closure" 2> "$tmp/err" &&
 	grep -q 'libc\.so\.6$' "$tmp/closure" && grep -q 'ld-linux-x86-64\.so\.2$' "$tmp/closure"; then
 	pass "pg_fetch: postgres and pgbench resolve all $(wc -l < "$tmp/closure") libraries inside the root, its libc and ld.so among them"
@@ -94,11 +94,11 @@ while read -r l; do
 done < "$root/.closure"
 if [ -z "$outside" ]; then pass "pg_fetch: every library of .closure is a file of the root"
 else fail "pg_fetch: libraries outside the root:$outside"; fi
-# A root with one library taken out: elf-closure.sh names it.
+# A root with one library taken out: build/elfclosure names it.
 cp -al "$root" "$tmp/root" 2>/dev/null || cp -a "$root" "$tmp/root"
 icu=$(cd "$tmp/root" && find usr/lib/x86_64-linux-gnu -name 'libicuuc.so.[0-9]*' | head -n1)
 rm -f "$tmp/root/$icu"
-rc=0; "$top/scripts/elf-closure.sh" "$tmp/root" /usr/lib/postgresql/17/bin.elf/postgres > /dev/null 2> "$tmp/err" || rc=$?
+rc=0; "$top/build/elfclosure" "$tmp/root" /usr/lib/postgresql/17/bin.elf/postgres > /dev/null 2> "$tmp/err" || rc=$?
 if [ "$rc" != 0 ] && grep -q "$(basename "$icu" | sed 's/\.so\.\([0-9]*\).*/.so.\1/')" "$tmp/err"; then
 	pass "pg_fetch: without $(basename "$icu") the closure fails naming it: $(head -n1 "$tmp/err")"
 else
