@@ -28,10 +28,11 @@ endif
 # test_json_read, test_manifest and the model's tests (lab/model reads its
 # inputs with the host tools' JSON reader, lab/common/json_read.c) need
 # libjansson, which only host-side tools (the report, build/predict; never
-# a cross guest) link: they are not cross-built.  Nor is
-# test_plan_variables: it links the planner's objects, which read model
-# inputs (--validation-grid) through json_read.
-CROSS_UNIT_BINS := $(filter-out %/test_json_read %/test_manifest %/test_plan_variables $(MODEL_TESTS),$(UNIT_TEST_BINS))
+# a cross guest) link: they are not cross-built.  Nor are
+# test_plan_variables and test_kernel_recipe: they link the planner's
+# objects, which read model inputs (--validation-grid) through json_read.
+CROSS_UNIT_BINS := $(filter-out %/test_json_read %/test_manifest %/test_plan_variables \
+	%/test_kernel_recipe $(MODEL_TESTS),$(UNIT_TEST_BINS))
 cross-unit-tests: $(CROSS_UNIT_BINS)
 
 CROSS_MAKE = $(MAKE) CROSS_ARCH=$(CROSS) CC=$(CROSS_CC) B=$(CROSS_B) HAVE_NUMA=0 HAVE_PQ=0 NUMA_STATIC=0 LDFLAGS=-static
