@@ -11,7 +11,9 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
-for b in plan bufbench bufmicro report manifest jget runner; do
+# What a host bench runs of the checkout's build/, carried into the guest.
+bins="plan bufbench bufmicro report manifest jget runner runstate channel"
+for b in $bins; do
 	[ -x "$top/build/$b" ] || { fail "host_models_guest: build/$b missing (make first)"; exit 1; }
 done
 command -v jq >/dev/null || { skip "host_models_guest: no jq (apt-get install jq)"; exit 0; }
@@ -40,7 +42,7 @@ copy_with_libs() {
 		cp -L "$lib" "$st$lib"
 	done
 }
-for b in plan bufbench bufmicro report manifest jget runner; do copy_with_libs "$top/build/$b" "$top/build/$b"; done
+for b in $bins; do copy_with_libs "$top/build/$b" "$top/build/$b"; done
 copy_with_libs "$(command -v jq)" /usr/bin/jq
 
 # The guest's init: every fact the test checks goes to the channel
