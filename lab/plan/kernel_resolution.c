@@ -121,11 +121,12 @@ int kernel_resolution(const char *file)
 	int n = 0;
 	FILE *f = fopen(file, "r"), *out = open_memstream(&text, &len);
 	logical_dir(file, dir, sizeof(dir));
+	/* tail: the directory's last two components, as they stand in dir. */
 	char *base = strrchr(dir, '/');
 	*base = '\0';
-	snprintf(tail, sizeof(tail), "%s/%s", strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir,
-		 base + 1);
+	char *prev = strrchr(dir, '/');
 	*base = '/';
+	snprintf(tail, sizeof(tail), "%s", prev ? prev + 1 : dir);
 	/* The paths were written absolute, under whatever path reached the
 	 * cache then (another checkout, a worktree's symlink); the cache's own
 	 * layout below that is what stays, so only the part up to the
@@ -151,9 +152,10 @@ int kernel_resolution(const char *file)
 		lines[n++] = l;
 		ok = ok && plain(l);
 	}
+	int rc = 1;
 	if (!ok) {
 		note("%s holds a line that is not K_NAME='value': not used", file);
-		return 1;
+		goto done;
 	}
 	values(lines, n, "K_IMAGE", img, sizeof(img));
 	values(lines, n, "K_SHA256", sha, sizeof(sha));
@@ -174,22 +176,24 @@ int kernel_resolution(const char *file)
 	size_t dl = strlen(fdir);
 	if (!inside || strncmp(real, fdir, dl) || real[dl] != '/') {
 		note("%s names an image outside %s ('%s'): not used", file, fdir, img);
-		return 1;
+		goto done;
 	}
 	struct stat st;
 	if (lstat(img, &st) || S_ISLNK(st.st_mode) || stat(img, &st) || !S_ISREG(st.st_mode)) {
 		note("%s is not a regular file (a link?): %s not used", img, file);
-		return 1;
+		goto done;
 	}
 	char now[65] = "";
 	sha256_file(img, now);
 	if (strcmp(now, sha)) {
 		note("%s has sha256 %s, not the %s recorded when it was made: changed since, not used",
 		     img, now, sha);
-		return 1;
+		goto done;
 	}
 	fputs(text, stdout);
+	rc = 0;
+done:
 	free(copy);
 	free(text);
-	return 0;
+	return rc;
 }
